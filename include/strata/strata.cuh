@@ -1,0 +1,12 @@
+// strata: everything public, in one include.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/util/device.cuh>
+#include <strata/util/error.cuh>
+#include <strata/util/ptx.cuh>
+#include <strata/util/type_traits.cuh>
+#include <strata/util/uninitialized.cuh>
+
+#include <strata/thread/thread.cuh>
+#include <strata/warp/warp.cuh>

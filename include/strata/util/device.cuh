@@ -1,0 +1,57 @@
+// Device facts a dispatch needs: the PTX version the current translation unit's kernels run at, SM count,
+// shared-memory limits. Each is read from the driver once per device and kept in the backend's cache, so a
+// dispatch makes no driver query after the first call.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/util/error.cuh>
+
+#include <strata/backend/device_cache.hpp>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+// An empty kernel of this translation unit's architecture list: its PTX version is the version that the
+// driver will pick for every kernel of this architecture list on a given device.
+template <int = 0>
+STRATA_KERNEL_ATTRIBUTES void ptx_probe_kernel()
+{}
+} // namespace detail
+
+// The current device.
+inline cudaError_t CurrentDevice(int& device)
+{
+  return cudaGetDevice(&device);
+}
+
+// PTX version (e.g. 900) that kernels compiled in this translation unit run at on `device`.
+inline cudaError_t PtxVersion(int& ptx_version, int device)
+{
+  return ::strata::backend::cached_ptx_version(
+    device, reinterpret_cast<const void*>(&detail::ptx_probe_kernel<0>), ptx_version);
+}
+
+// PTX version on the current device.
+inline cudaError_t PtxVersion(int& ptx_version)
+{
+  int device = 0;
+  STRATA_RETURN_IF_ERROR(CurrentDevice(device));
+  return PtxVersion(ptx_version, device);
+}
+
+// Cached attributes (SM count, shared-memory limits, L2 size, compute capability) of `device`.
+inline cudaError_t DeviceAttributes(::strata::backend::device_attributes& attributes, int device)
+{
+  return ::strata::backend::cached_device_attributes(device, attributes);
+}
+
+// Multiprocessor count of `device`.
+inline cudaError_t SmCount(int& sm_count, int device)
+{
+  ::strata::backend::device_attributes attributes{};
+  STRATA_RETURN_IF_ERROR(DeviceAttributes(attributes, device));
+  sm_count = attributes.sm_count;
+  return cudaSuccess;
+}
+
+STRATA_NAMESPACE_END

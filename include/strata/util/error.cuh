@@ -1,0 +1,53 @@
+// Error handling for the device path: one helper, used everywhere.
+//
+// STRATA_RETURN_IF_ERROR(expr) evaluates a cudaError_t expression and returns it from the enclosing function
+// when it is not cudaSuccess. Define STRATA_DEBUG_SYNC to synchronize and check after every launch the
+// dispatch layer makes (a debugging aid; it breaks the "never synchronizes" contract on purpose).
+#pragma once
+
+#include <strata/config.cuh>
+
+#include <cstdio>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+// Reports `error` with its location when STRATA_DEBUG_LOG is defined; returns it unchanged.
+STRATA_HOST_DEVICE inline cudaError_t report(cudaError_t error, const char* file, int line)
+{
+#if defined(STRATA_DEBUG_LOG)
+  if (error != cudaSuccess)
+  {
+    NV_IF_TARGET(NV_IS_HOST,
+                 (std::fprintf(stderr, "strata: CUDA error %d (%s) at %s:%d\n", static_cast<int>(error),
+                               cudaGetErrorString(error), file, line);),
+                 (printf("strata: CUDA error %d at %s:%d\n", static_cast<int>(error), file, line);));
+  }
+#else
+  (void) file;
+  (void) line;
+#endif
+  return error;
+}
+
+// After a launch: the launch error, and with STRATA_DEBUG_SYNC the execution error too.
+inline cudaError_t check_launch(cudaStream_t stream)
+{
+  cudaError_t error = cudaPeekAtLastError();
+#if defined(STRATA_DEBUG_SYNC)
+  if (error == cudaSuccess)
+  {
+    error = cudaStreamSynchronize(stream);
+  }
+#else
+  (void) stream;
+#endif
+  return error;
+}
+} // namespace detail
+STRATA_NAMESPACE_END
+
+#define STRATA_RETURN_IF_ERROR(expr)                                                                             \
+  if (const cudaError_t strata_error_ = ::strata::detail::report((expr), __FILE__, __LINE__);                    \
+      strata_error_ != cudaSuccess)                                                                              \
+  return strata_error_

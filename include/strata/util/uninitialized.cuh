@@ -1,0 +1,31 @@
+// Uninitialized<T>: raw, suitably aligned storage for a T that may not be trivially constructible.
+//
+// Collectives keep their shared-memory TempStorage in Uninitialized<> so that a union of several of them
+// (or a __shared__ variable of one) needs no constructor; `Alias()` gives the T view.
+#pragma once
+
+#include <strata/config.cuh>
+
+STRATA_NAMESPACE_BEGIN
+
+template <typename T>
+struct Uninitialized
+{
+  // Storage in words of the alignment of T, so the union keeps T's alignment and size.
+  alignas(T) unsigned char storage[sizeof(T)];
+
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE T& Alias()
+  {
+    return *reinterpret_cast<T*>(storage);
+  }
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE const T& Alias() const
+  {
+    return *reinterpret_cast<const T*>(storage);
+  }
+};
+
+// The empty TempStorage of collectives that need no shared memory.
+struct NullType
+{};
+
+STRATA_NAMESPACE_END

@@ -1,0 +1,25 @@
+// One include for Catch2 v2 (single header) and v3 (split headers): test files include this and nothing else
+// from Catch2. STRATA_CATCH2_MAJOR is set by tests/CMakeLists.txt from the version CMake found.
+#pragma once
+
+#if STRATA_CATCH2_MAJOR >= 3
+#  include <catch2/catch_approx.hpp>
+#  include <catch2/catch_template_test_macros.hpp>
+#  include <catch2/catch_test_macros.hpp>
+#  include <catch2/generators/catch_generators.hpp>
+#  include <catch2/generators/catch_generators_adapters.hpp>
+#  include <catch2/generators/catch_generators_range.hpp>
+#  include <catch2/matchers/catch_matchers_floating_point.hpp>
+#  include <catch2/matchers/catch_matchers_string.hpp>
+#else
+#  include <catch2/catch.hpp>
+#endif
+
+namespace strata_test
+{
+#if STRATA_CATCH2_MAJOR >= 3
+using Catch::Approx;
+#else
+using Catch::Detail::Approx;
+#endif
+} // namespace strata_test

@@ -1,0 +1,422 @@
+// Shared test support: value types, seeded random inputs, the size generator, host references and
+// device buffers that poison their contents.
+//
+// Inputs are random and never zero-filled. Values are drawn from ranges in which the host reference is exact
+// and well defined: signed integers stay far from overflow, floating-point values are small multiples of a
+// power of two so that sums of up to millions of them are exact in any order.
+#pragma once
+
+#include "catch2_shim.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <ostream>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace strata_test
+{
+
+// -- CUDA checks -----------------------------------------------------------------------------------------
+
+#define STRATA_TEST_CUDA(expr)                                                                                   \
+  do                                                                                                             \
+  {                                                                                                              \
+    const cudaError_t strata_test_error_ = (expr);                                                               \
+    INFO(#expr << " -> " << cudaGetErrorString(strata_test_error_));                                             \
+    REQUIRE(strata_test_error_ == cudaSuccess);                                                                  \
+  } while (false)
+
+// After a kernel launch: the launch error, then the execution error.
+#define STRATA_TEST_SYNC()                                                                                       \
+  do                                                                                                             \
+  {                                                                                                              \
+    STRATA_TEST_CUDA(cudaGetLastError());                                                                        \
+    STRATA_TEST_CUDA(cudaDeviceSynchronize());                                                                   \
+  } while (false)
+
+// -- value types -------------------------------------------------------------------------------------------
+
+// A user-defined value type: 16 bytes with padding, so shuffles and exchanges must move it as several words.
+struct custom_t
+{
+  std::int64_t a;
+  std::int32_t b;
+  std::int16_t c;
+
+  __host__ __device__ friend custom_t operator+(const custom_t& x, const custom_t& y)
+  {
+    // Wrapping arithmetic through unsigned types, so the sum is defined for any inputs.
+    return custom_t{static_cast<std::int64_t>(static_cast<std::uint64_t>(x.a) + static_cast<std::uint64_t>(y.a)),
+                    static_cast<std::int32_t>(static_cast<std::uint32_t>(x.b) + static_cast<std::uint32_t>(y.b)),
+                    static_cast<std::int16_t>(x.c + y.c)};
+  }
+  __host__ __device__ friend bool operator==(const custom_t& x, const custom_t& y)
+  {
+    return x.a == y.a && x.b == y.b && x.c == y.c;
+  }
+  __host__ __device__ friend bool operator!=(const custom_t& x, const custom_t& y)
+  {
+    return !(x == y);
+  }
+  __host__ __device__ friend bool operator<(const custom_t& x, const custom_t& y)
+  {
+    return x.a != y.a ? x.a < y.a : (x.b != y.b ? x.b < y.b : x.c < y.c);
+  }
+  __host__ __device__ friend bool operator>(const custom_t& x, const custom_t& y)
+  {
+    return y < x;
+  }
+  friend std::ostream& operator<<(std::ostream& os, const custom_t& v)
+  {
+    return os << "{" << v.a << ", " << v.b << ", " << v.c << "}";
+  }
+};
+
+// A 2x2 matrix of 32-bit unsigned integers (arithmetic modulo 2^32): its product is associative and not
+// commutative, the operator that catches scans which reorder operands.
+struct mat2x2
+{
+  std::uint32_t m00, m01, m10, m11;
+
+  __host__ __device__ friend bool operator==(const mat2x2& x, const mat2x2& y)
+  {
+    return x.m00 == y.m00 && x.m01 == y.m01 && x.m10 == y.m10 && x.m11 == y.m11;
+  }
+  __host__ __device__ friend bool operator!=(const mat2x2& x, const mat2x2& y)
+  {
+    return !(x == y);
+  }
+  friend std::ostream& operator<<(std::ostream& os, const mat2x2& v)
+  {
+    return os << "[[" << v.m00 << ", " << v.m01 << "], [" << v.m10 << ", " << v.m11 << "]]";
+  }
+};
+
+struct mat_mul
+{
+  __host__ __device__ mat2x2 operator()(const mat2x2& x, const mat2x2& y) const
+  {
+    return mat2x2{x.m00 * y.m00 + x.m01 * y.m10, x.m00 * y.m01 + x.m01 * y.m11, x.m10 * y.m00 + x.m11 * y.m10,
+                  x.m10 * y.m01 + x.m11 * y.m11};
+  }
+};
+
+// Every value type a collective must support, for TEMPLATE_TEST_CASE.
+#define STRATA_TEST_ALL_TYPES                                                                                    \
+  std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t, std::uint32_t, std::int64_t,             \
+    std::uint64_t, float, double, strata_test::custom_t
+
+// A smaller set with one type of each size class and kind, where the full set would explode compile time.
+#define STRATA_TEST_CORE_TYPES std::int8_t, std::int32_t, std::uint64_t, double, strata_test::custom_t
+
+// -- seeded random inputs ------------------------------------------------------------------------------------
+
+// The seed of every generator: STRATA_TEST_SEED from the environment, or a fixed default.
+inline std::uint64_t base_seed()
+{
+  static const std::uint64_t seed = [] {
+    const char* env = std::getenv("STRATA_TEST_SEED");
+    return env ? std::strtoull(env, nullptr, 10) : 0x5eed5eedULL;
+  }();
+  return seed;
+}
+
+// A generator for one test case: the base seed mixed with a per-case salt.
+inline std::mt19937_64 make_rng(std::uint64_t salt)
+{
+  return std::mt19937_64(base_seed() ^ (salt * 0x9e3779b97f4a7c15ULL));
+}
+
+template <typename T, typename Enable = void>
+struct random_traits;
+
+// Narrow integers: the full range (sums wrap the same way on host and device).
+template <typename T>
+struct random_traits<T, std::enable_if_t<std::is_integral<T>::value && (sizeof(T) <= 2)>>
+{
+  static T draw(std::mt19937_64& rng)
+  {
+    std::uniform_int_distribution<int> d(std::numeric_limits<T>::min(), std::numeric_limits<T>::max());
+    return static_cast<T>(d(rng));
+  }
+};
+
+// Wide unsigned integers: the full range (wrapping is defined).
+template <typename T>
+struct random_traits<T, std::enable_if_t<std::is_integral<T>::value && std::is_unsigned<T>::value && (sizeof(T) > 2)>>
+{
+  static T draw(std::mt19937_64& rng)
+  {
+    return static_cast<T>(rng());
+  }
+};
+
+// Wide signed integers: a quarter of the magnitude bits, so that sums of millions never overflow.
+template <typename T>
+struct random_traits<T, std::enable_if_t<std::is_integral<T>::value && std::is_signed<T>::value && (sizeof(T) > 2)>>
+{
+  static T draw(std::mt19937_64& rng)
+  {
+    constexpr T bound = T(1) << (sizeof(T) * 8 / 2 + 4);
+    std::uniform_int_distribution<T> d(-bound, bound);
+    return d(rng);
+  }
+};
+
+// Floating point: multiples of 1/8 in [-128, 128] (float), of 1/1024 in [-1024, 1024] (double): exact sums.
+template <>
+struct random_traits<float>
+{
+  static float draw(std::mt19937_64& rng)
+  {
+    std::uniform_int_distribution<int> d(-1024, 1024);
+    return static_cast<float>(d(rng)) / 8.0f;
+  }
+};
+template <>
+struct random_traits<double>
+{
+  static double draw(std::mt19937_64& rng)
+  {
+    std::uniform_int_distribution<long long> d(-(1LL << 20), 1LL << 20);
+    return static_cast<double>(d(rng)) / 1024.0;
+  }
+};
+template <>
+struct random_traits<custom_t>
+{
+  static custom_t draw(std::mt19937_64& rng)
+  {
+    return custom_t{static_cast<std::int64_t>(rng()), static_cast<std::int32_t>(rng() >> 40),
+                    static_cast<std::int16_t>(rng() >> 50)};
+  }
+};
+template <>
+struct random_traits<mat2x2>
+{
+  static mat2x2 draw(std::mt19937_64& rng)
+  {
+    return mat2x2{static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng()),
+                  static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng())};
+  }
+};
+
+template <typename T>
+T random_value(std::mt19937_64& rng)
+{
+  return random_traits<T>::draw(rng);
+}
+
+// `n` random values of T from a generator salted with `salt`.
+template <typename T>
+std::vector<T> random_vector(std::size_t n, std::uint64_t salt)
+{
+  std::mt19937_64 rng = make_rng(salt);
+  std::vector<T> v(n);
+  for (auto& x : v)
+  {
+    x = random_value<T>(rng);
+  }
+  return v;
+}
+
+// -- sizes ---------------------------------------------------------------------------------------------------
+
+// The size classes every tile-based algorithm is tested at: 0, 1, tile-1, tile, tile+1, primes, 2^k±1 and
+// random sizes, all at most `max_size`, sorted and without duplicates.
+inline std::vector<std::size_t> test_sizes(std::size_t tile, std::size_t max_size, std::uint64_t salt = 0)
+{
+  std::vector<std::size_t> s = {0, 1, 2, 31, 32, 33, 97, 997, 7919, 65537, 1000003};
+  if (tile > 1)
+  {
+    s.insert(s.end(), {tile - 1, tile, tile + 1, 2 * tile - 1, 2 * tile + 1, 3 * tile + tile / 2});
+  }
+  for (int k : {5, 10, 16, 20})
+  {
+    const std::size_t p = std::size_t(1) << k;
+    s.insert(s.end(), {p - 1, p, p + 1});
+  }
+  std::mt19937_64 rng = make_rng(salt ^ 0x5112eULL);
+  std::uniform_int_distribution<std::size_t> d(2, max_size > 2 ? max_size : 2);
+  for (int i = 0; i < 3; ++i)
+  {
+    s.push_back(d(rng));
+  }
+  s.erase(std::remove_if(s.begin(), s.end(), [&](std::size_t x) { return x > max_size; }), s.end());
+  std::sort(s.begin(), s.end());
+  s.erase(std::unique(s.begin(), s.end()), s.end());
+  return s;
+}
+
+// -- device buffers ------------------------------------------------------------------------------------------
+
+// The byte written by poison(): a pattern no correct result is likely to hold in every byte.
+constexpr unsigned char poison_byte = 0xA5;
+
+// An owning device allocation of `size` elements of T. Never null, even for size 0 (one element is reserved),
+// so kernels may be passed its pointer unconditionally.
+template <typename T>
+class device_buffer
+{
+public:
+  explicit device_buffer(std::size_t size = 0)
+      : size_(size)
+  {
+    STRATA_TEST_CUDA(cudaMalloc(&ptr_, sizeof(T) * (size ? size : 1)));
+    poison();
+  }
+  explicit device_buffer(const std::vector<T>& host)
+      : device_buffer(host.size())
+  {
+    upload(host);
+  }
+  device_buffer(const device_buffer&)            = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  ~device_buffer()
+  {
+    cudaFree(ptr_);
+  }
+
+  T* data() const
+  {
+    return ptr_;
+  }
+  std::size_t size() const
+  {
+    return size_;
+  }
+
+  void upload(const std::vector<T>& host)
+  {
+    REQUIRE(host.size() == size_);
+    STRATA_TEST_CUDA(cudaMemcpy(ptr_, host.data(), sizeof(T) * size_, cudaMemcpyHostToDevice));
+  }
+  std::vector<T> download() const
+  {
+    std::vector<T> host(size_);
+    STRATA_TEST_CUDA(cudaMemcpy(host.data(), ptr_, sizeof(T) * size_, cudaMemcpyDeviceToHost));
+    return host;
+  }
+  // Fill every byte with poison_byte, so elements a kernel failed to write are caught.
+  void poison()
+  {
+    STRATA_TEST_CUDA(cudaMemset(ptr_, poison_byte, sizeof(T) * (size_ ? size_ : 1)));
+  }
+
+private:
+  T* ptr_ = nullptr;
+  std::size_t size_;
+};
+
+// -- comparison ------------------------------------------------------------------------------------------
+
+// Index of the first element where `a` and `b` differ, or -1 when they are equal (sizes included).
+template <typename T>
+long long first_mismatch(const std::vector<T>& a, const std::vector<T>& b)
+{
+  if (a.size() != b.size())
+  {
+    return static_cast<long long>(std::min(a.size(), b.size()));
+  }
+  for (std::size_t i = 0; i < a.size(); ++i)
+  {
+    if (!(a[i] == b[i]))
+    {
+      return static_cast<long long>(i);
+    }
+  }
+  return -1;
+}
+
+// Checks `actual == expected` element by element and reports the first mismatch with its neighbourhood.
+#define STRATA_REQUIRE_EQUAL_VECTORS(actual, expected)                                                           \
+  do                                                                                                             \
+  {                                                                                                              \
+    const auto& strata_a_  = (actual);                                                                           \
+    const auto& strata_e_  = (expected);                                                                         \
+    const long long strata_i_ = ::strata_test::first_mismatch(strata_a_, strata_e_);                            \
+    if (strata_i_ >= 0)                                                                                          \
+    {                                                                                                            \
+      INFO("sizes " << strata_a_.size() << " vs " << strata_e_.size() << "; first mismatch at " << strata_i_);   \
+      if (static_cast<std::size_t>(strata_i_) < strata_a_.size() && static_cast<std::size_t>(strata_i_) < strata_e_.size()) \
+      {                                                                                                          \
+        INFO("actual " << strata_a_[strata_i_] << " expected " << strata_e_[strata_i_]);                         \
+        FAIL("vectors differ");                                                                                  \
+      }                                                                                                          \
+      FAIL("vectors differ in size");                                                                            \
+    }                                                                                                            \
+    SUCCEED();                                                                                                   \
+  } while (false)
+
+// -- host references (independent of the code under test: std:: algorithms and plain loops) --------------------
+
+template <typename T, typename Op>
+T reference_reduce(const T* first, const T* last, T init, Op op)
+{
+  for (; first != last; ++first)
+  {
+    init = op(init, *first);
+  }
+  return init;
+}
+
+template <typename T, typename Op>
+std::vector<T> reference_inclusive_scan(const std::vector<T>& in, Op op)
+{
+  std::vector<T> out(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i)
+  {
+    out[i] = i == 0 ? in[0] : op(out[i - 1], in[i]);
+  }
+  return out;
+}
+
+template <typename T, typename Op>
+std::vector<T> reference_exclusive_scan(const std::vector<T>& in, T init, Op op)
+{
+  std::vector<T> out(in.size());
+  T running = init;
+  for (std::size_t i = 0; i < in.size(); ++i)
+  {
+    out[i]  = running;
+    running = op(running, in[i]);
+  }
+  return out;
+}
+
+// Host-side operators matching cuda::std::plus / minimum / maximum, so references never use the code under test.
+struct host_plus
+{
+  template <typename T>
+  T operator()(const T& a, const T& b) const
+  {
+    return static_cast<T>(a + b);
+  }
+};
+struct host_min
+{
+  template <typename T>
+  T operator()(const T& a, const T& b) const
+  {
+    return b < a ? b : a;
+  }
+};
+struct host_max
+{
+  template <typename T>
+  T operator()(const T& a, const T& b) const
+  {
+    return a < b ? b : a;
+  }
+};
+
+} // namespace strata_test
