@@ -16,13 +16,7 @@ message(STATUS "strata: Catch2 ${Catch2_VERSION} (v${STRATA_CATCH2_MAJOR})")
 
 set(STRATA_SKIP_RETURN_CODE 77)
 
-# Flags for strata's own test, benchmark and example code (not imposed on users of the library).
-function(strata_target_flags target)
-  target_compile_options(${target} PRIVATE
-    $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda --expt-relaxed-constexpr -Xcudafe=--display_error_number>
-    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>
-  )
-endfunction()
+include(StrataFlags)
 
 function(strata_add_test name)
   cmake_parse_arguments(ARG "GPU;HOST" "" "SOURCES" ${ARGN})

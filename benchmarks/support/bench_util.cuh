@@ -1,0 +1,211 @@
+// Google Benchmark support: CUDA-event timing, inputs rotated through more memory than the L2 holds,
+// device-side random fills and the counters that make Google Benchmark print GB/s and items/s.
+//
+// Every comparison benchmark registers the same case twice, ".../strata" and ".../cub" (or ".../thrust"),
+// on the same buffers in the same process; scripts/compare_report.py turns the JSON into ratios.
+#pragma once
+
+#include <benchmark/benchmark.h>
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace strata_bench
+{
+
+inline void check(cudaError_t e, const char* what)
+{
+  if (e != cudaSuccess)
+  {
+    std::fprintf(stderr, "strata bench: %s failed: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
+}
+#define STRATA_BENCH_CHECK(expr) ::strata_bench::check((expr), #expr)
+
+// Times work on a stream with a pair of CUDA events; the result goes to Google Benchmark's manual time.
+class cuda_timer
+{
+public:
+  cuda_timer()
+  {
+    STRATA_BENCH_CHECK(cudaEventCreate(&start_));
+    STRATA_BENCH_CHECK(cudaEventCreate(&stop_));
+  }
+  ~cuda_timer()
+  {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  cuda_timer(const cuda_timer&)            = delete;
+  cuda_timer& operator=(const cuda_timer&) = delete;
+
+  void start(cudaStream_t stream = 0)
+  {
+    STRATA_BENCH_CHECK(cudaEventRecord(start_, stream));
+  }
+  // Seconds between start() and now on `stream` (synchronizes on the stop event).
+  double stop(cudaStream_t stream = 0)
+  {
+    STRATA_BENCH_CHECK(cudaEventRecord(stop_, stream));
+    STRATA_BENCH_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0.0f;
+    STRATA_BENCH_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return static_cast<double>(ms) * 1e-3;
+  }
+
+private:
+  cudaEvent_t start_{};
+  cudaEvent_t stop_{};
+};
+
+inline std::size_t l2_bytes()
+{
+  int device = 0;
+  int bytes  = 0;
+  STRATA_BENCH_CHECK(cudaGetDevice(&device));
+  STRATA_BENCH_CHECK(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, device));
+  return static_cast<std::size_t>(bytes);
+}
+
+// Fills `n` elements with pseudo-random, never-all-zero values (a hash of the index and the seed), on the device.
+template <typename T>
+__global__ void fill_random_kernel(T* data, std::size_t n, std::uint64_t seed)
+{
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  {
+    std::uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 29;
+    if constexpr (std::is_floating_point<T>::value)
+    {
+      data[i] = static_cast<T>(static_cast<double>(x >> 40) / double(1ULL << 24) - 0.5);
+    }
+    else
+    {
+      data[i] = static_cast<T>(x >> 7);
+    }
+  }
+}
+
+template <typename T>
+void fill_random(T* data, std::size_t n, std::uint64_t seed)
+{
+  if (n == 0)
+  {
+    return;
+  }
+  fill_random_kernel<<<1024, 256>>>(data, n, seed);
+  STRATA_BENCH_CHECK(cudaGetLastError());
+}
+
+// Several input buffers of `n` elements whose total exceeds twice the L2 size, handed out in turn, so that no
+// timed run finds its input in the cache (a single buffer already larger than that is simply reused).
+template <typename T>
+class rotating_inputs
+{
+public:
+  explicit rotating_inputs(std::size_t n, std::uint64_t seed = 42)
+      : n_(n)
+  {
+    const std::size_t bytes = std::max<std::size_t>(1, n * sizeof(T));
+    const std::size_t sets  = std::min<std::size_t>(512, std::max<std::size_t>(1, (2 * l2_bytes() + bytes - 1) / bytes));
+    buffers_.resize(sets);
+    for (std::size_t s = 0; s < sets; ++s)
+    {
+      STRATA_BENCH_CHECK(cudaMalloc(&buffers_[s], bytes));
+      fill_random(buffers_[s], n, seed + s);
+    }
+    STRATA_BENCH_CHECK(cudaDeviceSynchronize());
+  }
+  ~rotating_inputs()
+  {
+    for (T* p : buffers_)
+    {
+      cudaFree(p);
+    }
+  }
+  rotating_inputs(const rotating_inputs&)            = delete;
+  rotating_inputs& operator=(const rotating_inputs&) = delete;
+
+  T* next()
+  {
+    T* p    = buffers_[cursor_];
+    cursor_ = (cursor_ + 1) % buffers_.size();
+    return p;
+  }
+  T* at(std::size_t s) const
+  {
+    return buffers_[s % buffers_.size()];
+  }
+  std::size_t sets() const
+  {
+    return buffers_.size();
+  }
+  std::size_t size() const
+  {
+    return n_;
+  }
+
+private:
+  std::size_t n_;
+  std::vector<T*> buffers_;
+  std::size_t cursor_ = 0;
+};
+
+// A device allocation released at scope exit.
+template <typename T>
+class device_array
+{
+public:
+  explicit device_array(std::size_t n)
+  {
+    STRATA_BENCH_CHECK(cudaMalloc(&ptr_, std::max<std::size_t>(1, n) * sizeof(T)));
+  }
+  ~device_array()
+  {
+    cudaFree(ptr_);
+  }
+  device_array(const device_array&)            = delete;
+  device_array& operator=(const device_array&) = delete;
+  T* get() const
+  {
+    return ptr_;
+  }
+
+private:
+  T* ptr_ = nullptr;
+};
+
+// Items and bytes (read + written) per iteration, so Google Benchmark reports items/s and bytes/s.
+inline void set_counters(benchmark::State& state, std::size_t items, std::size_t bytes)
+{
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(items));
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(bytes));
+  state.counters["elements"] = static_cast<double>(items);
+}
+
+// Runs `launch(stream)` once per benchmark iteration under CUDA-event timing (after one warm-up launch).
+template <typename Launch>
+void time_loop(benchmark::State& state, Launch&& launch, cudaStream_t stream = 0)
+{
+  launch(stream);
+  STRATA_BENCH_CHECK(cudaStreamSynchronize(stream));
+  cuda_timer timer;
+  for (auto _ : state)
+  {
+    timer.start(stream);
+    launch(stream);
+    state.SetIterationTime(timer.stop(stream));
+  }
+  STRATA_BENCH_CHECK(cudaGetLastError());
+}
+
+} // namespace strata_bench

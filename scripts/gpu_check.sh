@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# The whole check on a GPU machine, in one call:
+#   scripts/gpu_check.sh OUT_DIR [TEST ...]
+# configures and builds with every core, runs every test, runs compute-sanitizer (memcheck, racecheck,
+# synccheck) over the GPU tests (all, or the TESTs named, e.g. test.block.block_scan), runs the benchmarks,
+# writes logs and JSON into OUT_DIR and prints a short summary table last.
+#
+# Environment: STRATA_STEPS (default "build,test,sanitize,bench"), STRATA_BENCH (regex of benchmark
+# executables to run, default all), STRATA_BENCH_ARGS (extra Google Benchmark flags),
+# STRATA_SANITIZE_TIMEOUT (seconds per sanitizer run, default 300), STRATA_BUILD_DIR.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:?usage: gpu_check.sh OUT_DIR [TEST ...]}
+shift
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+source "$root/scripts/env.sh"
+build=${STRATA_BUILD_DIR:-$root/build-gpu}
+steps=${STRATA_STEPS:-build,test,sanitize,bench}
+summary=()
+status=0
+note() { summary+=("$(printf '%-12s %-8s %s' "$1" "$2" "$3")"); [ "$2" = FAIL ] && status=1; }
+has_step() { [[ ",$steps," == *",$1,"* ]]; }
+t0=$SECONDS
+
+{
+  nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.max.sm --format=csv
+  nvcc --version | tail -n 2
+  cmake --version | head -n 1
+} > "$out/env.txt" 2>&1
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
+
+if has_step build; then
+  t=$SECONDS
+  if cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+       -DSTRATA_BUILD_TESTS=ON -DSTRATA_BUILD_BENCHMARKS=ON -DSTRATA_BUILD_EXAMPLES=ON > "$out/build.log" 2>&1 \
+     && cmake --build "$build" -j "$STRATA_JOBS" -k 0 >> "$out/build.log" 2>&1; then
+    note build ok "$((SECONDS - t)) s"
+  else
+    note build FAIL "$(grep -c 'FAILED:' "$out/build.log") targets failed; see build.log"
+  fi
+fi
+
+if has_step test; then
+  t=$SECONDS
+  ctest --test-dir "$build" -j 8 --output-on-failure --timeout 600 > "$out/tests.log" 2>&1
+  line=$(grep -E 'tests passed|tests failed' "$out/tests.log" | tail -n 1)
+  if grep -q '100% tests passed' "$out/tests.log"; then note tests ok "$line ($((SECONDS - t)) s)"; else note tests FAIL "$line"; fi
+  skipped=$(grep -c 'Skipped' "$out/tests.log")
+  [ "$skipped" -gt 0 ] && note skipped WARN "$skipped tests skipped on a GPU machine"
+fi
+
+if has_step sanitize; then
+  t=$SECONDS
+  if (($#)); then tests=("$@"); else
+    mapfile -t tests < <(cd "$build/tests" && ls test.{thread,warp,block,device,execution}.* 2>/dev/null | grep -v '\.dir$')
+  fi
+  : > "$out/sanitizer.log"
+  jobs_file=$(mktemp)
+  for test in "${tests[@]}"; do for tool in memcheck racecheck synccheck; do echo "$test $tool"; done; done > "$jobs_file"
+  export build out
+  export STRATA_SANITIZE_TIMEOUT=${STRATA_SANITIZE_TIMEOUT:-300}
+  xargs -P 6 -L 1 bash -c '
+    log=$(mktemp)
+    timeout "$STRATA_SANITIZE_TIMEOUT" compute-sanitizer --tool "$1" --error-exitcode 99 --print-limit 20 \
+      "$build/tests/$0" > "$log" 2>&1
+    rc=$?
+    { echo "=== $0 $1 rc=$rc"; if [ $rc -ne 0 ]; then tail -n 60 "$log"; else tail -n 2 "$log"; fi; } >> "$out/sanitizer.log"
+    rm -f "$log"' < "$jobs_file"
+  rm -f "$jobs_file"
+  runs=$(grep -c '^===' "$out/sanitizer.log")
+  bad=$(grep '^===' "$out/sanitizer.log" | grep -vc 'rc=0$')
+  if [ "$bad" -eq 0 ]; then note sanitizer ok "$runs runs clean ($((SECONDS - t)) s)"; else
+    note sanitizer FAIL "$bad of $runs runs failed: $(grep '^===' "$out/sanitizer.log" | grep -v 'rc=0$' | cut -c5- | tr '\n' ';')"
+  fi
+fi
+
+if has_step bench; then
+  t=$SECONDS
+  tmp=$(mktemp -d)
+  : > "$out/benchmarks.log"
+  for exe in $(cd "$build/benchmarks" && ls compare.* bench.* 2>/dev/null | grep -v '\.dir$' | grep -E "${STRATA_BENCH:-.}"); do
+    "$build/benchmarks/$exe" --benchmark_out="$tmp/$exe.json" --benchmark_out_format=json \
+      --benchmark_min_time=0.2s ${STRATA_BENCH_ARGS:-} >> "$out/benchmarks.log" 2>&1 \
+      || note "$exe" FAIL "benchmark exited non-zero"
+  done
+  python3 "$root/scripts/compare_report.py" --merge "$out/benchmarks.json" "$tmp"/*.json > "$out/compare.txt" 2>&1
+  note bench ok "$((SECONDS - t)) s; ratios in compare.txt"
+  rm -rf "$tmp"
+fi
+
+echo
+echo "=== strata GPU check on ${gpu:-unknown GPU} ($((SECONDS - t0)) s) ==="
+[ -f "$out/compare.txt" ] && cat "$out/compare.txt"
+printf '%s\n' "${summary[@]}"
+exit $status
