@@ -72,6 +72,17 @@
 // exported from, or interposed between, shared objects.
 #define STRATA_KERNEL_ATTRIBUTES __global__ __attribute__((visibility("hidden")))
 
+// A hidden kernel instantiated with a type of internal linkage (a functor in an anonymous namespace) cannot
+// be hidden; nvcc then warns (#1407) at the kernel's definition. Kernel definitions sit between these two
+// macros, which silence that warning and nothing else.
+#if defined(__NVCC__)
+#  define STRATA_KERNELS_BEGIN _Pragma("nv_diagnostic push") _Pragma("nv_diag_suppress 1407")
+#  define STRATA_KERNELS_END _Pragma("nv_diagnostic pop")
+#else
+#  define STRATA_KERNELS_BEGIN
+#  define STRATA_KERNELS_END
+#endif
+
 // The PTX architecture of the current device compilation pass (e.g. 900), 0 on the host pass.
 #if defined(__CUDA_ARCH__)
 #  define STRATA_PTX_ARCH __CUDA_ARCH__
@@ -79,8 +90,8 @@
 #  define STRATA_PTX_ARCH 0
 #endif
 
-// Loop unrolling, spelled once.
-#if defined(__CUDACC__)
+// Loop unrolling, spelled once; only the device passes see it (host compilers would warn about the pragma).
+#if defined(__CUDA_ARCH__)
 #  define STRATA_UNROLL _Pragma("unroll")
 #  define STRATA_NO_UNROLL _Pragma("unroll 1")
 #else

@@ -70,6 +70,16 @@ struct ArgMax
   }
 };
 
+// Returns its argument unchanged: the transform of reductions and scans that transform nothing.
+struct Identity
+{
+  template <typename T>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE T operator()(const T& x) const
+  {
+    return x;
+  }
+};
+
 namespace detail
 {
 // What a binary operator computes, when it is one of the standard function objects. Collectives use this to
