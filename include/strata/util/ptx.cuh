@@ -164,6 +164,176 @@ STRATA_DEVICE STRATA_FORCEINLINE T ShuffleXor(const T& input, int lane_mask, uns
   return detail::shfl<detail::shfl_mode::bfly>(input, lane_mask, (LOGICAL_WARP_THREADS - 1) | SEG, member_mask);
 }
 
+// -- shuffle-up fused with an add ---------------------------------------------------------------------------
+//
+// value(self - src_offset) + value(self) when that lane lies in the logical warp at or after `first_thread`,
+// otherwise value(self). The shuffle's own in-range predicate guards the add, so one step of an inclusive sum
+// is two instructions with no lane-id compare and no branch. 64-bit values move as two words; both shuffles
+// yield the same predicate.
+
+template <int LOGICAL_WARP_THREADS>
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int
+ShuffleUpAdd(unsigned int value, int src_offset, int first_thread, unsigned int member_mask)
+{
+  constexpr int SEG = (32 - LOGICAL_WARP_THREADS) << 8;
+  asm volatile("{\n\t.reg .u32 t;\n\t.reg .pred p;\n\t"
+               "shfl.sync.up.b32 t|p, %0, %1, %2, %3;\n\t"
+               "@p add.u32 %0, t, %0;\n\t}"
+               : "+r"(value)
+               : "r"(src_offset), "r"(first_thread | SEG), "r"(member_mask));
+  return value;
+}
+
+template <int LOGICAL_WARP_THREADS>
+STRATA_DEVICE STRATA_FORCEINLINE float
+ShuffleUpAdd(float value, int src_offset, int first_thread, unsigned int member_mask)
+{
+  constexpr int SEG = (32 - LOGICAL_WARP_THREADS) << 8;
+  asm volatile("{\n\t.reg .f32 t;\n\t.reg .pred p;\n\t"
+               "shfl.sync.up.b32 t|p, %0, %1, %2, %3;\n\t"
+               "@p add.f32 %0, t, %0;\n\t}"
+               : "+f"(value)
+               : "r"(src_offset), "r"(first_thread | SEG), "r"(member_mask));
+  return value;
+}
+
+template <int LOGICAL_WARP_THREADS>
+STRATA_DEVICE STRATA_FORCEINLINE unsigned long long
+ShuffleUpAdd(unsigned long long value, int src_offset, int first_thread, unsigned int member_mask)
+{
+  constexpr int SEG = (32 - LOGICAL_WARP_THREADS) << 8;
+  asm volatile("{\n\t.reg .u32 lo, hi;\n\t.reg .u64 t;\n\t.reg .pred p;\n\t"
+               "mov.b64 {lo, hi}, %0;\n\t"
+               "shfl.sync.up.b32 lo|p, lo, %1, %2, %3;\n\t"
+               "shfl.sync.up.b32 hi|p, hi, %1, %2, %3;\n\t"
+               "mov.b64 t, {lo, hi};\n\t"
+               "@p add.u64 %0, t, %0;\n\t}"
+               : "+l"(value)
+               : "r"(src_offset), "r"(first_thread | SEG), "r"(member_mask));
+  return value;
+}
+
+template <int LOGICAL_WARP_THREADS>
+STRATA_DEVICE STRATA_FORCEINLINE double
+ShuffleUpAdd(double value, int src_offset, int first_thread, unsigned int member_mask)
+{
+  constexpr int SEG = (32 - LOGICAL_WARP_THREADS) << 8;
+  asm volatile("{\n\t.reg .u32 lo, hi;\n\t.reg .f64 t;\n\t.reg .pred p;\n\t"
+               "mov.b64 {lo, hi}, %0;\n\t"
+               "shfl.sync.up.b32 lo|p, lo, %1, %2, %3;\n\t"
+               "shfl.sync.up.b32 hi|p, hi, %1, %2, %3;\n\t"
+               "mov.b64 t, {lo, hi};\n\t"
+               "@p add.f64 %0, t, %0;\n\t}"
+               : "+d"(value)
+               : "r"(src_offset), "r"(first_thread | SEG), "r"(member_mask));
+  return value;
+}
+
+// -- shuffle-down fused with an add ---------------------------------------------------------------------------
+//
+// value(self) + value(self + src_offset) when that lane lies in the logical warp at or before `last_thread`
+// (a logical lane, which may differ from lane to lane), otherwise value(self). The shuffle's own in-range
+// predicate guards the add, so one step of a bounded reduction tree is two instructions with no lane-id
+// compare. The own value stays on the left: reduction trees keep their operand order.
+
+template <int LOGICAL_WARP_THREADS>
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int
+ShuffleDownAdd(unsigned int value, int src_offset, int last_thread, unsigned int member_mask)
+{
+  constexpr int SEG = (32 - LOGICAL_WARP_THREADS) << 8;
+  asm volatile("{\n\t.reg .u32 t;\n\t.reg .pred p;\n\t"
+               "shfl.sync.down.b32 t|p, %0, %1, %2, %3;\n\t"
+               "@p add.u32 %0, %0, t;\n\t}"
+               : "+r"(value)
+               : "r"(src_offset), "r"(last_thread | SEG), "r"(member_mask));
+  return value;
+}
+
+template <int LOGICAL_WARP_THREADS>
+STRATA_DEVICE STRATA_FORCEINLINE float
+ShuffleDownAdd(float value, int src_offset, int last_thread, unsigned int member_mask)
+{
+  constexpr int SEG = (32 - LOGICAL_WARP_THREADS) << 8;
+  asm volatile("{\n\t.reg .f32 t;\n\t.reg .pred p;\n\t"
+               "shfl.sync.down.b32 t|p, %0, %1, %2, %3;\n\t"
+               "@p add.f32 %0, %0, t;\n\t}"
+               : "+f"(value)
+               : "r"(src_offset), "r"(last_thread | SEG), "r"(member_mask));
+  return value;
+}
+
+template <int LOGICAL_WARP_THREADS>
+STRATA_DEVICE STRATA_FORCEINLINE unsigned long long
+ShuffleDownAdd(unsigned long long value, int src_offset, int last_thread, unsigned int member_mask)
+{
+  constexpr int SEG = (32 - LOGICAL_WARP_THREADS) << 8;
+  asm volatile("{\n\t.reg .u32 lo, hi;\n\t.reg .u64 t;\n\t.reg .pred p;\n\t"
+               "mov.b64 {lo, hi}, %0;\n\t"
+               "shfl.sync.down.b32 lo|p, lo, %1, %2, %3;\n\t"
+               "shfl.sync.down.b32 hi|p, hi, %1, %2, %3;\n\t"
+               "mov.b64 t, {lo, hi};\n\t"
+               "@p add.u64 %0, %0, t;\n\t}"
+               : "+l"(value)
+               : "r"(src_offset), "r"(last_thread | SEG), "r"(member_mask));
+  return value;
+}
+
+template <int LOGICAL_WARP_THREADS>
+STRATA_DEVICE STRATA_FORCEINLINE double
+ShuffleDownAdd(double value, int src_offset, int last_thread, unsigned int member_mask)
+{
+  constexpr int SEG = (32 - LOGICAL_WARP_THREADS) << 8;
+  asm volatile("{\n\t.reg .u32 lo, hi;\n\t.reg .f64 t;\n\t.reg .pred p;\n\t"
+               "mov.b64 {lo, hi}, %0;\n\t"
+               "shfl.sync.down.b32 lo|p, lo, %1, %2, %3;\n\t"
+               "shfl.sync.down.b32 hi|p, hi, %1, %2, %3;\n\t"
+               "mov.b64 t, {lo, hi};\n\t"
+               "@p add.f64 %0, %0, t;\n\t}"
+               : "+d"(value)
+               : "r"(src_offset), "r"(last_thread | SEG), "r"(member_mask));
+  return value;
+}
+
+// -- warp-wide reductions of 32-bit integers (redux.sync) ---------------------------------------------------
+//
+// One instruction reduces a value over the lanes of `member_mask`, and every one of those lanes receives the
+// result. The instruction exists from sm_80 on (the runtime declares it only there), so these are defined only
+// where it exists: call them inside NV_IF_TARGET(NV_PROVIDES_SM_80, ...).
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int WarpReduxAdd(unsigned int value, unsigned int member_mask)
+{
+  return __reduce_add_sync(member_mask, value);
+}
+STRATA_DEVICE STRATA_FORCEINLINE int WarpReduxMin(int value, unsigned int member_mask)
+{
+  return __reduce_min_sync(member_mask, value);
+}
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int WarpReduxMin(unsigned int value, unsigned int member_mask)
+{
+  return __reduce_min_sync(member_mask, value);
+}
+STRATA_DEVICE STRATA_FORCEINLINE int WarpReduxMax(int value, unsigned int member_mask)
+{
+  return __reduce_max_sync(member_mask, value);
+}
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int WarpReduxMax(unsigned int value, unsigned int member_mask)
+{
+  return __reduce_max_sync(member_mask, value);
+}
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int WarpReduxAnd(unsigned int value, unsigned int member_mask)
+{
+  return __reduce_and_sync(member_mask, value);
+}
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int WarpReduxOr(unsigned int value, unsigned int member_mask)
+{
+  return __reduce_or_sync(member_mask, value);
+}
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int WarpReduxXor(unsigned int value, unsigned int member_mask)
+{
+  return __reduce_xor_sync(member_mask, value);
+}
+#endif
+
 // -- warp synchronization -------------------------------------------------------------------------------
 
 STRATA_DEVICE STRATA_FORCEINLINE void WarpSync(unsigned int member_mask = 0xffffffffu)
@@ -175,6 +345,63 @@ STRATA_DEVICE STRATA_FORCEINLINE void WarpSync(unsigned int member_mask = 0xffff
 STRATA_DEVICE STRATA_FORCEINLINE unsigned int WarpBallot(int predicate, unsigned int member_mask = 0xffffffffu)
 {
   return __ballot_sync(member_mask, predicate);
+}
+
+// -- lanes with equal labels -------------------------------------------------------------------------------
+
+// match.any.sync: the lanes of `member_mask` whose `label` equals this lane's (this lane included). sm_70 on.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int MatchAnySync(unsigned int label, unsigned int member_mask = 0xffffffffu)
+{
+  return __match_any_sync(member_mask, label);
+}
+#endif
+
+// The lanes of `member_mask` whose label agrees with this lane's in its low LABEL_BITS bits (this lane included).
+// Labels of up to 8 bits take one ballot per bit, each keeping the lanes that agree on that bit: match.any.sync
+// is slower than a few ballots at such widths (CUB, which ranks radix digits the same way, makes the same choice).
+// Wider labels use match.any.sync.
+template <int LABEL_BITS>
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int MatchAny(unsigned int label, unsigned int member_mask = 0xffffffffu)
+{
+  static_assert(LABEL_BITS >= 1 && LABEL_BITS <= 32, "labels of 1..32 bits");
+  if constexpr (LABEL_BITS <= 8)
+  {
+    unsigned int peers = member_mask;
+    STRATA_UNROLL
+    for (int bit = 0; bit < LABEL_BITS; ++bit)
+    {
+      const bool set               = (label >> bit) & 1u;
+      const unsigned int set_lanes = __ballot_sync(member_mask, set);
+      peers &= set ? set_lanes : ~set_lanes;
+    }
+    return peers;
+  }
+  else
+  {
+    constexpr unsigned int LABEL_MASK = (LABEL_BITS == 32) ? 0xffffffffu : ((1u << (LABEL_BITS % 32)) - 1u);
+    return __match_any_sync(member_mask, label & LABEL_MASK);
+  }
+}
+
+// -- bit fields --------------------------------------------------------------------------------------------
+//
+// Bits [bit_start, bit_start + num_bits) of `source`, right-aligned, for any bit_start and num_bits: bits past the
+// top of `source` read as 0 and at most 32 bits are returned. PTX shr clamps shift amounts at the operand width,
+// where a C++ shift by the width or more is undefined; from sm_70 on the bfe instruction is emulated, and a shift
+// and a mask are what it would expand to.
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int BFE(unsigned int source, unsigned int bit_start, unsigned int num_bits)
+{
+  unsigned int shifted;
+  asm("shr.b32 %0, %1, %2;" : "=r"(shifted) : "r"(source), "r"(bit_start));
+  return shifted & (num_bits >= 32 ? 0xffffffffu : ((1u << num_bits) - 1u));
+}
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int
+BFE(unsigned long long source, unsigned int bit_start, unsigned int num_bits)
+{
+  unsigned long long shifted;
+  asm("shr.b64 %0, %1, %2;" : "=l"(shifted) : "l"(source), "r"(bit_start));
+  return static_cast<unsigned int>(shifted) & (num_bits >= 32 ? 0xffffffffu : ((1u << num_bits) - 1u));
 }
 
 STRATA_NAMESPACE_END
