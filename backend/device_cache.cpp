@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <shared_mutex>
+#include <tuple>
 #include <utility>
 
 namespace strata
@@ -23,7 +24,60 @@ struct cache
   std::shared_mutex mutex;
   std::map<int, device_attributes> attributes;
   std::map<std::pair<int, const void*>, int> ptx_versions;
+  std::map<std::tuple<int, const void*, int, size_t>, int> occupancies;
 };
+
+// Runs `query` with `device` current, restoring the caller's device afterwards.
+template <typename Query>
+cudaError_t on_device(int device, Query&& query)
+{
+  int previous = 0;
+  if (const cudaError_t e = cudaGetDevice(&previous); e != cudaSuccess)
+  {
+    return e;
+  }
+  if (previous != device)
+  {
+    if (const cudaError_t e = cudaSetDevice(device); e != cudaSuccess)
+    {
+      return e;
+    }
+  }
+  g_queries.fetch_add(1, std::memory_order_relaxed);
+  const cudaError_t result  = query();
+  const cudaError_t restore = (previous != device) ? cudaSetDevice(previous) : cudaSuccess;
+  return result != cudaSuccess ? result : restore;
+}
+
+// Looks `key` up in `table` under the shared lock; on a miss, computes it with `compute(value)` under the
+// exclusive lock (once, even when several threads miss together).
+template <typename Map, typename Key, typename Compute>
+cudaError_t find_or_compute(std::shared_mutex& mutex, Map& table, const Key& key, typename Map::mapped_type& value,
+                            Compute&& compute)
+{
+  {
+    std::shared_lock<std::shared_mutex> lock(mutex);
+    if (const auto it = table.find(key); it != table.end())
+    {
+      value = it->second;
+      return cudaSuccess;
+    }
+  }
+  std::unique_lock<std::shared_mutex> lock(mutex);
+  if (const auto it = table.find(key); it != table.end())
+  {
+    value = it->second;
+    return cudaSuccess;
+  }
+  typename Map::mapped_type fresh{};
+  if (const cudaError_t e = compute(fresh); e != cudaSuccess)
+  {
+    return e;
+  }
+  table.emplace(key, fresh);
+  value = fresh;
+  return cudaSuccess;
+}
 
 cache& the_cache()
 {
@@ -63,76 +117,32 @@ cudaError_t query_attributes(int device, device_attributes& a)
 cudaError_t cached_device_attributes(int device, device_attributes& attributes)
 {
   cache& c = the_cache();
-  {
-    std::shared_lock<std::shared_mutex> lock(c.mutex);
-    if (const auto it = c.attributes.find(device); it != c.attributes.end())
-    {
-      attributes = it->second;
-      return cudaSuccess;
-    }
-  }
-  std::unique_lock<std::shared_mutex> lock(c.mutex);
-  if (const auto it = c.attributes.find(device); it != c.attributes.end())
-  {
-    attributes = it->second;
-    return cudaSuccess;
-  }
-  device_attributes fresh{};
-  if (const cudaError_t e = query_attributes(device, fresh); e != cudaSuccess)
-  {
-    return e;
-  }
-  c.attributes.emplace(device, fresh);
-  attributes = fresh;
-  return cudaSuccess;
+  return find_or_compute(c.mutex, c.attributes, device, attributes,
+                         [&](device_attributes& a) { return query_attributes(device, a); });
 }
 
 cudaError_t cached_ptx_version(int device, const void* probe_kernel, int& ptx_version)
 {
   cache& c = the_cache();
-  const auto key = std::make_pair(device, probe_kernel);
-  {
-    std::shared_lock<std::shared_mutex> lock(c.mutex);
-    if (const auto it = c.ptx_versions.find(key); it != c.ptx_versions.end())
-    {
-      ptx_version = it->second;
-      return cudaSuccess;
-    }
-  }
-  std::unique_lock<std::shared_mutex> lock(c.mutex);
-  if (const auto it = c.ptx_versions.find(key); it != c.ptx_versions.end())
-  {
-    ptx_version = it->second;
-    return cudaSuccess;
-  }
-  // cudaFuncGetAttributes reports for the current device: switch to `device` for the query and back.
-  int previous = 0;
-  if (const cudaError_t e = cudaGetDevice(&previous); e != cudaSuccess)
-  {
+  return find_or_compute(c.mutex, c.ptx_versions, std::make_pair(device, probe_kernel), ptx_version, [&](int& v) {
+    cudaFuncAttributes attributes{};
+    // cudaFuncGetAttributes reports for the current device.
+    const cudaError_t e = on_device(device, [&] { return cudaFuncGetAttributes(&attributes, probe_kernel); });
+    v                   = attributes.ptxVersion * 10;
     return e;
-  }
-  if (previous != device)
-  {
-    if (const cudaError_t e = cudaSetDevice(device); e != cudaSuccess)
-    {
-      return e;
-    }
-  }
-  g_queries.fetch_add(1, std::memory_order_relaxed);
-  cudaFuncAttributes attributes{};
-  const cudaError_t query = cudaFuncGetAttributes(&attributes, probe_kernel);
-  const cudaError_t restore = (previous != device) ? cudaSetDevice(previous) : cudaSuccess;
-  if (query != cudaSuccess)
-  {
-    return query;
-  }
-  if (restore != cudaSuccess)
-  {
-    return restore;
-  }
-  ptx_version = attributes.ptxVersion * 10;
-  c.ptx_versions.emplace(key, ptx_version);
-  return cudaSuccess;
+  });
+}
+
+cudaError_t cached_occupancy(int device, const void* kernel, int block_threads, size_t dynamic_smem_bytes,
+                             int& blocks_per_sm)
+{
+  cache& c = the_cache();
+  const auto key = std::make_tuple(device, kernel, block_threads, dynamic_smem_bytes);
+  return find_or_compute(c.mutex, c.occupancies, key, blocks_per_sm, [&](int& v) {
+    return on_device(device, [&] {
+      return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kernel, block_threads, dynamic_smem_bytes);
+    });
+  });
 }
 
 unsigned long long driver_query_count()

@@ -39,6 +39,9 @@ def main():
         if b.get("run_type") == "aggregate" and b.get("aggregate_name") != "median":
             continue
         name = b.get("run_name", b["name"])
+        for suffix in ("/manual_time", "/real_time"):
+            if name.endswith(suffix):
+                name = name[: -len(suffix)]
         if "/" not in name:
             continue
         case, lib = name.rsplit("/", 1)

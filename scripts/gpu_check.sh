@@ -34,7 +34,7 @@ if has_step build; then
   t=$SECONDS
   if cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
        -DSTRATA_BUILD_TESTS=ON -DSTRATA_BUILD_BENCHMARKS=ON -DSTRATA_BUILD_EXAMPLES=ON > "$out/build.log" 2>&1 \
-     && cmake --build "$build" -j "$STRATA_JOBS" -k 0 >> "$out/build.log" 2>&1; then
+     && cmake --build "$build" -j "$STRATA_JOBS" -- -k 0 >> "$out/build.log" 2>&1; then
     note build ok "$((SECONDS - t)) s"
   else
     note build FAIL "$(grep -c 'FAILED:' "$out/build.log") targets failed; see build.log"
@@ -56,22 +56,23 @@ if has_step sanitize; then
     mapfile -t tests < <(cd "$build/tests" && ls test.{thread,warp,block,device,execution}.* 2>/dev/null | grep -v '\.dir$')
   fi
   : > "$out/sanitizer.log"
+  [ "${#tests[@]}" -eq 0 ] && note sanitizer FAIL "no GPU test executables found"
   jobs_file=$(mktemp)
   for test in "${tests[@]}"; do for tool in memcheck racecheck synccheck; do echo "$test $tool"; done; done > "$jobs_file"
   export build out
   export STRATA_SANITIZE_TIMEOUT=${STRATA_SANITIZE_TIMEOUT:-300}
-  xargs -P 6 -L 1 bash -c '
+  xargs -r -P 6 -L 1 bash -c '
     log=$(mktemp)
     timeout "$STRATA_SANITIZE_TIMEOUT" compute-sanitizer --tool "$1" --error-exitcode 99 --print-limit 20 \
       "$build/tests/$0" > "$log" 2>&1
     rc=$?
-    { echo "=== $0 $1 rc=$rc"; if [ $rc -ne 0 ]; then tail -n 60 "$log"; else tail -n 2 "$log"; fi; } >> "$out/sanitizer.log"
+    { echo "### $0 $1 rc=$rc"; if [ $rc -ne 0 ]; then tail -n 60 "$log"; else tail -n 2 "$log"; fi; } >> "$out/sanitizer.log"
     rm -f "$log"' < "$jobs_file"
   rm -f "$jobs_file"
-  runs=$(grep -c '^===' "$out/sanitizer.log")
-  bad=$(grep '^===' "$out/sanitizer.log" | grep -vc 'rc=0$')
+  runs=$(grep -c '^### ' "$out/sanitizer.log")
+  bad=$(grep '^### ' "$out/sanitizer.log" | grep -vc 'rc=0$')
   if [ "$bad" -eq 0 ]; then note sanitizer ok "$runs runs clean ($((SECONDS - t)) s)"; else
-    note sanitizer FAIL "$bad of $runs runs failed: $(grep '^===' "$out/sanitizer.log" | grep -v 'rc=0$' | cut -c5- | tr '\n' ';')"
+    note sanitizer FAIL "$bad of $runs runs failed: $(grep '^### ' "$out/sanitizer.log" | grep -v 'rc=0$' | cut -c5- | tr '\n' ';')"
   fi
 fi
 
@@ -84,8 +85,12 @@ if has_step bench; then
       --benchmark_min_time=0.2s ${STRATA_BENCH_ARGS:-} >> "$out/benchmarks.log" 2>&1 \
       || note "$exe" FAIL "benchmark exited non-zero"
   done
-  python3 "$root/scripts/compare_report.py" --merge "$out/benchmarks.json" "$tmp"/*.json > "$out/compare.txt" 2>&1
-  note bench ok "$((SECONDS - t)) s; ratios in compare.txt"
+  if compgen -G "$tmp/*.json" > /dev/null; then
+    python3 "$root/scripts/compare_report.py" --merge "$out/benchmarks.json" "$tmp"/*.json > "$out/compare.txt" 2>&1
+    note bench ok "$((SECONDS - t)) s; ratios in compare.txt"
+  else
+    note bench FAIL "no benchmark produced results"
+  fi
   rm -rf "$tmp"
 fi
 

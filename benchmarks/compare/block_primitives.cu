@@ -254,7 +254,7 @@ void register_all()
   register_scan<Lib, int, 256, 16, io::warp_transpose, scan_alg::warp_scans>();
   register_scan<Lib, double, 128, 8, io::warp_transpose, scan_alg::warp_scans>();
   register_scan<Lib, long long, 256, 8, io::direct, scan_alg::raking>();
-  register_scan<Lib, float, 256, 12, io::warp_transpose, scan_alg::warp_scans>();
+  register_scan<Lib, float, 256, 16, io::warp_transpose, scan_alg::warp_scans>();
 }
 } // namespace
 

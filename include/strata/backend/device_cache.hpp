@@ -32,6 +32,11 @@ cudaError_t cached_device_attributes(int device, device_attributes& attributes);
 // answer reflects the architecture list that the caller was compiled for.
 cudaError_t cached_ptx_version(int device, const void* probe_kernel, int& ptx_version);
 
+// Resident blocks per SM of `kernel` (any __global__ function) launched with `block_threads` threads and
+// `dynamic_smem_bytes` of dynamic shared memory on `device`, read once per (device, kernel, threads, bytes).
+cudaError_t cached_occupancy(int device, const void* kernel, int block_threads, size_t dynamic_smem_bytes,
+                             int& blocks_per_sm);
+
 // Number of driver queries the cache has made so far (for tests that check "once per device").
 unsigned long long driver_query_count();
 

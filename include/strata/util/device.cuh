@@ -54,4 +54,14 @@ inline cudaError_t SmCount(int& sm_count, int device)
   return cudaSuccess;
 }
 
+// Resident blocks per SM of `kernel` with `block_threads` threads and `dynamic_smem_bytes` of dynamic shared
+// memory on `device` (read once, then cached by the backend).
+template <typename KernelT>
+inline cudaError_t MaxSmOccupancy(int& blocks_per_sm, KernelT kernel, int block_threads, int device,
+                                  size_t dynamic_smem_bytes = 0)
+{
+  return ::strata::backend::cached_occupancy(
+    device, reinterpret_cast<const void*>(kernel), block_threads, dynamic_smem_bytes, blocks_per_sm);
+}
+
 STRATA_NAMESPACE_END

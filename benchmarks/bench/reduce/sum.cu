@@ -1,0 +1,72 @@
+// DeviceReduce::Sum in the tuning format. The search space is declared below; the tuning driver compiles
+// this file once per point with -DTUNE_BASE=0 and the TUNE_* values, and once with TUNE_BASE=1 (the tuned
+// defaults of tuning_reduce.cuh) to compare against.
+//
+// %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:1024:128
+// %RANGE% TUNE_BYTES_PER_THREAD bpt 16:128:16
+// %RANGE% TUNE_BLOCKS_PER_SM bps 1:16:1
+#include <strata/device/device_reduce.cuh>
+
+#include "bench_util.cuh"
+
+#include <cstdint>
+#include <string>
+
+#ifndef TUNE_BASE
+#  define TUNE_BASE 1
+#endif
+
+namespace
+{
+#if !TUNE_BASE
+// A hub with a single MaxPolicy built from the TUNE_* values.
+template <typename InputT>
+struct bench_policy_hub
+{
+  struct Policy : strata::ChainedPolicy<300, Policy, Policy>
+  {
+    using ReducePolicy = strata::AgentReducePolicy<TUNE_THREADS_PER_BLOCK,
+                                                   strata::detail::reduce::items_for_bytes(TUNE_BYTES_PER_THREAD,
+                                                                                           sizeof(InputT)),
+                                                   strata::BLOCK_REDUCE_WARP_REDUCTIONS,
+                                                   strata::LOAD_LDG,
+                                                   TUNE_BLOCKS_PER_SM>;
+    using SingleTilePolicy = ReducePolicy;
+  };
+  using MaxPolicy = Policy;
+};
+template <typename T>
+using hub_t = bench_policy_hub<T>;
+#else
+template <typename T>
+using hub_t = strata::detail::reduce::policy_hub<T, T, cuda::std::plus<>>;
+#endif
+
+template <typename T>
+void sum(benchmark::State& state)
+{
+  const std::size_t n = std::size_t(1) << state.range(0);
+  using Dispatch = strata::DispatchReduce<const T*, T*, std::uint32_t, cuda::std::plus<>, T, T, strata::Identity, hub_t<T>>;
+  strata_bench::rotating_inputs<T> inputs(n);
+  strata_bench::device_array<T> out(1);
+  std::size_t bytes = 0;
+  STRATA_BENCH_CHECK(Dispatch::Dispatch(nullptr, bytes, inputs.at(0), out.get(), std::uint32_t(n), {}, T{}, 0));
+  strata_bench::device_array<char> temp(bytes);
+  strata_bench::time_loop(state, [&](cudaStream_t s) {
+    STRATA_BENCH_CHECK(Dispatch::Dispatch(temp.get(), bytes, inputs.next(), out.get(), std::uint32_t(n), {}, T{}, s));
+  });
+  strata_bench::set_counters(state, n, n * sizeof(T));
+}
+} // namespace
+
+#define STRATA_REDUCE_SUM_BENCH(T, name)                                                                         \
+  BENCHMARK(sum<T>)->Name("reduce_sum/" name)->DenseRange(16, 28, 4)->UseManualTime()->Unit(benchmark::kMicrosecond)
+
+STRATA_REDUCE_SUM_BENCH(std::int8_t, "i8");
+STRATA_REDUCE_SUM_BENCH(std::int16_t, "i16");
+STRATA_REDUCE_SUM_BENCH(std::int32_t, "i32");
+STRATA_REDUCE_SUM_BENCH(std::int64_t, "i64");
+STRATA_REDUCE_SUM_BENCH(float, "f32");
+STRATA_REDUCE_SUM_BENCH(double, "f64");
+
+BENCHMARK_MAIN();

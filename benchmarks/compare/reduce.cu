@@ -1,0 +1,152 @@
+// DeviceReduce: strata against cub::DeviceReduce on the same buffers in one process.
+// Sum of int8, int32, int64, float, double and ArgMin of float at 2^16, 2^20, 2^24 and 2^28 items.
+// Each case is registered as ".../strata" and ".../cub"; scripts/compare_report.py prints the ratios.
+#include <strata/device/device_reduce.cuh>
+
+#include <cub/device/device_reduce.cuh>
+
+#include "bench_util.cuh"
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+namespace
+{
+enum class algorithm
+{
+  sum,
+  argmin
+};
+
+template <typename T>
+std::string type_name()
+{
+  if (std::is_floating_point<T>::value)
+  {
+    return sizeof(T) == 4 ? "f32" : "f64";
+  }
+  return "i" + std::to_string(8 * sizeof(T));
+}
+
+// Where ArgMin writes: the extremum and its position (CUB 3's two-output form).
+template <typename T>
+struct arg_out
+{
+  T value;
+  std::int64_t index;
+};
+
+template <algorithm ALG, typename T>
+struct output
+{
+  using type = T;
+};
+template <typename T>
+struct output<algorithm::argmin, T>
+{
+  using type = arg_out<T>;
+};
+
+// One library's call, both phases (the size query costs no device time).
+template <bool STRATA, algorithm ALG, typename T, typename OutT>
+cudaError_t call(void* d_temp, std::size_t& bytes, const T* d_in, OutT* d_out, int n, cudaStream_t s)
+{
+  if constexpr (ALG == algorithm::sum)
+  {
+    if constexpr (STRATA)
+    {
+      return strata::DeviceReduce::Sum(d_temp, bytes, d_in, d_out, n, s);
+    }
+    else
+    {
+      return cub::DeviceReduce::Sum(d_temp, bytes, d_in, d_out, n, s);
+    }
+  }
+  else
+  {
+    if constexpr (STRATA)
+    {
+      return strata::DeviceReduce::ArgMin(d_temp, bytes, d_in, &d_out->value, &d_out->index, n, s);
+    }
+    else
+    {
+      return cub::DeviceReduce::ArgMin(d_temp, bytes, d_in, &d_out->value, &d_out->index, n, s);
+    }
+  }
+}
+
+template <bool STRATA, algorithm ALG, typename T>
+void bench(benchmark::State& state, int log2_n)
+{
+  using OutT = typename output<ALG, T>::type;
+  const int n = 1 << log2_n;
+  strata_bench::rotating_inputs<T> inputs(static_cast<std::size_t>(n));
+  strata_bench::device_array<OutT> out(1);
+  std::size_t bytes = 0;
+  STRATA_BENCH_CHECK((call<STRATA, ALG>(nullptr, bytes, inputs.at(0), out.get(), n, 0)));
+  strata_bench::device_array<char> temp(bytes);
+  strata_bench::time_loop(state, [&](cudaStream_t s) {
+    STRATA_BENCH_CHECK((call<STRATA, ALG>(temp.get(), bytes, inputs.next(), out.get(), n, s)));
+  });
+  strata_bench::set_counters(state, static_cast<std::size_t>(n), static_cast<std::size_t>(n) * sizeof(T));
+
+  // Validate against the other library on the same input.
+  std::size_t other_bytes = 0;
+  STRATA_BENCH_CHECK((call<!STRATA, ALG>(nullptr, other_bytes, inputs.at(0), out.get(), n, 0)));
+  strata_bench::device_array<char> other_temp(other_bytes);
+  strata_bench::device_array<OutT> other(1);
+  STRATA_BENCH_CHECK((call<STRATA, ALG>(temp.get(), bytes, inputs.at(0), out.get(), n, 0)));
+  STRATA_BENCH_CHECK((call<!STRATA, ALG>(other_temp.get(), other_bytes, inputs.at(0), other.get(), n, 0)));
+  OutT a{}, b{};
+  STRATA_BENCH_CHECK(cudaMemcpy(&a, out.get(), sizeof(OutT), cudaMemcpyDeviceToHost));
+  STRATA_BENCH_CHECK(cudaMemcpy(&b, other.get(), sizeof(OutT), cudaMemcpyDeviceToHost));
+  bool same = true;
+  if constexpr (ALG == algorithm::argmin)
+  {
+    same = a.index == b.index && a.value == b.value;
+  }
+  else if constexpr (std::is_floating_point<T>::value)
+  {
+    same = std::abs(double(a) - double(b)) <= 1e-3 * std::sqrt(double(n)) * (sizeof(T) == 4 ? 1.0 : 1e-6);
+  }
+  else
+  {
+    same = a == b;
+  }
+  if (!same)
+  {
+    state.SkipWithError("strata and cub disagree");
+  }
+}
+
+template <algorithm ALG, typename T>
+void register_case()
+{
+  for (int log2_n : {16, 20, 24, 28})
+  {
+    const std::string base = std::string(ALG == algorithm::sum ? "reduce_sum/" : "reduce_argmin/") + type_name<T>()
+                           + "/2^" + std::to_string(log2_n);
+    benchmark::RegisterBenchmark((base + "/strata").c_str(), [log2_n](benchmark::State& st) {
+      bench<true, ALG, T>(st, log2_n);
+    })->UseManualTime()->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((base + "/cub").c_str(), [log2_n](benchmark::State& st) {
+      bench<false, ALG, T>(st, log2_n);
+    })->UseManualTime()->Unit(benchmark::kMicrosecond);
+  }
+}
+} // namespace
+
+int main(int argc, char** argv)
+{
+  register_case<algorithm::sum, std::int8_t>();
+  register_case<algorithm::sum, std::int32_t>();
+  register_case<algorithm::sum, std::int64_t>();
+  register_case<algorithm::sum, float>();
+  register_case<algorithm::sum, double>();
+  register_case<algorithm::argmin, float>();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,363 @@
+// DeviceReduce: reductions of a sequence to one value, with CUB's two-phase temporary-storage API.
+//
+// Every call works in two phases: with d_temp_storage == nullptr it only writes the bytes it needs to
+// temp_storage_bytes; with storage it runs on `stream` and returns without synchronizing. Results are the
+// same bits run to run for the same input, size and device (floating-point sums included).
+//
+//   size_t bytes = 0;
+//   strata::DeviceReduce::Sum(nullptr, bytes, d_in, d_out, n);          // size query
+//   cudaMalloc(&d_temp, bytes);
+//   strata::DeviceReduce::Sum(d_temp, bytes, d_in, d_out, n, stream);   // d_out[0] = d_in[0] + ... + d_in[n-1]
+//
+// Complexity: one read of the input (O(n) work), two kernel launches (one for inputs of a single tile).
+// Errors (cudaErrorInvalidValue, before anything is launched or written): negative num_items, too small
+// temp_storage_bytes, a null input pointer with num_items > 0, a null output pointer.
+// With num_items == 0 the output is `init` (Reduce, TransformReduce), 0 (Sum), the type's largest or lowest
+// value (Min, Max), or {1, that value} (ArgMin, ArgMax), as CUB defines them.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/device/dispatch/dispatch_reduce.cuh>
+#include <strata/nvtx.cuh>
+#include <strata/thread/thread_operators.cuh>
+#include <strata/util/error.cuh>
+#include <strata/util/type_traits.cuh>
+
+#include <cuda/functional>
+#include <cuda/std/cstdint>
+#include <cuda/std/functional>
+#include <cuda/std/limits>
+#include <cuda/std/type_traits>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/tabulate_output_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+// Checks the arguments every device algorithm shares: a non-negative count, and non-null pointers where
+// something will be read or written. Pointers are checked on the run only (a size query may pass nulls).
+template <typename NumItemsT, typename InputIteratorT, typename OutputIteratorT>
+cudaError_t check_arguments(const void* d_temp_storage,
+                            NumItemsT num_items,
+                            InputIteratorT d_in,
+                            OutputIteratorT d_out,
+                            bool output_written_when_empty)
+{
+  static_assert(cuda::std::is_integral<NumItemsT>::value, "num_items must be an integer");
+  if constexpr (cuda::std::is_signed<NumItemsT>::value)
+  {
+    if (num_items < 0)
+    {
+      return cudaErrorInvalidValue;
+    }
+  }
+  if (d_temp_storage == nullptr)
+  {
+    return cudaSuccess;
+  }
+  if constexpr (cuda::std::is_pointer<InputIteratorT>::value)
+  {
+    if (num_items > 0 && d_in == nullptr)
+    {
+      return cudaErrorInvalidValue;
+    }
+  }
+  if constexpr (cuda::std::is_pointer<OutputIteratorT>::value)
+  {
+    if ((num_items > 0 || output_written_when_empty) && d_out == nullptr)
+    {
+      return cudaErrorInvalidValue;
+    }
+  }
+  return cudaSuccess;
+}
+
+// Calls f(offset) with num_items as the narrowest offset type that holds it with room for rounding up to
+// whole tiles: 32-bit up to 2^31 - 1 items, 64-bit beyond.
+template <typename NumItemsT, typename F>
+cudaError_t dispatch_offset(NumItemsT num_items, F&& f)
+{
+  if constexpr (sizeof(NumItemsT) <= 4 && cuda::std::is_signed<NumItemsT>::value)
+  {
+    return f(static_cast<cuda::std::uint32_t>(num_items));
+  }
+  else
+  {
+    if (static_cast<unsigned long long>(num_items) <= 0x7fffffffULL)
+    {
+      return f(static_cast<cuda::std::uint32_t>(num_items));
+    }
+    return f(static_cast<cuda::std::uint64_t>(num_items));
+  }
+}
+
+// Maps a position to the (position, value) pair that ArgMin / ArgMax reduce.
+template <typename InputIteratorT, typename KeyT, typename ValueT>
+struct arg_pair_op
+{
+  InputIteratorT d_in;
+  template <typename OffsetT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyValuePair<KeyT, ValueT> operator()(OffsetT i) const
+  {
+    return KeyValuePair<KeyT, ValueT>(static_cast<KeyT>(i), static_cast<ValueT>(d_in[i]));
+  }
+};
+
+// Writes the (position, value) result of an arg reduction to two iterators.
+template <typename ExtremumOutIteratorT, typename IndexOutIteratorT>
+struct unzip_pair
+{
+  ExtremumOutIteratorT d_value_out;
+  IndexOutIteratorT d_index_out;
+  template <typename Index, typename PairT>
+  STRATA_HOST_DEVICE void operator()(Index, const PairT& pair) const
+  {
+    *d_value_out = pair.value;
+    *d_index_out = pair.key;
+  }
+};
+} // namespace detail
+
+struct DeviceReduce
+{
+  // d_out[0] = init op d_in[0] op ... op d_in[num_items - 1], for an associative `reduction_op`.
+  template <typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename InitT, typename NumItemsT>
+  static cudaError_t Reduce(void* d_temp_storage,
+                            size_t& temp_storage_bytes,
+                            InputIteratorT d_in,
+                            OutputIteratorT d_out,
+                            NumItemsT num_items,
+                            ReductionOpT reduction_op,
+                            InitT init,
+                            cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceReduce::Reduce");
+    return reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, reduction_op, init, Identity{}, stream);
+  }
+
+  // d_out[0] = init op transform(d_in[0]) op ... op transform(d_in[num_items - 1]).
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename ReductionOpT,
+            typename TransformOpT,
+            typename InitT,
+            typename NumItemsT>
+  static cudaError_t TransformReduce(void* d_temp_storage,
+                                     size_t& temp_storage_bytes,
+                                     InputIteratorT d_in,
+                                     OutputIteratorT d_out,
+                                     NumItemsT num_items,
+                                     ReductionOpT reduction_op,
+                                     TransformOpT transform_op,
+                                     InitT init,
+                                     cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceReduce::TransformReduce");
+    return reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, reduction_op, init, transform_op, stream);
+  }
+
+  // d_out[0] = d_in[0] + ... + d_in[num_items - 1] (0 for no items), summed in the output's value type.
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT>
+  static cudaError_t Sum(void* d_temp_storage,
+                         size_t& temp_storage_bytes,
+                         InputIteratorT d_in,
+                         OutputIteratorT d_out,
+                         NumItemsT num_items,
+                         cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceReduce::Sum");
+    using InitT = detail::non_void_value_t<OutputIteratorT, detail::it_value_t<InputIteratorT>>;
+    return reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, cuda::std::plus<>{}, InitT{},
+                  Identity{}, stream);
+  }
+
+  // d_out[0] = the smallest input (the input type's largest value for no items).
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT>
+  static cudaError_t Min(void* d_temp_storage,
+                         size_t& temp_storage_bytes,
+                         InputIteratorT d_in,
+                         OutputIteratorT d_out,
+                         NumItemsT num_items,
+                         cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceReduce::Min");
+    using InitT = detail::it_value_t<InputIteratorT>;
+    return reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, cuda::minimum<>{},
+                  cuda::std::numeric_limits<InitT>::max(), Identity{}, stream);
+  }
+
+  // d_out[0] = the largest input (the input type's lowest value for no items).
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT>
+  static cudaError_t Max(void* d_temp_storage,
+                         size_t& temp_storage_bytes,
+                         InputIteratorT d_in,
+                         OutputIteratorT d_out,
+                         NumItemsT num_items,
+                         cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceReduce::Max");
+    using InitT = detail::it_value_t<InputIteratorT>;
+    return reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, cuda::maximum<>{},
+                  cuda::std::numeric_limits<InitT>::lowest(), Identity{}, stream);
+  }
+
+  // d_out[0] = {position, value} of the smallest input, the first such position on ties
+  // ({1, the largest value} for no items). The output's value type is a KeyValuePair<KeyT, ValueT>.
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename NumItemsT,
+            typename = cuda::std::enable_if_t<cuda::std::is_integral<NumItemsT>::value>>
+  static cudaError_t ArgMin(void* d_temp_storage,
+                            size_t& temp_storage_bytes,
+                            InputIteratorT d_in,
+                            OutputIteratorT d_out,
+                            NumItemsT num_items,
+                            cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceReduce::ArgMin");
+    return arg_reduce<::strata::ArgMin>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, stream);
+  }
+
+  // d_out[0] = {position, value} of the largest input, the first such position on ties
+  // ({1, the lowest value} for no items).
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename NumItemsT,
+            typename = cuda::std::enable_if_t<cuda::std::is_integral<NumItemsT>::value>>
+  static cudaError_t ArgMax(void* d_temp_storage,
+                            size_t& temp_storage_bytes,
+                            InputIteratorT d_in,
+                            OutputIteratorT d_out,
+                            NumItemsT num_items,
+                            cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceReduce::ArgMax");
+    return arg_reduce<::strata::ArgMax>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, stream);
+  }
+
+  // The smallest input to d_min_out[0] and its position (the first on ties) to d_index_out[0], CUB 3's form
+  // (the largest value of the type and position 1 for no items).
+  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT>
+  static cudaError_t ArgMin(void* d_temp_storage,
+                            size_t& temp_storage_bytes,
+                            InputIteratorT d_in,
+                            ExtremumOutIteratorT d_min_out,
+                            IndexOutIteratorT d_index_out,
+                            cuda::std::int64_t num_items,
+                            cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceReduce::ArgMin");
+    return split_arg_reduce<::strata::ArgMin>(
+      d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_index_out, num_items, stream);
+  }
+
+  // The largest input to d_max_out[0] and its position (the first on ties) to d_index_out[0], CUB 3's form.
+  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT>
+  static cudaError_t ArgMax(void* d_temp_storage,
+                            size_t& temp_storage_bytes,
+                            InputIteratorT d_in,
+                            ExtremumOutIteratorT d_max_out,
+                            IndexOutIteratorT d_index_out,
+                            cuda::std::int64_t num_items,
+                            cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceReduce::ArgMax");
+    return split_arg_reduce<::strata::ArgMax>(
+      d_temp_storage, temp_storage_bytes, d_in, d_max_out, d_index_out, num_items, stream);
+  }
+
+private:
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename NumItemsT,
+            typename ReductionOpT,
+            typename InitT,
+            typename TransformOpT>
+  static cudaError_t reduce(void* d_temp_storage,
+                            size_t& temp_storage_bytes,
+                            InputIteratorT d_in,
+                            OutputIteratorT d_out,
+                            NumItemsT num_items,
+                            ReductionOpT op,
+                            InitT init,
+                            TransformOpT transform,
+                            cudaStream_t stream)
+  {
+    STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_in, d_out, true));
+    using InputT = cuda::std::decay_t<decltype(transform(*d_in))>;
+    using AccumT = detail::accumulator_t<ReductionOpT, InputT, InitT>;
+    return detail::dispatch_offset(num_items, [&](auto offset) {
+      using OffsetT = decltype(offset);
+      return DispatchReduce<InputIteratorT, OutputIteratorT, OffsetT, ReductionOpT, InitT, AccumT, TransformOpT>::Dispatch(
+        d_temp_storage, temp_storage_bytes, d_in, d_out, offset, op, init, stream, transform);
+    });
+  }
+
+  // PairT defaults to the output's value type (a KeyValuePair<KeyT, ValueT>).
+  template <typename ArgOpT,
+            typename InputIteratorT,
+            typename OutputIteratorT,
+            typename NumItemsT,
+            typename PairT = detail::it_value_t<OutputIteratorT>>
+  static cudaError_t arg_reduce(void* d_temp_storage,
+                                size_t& temp_storage_bytes,
+                                InputIteratorT d_in,
+                                OutputIteratorT d_out,
+                                NumItemsT num_items,
+                                cudaStream_t stream)
+  {
+    using KeyT   = typename PairT::KeyT;
+    using ValueT = typename PairT::ValueT;
+    constexpr bool is_min = cuda::std::is_same<ArgOpT, ::strata::ArgMin>::value;
+    using EmptyT          = detail::reduce::empty_value<PairT>;
+    const EmptyT empty{PairT(KeyT(1), is_min ? cuda::std::numeric_limits<ValueT>::max()
+                                             : cuda::std::numeric_limits<ValueT>::lowest())};
+    STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_in, d_out, true));
+    return detail::dispatch_offset(num_items, [&](auto offset) {
+      using OffsetT = decltype(offset);
+      using PairOp  = detail::arg_pair_op<InputIteratorT, KeyT, ValueT>;
+      // Positions 0, 1, ... read as (position, value) pairs; the smallest position wins ties.
+      thrust::counting_iterator<OffsetT> positions(0);
+      return DispatchReduce<thrust::counting_iterator<OffsetT>, OutputIteratorT, OffsetT, ArgOpT, EmptyT, PairT, PairOp>::
+        Dispatch(d_temp_storage, temp_storage_bytes, positions, d_out, offset, ArgOpT{}, empty, stream, PairOp{d_in});
+    });
+  }
+
+  template <typename ArgOpT, typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT>
+  static cudaError_t split_arg_reduce(void* d_temp_storage,
+                                      size_t& temp_storage_bytes,
+                                      InputIteratorT d_in,
+                                      ExtremumOutIteratorT d_value_out,
+                                      IndexOutIteratorT d_index_out,
+                                      cuda::std::int64_t num_items,
+                                      cudaStream_t stream)
+  {
+    using ValueT = detail::non_void_value_t<ExtremumOutIteratorT, detail::it_value_t<InputIteratorT>>;
+    using PairT  = KeyValuePair<cuda::std::int64_t, ValueT>;
+    if (d_temp_storage != nullptr && num_items >= 0)
+    {
+      if constexpr (cuda::std::is_pointer<ExtremumOutIteratorT>::value)
+      {
+        if (d_value_out == nullptr)
+        {
+          return cudaErrorInvalidValue;
+        }
+      }
+      if constexpr (cuda::std::is_pointer<IndexOutIteratorT>::value)
+      {
+        if (d_index_out == nullptr)
+        {
+          return cudaErrorInvalidValue;
+        }
+      }
+    }
+    auto d_out = thrust::make_tabulate_output_iterator(
+      detail::unzip_pair<ExtremumOutIteratorT, IndexOutIteratorT>{d_value_out, d_index_out});
+    return arg_reduce<ArgOpT, InputIteratorT, decltype(d_out), cuda::std::int64_t, PairT>(
+      d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, stream);
+  }
+};
+
+STRATA_NAMESPACE_END

@@ -1,0 +1,237 @@
+// DispatchReduce: DeviceReduce's kernels and the host closure that sizes, checks and launches them.
+//
+// Small inputs (at most one single-tile pass of work) take one kernel: one block reduces everything and
+// writes init op aggregate. Larger inputs take two: a grid sized to fill the device reduces an even share
+// of tiles per block into per-block partials, then one block reduces the partials. Both partitions depend
+// only on the input size and the device, so results are the same bits run to run.
+#pragma once
+
+#include <strata/agent/agent_reduce.cuh>
+#include <strata/config.cuh>
+#include <strata/device/dispatch/chained_policy.cuh>
+#include <strata/device/dispatch/tuning/tuning_reduce.cuh>
+#include <strata/thread/thread_operators.cuh>
+#include <strata/util/device.cuh>
+#include <strata/util/error.cuh>
+#include <strata/util/temporary_storage.cuh>
+#include <strata/util/type_traits.cuh>
+
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace reduce
+{
+
+// An initial value that is only the output for an empty input and takes no part otherwise (ArgMin / ArgMax:
+// combining {1, max} with the result would move ties to position 1).
+template <typename T>
+struct empty_value
+{
+  T value;
+};
+
+template <typename T>
+struct is_empty_value : cuda::std::false_type
+{};
+template <typename T>
+struct is_empty_value<empty_value<T>> : cuda::std::true_type
+{};
+
+STRATA_KERNELS_BEGIN
+
+// Reduces an even share of tiles per block into d_partials[blockIdx.x].
+template <typename MaxPolicyT,
+          typename InputIteratorT,
+          typename AccumT,
+          typename OffsetT,
+          typename ReductionOpT,
+          typename TransformOpT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ReducePolicy::BLOCK_THREADS) void
+DeviceReduceKernel(InputIteratorT d_in,
+                   AccumT* d_partials,
+                   even_share<OffsetT> share,
+                   ReductionOpT op,
+                   TransformOpT transform)
+{
+  using Policy = typename MaxPolicyT::ActivePolicy::ReducePolicy;
+  using Agent  = AgentReduce<Policy, InputIteratorT, AccumT, OffsetT, ReductionOpT, TransformOpT>;
+  __shared__ typename Agent::TempStorage temp_storage;
+
+  OffsetT begin;
+  OffsetT end;
+  share.range(static_cast<OffsetT>(blockIdx.x), begin, end);
+  const AccumT aggregate = Agent(temp_storage, d_in, op, transform).ConsumeRange(begin, end);
+  if (threadIdx.x == 0)
+  {
+    d_partials[blockIdx.x] = aggregate;
+  }
+}
+
+// One block reduces all num_items inputs and writes op(init, aggregate), or init when there are none.
+template <typename MaxPolicyT,
+          typename InputIteratorT,
+          typename OutputIteratorT,
+          typename OffsetT,
+          typename ReductionOpT,
+          typename InitT,
+          typename AccumT,
+          typename TransformOpT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SingleTilePolicy::BLOCK_THREADS, 1) void
+DeviceReduceSingleTileKernel(InputIteratorT d_in,
+                             OutputIteratorT d_out,
+                             OffsetT num_items,
+                             ReductionOpT op,
+                             InitT init,
+                             TransformOpT transform)
+{
+  using Policy = typename MaxPolicyT::ActivePolicy::SingleTilePolicy;
+  using Agent  = AgentReduce<Policy, InputIteratorT, AccumT, OffsetT, ReductionOpT, TransformOpT>;
+  __shared__ typename Agent::TempStorage temp_storage;
+
+  if constexpr (is_empty_value<InitT>::value)
+  {
+    if (num_items == 0)
+    {
+      if (threadIdx.x == 0)
+      {
+        *d_out = init.value;
+      }
+      return;
+    }
+    const AccumT aggregate = Agent(temp_storage, d_in, op, transform).ConsumeRange(OffsetT(0), num_items);
+    if (threadIdx.x == 0)
+    {
+      *d_out = aggregate;
+    }
+  }
+  else
+  {
+    if (num_items == 0)
+    {
+      if (threadIdx.x == 0)
+      {
+        *d_out = init;
+      }
+      return;
+    }
+    const AccumT aggregate = Agent(temp_storage, d_in, op, transform).ConsumeRange(OffsetT(0), num_items);
+    if (threadIdx.x == 0)
+    {
+      *d_out = op(static_cast<AccumT>(init), aggregate);
+    }
+  }
+}
+
+STRATA_KERNELS_END
+
+} // namespace reduce
+} // namespace detail
+
+// The dispatch closure of DeviceReduce. PolicyHub defaults to the tuned hub; a benchmark may pass its own
+// hub with a single MaxPolicy.
+template <typename InputIteratorT,
+          typename OutputIteratorT,
+          typename OffsetT,
+          typename ReductionOpT,
+          typename InitT,
+          typename AccumT       = detail::accumulator_t<ReductionOpT, detail::it_value_t<InputIteratorT>, InitT>,
+          typename TransformOpT = Identity,
+          typename PolicyHub =
+            detail::reduce::policy_hub<detail::it_value_t<InputIteratorT>, AccumT, ReductionOpT>>
+struct DispatchReduce
+{
+  void* d_temp_storage;
+  size_t& temp_storage_bytes;
+  InputIteratorT d_in;
+  OutputIteratorT d_out;
+  OffsetT num_items;
+  ReductionOpT op;
+  InitT init;
+  cudaStream_t stream;
+  TransformOpT transform;
+  int device;
+
+  using MaxPolicy = typename PolicyHub::MaxPolicy;
+
+  template <typename ActivePolicyT>
+  cudaError_t Invoke()
+  {
+    using ReducePolicy     = typename ActivePolicyT::ReducePolicy;
+    using SingleTilePolicy = typename ActivePolicyT::SingleTilePolicy;
+
+    // Up to one block's worth of tiles per SM's worth of parallelism, one block does it all.
+    if (num_items <= OffsetT(SingleTilePolicy::TILE_ITEMS))
+    {
+      detail::temporary_storage::layout<1> layout;
+      if (d_temp_storage == nullptr)
+      {
+        temp_storage_bytes = layout.get_size();
+        return cudaSuccess;
+      }
+      STRATA_RETURN_IF_ERROR(layout.map_to_buffer(d_temp_storage, temp_storage_bytes));
+      detail::reduce::DeviceReduceSingleTileKernel<MaxPolicy, InputIteratorT, OutputIteratorT, OffsetT, ReductionOpT,
+                                                   InitT, AccumT, TransformOpT>
+        <<<1, SingleTilePolicy::BLOCK_THREADS, 0, stream>>>(d_in, d_out, num_items, op, init, transform);
+      return detail::check_launch(stream);
+    }
+
+    // Two passes: partials per block, then one block over the partials. The grid is one full wave of the
+    // device (every block resident at once), each block taking an equal share of grains.
+    using Agent = AgentReduce<ReducePolicy, InputIteratorT, AccumT, OffsetT, ReductionOpT, TransformOpT>;
+    const auto reduce_kernel =
+      detail::reduce::DeviceReduceKernel<MaxPolicy, InputIteratorT, AccumT, OffsetT, ReductionOpT, TransformOpT>;
+    ::strata::backend::device_attributes attributes{};
+    STRATA_RETURN_IF_ERROR(DeviceAttributes(attributes, device));
+    int blocks_per_sm = 0;
+    STRATA_RETURN_IF_ERROR(MaxSmOccupancy(blocks_per_sm, reduce_kernel, ReducePolicy::BLOCK_THREADS, device));
+    if (ReducePolicy::BLOCKS_PER_SM > 0 && ReducePolicy::BLOCKS_PER_SM < blocks_per_sm)
+    {
+      blocks_per_sm = ReducePolicy::BLOCKS_PER_SM;
+    }
+    const OffsetT grains  = (num_items + OffsetT(Agent::GRAIN_ITEMS) - 1) / OffsetT(Agent::GRAIN_ITEMS);
+    const long long wave  = static_cast<long long>(attributes.sm_count) * (blocks_per_sm > 0 ? blocks_per_sm : 1);
+    const int grid_size   = static_cast<int>(static_cast<long long>(grains) < wave ? static_cast<long long>(grains) : wave);
+
+    detail::temporary_storage::layout<1> layout;
+    auto partials = layout.get_slot(0)->create_alias<AccumT>(static_cast<size_t>(grid_size));
+    if (d_temp_storage == nullptr)
+    {
+      temp_storage_bytes = layout.get_size();
+      return cudaSuccess;
+    }
+    STRATA_RETURN_IF_ERROR(layout.map_to_buffer(d_temp_storage, temp_storage_bytes));
+
+    const auto share = detail::even_share<OffsetT>::make(num_items, Agent::GRAIN_ITEMS, grid_size);
+    reduce_kernel<<<grid_size, ReducePolicy::BLOCK_THREADS, 0, stream>>>(d_in, partials.get(), share, op, transform);
+    STRATA_RETURN_IF_ERROR(detail::check_launch(stream));
+
+    detail::reduce::DeviceReduceSingleTileKernel<MaxPolicy, AccumT*, OutputIteratorT, int, ReductionOpT, InitT, AccumT,
+                                                 Identity>
+      <<<1, SingleTilePolicy::BLOCK_THREADS, 0, stream>>>(partials.get(), d_out, grid_size, op, init, Identity{});
+    return detail::check_launch(stream);
+  }
+
+  // Picks the policy for the current device's PTX version and runs (or sizes) the reduction.
+  static cudaError_t Dispatch(void* d_temp_storage,
+                              size_t& temp_storage_bytes,
+                              InputIteratorT d_in,
+                              OutputIteratorT d_out,
+                              OffsetT num_items,
+                              ReductionOpT op,
+                              InitT init,
+                              cudaStream_t stream,
+                              TransformOpT transform = {})
+  {
+    int device = 0;
+    STRATA_RETURN_IF_ERROR(CurrentDevice(device));
+    int ptx_version = 0;
+    STRATA_RETURN_IF_ERROR(PtxVersion(ptx_version, device));
+    DispatchReduce closure{d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, op, init, stream, transform,
+                           device};
+    return MaxPolicy::Invoke(ptx_version, closure);
+  }
+};
+
+STRATA_NAMESPACE_END

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Tuning driver for benchmarks in the tuning format (benchmarks/bench/<algorithm>/<flavor>.cu).
+
+Compiles the benchmark once with TUNE_BASE=1 (the library's tuned defaults) and once per variant with
+TUNE_BASE=0 and the variant's TUNE_* values, all in parallel, runs each on the GPU, and prints for every
+benchmark case the time of the base and of each variant, and each variant's geometric-mean speedup.
+
+  scripts/tune.py benchmarks/bench/reduce/sum.cu --out OUT \
+      --variant tpb=256,bpt=64,bps=8 --variant tpb=512,bpt=64,bps=4 [--filter REGEX] [--grid]
+
+Variant keys are the short names of the file's "%RANGE% MACRO short lo:hi:step" lines. With --grid, every
+point of the declared ranges is a variant (mind the count). Results go to OUT/tune_<flavor>.json.
+"""
+import argparse
+import concurrent.futures
+import itertools
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def parse_ranges(path):
+    ranges = []
+    with open(path) as f:
+        for line in f:
+            m = re.match(r"\s*//\s*%RANGE%\s+(\w+)\s+(\w+)\s+(-?\d+):(-?\d+):(\d+)", line)
+            if m:
+                macro, short, lo, hi, step = m.groups()
+                ranges.append((macro, short, range(int(lo), int(hi) + 1, int(step))))
+    return ranges
+
+
+def compile_one(source, exe, defines, arch):
+    cmd = ["nvcc", "-std=c++17", "-O3", f"-arch={arch}", "--extended-lambda",
+           "-I", os.path.join(ROOT, "include"), "-I", os.path.join(ROOT, "benchmarks", "support")]
+    cmd += [f"-D{k}={v}" for k, v in defines.items()]
+    cmd += [source, os.path.join(ROOT, "backend", "device_cache.cpp"), "-o", exe, "-lbenchmark", "-lpthread"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    return r.returncode, r.stderr[-4000:]
+
+
+def run_one(exe, flt):
+    cmd = [exe, "--benchmark_format=json", "--benchmark_min_time=0.1s"]
+    if flt:
+        cmd.append(f"--benchmark_filter={flt}")
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, r.stderr[-2000:]
+    data = json.loads(r.stdout)
+    return {b["name"]: b["real_time"] for b in data["benchmarks"] if not b.get("error_occurred")}, ""
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("source")
+    p.add_argument("--out", required=True)
+    p.add_argument("--variant", action="append", default=[])
+    p.add_argument("--grid", action="store_true")
+    p.add_argument("--filter", default="")
+    p.add_argument("--arch", default="sm_90")
+    args = p.parse_args()
+
+    ranges = parse_ranges(args.source)
+    short_to_macro = {short: macro for macro, short, _ in ranges}
+    variants = []
+    for v in args.variant:
+        d = {}
+        for kv in v.split(","):
+            k, val = kv.split("=")
+            d[short_to_macro[k]] = int(val)
+        variants.append(d)
+    if args.grid:
+        for point in itertools.product(*[r for _, _, r in ranges]):
+            variants.append({macro: val for (macro, _, _), val in zip(ranges, point)})
+
+    os.makedirs(args.out, exist_ok=True)
+    build = os.path.join(args.out, "tune_build")
+    os.makedirs(build, exist_ok=True)
+    configs = [("base", {"TUNE_BASE": 1})]
+    for v in variants:
+        name = ".".join(f"{[s for s, m in short_to_macro.items() if m == k][0]}_{val}" for k, val in v.items())
+        configs.append((name, dict(v, TUNE_BASE=0)))
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
+        futures = {name: pool.submit(compile_one, args.source, os.path.join(build, name), d, args.arch)
+                   for name, d in configs}
+        built = []
+        for name, _ in configs:
+            rc, err = futures[name].result()
+            if rc != 0:
+                print(f"{name}: compile failed\n{err}", file=sys.stderr)
+            else:
+                built.append(name)
+
+    results = {}
+    for name in built:  # one at a time: the GPU is measured, not shared
+        times, err = run_one(os.path.join(build, name), args.filter)
+        if times is None:
+            print(f"{name}: run failed\n{err}", file=sys.stderr)
+            continue
+        results[name] = times
+
+    flavor = os.path.splitext(os.path.basename(args.source))[0]
+    with open(os.path.join(args.out, f"tune_{flavor}.json"), "w") as f:
+        json.dump(results, f, indent=1)
+
+    if "base" not in results:
+        print("base did not run", file=sys.stderr)
+        return 1
+    cases = list(results["base"].keys())
+    names = [n for n in results if n != "base"]
+    print(f"{'case':<28} {'base us':>9} " + " ".join(f"{n[:22]:>22}" for n in names))
+    for c in cases:
+        row = f"{c:<28} {results['base'][c]:9.2f} "
+        row += " ".join(f"{results[n].get(c, float('nan')) / results['base'][c]:22.3f}" for n in names)
+        print(row)
+    print("geomean of base/variant time (above 1: the variant is faster):")
+    for n in names:
+        ratios = [results["base"][c] / results[n][c] for c in cases if c in results[n]]
+        g = math.exp(sum(math.log(r) for r in ratios) / len(ratios)) if ratios else float("nan")
+        print(f"  {n:<40} {g:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
