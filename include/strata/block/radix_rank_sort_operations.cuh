@@ -1,0 +1,242 @@
+// Radix sorting operations on keys: the bit twiddling that maps a key to unsigned bits whose unsigned order is
+// the key's order, and the digit extractors that read one digit (a bit field) of those bits.
+//
+// Twiddled ("bit-ordered") keys:
+//   unsigned integers (and bool):  the bits themselves;
+//   signed integers:               the sign bit flipped, so negative values come first;
+//   floating point:                positive values get the sign bit set, negative values are complemented, so the
+//                                  order is -inf < ... < -0.0 < +0.0 < ... < +inf (NaNs by their bits: negative
+//                                  ones before -inf, positive ones after +inf).
+// -0.0 and +0.0 twiddle to adjacent bit patterns (0x7fffffff and 0x80000000 for float). The digit extractors read
+// -0.0 as +0.0, so a radix sort treats the two zeros as equal keys: a stable sort keeps them in input order, as a
+// comparison sort with operator< does, and the output keeps each zero's sign bit. A descending sort that complements
+// the twiddled keys maps the zeros to the two patterns swapped; reading either one as the other is equally right.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/util/ptx.cuh>
+
+#include <cuda/std/bit>
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+
+// The unsigned type of `BYTES` bytes.
+template <int BYTES>
+struct unsigned_bits;
+template <>
+struct unsigned_bits<1>
+{
+  using type = cuda::std::uint8_t;
+};
+template <>
+struct unsigned_bits<2>
+{
+  using type = cuda::std::uint16_t;
+};
+template <>
+struct unsigned_bits<4>
+{
+  using type = cuda::std::uint32_t;
+};
+template <>
+struct unsigned_bits<8>
+{
+  using type = cuda::std::uint64_t;
+};
+
+enum class radix_key_kind
+{
+  unsigned_integer,
+  signed_integer,
+  floating_point
+};
+
+template <typename KeyT>
+constexpr radix_key_kind radix_kind_of()
+{
+  return cuda::std::is_floating_point<KeyT>::value ? radix_key_kind::floating_point
+       : (cuda::std::is_signed<KeyT>::value ? radix_key_kind::signed_integer : radix_key_kind::unsigned_integer);
+}
+
+// How a key type maps to and from its bit-ordered unsigned bits. Supported: the integral types of 1, 2, 4 and 8 bytes
+// (bool included), float and double.
+template <typename KeyT>
+struct radix_traits
+{
+  static_assert(cuda::std::is_integral<KeyT>::value || cuda::std::is_same<KeyT, float>::value
+                  || cuda::std::is_same<KeyT, double>::value,
+                "radix sorting supports integral keys, float and double");
+
+  using bit_ordered_type = typename unsigned_bits<static_cast<int>(sizeof(KeyT))>::type;
+
+  static constexpr radix_key_kind KIND = radix_kind_of<KeyT>();
+  static constexpr bit_ordered_type HIGH_BIT =
+    static_cast<bit_ordered_type>(bit_ordered_type(1) << (sizeof(KeyT) * 8 - 1));
+  static constexpr bit_ordered_type ALL_BITS = static_cast<bit_ordered_type>(~bit_ordered_type(0));
+
+  // Raw key bits -> bit-ordered bits.
+  static STRATA_HOST_DEVICE STRATA_FORCEINLINE bit_ordered_type to_bit_ordered(bit_ordered_type bits)
+  {
+    if constexpr (KIND == radix_key_kind::signed_integer)
+    {
+      return static_cast<bit_ordered_type>(bits ^ HIGH_BIT);
+    }
+    else if constexpr (KIND == radix_key_kind::floating_point)
+    {
+      const bit_ordered_type flip = (bits & HIGH_BIT) ? ALL_BITS : HIGH_BIT;
+      return static_cast<bit_ordered_type>(bits ^ flip);
+    }
+    else
+    {
+      return bits;
+    }
+  }
+
+  // Bit-ordered bits -> raw key bits.
+  static STRATA_HOST_DEVICE STRATA_FORCEINLINE bit_ordered_type from_bit_ordered(bit_ordered_type bits)
+  {
+    if constexpr (KIND == radix_key_kind::signed_integer)
+    {
+      return static_cast<bit_ordered_type>(bits ^ HIGH_BIT);
+    }
+    else if constexpr (KIND == radix_key_kind::floating_point)
+    {
+      const bit_ordered_type flip = (bits & HIGH_BIT) ? HIGH_BIT : ALL_BITS;
+      return static_cast<bit_ordered_type>(bits ^ flip);
+    }
+    else
+    {
+      return bits;
+    }
+  }
+
+  // The raw bits of the key that twiddles to all zeros (sorts first) and to all ones (sorts last).
+  static STRATA_HOST_DEVICE STRATA_FORCEINLINE bit_ordered_type min_raw_binary_key()
+  {
+    return from_bit_ordered(bit_ordered_type(0));
+  }
+  static STRATA_HOST_DEVICE STRATA_FORCEINLINE bit_ordered_type max_raw_binary_key()
+  {
+    return from_bit_ordered(ALL_BITS);
+  }
+
+  static STRATA_HOST_DEVICE STRATA_FORCEINLINE bit_ordered_type to_bits(KeyT key)
+  {
+    return cuda::std::bit_cast<bit_ordered_type>(key);
+  }
+  static STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyT from_bits(bit_ordered_type bits)
+  {
+    return cuda::std::bit_cast<KeyT>(bits);
+  }
+};
+
+} // namespace detail
+
+//! BaseDigitExtractor<KeyT>::ProcessFloatMinusZero(bits): for floating-point keys, the twiddled bits of -0.0 become
+//! those of +0.0 (so both zeros fall into the same digit in every pass); other keys and types pass unchanged.
+template <typename KeyT, bool IS_FP = cuda::std::is_floating_point<KeyT>::value>
+struct BaseDigitExtractor
+{
+  using UnsignedBits = typename detail::radix_traits<KeyT>::bit_ordered_type;
+
+  static STRATA_HOST_DEVICE STRATA_FORCEINLINE UnsignedBits ProcessFloatMinusZero(UnsignedBits key)
+  {
+    return key;
+  }
+};
+
+template <typename KeyT>
+struct BaseDigitExtractor<KeyT, true>
+{
+  using UnsignedBits = typename detail::radix_traits<KeyT>::bit_ordered_type;
+
+  static STRATA_HOST_DEVICE STRATA_FORCEINLINE UnsignedBits ProcessFloatMinusZero(UnsignedBits key)
+  {
+    using traits                                = detail::radix_traits<KeyT>;
+    constexpr UnsignedBits TWIDDLED_MINUS_ZERO = static_cast<UnsignedBits>(~traits::HIGH_BIT);
+    constexpr UnsignedBits TWIDDLED_PLUS_ZERO  = traits::HIGH_BIT;
+    return key == TWIDDLED_MINUS_ZERO ? TWIDDLED_PLUS_ZERO : key;
+  }
+};
+
+//! BFEDigitExtractor<KeyT>(bit_start, num_bits).Digit(bits): bits [bit_start, bit_start + num_bits) of the twiddled
+//! key bits, right-aligned (num_bits <= 32). Any bit_start is allowed: bits past the top of the key read as 0, so
+//! num_bits == 0 or bit_start >= the key's width gives digit 0.
+template <typename KeyT>
+struct BFEDigitExtractor : BaseDigitExtractor<KeyT>
+{
+  using typename BaseDigitExtractor<KeyT>::UnsignedBits;
+
+  cuda::std::uint32_t bit_start;
+  cuda::std::uint32_t num_bits;
+
+  explicit STRATA_DEVICE STRATA_FORCEINLINE BFEDigitExtractor(cuda::std::uint32_t bit_start = 0,
+                                                              cuda::std::uint32_t num_bits  = 0)
+      : bit_start(bit_start)
+      , num_bits(num_bits)
+  {}
+
+  STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t Digit(UnsignedBits key) const
+  {
+    using wide_t = cuda::std::conditional_t<sizeof(UnsignedBits) == 8, unsigned long long, unsigned int>;
+    return BFE(static_cast<wide_t>(this->ProcessFloatMinusZero(key)), bit_start, num_bits);
+  }
+};
+
+//! ShiftDigitExtractor<KeyT>(bit_start, num_bits).Digit(bits): the same digit as BFEDigitExtractor by a shift and a
+//! precomputed mask. requires: bit_start < the key's width in bits, num_bits < 32.
+template <typename KeyT>
+struct ShiftDigitExtractor : BaseDigitExtractor<KeyT>
+{
+  using typename BaseDigitExtractor<KeyT>::UnsignedBits;
+
+  cuda::std::uint32_t bit_start;
+  cuda::std::uint32_t mask;
+
+  explicit STRATA_DEVICE STRATA_FORCEINLINE ShiftDigitExtractor(cuda::std::uint32_t bit_start = 0,
+                                                                cuda::std::uint32_t num_bits  = 0)
+      : bit_start(bit_start)
+      , mask((1u << num_bits) - 1u)
+  {}
+
+  STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t Digit(UnsignedBits key) const
+  {
+    return static_cast<cuda::std::uint32_t>(this->ProcessFloatMinusZero(key) >> bit_start) & mask;
+  }
+};
+
+//! RadixSortTwiddle<IS_DESCENDING, KeyT>: In(raw bits) gives the bits a radix sort orders ascending (the twiddled
+//! bits, complemented for a descending sort), Out(bits) undoes In, and DefaultKey() is the raw key that sorts last in
+//! that order (a filler for the unused slots of a partial tile).
+template <bool IS_DESCENDING, typename KeyT>
+struct RadixSortTwiddle
+{
+private:
+  using traits = detail::radix_traits<KeyT>;
+
+public:
+  using bit_ordered_type = typename traits::bit_ordered_type;
+
+  static STRATA_HOST_DEVICE STRATA_FORCEINLINE bit_ordered_type In(bit_ordered_type key)
+  {
+    key = traits::to_bit_ordered(key);
+    return IS_DESCENDING ? static_cast<bit_ordered_type>(~key) : key;
+  }
+
+  static STRATA_HOST_DEVICE STRATA_FORCEINLINE bit_ordered_type Out(bit_ordered_type key)
+  {
+    key = IS_DESCENDING ? static_cast<bit_ordered_type>(~key) : key;
+    return traits::from_bit_ordered(key);
+  }
+
+  static STRATA_HOST_DEVICE STRATA_FORCEINLINE bit_ordered_type DefaultKey()
+  {
+    return IS_DESCENDING ? traits::min_raw_binary_key() : traits::max_raw_binary_key();
+  }
+};
+
+STRATA_NAMESPACE_END
