@@ -203,10 +203,12 @@ struct random_traits<custom_t>
 template <>
 struct random_traits<mat2x2>
 {
+  // An odd determinant (odd diagonal, even m01) keeps the matrix invertible modulo 2^32: products of random
+  // singular matrices collapse to zero after ~100 factors and would hide operand-order bugs in long scans.
   static mat2x2 draw(std::mt19937_64& rng)
   {
-    return mat2x2{static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng()),
-                  static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng())};
+    return mat2x2{static_cast<std::uint32_t>(rng()) | 1u, static_cast<std::uint32_t>(rng()) & ~1u,
+                  static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng()) | 1u};
   }
 };
 

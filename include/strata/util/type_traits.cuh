@@ -11,15 +11,15 @@ namespace detail
 {
 
 // log2 of a power of two (or floor(log2) of any positive value), at compile time.
-constexpr int log2_floor(unsigned long long v)
+STRATA_HOST_DEVICE constexpr int log2_floor(unsigned long long v)
 {
   return v <= 1 ? 0 : 1 + log2_floor(v >> 1);
 }
-constexpr int log2_ceil(unsigned long long v)
+STRATA_HOST_DEVICE constexpr int log2_ceil(unsigned long long v)
 {
   return v <= 1 ? 0 : 1 + log2_floor(v - 1);
 }
-constexpr bool is_power_of_two(unsigned long long v)
+STRATA_HOST_DEVICE constexpr bool is_power_of_two(unsigned long long v)
 {
   return v != 0 && (v & (v - 1)) == 0;
 }
