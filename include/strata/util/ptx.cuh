@@ -262,38 +262,6 @@ ShuffleDownAdd(float value, int src_offset, int last_thread, unsigned int member
   return value;
 }
 
-template <int LOGICAL_WARP_THREADS>
-STRATA_DEVICE STRATA_FORCEINLINE unsigned long long
-ShuffleDownAdd(unsigned long long value, int src_offset, int last_thread, unsigned int member_mask)
-{
-  constexpr int SEG = (32 - LOGICAL_WARP_THREADS) << 8;
-  asm volatile("{\n\t.reg .u32 lo, hi;\n\t.reg .u64 t;\n\t.reg .pred p;\n\t"
-               "mov.b64 {lo, hi}, %0;\n\t"
-               "shfl.sync.down.b32 lo|p, lo, %1, %2, %3;\n\t"
-               "shfl.sync.down.b32 hi|p, hi, %1, %2, %3;\n\t"
-               "mov.b64 t, {lo, hi};\n\t"
-               "@p add.u64 %0, %0, t;\n\t}"
-               : "+l"(value)
-               : "r"(src_offset), "r"(last_thread | SEG), "r"(member_mask));
-  return value;
-}
-
-template <int LOGICAL_WARP_THREADS>
-STRATA_DEVICE STRATA_FORCEINLINE double
-ShuffleDownAdd(double value, int src_offset, int last_thread, unsigned int member_mask)
-{
-  constexpr int SEG = (32 - LOGICAL_WARP_THREADS) << 8;
-  asm volatile("{\n\t.reg .u32 lo, hi;\n\t.reg .f64 t;\n\t.reg .pred p;\n\t"
-               "mov.b64 {lo, hi}, %0;\n\t"
-               "shfl.sync.down.b32 lo|p, lo, %1, %2, %3;\n\t"
-               "shfl.sync.down.b32 hi|p, hi, %1, %2, %3;\n\t"
-               "mov.b64 t, {lo, hi};\n\t"
-               "@p add.f64 %0, %0, t;\n\t}"
-               : "+d"(value)
-               : "r"(src_offset), "r"(last_thread | SEG), "r"(member_mask));
-  return value;
-}
-
 // -- warp-wide reductions of 32-bit integers (redux.sync) ---------------------------------------------------
 //
 // One instruction reduces a value over the lanes of `member_mask`, and every one of those lanes receives the
