@@ -10,3 +10,7 @@
 
 #include <strata/thread/thread.cuh>
 #include <strata/warp/warp.cuh>
+
+#include <strata/block/block.cuh>
+
+#include <strata/device/device_reduce.cuh>

@@ -4,7 +4,7 @@
 //
 // %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:1024:128
 // %RANGE% TUNE_BYTES_PER_THREAD bpt 16:128:16
-// %RANGE% TUNE_BLOCKS_PER_SM bps 1:16:1
+// %RANGE% TUNE_BLOCKS_PER_SM bps 0:16:1
 #include <strata/device/device_reduce.cuh>
 
 #include "bench_util.cuh"

@@ -34,7 +34,7 @@ struct AgentReducePolicy
   static constexpr int TILE_ITEMS                      = BLOCK_THREADS * ITEMS_PER_THREAD;
   static constexpr BlockReduceAlgorithm BLOCK_ALGORITHM = BLOCK_ALGORITHM_;
   static constexpr CacheLoadModifier LOAD_MODIFIER     = LOAD_MODIFIER_;
-  // Resident blocks per SM to size the grid for (0: as many as occupancy allows).
+  // Resident blocks per SM to size the grid for (0: as many as occupancy allows; otherwise at most that many).
   static constexpr int BLOCKS_PER_SM = BLOCKS_PER_SM_;
 };
 
