@@ -7,7 +7,8 @@
 #
 # Environment: STRATA_STEPS (default "build,test,sanitize,bench"), STRATA_BENCH (regex of benchmark
 # executables to run, default all), STRATA_BENCH_ARGS (extra Google Benchmark flags),
-# STRATA_SANITIZE_TIMEOUT (seconds per sanitizer run, default 300), STRATA_BUILD_DIR.
+# STRATA_SANITIZE_TIMEOUT (seconds per sanitizer run, default 300), STRATA_BUILD_DIR, STRATA_BUILD_TARGETS
+# (ninja targets to build instead of all), STRATA_TEST_REGEX (ctest -R filter).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: gpu_check.sh OUT_DIR [TEST ...]}
@@ -34,7 +35,7 @@ if has_step build; then
   t=$SECONDS
   if cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
        -DSTRATA_BUILD_TESTS=ON -DSTRATA_BUILD_BENCHMARKS=ON -DSTRATA_BUILD_EXAMPLES=ON > "$out/build.log" 2>&1 \
-     && cmake --build "$build" -j "$STRATA_JOBS" -- -k 0 >> "$out/build.log" 2>&1; then
+     && cmake --build "$build" -j "$STRATA_JOBS" ${STRATA_BUILD_TARGETS:+--target $STRATA_BUILD_TARGETS} -- -k 0 >> "$out/build.log" 2>&1; then
     note build ok "$((SECONDS - t)) s"
   else
     note build FAIL "$(grep -c 'FAILED:' "$out/build.log") targets failed; see build.log"
@@ -43,7 +44,8 @@ fi
 
 if has_step test; then
   t=$SECONDS
-  ctest --test-dir "$build" -j 8 --output-on-failure --timeout 600 > "$out/tests.log" 2>&1
+  ctest --test-dir "$build" -j 8 --output-on-failure --timeout 600 ${STRATA_TEST_REGEX:+-R "$STRATA_TEST_REGEX"} \
+    > "$out/tests.log" 2>&1
   line=$(grep -E 'tests passed|tests failed' "$out/tests.log" | tail -n 1)
   if grep -q '100% tests passed' "$out/tests.log"; then note tests ok "$line ($((SECONDS - t)) s)"; else note tests FAIL "$line"; fi
   skipped=$(grep -c 'Skipped' "$out/tests.log")

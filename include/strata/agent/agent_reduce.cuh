@@ -69,6 +69,16 @@ struct even_share
   }
 };
 
+// A transform that also receives the position of each item: transform(index, item). Arg reductions use it
+// to pair values with their positions while the values are still read as vectors.
+template <typename TransformOpT, typename = void>
+struct is_indexed_transform : cuda::std::false_type
+{};
+template <typename TransformOpT>
+struct is_indexed_transform<TransformOpT, cuda::std::void_t<typename TransformOpT::indexed_transform>>
+    : cuda::std::true_type
+{};
+
 // True when InputIteratorT is a raw pointer to a primitive type that can be read as 16-byte vectors.
 template <typename InputIteratorT>
 constexpr bool is_vectorizable_input_v =
@@ -129,10 +139,24 @@ public:
   }
 
 private:
-  // Folds one item into the accumulator (the first item of a thread initializes it).
-  STRATA_DEVICE STRATA_FORCEINLINE void fold(AccumT& acc, bool& have, const InputT& item)
+  // The accumulator value of the item at position `index`.
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT convert(const InputT& item, OffsetT index)
   {
-    const AccumT value = static_cast<AccumT>(transform_(item));
+    if constexpr (detail::is_indexed_transform<TransformOpT>::value)
+    {
+      return static_cast<AccumT>(transform_(index, item));
+    }
+    else
+    {
+      (void) index;
+      return static_cast<AccumT>(transform_(item));
+    }
+  }
+
+  // Folds the item at `index` into the accumulator (the first item of a thread initializes it).
+  STRATA_DEVICE STRATA_FORCEINLINE void fold(AccumT& acc, bool& have, const InputT& item, OffsetT index)
+  {
+    const AccumT value = convert(item, index);
     acc                = have ? op_(acc, value) : value;
     have               = true;
   }
@@ -165,7 +189,9 @@ private:
         STRATA_UNROLL
         for (int i = 0; i < ITEMS_PER_VECTOR; ++i)
         {
-          const AccumT value = static_cast<AccumT>(transform_(items.item[i]));
+          const OffsetT index =
+            tile_begin + OffsetT((v * BLOCK_THREADS + threadIdx.x) * ITEMS_PER_VECTOR + i);
+          const AccumT value = convert(items.item[i], index);
           partial            = (v == 0 && i == 0) ? value : op_(partial, value);
         }
       }
@@ -180,11 +206,11 @@ private:
       {
         items[i] = ThreadLoad<PolicyT::LOAD_MODIFIER>(d_in_ + (tile_begin + OffsetT(i * BLOCK_THREADS + threadIdx.x)));
       }
-      AccumT partial = static_cast<AccumT>(transform_(items[0]));
+      AccumT partial = convert(items[0], tile_begin + OffsetT(threadIdx.x));
       STRATA_UNROLL
       for (int i = 1; i < ITEMS_PER_THREAD; ++i)
       {
-        partial = op_(partial, static_cast<AccumT>(transform_(items[i])));
+        partial = op_(partial, convert(items[i], tile_begin + OffsetT(i * BLOCK_THREADS + threadIdx.x)));
       }
       acc  = have ? op_(acc, partial) : partial;
       have = true;
@@ -205,7 +231,7 @@ private:
       STRATA_UNROLL
       for (int i = 0; i < ITEMS_PER_VECTOR; ++i)
       {
-        fold(acc, have, items.item[i]);
+        fold(acc, have, items.item[i], offset + OffsetT(threadIdx.x * ITEMS_PER_VECTOR + i));
       }
       vectors += BLOCK_THREADS;
       offset += OffsetT(GRAIN_ITEMS);
@@ -235,7 +261,7 @@ private:
     // The rest, item by item, striped.
     for (OffsetT i = offset + OffsetT(threadIdx.x); i < end; i += OffsetT(BLOCK_THREADS))
     {
-      fold(acc, have, ThreadLoad<PolicyT::LOAD_MODIFIER>(d_in_ + i));
+      fold(acc, have, ThreadLoad<PolicyT::LOAD_MODIFIER>(d_in_ + i), i);
     }
 
     // A range shorter than the block leaves threads without items.

@@ -93,15 +93,15 @@ cudaError_t dispatch_offset(NumItemsT num_items, F&& f)
   }
 }
 
-// Maps a position to the (position, value) pair that ArgMin / ArgMax reduce.
-template <typename InputIteratorT, typename KeyT, typename ValueT>
+// Pairs an item with its position: the indexed transform of ArgMin / ArgMax (see AgentReduce).
+template <typename KeyT, typename ValueT>
 struct arg_pair_op
 {
-  InputIteratorT d_in;
-  template <typename OffsetT>
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyValuePair<KeyT, ValueT> operator()(OffsetT i) const
+  using indexed_transform = void;
+  template <typename OffsetT, typename InputT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyValuePair<KeyT, ValueT> operator()(OffsetT index, const InputT& item) const
   {
-    return KeyValuePair<KeyT, ValueT>(static_cast<KeyT>(i), static_cast<ValueT>(d_in[i]));
+    return KeyValuePair<KeyT, ValueT>(static_cast<KeyT>(index), static_cast<ValueT>(item));
   }
 };
 
@@ -317,11 +317,11 @@ private:
     STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_in, d_out, true));
     return detail::dispatch_offset(num_items, [&](auto offset) {
       using OffsetT = decltype(offset);
-      using PairOp  = detail::arg_pair_op<InputIteratorT, KeyT, ValueT>;
-      // Positions 0, 1, ... read as (position, value) pairs; the smallest position wins ties.
-      thrust::counting_iterator<OffsetT> positions(0);
-      return DispatchReduce<thrust::counting_iterator<OffsetT>, OutputIteratorT, OffsetT, ArgOpT, EmptyT, PairT, PairOp>::
-        Dispatch(d_temp_storage, temp_storage_bytes, positions, d_out, offset, ArgOpT{}, empty, stream, PairOp{d_in});
+      using PairOp  = detail::arg_pair_op<KeyT, ValueT>;
+      // Items are read as they are (vectorized where possible) and paired with their positions; the smallest
+      // position wins ties.
+      return DispatchReduce<InputIteratorT, OutputIteratorT, OffsetT, ArgOpT, EmptyT, PairT, PairOp>::Dispatch(
+        d_temp_storage, temp_storage_bytes, d_in, d_out, offset, ArgOpT{}, empty, stream, PairOp{});
     });
   }
 

@@ -372,4 +372,20 @@ BFE(unsigned long long source, unsigned int bit_start, unsigned int num_bits)
   return static_cast<unsigned int>(shifted) & (num_bits >= 32 ? 0xffffffffu : ((1u << num_bits) - 1u));
 }
 
+// -- programmatic dependent launch (sm_90+) ------------------------------------------------------------------
+
+// Lets the grid launched after this one on the stream with programmatic stream serialization start now
+// (it still waits in GridDependencyWait for this grid to finish). No effect before sm_90.
+STRATA_DEVICE STRATA_FORCEINLINE void GridLaunchDependents()
+{
+  NV_IF_TARGET(NV_PROVIDES_SM_90, (asm volatile("griddepcontrol.launch_dependents;" ::: "memory");));
+}
+
+// Waits until the grids this grid depends on have finished and their writes are visible. Returns at once for a
+// grid launched without a programmatic dependency, and before sm_90.
+STRATA_DEVICE STRATA_FORCEINLINE void GridDependencyWait()
+{
+  NV_IF_TARGET(NV_PROVIDES_SM_90, (asm volatile("griddepcontrol.wait;" ::: "memory");));
+}
+
 STRATA_NAMESPACE_END

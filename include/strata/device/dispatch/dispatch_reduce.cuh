@@ -13,6 +13,7 @@
 #include <strata/thread/thread_operators.cuh>
 #include <strata/util/device.cuh>
 #include <strata/util/error.cuh>
+#include <strata/util/ptx.cuh>
 #include <strata/util/temporary_storage.cuh>
 #include <strata/util/type_traits.cuh>
 
@@ -59,6 +60,8 @@ DeviceReduceKernel(InputIteratorT d_in,
   using Agent  = AgentReduce<Policy, InputIteratorT, AccumT, OffsetT, ReductionOpT, TransformOpT>;
   __shared__ typename Agent::TempStorage temp_storage;
 
+  // The partials pass that follows may be launched now; it waits for this grid before reading anything.
+  GridLaunchDependents();
   OffsetT begin;
   OffsetT end;
   share.range(static_cast<OffsetT>(blockIdx.x), begin, end);
@@ -89,6 +92,9 @@ DeviceReduceSingleTileKernel(InputIteratorT d_in,
   using Policy = typename MaxPolicyT::ActivePolicy::SingleTilePolicy;
   using Agent  = AgentReduce<Policy, InputIteratorT, AccumT, OffsetT, ReductionOpT, TransformOpT>;
   __shared__ typename Agent::TempStorage temp_storage;
+
+  // As the second pass, this grid may start before the first has finished: wait for its partials.
+  GridDependencyWait();
 
   if constexpr (is_empty_value<InitT>::value)
   {
@@ -152,6 +158,7 @@ struct DispatchReduce
   cudaStream_t stream;
   TransformOpT transform;
   int device;
+  int ptx_version;
 
   using MaxPolicy = typename PolicyHub::MaxPolicy;
 
@@ -207,9 +214,28 @@ struct DispatchReduce
     reduce_kernel<<<grid_size, ReducePolicy::BLOCK_THREADS, 0, stream>>>(d_in, partials.get(), share, op, transform);
     STRATA_RETURN_IF_ERROR(detail::check_launch(stream));
 
-    detail::reduce::DeviceReduceSingleTileKernel<MaxPolicy, AccumT*, OutputIteratorT, int, ReductionOpT, InitT, AccumT,
-                                                 Identity>
-      <<<1, SingleTilePolicy::BLOCK_THREADS, 0, stream>>>(partials.get(), d_out, grid_size, op, init, Identity{});
+    // The second pass is launched with programmatic stream serialization where the device has it (sm_90+):
+    // its launch overlaps the first pass, and it waits in-kernel for the first pass's partials.
+    cudaLaunchAttribute attribute{};
+    attribute.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute.val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim          = dim3(1);
+    config.blockDim         = dim3(SingleTilePolicy::BLOCK_THREADS);
+    config.dynamicSmemBytes = 0;
+    config.stream           = stream;
+    config.attrs            = ptx_version >= 900 ? &attribute : nullptr;
+    config.numAttrs         = ptx_version >= 900 ? 1 : 0;
+    STRATA_RETURN_IF_ERROR(cudaLaunchKernelEx(
+      &config,
+      detail::reduce::DeviceReduceSingleTileKernel<MaxPolicy, AccumT*, OutputIteratorT, int, ReductionOpT, InitT,
+                                                   AccumT, Identity>,
+      partials.get(),
+      d_out,
+      grid_size,
+      op,
+      init,
+      Identity{}));
     return detail::check_launch(stream);
   }
 
@@ -229,7 +255,7 @@ struct DispatchReduce
     int ptx_version = 0;
     STRATA_RETURN_IF_ERROR(PtxVersion(ptx_version, device));
     DispatchReduce closure{d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, op, init, stream, transform,
-                           device};
+                           device, ptx_version};
     return MaxPolicy::Invoke(ptx_version, closure);
   }
 };
