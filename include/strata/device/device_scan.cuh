@@ -1,0 +1,382 @@
+// DeviceScan: prefix scans with CUB's two-phase temporary-storage API, in one pass over the data
+// (decoupled look-back: include/strata/agent/agent_scan.cuh).
+//
+//   size_t bytes = 0;
+//   strata::DeviceScan::InclusiveSum(nullptr, bytes, d_in, d_out, n);          // size query
+//   cudaMalloc(&d_temp, bytes);
+//   strata::DeviceScan::InclusiveSum(d_temp, bytes, d_in, d_out, n, stream);   // d_out[i] = d_in[0] + ... + d_in[i]
+//
+// The operator must be associative; it need not be commutative: results are the sequential ones, and
+// floating-point results are the same bits run to run on the same device. d_in may equal d_out (in place).
+// Complexity: one read of the input and one write of the output (O(n) work), two launches (one for a
+// single tile). By-key scans restart at every key that differs from its predecessor under `equality_op`.
+// Errors (cudaErrorInvalidValue, before anything is launched or written): negative num_items, too small
+// temp_storage_bytes, a null input or output pointer with num_items > 0. No items: nothing is written.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/device/dispatch/dispatch_arguments.cuh>
+#include <strata/device/dispatch/dispatch_scan.cuh>
+#include <strata/nvtx.cuh>
+#include <strata/util/error.cuh>
+#include <strata/util/type_traits.cuh>
+
+#include <cuda/std/functional>
+#include <cuda/std/type_traits>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace scan
+{
+// An item of a by-key scan: the value, and whether its key starts a new run.
+template <typename V>
+struct segmented_value
+{
+  int head;
+  V value;
+};
+
+// The segmented form of `op`: a head restarts the running value. Associative whenever op is.
+template <typename ScanOpT>
+struct segmented_op
+{
+  ScanOpT op;
+  template <typename V>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE segmented_value<V> operator()(const segmented_value<V>& a,
+                                                                     const segmented_value<V>& b) const
+  {
+    return b.head ? b : segmented_value<V>{a.head, static_cast<V>(op(a.value, b.value))};
+  }
+};
+
+// Item i of a by-key scan: values[i], flagged as a head when i == 0 or keys[i - 1] and keys[i] differ.
+template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename EqualityOpT, typename V>
+struct segmented_input
+{
+  KeysInputIteratorT keys;
+  ValuesInputIteratorT values;
+  EqualityOpT equality_op;
+  template <typename OffsetT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE segmented_value<V> operator()(OffsetT i) const
+  {
+    const int head = (i == 0) || !equality_op(keys[i - 1], keys[i]);
+    return segmented_value<V>{head, static_cast<V>(values[i])};
+  }
+};
+
+// Output of an inclusive by-key scan: the running value.
+struct segmented_inclusive_output
+{
+  template <typename V>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE V operator()(const segmented_value<V>& scanned, const segmented_value<V>&) const
+  {
+    return scanned.value;
+  }
+};
+
+// Output of an exclusive by-key scan from the exclusive pair scan: init at a head, init op the running value
+// of the run's earlier items otherwise.
+template <typename V, typename ScanOpT>
+struct segmented_exclusive_output
+{
+  ScanOpT op;
+  V init;
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE V operator()(const segmented_value<V>& scanned,
+                                                     const segmented_value<V>& input) const
+  {
+    return input.head ? init : static_cast<V>(op(init, scanned.value));
+  }
+};
+} // namespace scan
+} // namespace detail
+
+struct DeviceScan
+{
+  // d_out[i] = T{} + d_in[0] + ... + d_in[i - 1].
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT>
+  static cudaError_t ExclusiveSum(void* d_temp_storage,
+                                  size_t& temp_storage_bytes,
+                                  InputIteratorT d_in,
+                                  OutputIteratorT d_out,
+                                  NumItemsT num_items,
+                                  cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveSum");
+    using InitT = detail::non_void_value_t<OutputIteratorT, detail::it_value_t<InputIteratorT>>;
+    return scan<false>(d_temp_storage, temp_storage_bytes, d_in, d_out, cuda::std::plus<>{}, InitT{}, num_items, stream);
+  }
+
+  template <typename IteratorT, typename NumItemsT>
+  static cudaError_t
+  ExclusiveSum(void* d_temp_storage, size_t& temp_storage_bytes, IteratorT d_data, NumItemsT num_items, cudaStream_t stream = 0)
+  {
+    return ExclusiveSum(d_temp_storage, temp_storage_bytes, d_data, d_data, num_items, stream);
+  }
+
+  // d_out[i] = init op d_in[0] op ... op d_in[i - 1].
+  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT>
+  static cudaError_t ExclusiveScan(void* d_temp_storage,
+                                   size_t& temp_storage_bytes,
+                                   InputIteratorT d_in,
+                                   OutputIteratorT d_out,
+                                   ScanOpT scan_op,
+                                   InitValueT init_value,
+                                   NumItemsT num_items,
+                                   cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveScan");
+    return scan<false>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init_value, num_items, stream);
+  }
+
+  template <typename IteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT>
+  static cudaError_t ExclusiveScan(void* d_temp_storage,
+                                   size_t& temp_storage_bytes,
+                                   IteratorT d_data,
+                                   ScanOpT scan_op,
+                                   InitValueT init_value,
+                                   NumItemsT num_items,
+                                   cudaStream_t stream = 0)
+  {
+    return ExclusiveScan(d_temp_storage, temp_storage_bytes, d_data, d_data, scan_op, init_value, num_items, stream);
+  }
+
+  // d_out[i] = d_in[0] + ... + d_in[i].
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT>
+  static cudaError_t InclusiveSum(void* d_temp_storage,
+                                  size_t& temp_storage_bytes,
+                                  InputIteratorT d_in,
+                                  OutputIteratorT d_out,
+                                  NumItemsT num_items,
+                                  cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveSum");
+    return scan<true>(
+      d_temp_storage, temp_storage_bytes, d_in, d_out, cuda::std::plus<>{}, detail::scan::no_init{}, num_items, stream);
+  }
+
+  template <typename IteratorT, typename NumItemsT>
+  static cudaError_t
+  InclusiveSum(void* d_temp_storage, size_t& temp_storage_bytes, IteratorT d_data, NumItemsT num_items, cudaStream_t stream = 0)
+  {
+    return InclusiveSum(d_temp_storage, temp_storage_bytes, d_data, d_data, num_items, stream);
+  }
+
+  // d_out[i] = d_in[0] op ... op d_in[i].
+  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename NumItemsT>
+  static cudaError_t InclusiveScan(void* d_temp_storage,
+                                   size_t& temp_storage_bytes,
+                                   InputIteratorT d_in,
+                                   OutputIteratorT d_out,
+                                   ScanOpT scan_op,
+                                   NumItemsT num_items,
+                                   cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveScan");
+    return scan<true>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, detail::scan::no_init{}, num_items, stream);
+  }
+
+  template <typename IteratorT, typename ScanOpT, typename NumItemsT>
+  static cudaError_t InclusiveScan(void* d_temp_storage,
+                                   size_t& temp_storage_bytes,
+                                   IteratorT d_data,
+                                   ScanOpT scan_op,
+                                   NumItemsT num_items,
+                                   cudaStream_t stream = 0)
+  {
+    return InclusiveScan(d_temp_storage, temp_storage_bytes, d_data, d_data, scan_op, num_items, stream);
+  }
+
+  // d_out[i] = init op d_in[0] op ... op d_in[i].
+  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT>
+  static cudaError_t InclusiveScanInit(void* d_temp_storage,
+                                       size_t& temp_storage_bytes,
+                                       InputIteratorT d_in,
+                                       OutputIteratorT d_out,
+                                       ScanOpT scan_op,
+                                       InitValueT init_value,
+                                       NumItemsT num_items,
+                                       cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveScanInit");
+    return scan<true>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init_value, num_items, stream);
+  }
+
+  // Exclusive sum of each run of equal keys: d_values_out[i] = 0 at a run's first item, else the sum of the
+  // run's earlier values.
+  template <typename KeysInputIteratorT,
+            typename ValuesInputIteratorT,
+            typename ValuesOutputIteratorT,
+            typename EqualityOpT = cuda::std::equal_to<>,
+            typename NumItemsT   = int>
+  static cudaError_t ExclusiveSumByKey(void* d_temp_storage,
+                                       size_t& temp_storage_bytes,
+                                       KeysInputIteratorT d_keys_in,
+                                       ValuesInputIteratorT d_values_in,
+                                       ValuesOutputIteratorT d_values_out,
+                                       NumItemsT num_items,
+                                       EqualityOpT equality_op = EqualityOpT(),
+                                       cudaStream_t stream     = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveSumByKey");
+    using InitT = detail::non_void_value_t<ValuesOutputIteratorT, detail::it_value_t<ValuesInputIteratorT>>;
+    return scan_by_key<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
+                              cuda::std::plus<>{}, InitT{}, num_items, equality_op, stream);
+  }
+
+  // Exclusive scan of each run of equal keys, every run starting from init_value.
+  template <typename KeysInputIteratorT,
+            typename ValuesInputIteratorT,
+            typename ValuesOutputIteratorT,
+            typename ScanOpT,
+            typename InitValueT,
+            typename EqualityOpT = cuda::std::equal_to<>,
+            typename NumItemsT   = int>
+  static cudaError_t ExclusiveScanByKey(void* d_temp_storage,
+                                        size_t& temp_storage_bytes,
+                                        KeysInputIteratorT d_keys_in,
+                                        ValuesInputIteratorT d_values_in,
+                                        ValuesOutputIteratorT d_values_out,
+                                        ScanOpT scan_op,
+                                        InitValueT init_value,
+                                        NumItemsT num_items,
+                                        EqualityOpT equality_op = EqualityOpT(),
+                                        cudaStream_t stream     = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveScanByKey");
+    return scan_by_key<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, scan_op,
+                              init_value, num_items, equality_op, stream);
+  }
+
+  // Inclusive sum of each run of equal keys.
+  template <typename KeysInputIteratorT,
+            typename ValuesInputIteratorT,
+            typename ValuesOutputIteratorT,
+            typename EqualityOpT = cuda::std::equal_to<>,
+            typename NumItemsT   = int>
+  static cudaError_t InclusiveSumByKey(void* d_temp_storage,
+                                       size_t& temp_storage_bytes,
+                                       KeysInputIteratorT d_keys_in,
+                                       ValuesInputIteratorT d_values_in,
+                                       ValuesOutputIteratorT d_values_out,
+                                       NumItemsT num_items,
+                                       EqualityOpT equality_op = EqualityOpT(),
+                                       cudaStream_t stream     = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveSumByKey");
+    return scan_by_key<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
+                             cuda::std::plus<>{}, detail::scan::no_init{}, num_items, equality_op, stream);
+  }
+
+  // Inclusive scan of each run of equal keys.
+  template <typename KeysInputIteratorT,
+            typename ValuesInputIteratorT,
+            typename ValuesOutputIteratorT,
+            typename ScanOpT,
+            typename EqualityOpT = cuda::std::equal_to<>,
+            typename NumItemsT   = int>
+  static cudaError_t InclusiveScanByKey(void* d_temp_storage,
+                                        size_t& temp_storage_bytes,
+                                        KeysInputIteratorT d_keys_in,
+                                        ValuesInputIteratorT d_values_in,
+                                        ValuesOutputIteratorT d_values_out,
+                                        ScanOpT scan_op,
+                                        NumItemsT num_items,
+                                        EqualityOpT equality_op = EqualityOpT(),
+                                        cudaStream_t stream     = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveScanByKey");
+    return scan_by_key<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, scan_op,
+                             detail::scan::no_init{}, num_items, equality_op, stream);
+  }
+
+private:
+  // The accumulator: the decayed type of op(init, input), or of op(input, input) without an initial value.
+  template <typename ScanOpT, typename InputT, typename InitValueT>
+  using accum_t = detail::accumulator_t<
+    ScanOpT,
+    InputT,
+    cuda::std::conditional_t<cuda::std::is_same<InitValueT, detail::scan::no_init>::value, InputT, InitValueT>>;
+
+  template <bool INCLUSIVE,
+            typename InputIteratorT,
+            typename OutputIteratorT,
+            typename ScanOpT,
+            typename InitValueT,
+            typename NumItemsT>
+  static cudaError_t scan(void* d_temp_storage,
+                          size_t& temp_storage_bytes,
+                          InputIteratorT d_in,
+                          OutputIteratorT d_out,
+                          ScanOpT op,
+                          InitValueT init,
+                          NumItemsT num_items,
+                          cudaStream_t stream)
+  {
+    STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_in, d_out, false));
+    using AccumT = accum_t<ScanOpT, detail::it_value_t<InputIteratorT>, InitValueT>;
+    return detail::dispatch_offset(num_items, [&](auto offset) {
+      using OffsetT = decltype(offset);
+      using Hub     = detail::scan::policy_hub<AccumT, ScanOpT>;
+      return DispatchScan<InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, AccumT, Hub, INCLUSIVE>::Dispatch(
+        d_temp_storage, temp_storage_bytes, d_in, d_out, op, init, offset, stream);
+    });
+  }
+
+  template <bool INCLUSIVE,
+            typename KeysInputIteratorT,
+            typename ValuesInputIteratorT,
+            typename ValuesOutputIteratorT,
+            typename ScanOpT,
+            typename InitValueT,
+            typename NumItemsT,
+            typename EqualityOpT>
+  static cudaError_t scan_by_key(void* d_temp_storage,
+                                 size_t& temp_storage_bytes,
+                                 KeysInputIteratorT d_keys_in,
+                                 ValuesInputIteratorT d_values_in,
+                                 ValuesOutputIteratorT d_values_out,
+                                 ScanOpT op,
+                                 InitValueT init,
+                                 NumItemsT num_items,
+                                 EqualityOpT equality_op,
+                                 cudaStream_t stream)
+  {
+    STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_keys_in, d_values_out, false));
+    STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_values_in, d_values_out, false));
+    using V        = accum_t<ScanOpT, detail::it_value_t<ValuesInputIteratorT>, InitValueT>;
+    using PairT    = detail::scan::segmented_value<V>;
+    using PairOpT  = detail::scan::segmented_op<ScanOpT>;
+    using InputOpT = detail::scan::segmented_input<KeysInputIteratorT, ValuesInputIteratorT, EqualityOpT, V>;
+    using OutputOpT = cuda::std::conditional_t<INCLUSIVE,
+                                               detail::scan::segmented_inclusive_output,
+                                               detail::scan::segmented_exclusive_output<V, ScanOpT>>;
+    OutputOpT out_op{};
+    if constexpr (!INCLUSIVE)
+    {
+      out_op = OutputOpT{op, static_cast<V>(init)};
+    }
+    return detail::dispatch_offset(num_items, [&](auto offset) {
+      using OffsetT = decltype(offset);
+      using InputIt = thrust::transform_iterator<InputOpT, thrust::counting_iterator<OffsetT>, PairT>;
+      using Hub     = detail::scan::policy_hub<PairT, PairOpT>;
+      // The pairs are scanned without an initial value; an exclusive scan's init enters in the output.
+      return DispatchScan<InputIt, ValuesOutputIteratorT, PairOpT, detail::scan::no_init, OffsetT, PairT, Hub, INCLUSIVE,
+                          OutputOpT>::Dispatch(d_temp_storage,
+                                               temp_storage_bytes,
+                                               InputIt(thrust::counting_iterator<OffsetT>(0),
+                                                       InputOpT{d_keys_in, d_values_in, equality_op}),
+                                               d_values_out,
+                                               PairOpT{op},
+                                               detail::scan::no_init{},
+                                               offset,
+                                               stream,
+                                               out_op);
+    });
+  }
+};
+
+STRATA_NAMESPACE_END

@@ -1,0 +1,69 @@
+// Argument checks and offset-type selection shared by the device algorithms' entry points.
+#pragma once
+
+#include <strata/config.cuh>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+// Checks the arguments every device algorithm shares: a non-negative count, and non-null pointers where
+// something will be read or written. Pointers are checked on the run only (a size query may pass nulls).
+template <typename NumItemsT, typename InputIteratorT, typename OutputIteratorT>
+cudaError_t check_arguments(const void* d_temp_storage,
+                            NumItemsT num_items,
+                            InputIteratorT d_in,
+                            OutputIteratorT d_out,
+                            bool output_written_when_empty)
+{
+  static_assert(cuda::std::is_integral<NumItemsT>::value, "num_items must be an integer");
+  if constexpr (cuda::std::is_signed<NumItemsT>::value)
+  {
+    if (num_items < 0)
+    {
+      return cudaErrorInvalidValue;
+    }
+  }
+  if (d_temp_storage == nullptr)
+  {
+    return cudaSuccess;
+  }
+  if constexpr (cuda::std::is_pointer<InputIteratorT>::value)
+  {
+    if (num_items > 0 && d_in == nullptr)
+    {
+      return cudaErrorInvalidValue;
+    }
+  }
+  if constexpr (cuda::std::is_pointer<OutputIteratorT>::value)
+  {
+    if ((num_items > 0 || output_written_when_empty) && d_out == nullptr)
+    {
+      return cudaErrorInvalidValue;
+    }
+  }
+  return cudaSuccess;
+}
+
+// Calls f(offset) with num_items as the narrowest offset type that holds it with room for rounding up to
+// whole tiles: 32-bit up to 2^31 - 1 items, 64-bit beyond.
+template <typename NumItemsT, typename F>
+cudaError_t dispatch_offset(NumItemsT num_items, F&& f)
+{
+  if constexpr (sizeof(NumItemsT) <= 4 && cuda::std::is_signed<NumItemsT>::value)
+  {
+    return f(static_cast<cuda::std::uint32_t>(num_items));
+  }
+  else
+  {
+    if (static_cast<unsigned long long>(num_items) <= 0x7fffffffULL)
+    {
+      return f(static_cast<cuda::std::uint32_t>(num_items));
+    }
+    return f(static_cast<cuda::std::uint64_t>(num_items));
+  }
+}
+} // namespace detail
+STRATA_NAMESPACE_END

@@ -1,0 +1,79 @@
+// Tunings of DeviceScan, per architecture, chosen by the compile-time workload: the accumulator's size (which
+// sets the registers per item and the tile-state word) and the operator kind.
+#pragma once
+
+#include <strata/agent/agent_scan.cuh>
+#include <strata/config.cuh>
+#include <strata/device/dispatch/chained_policy.cuh>
+#include <strata/thread/thread_operators.cuh>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace scan
+{
+
+// Items per thread that make about `bytes` bytes of accumulators per thread, between 1 and `most`.
+constexpr int items_for_bytes(int bytes, int accum_size, int most)
+{
+  return bytes / accum_size < 1 ? 1 : (bytes / accum_size > most ? most : bytes / accum_size);
+}
+
+// sm_90 default: 128 threads, ~64 bytes of accumulators per thread (16 four-byte items), warp-transposed loads
+// and stores, warp-scans. Not yet measured against neighbouring points on an H100/H200 (docs/tuning.md).
+template <typename AccumT, op_kind OP, int ACCUM_SIZE = static_cast<int>(sizeof(AccumT))>
+struct sm90_tuning
+{
+  static constexpr int threads = 128;
+  static constexpr int items   = items_for_bytes(64, ACCUM_SIZE, 16);
+};
+
+template <typename AccumT, typename ScanOpT>
+struct policy_hub
+{
+  static constexpr int ACCUM_SIZE = static_cast<int>(sizeof(AccumT));
+
+  // Pascal and Volta: 128 threads, 12 four-byte items, raking scans.
+  struct Policy600 : ChainedPolicy<600, Policy600, Policy600>
+  {
+    using ScanPolicy = AgentScanPolicy<128,
+                                       items_for_bytes(48, ACCUM_SIZE, 12),
+                                       BLOCK_LOAD_WARP_TRANSPOSE,
+                                       LOAD_DEFAULT,
+                                       BLOCK_STORE_WARP_TRANSPOSE,
+                                       BLOCK_SCAN_RAKING>;
+  };
+
+  struct Policy700 : ChainedPolicy<700, Policy700, Policy600>
+  {
+    using ScanPolicy = typename Policy600::ScanPolicy;
+  };
+
+  // Ampere: warp-scans, 16 four-byte items.
+  struct Policy800 : ChainedPolicy<800, Policy800, Policy700>
+  {
+    using ScanPolicy = AgentScanPolicy<128,
+                                       items_for_bytes(64, ACCUM_SIZE, 16),
+                                       BLOCK_LOAD_WARP_TRANSPOSE,
+                                       LOAD_DEFAULT,
+                                       BLOCK_STORE_WARP_TRANSPOSE,
+                                       BLOCK_SCAN_WARP_SCANS>;
+  };
+
+  struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
+  {
+    using tuning     = sm90_tuning<AccumT, op_kind_v<ScanOpT>>;
+    using ScanPolicy = AgentScanPolicy<tuning::threads,
+                                       tuning::items,
+                                       BLOCK_LOAD_WARP_TRANSPOSE,
+                                       LOAD_DEFAULT,
+                                       BLOCK_STORE_WARP_TRANSPOSE,
+                                       BLOCK_SCAN_WARP_SCANS>;
+  };
+
+  using MaxPolicy = Policy900;
+};
+
+} // namespace scan
+} // namespace detail
+STRATA_NAMESPACE_END
