@@ -14,3 +14,4 @@
 #include <strata/block/block.cuh>
 
 #include <strata/device/device_reduce.cuh>
+#include <strata/device/device_scan.cuh>
