@@ -15,6 +15,7 @@
 
 #include <strata/config.cuh>
 #include <strata/thread/thread_load.cuh>
+#include <strata/thread/thread_operators.cuh>
 #include <strata/util/ptx.cuh>
 #include <strata/util/uninitialized.cuh>
 #include <strata/warp/warp_reduce.cuh>
@@ -207,52 +208,7 @@ public:
     {
       tile_state_.SetPartial(tile_idx_, block_aggregate);
     }
-
-    // Walk back, a window of 32 predecessors at a time; lane l reads tile window_end - l.
-    long long window_end = static_cast<long long>(tile_idx_) - 1;
-    T prefix{};
-    bool have_prefix = false;
-    while (true)
-    {
-      const long long predecessor = window_end - static_cast<long long>(lane);
-      cuda::std::uint32_t status  = SCAN_TILE_INCLUSIVE; // before tile 0: never used, tile 0 is inclusive
-      T value{};
-      unsigned int delay = 32;
-      while (true)
-      {
-        if (predecessor >= 0)
-        {
-          tile_state_.Read(static_cast<size_t>(predecessor), status, value);
-        }
-        if (!__any_sync(0xffffffffu, status == SCAN_TILE_INVALID))
-        {
-          break;
-        }
-        __nanosleep(delay);
-        delay = delay < 1024 ? delay * 2 : delay;
-      }
-
-      // The nearest inclusive predecessor ends the look-back; the window's part is the reduction of the
-      // predecessors up to it, in sequence order (farthest first).
-      const unsigned int inclusive = __ballot_sync(0xffffffffu, status == SCAN_TILE_INCLUSIVE);
-      const int last_lane = inclusive ? (__ffs(inclusive) - 1) : (WARP_THREADS - 1);
-      // Lane j takes the value of lane last_lane - j, so ascending lanes hold the window in sequence order.
-      const int source     = last_lane - static_cast<int>(lane);
-      const T ordered      = ShuffleIndex<WARP_THREADS>(value, source < 0 ? 0 : source, 0xffffffffu);
-      const T window_value = WarpReduceT(temp_storage_.reduce).Reduce(ordered, op_, last_lane + 1);
-      if (lane == 0)
-      {
-        prefix      = have_prefix ? op_(window_value, prefix) : window_value;
-        have_prefix = true;
-      }
-      if (inclusive)
-      {
-        break;
-      }
-      window_end -= WARP_THREADS;
-      __syncwarp();
-    }
-
+    const T prefix = EXACT ? look_back_tree(lane) : look_back_in_order(lane);
     if (lane == 0)
     {
       const T inclusive_prefix = op_(prefix, block_aggregate);
@@ -274,6 +230,111 @@ public:
   }
 
 private:
+  // Integer arithmetic with the standard operators gives the same result in any association: the look-back
+  // may combine with a tree. Anything else (floating point, user operators) is folded strictly left to right,
+  // starting at the nearest inclusive prefix: every inclusive prefix is then the left fold of all aggregates
+  // before it, whichever predecessor a look-back stopped at, so results are the same bits run to run.
+  static constexpr bool EXACT = cuda::std::is_integral<T>::value && detail::op_kind_v<ScanOpT> != detail::op_kind::other;
+
+  // Lane l reads predecessor window_end - l (predecessors before tile 0 read as inclusive: tile 0 always is),
+  // and the warp waits, backing off, until no lane sees an INVALID tile.
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  read_window(long long window_end, unsigned int lane, cuda::std::uint32_t& status, T& value) const
+  {
+    const long long predecessor = window_end - static_cast<long long>(lane);
+    status                      = SCAN_TILE_INCLUSIVE;
+    unsigned int delay          = 32;
+    while (true)
+    {
+      if (predecessor >= 0)
+      {
+        tile_state_.Read(static_cast<size_t>(predecessor), status, value);
+      }
+      if (!__any_sync(0xffffffffu, status == SCAN_TILE_INVALID))
+      {
+        return;
+      }
+      __nanosleep(delay);
+      delay = delay < 1024 ? delay * 2 : delay;
+    }
+  }
+
+  // The exact look-back: each window's part up to the nearest inclusive predecessor is reduced with a tree.
+  STRATA_DEVICE STRATA_FORCEINLINE T look_back_tree(unsigned int lane)
+  {
+    long long window_end = static_cast<long long>(tile_idx_) - 1;
+    T prefix{};
+    bool have_prefix = false;
+    while (true)
+    {
+      cuda::std::uint32_t status;
+      T value{};
+      read_window(window_end, lane, status, value);
+      const unsigned int inclusive = __ballot_sync(0xffffffffu, status == SCAN_TILE_INCLUSIVE);
+      const int last_lane          = inclusive ? (__ffs(inclusive) - 1) : (WARP_THREADS - 1);
+      // Lane j takes the value of lane last_lane - j, so ascending lanes hold the window in sequence order.
+      const int source     = last_lane - static_cast<int>(lane);
+      const T ordered      = ShuffleIndex<WARP_THREADS>(value, source < 0 ? 0 : source, 0xffffffffu);
+      const T window_value = WarpReduceT(temp_storage_.reduce).Reduce(ordered, op_, last_lane + 1);
+      if (lane == 0)
+      {
+        prefix      = have_prefix ? op_(window_value, prefix) : window_value;
+        have_prefix = true;
+      }
+      if (inclusive)
+      {
+        return prefix;
+      }
+      window_end -= WARP_THREADS;
+      __syncwarp();
+    }
+  }
+
+  // Folds lanes `first` down to 0 of a window into `acc` in sequence order; an inclusive predecessor restarts
+  // the fold from its prefix (the same value the fold would reach). Every lane ends with the result.
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  fold_window(int first, cuda::std::uint32_t status, const T& value, T& acc, bool& have) const
+  {
+    for (int j = first; j >= 0; --j)
+    {
+      const cuda::std::uint32_t s = __shfl_sync(0xffffffffu, status, j);
+      const T v                   = ShuffleIndex<WARP_THREADS>(value, j, 0xffffffffu);
+      acc                         = (s == SCAN_TILE_INCLUSIVE || !have) ? v : op_(acc, v);
+      have                        = true;
+    }
+  }
+
+  // The in-order look-back: find the window of the nearest inclusive predecessor, then fold forward from it.
+  STRATA_DEVICE STRATA_FORCEINLINE T look_back_in_order(unsigned int lane)
+  {
+    const long long nearest = static_cast<long long>(tile_idx_) - 1;
+    long long window_end    = nearest;
+    cuda::std::uint32_t status;
+    T value{};
+    unsigned int inclusive;
+    while (true)
+    {
+      read_window(window_end, lane, status, value);
+      inclusive = __ballot_sync(0xffffffffu, status == SCAN_TILE_INCLUSIVE);
+      if (inclusive)
+      {
+        break;
+      }
+      window_end -= WARP_THREADS;
+    }
+    T acc{};
+    bool have = false;
+    fold_window(__ffs(inclusive) - 1, status, value, acc, have);
+    // The nearer windows had no INVALID tile when passed over, so re-reading them does not wait.
+    while (window_end < nearest)
+    {
+      window_end += WARP_THREADS;
+      read_window(window_end, lane, status, value);
+      fold_window(WARP_THREADS - 1, status, value, acc, have);
+    }
+    return acc;
+  }
+
   TileStateT tile_state_;
   TempStorage& temp_storage_;
   ScanOpT op_;

@@ -9,7 +9,9 @@
 // The operator must be associative; it need not be commutative: results are the sequential ones, and
 // floating-point results are the same bits run to run on the same device. d_in may equal d_out (in place).
 // Complexity: one read of the input and one write of the output (O(n) work), two launches (one for a
-// single tile). By-key scans restart at every key that differs from its predecessor under `equality_op`.
+// single tile). By-key scans restart at every key that differs from its predecessor under `equality_op`;
+// their output may be their value input, but unlike CUB's it must not overlap the keys (a tile reads the key
+// before its first item, which the previous tile's output would overwrite).
 // Errors (cudaErrorInvalidValue, before anything is launched or written): negative num_items, too small
 // temp_storage_bytes, a null input or output pointer with num_items > 0. No items: nothing is written.
 #pragma once
