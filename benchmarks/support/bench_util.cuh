@@ -160,6 +160,71 @@ private:
   std::size_t cursor_ = 0;
 };
 
+// Keys in runs of random length, 8 on average: a run starts wherever a hash of the index is 0 mod 8 (and at 0), so
+// lengths are geometric, from 1 to a few dozen. Each key is the index of its run's first item (wrapped to KeyT),
+// so neighbouring runs have different keys unless a run is 2^(8 sizeof(KeyT)) items long (never, in practice).
+__host__ __device__ inline bool run_starts_at(std::size_t i, std::uint64_t seed)
+{
+  std::uint64_t x = (i + 1) * 0xd1b54a32d192ed03ULL ^ seed;
+  x ^= x >> 32;
+  x *= 0x9e3779b97f4a7c15ULL;
+  x ^= x >> 29;
+  return i == 0 || (x & 7) == 0;
+}
+
+template <typename KeyT>
+__global__ void fill_run_keys_kernel(KeyT* keys, std::size_t n, std::uint64_t seed)
+{
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  {
+    std::size_t start = i;
+    while (!run_starts_at(start, seed))
+    {
+      --start;
+    }
+    keys[i] = static_cast<KeyT>(start);
+  }
+}
+
+// One buffer of run keys for each of `sets` input sets (give it rotating_inputs::sets(), so the keys of a timed
+// run are no more in the L2 than its values).
+template <typename KeyT>
+class rotating_run_keys
+{
+public:
+  rotating_run_keys(std::size_t sets, std::size_t n, std::uint64_t seed = 4242)
+  {
+    buffers_.resize(sets);
+    for (std::size_t s = 0; s < sets; ++s)
+    {
+      STRATA_BENCH_CHECK(cudaMalloc(&buffers_[s], std::max<std::size_t>(1, n) * sizeof(KeyT)));
+      if (n > 0)
+      {
+        fill_run_keys_kernel<<<1024, 256>>>(buffers_[s], n, seed + s);
+        STRATA_BENCH_CHECK(cudaGetLastError());
+      }
+    }
+    STRATA_BENCH_CHECK(cudaDeviceSynchronize());
+  }
+  ~rotating_run_keys()
+  {
+    for (KeyT* p : buffers_)
+    {
+      cudaFree(p);
+    }
+  }
+  rotating_run_keys(const rotating_run_keys&)            = delete;
+  rotating_run_keys& operator=(const rotating_run_keys&) = delete;
+
+  const KeyT* at(std::size_t s) const
+  {
+    return buffers_[s % buffers_.size()];
+  }
+
+private:
+  std::vector<KeyT*> buffers_;
+};
+
 // A device allocation released at scope exit.
 template <typename T>
 class device_array

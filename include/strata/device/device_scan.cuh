@@ -19,6 +19,7 @@
 #include <strata/config.cuh>
 #include <strata/device/dispatch/dispatch_arguments.cuh>
 #include <strata/device/dispatch/dispatch_scan.cuh>
+#include <strata/device/dispatch/dispatch_scan_by_key.cuh>
 #include <strata/nvtx.cuh>
 #include <strata/util/error.cuh>
 #include <strata/util/type_traits.cuh>
@@ -26,76 +27,8 @@
 #include <cuda/std/functional>
 #include <cuda/std/type_traits>
 
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 
 STRATA_NAMESPACE_BEGIN
-namespace detail
-{
-namespace scan
-{
-// An item of a by-key scan: the value, and whether its key starts a new run.
-template <typename V>
-struct segmented_value
-{
-  int head;
-  V value;
-};
-
-// The segmented form of `op`: a head restarts the running value. Associative whenever op is.
-template <typename ScanOpT>
-struct segmented_op
-{
-  ScanOpT op;
-  template <typename V>
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE segmented_value<V> operator()(const segmented_value<V>& a,
-                                                                     const segmented_value<V>& b) const
-  {
-    return b.head ? b : segmented_value<V>{a.head, static_cast<V>(op(a.value, b.value))};
-  }
-};
-
-// Item i of a by-key scan: values[i], flagged as a head when i == 0 or keys[i - 1] and keys[i] differ.
-template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename EqualityOpT, typename V>
-struct segmented_input
-{
-  KeysInputIteratorT keys;
-  ValuesInputIteratorT values;
-  EqualityOpT equality_op;
-  template <typename OffsetT>
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE segmented_value<V> operator()(OffsetT i) const
-  {
-    const int head = (i == 0) || !equality_op(keys[i - 1], keys[i]);
-    return segmented_value<V>{head, static_cast<V>(values[i])};
-  }
-};
-
-// Output of an inclusive by-key scan: the running value.
-struct segmented_inclusive_output
-{
-  template <typename V>
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE V operator()(const segmented_value<V>& scanned, const segmented_value<V>&) const
-  {
-    return scanned.value;
-  }
-};
-
-// Output of an exclusive by-key scan from the exclusive pair scan: init at a head, init op the running value
-// of the run's earlier items otherwise.
-template <typename V, typename ScanOpT>
-struct segmented_exclusive_output
-{
-  ScanOpT op;
-  V init;
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE V operator()(const segmented_value<V>& scanned,
-                                                     const segmented_value<V>& input) const
-  {
-    return input.head ? init : static_cast<V>(op(init, scanned.value));
-  }
-};
-} // namespace scan
-} // namespace detail
-
 struct DeviceScan
 {
   // d_out[i] = T{} + d_in[0] + ... + d_in[i - 1].
@@ -349,34 +282,20 @@ private:
   {
     STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_keys_in, d_values_out, false));
     STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_values_in, d_values_out, false));
-    using V        = accum_t<ScanOpT, detail::it_value_t<ValuesInputIteratorT>, InitValueT>;
-    using PairT    = detail::scan::segmented_value<V>;
-    using PairOpT  = detail::scan::segmented_op<ScanOpT>;
-    using InputOpT = detail::scan::segmented_input<KeysInputIteratorT, ValuesInputIteratorT, EqualityOpT, V>;
-    using OutputOpT = cuda::std::conditional_t<INCLUSIVE,
-                                               detail::scan::segmented_inclusive_output,
-                                               detail::scan::segmented_exclusive_output<V, ScanOpT>>;
-    OutputOpT out_op{};
-    if constexpr (!INCLUSIVE)
-    {
-      out_op = OutputOpT{op, static_cast<V>(init)};
-    }
+    using V = accum_t<ScanOpT, detail::it_value_t<ValuesInputIteratorT>, InitValueT>;
     return detail::dispatch_offset(num_items, [&](auto offset) {
       using OffsetT = decltype(offset);
-      using InputIt = thrust::transform_iterator<InputOpT, thrust::counting_iterator<OffsetT>, PairT>;
-      using Hub     = detail::scan::policy_hub<PairT, PairOpT>;
-      // The pairs are scanned without an initial value; an exclusive scan's init enters in the output.
-      return DispatchScan<InputIt, ValuesOutputIteratorT, PairOpT, detail::scan::no_init, OffsetT, PairT, Hub, INCLUSIVE,
-                          OutputOpT>::Dispatch(d_temp_storage,
-                                               temp_storage_bytes,
-                                               InputIt(thrust::counting_iterator<OffsetT>(0),
-                                                       InputOpT{d_keys_in, d_values_in, equality_op}),
-                                               d_values_out,
-                                               PairOpT{op},
-                                               detail::scan::no_init{},
-                                               offset,
-                                               stream,
-                                               out_op);
+      return DispatchScanByKey<KeysInputIteratorT, ValuesInputIteratorT, ValuesOutputIteratorT, EqualityOpT, ScanOpT,
+                               InitValueT, OffsetT, V, INCLUSIVE>::Dispatch(d_temp_storage,
+                                                                            temp_storage_bytes,
+                                                                            d_keys_in,
+                                                                            d_values_in,
+                                                                            d_values_out,
+                                                                            equality_op,
+                                                                            op,
+                                                                            init,
+                                                                            offset,
+                                                                            stream);
     });
   }
 };

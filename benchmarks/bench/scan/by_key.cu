@@ -1,0 +1,168 @@
+// DeviceScan::InclusiveSumByKey in the tuning format, with keys in runs of random length (8 on average). The
+// search space is declared below; the tuning driver compiles this file once per point with -DTUNE_BASE=0 and the
+// TUNE_* values, and once with TUNE_BASE=1 (the tuned defaults of tuning_scan.cuh) to compare against.
+// A scan by key scans (run head, value) pairs, read through an iterator that compares each key with its
+// predecessor: TUNE_LOAD picks how a tile of pairs is read, 0 warp-striped reads transposed through shared memory,
+// 1 direct reads of each thread's consecutive items (vectorized loads need a pointer, so they fall back to these).
+// A point whose tile does not fit in 48 KiB of static shared memory for a type reports that case as skipped.
+//
+// %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:1024:32
+// %RANGE% TUNE_ITEMS_PER_THREAD ipt 7:24:1
+// %RANGE% TUNE_LOAD ld 0:1:1
+#include <strata/device/device_scan.cuh>
+
+#include "bench_util.cuh"
+
+#include <cuda/std/functional>
+
+#include <cstdint>
+#include <set>
+#include <vector>
+
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#ifndef TUNE_BASE
+#  define TUNE_BASE 1
+#endif
+
+namespace
+{
+template <typename KeyT, typename ValueT>
+using accum_t = strata::detail::accumulator_t<cuda::std::plus<>, ValueT>;
+
+#if !TUNE_BASE
+// A hub with a single MaxPolicy built from the TUNE_* values.
+struct bench_policy_hub
+{
+  struct Policy : strata::ChainedPolicy<300, Policy, Policy>
+  {
+    using ScanPolicy = strata::AgentScanPolicy<TUNE_THREADS_PER_BLOCK,
+                                               TUNE_ITEMS_PER_THREAD,
+                                               TUNE_LOAD == 0 ? strata::BLOCK_LOAD_WARP_TRANSPOSE
+                                                              : strata::BLOCK_LOAD_VECTORIZE,
+                                               strata::LOAD_DEFAULT,
+                                               strata::BLOCK_STORE_WARP_TRANSPOSE,
+                                               strata::BLOCK_SCAN_WARP_SCANS>;
+  };
+  using MaxPolicy = Policy;
+};
+template <typename KeyT, typename ValueT>
+using hub_t = bench_policy_hub;
+#else
+template <typename KeyT, typename ValueT>
+using hub_t = strata::detail::scan::policy_hub<strata::detail::scan::segmented_value<accum_t<KeyT, ValueT>>,
+                                               strata::detail::scan::segmented_op<cuda::std::plus<>>>;
+#endif
+
+// The dispatch DeviceScan::InclusiveSumByKey uses, with this file's hub.
+template <typename KeyT, typename ValueT>
+using dispatch_t = strata::DispatchScanByKey<const KeyT*,
+                                             const ValueT*,
+                                             ValueT*,
+                                             cuda::std::equal_to<>,
+                                             cuda::std::plus<>,
+                                             strata::detail::scan::no_init,
+                                             std::uint32_t,
+                                             accum_t<KeyT, ValueT>,
+                                             true,
+                                             hub_t<KeyT, ValueT>>;
+
+// Whether the scan kernel's shared memory fits the 48 KiB a kernel may declare statically.
+template <typename KeyT, typename ValueT>
+constexpr bool fits_shared_memory()
+{
+  using D      = dispatch_t<KeyT, ValueT>;
+  using Policy = typename hub_t<KeyT, ValueT>::MaxPolicy::ScanPolicy;
+  using Agent  = strata::AgentScan<Policy,
+                                   typename D::InputIt,
+                                   ValueT*,
+                                   typename D::PairOpT,
+                                   strata::detail::scan::no_init,
+                                   typename D::PairT,
+                                   std::uint32_t,
+                                   true,
+                                   typename D::OutputOpT>;
+  return sizeof(typename Agent::TempStorage) <= 48 * 1024;
+}
+
+// Whether d_out holds the inclusive sums of each run of equal keys (integer values: exact, wrapping).
+template <typename KeyT, typename ValueT>
+bool sums_by_key_match(const KeyT* d_keys, const ValueT* d_values, const ValueT* d_out, std::size_t n)
+{
+  std::vector<KeyT> keys(n);
+  std::vector<ValueT> values(n), out(n);
+  STRATA_BENCH_CHECK(cudaMemcpy(keys.data(), d_keys, n * sizeof(KeyT), cudaMemcpyDeviceToHost));
+  STRATA_BENCH_CHECK(cudaMemcpy(values.data(), d_values, n * sizeof(ValueT), cudaMemcpyDeviceToHost));
+  STRATA_BENCH_CHECK(cudaMemcpy(out.data(), d_out, n * sizeof(ValueT), cudaMemcpyDeviceToHost));
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    if (i == 0 || keys[i] != keys[i - 1])
+    {
+      sum = 0;
+    }
+    sum += static_cast<std::uint64_t>(values[i]);
+    if (out[i] != static_cast<ValueT>(sum))
+    {
+      return false;
+    }
+  }
+  return true;
+}
+
+template <typename KeyT, typename ValueT>
+void sum_by_key(benchmark::State& state)
+{
+  if constexpr (!fits_shared_memory<KeyT, ValueT>())
+  {
+    state.SkipWithError("the tile does not fit in static shared memory");
+  }
+  else
+  {
+    using Dispatch      = dispatch_t<KeyT, ValueT>;
+    const std::size_t n = std::size_t(1) << state.range(0);
+    strata_bench::rotating_inputs<ValueT> values(n);
+    strata_bench::rotating_run_keys<KeyT> keys(values.sets(), n);
+    strata_bench::device_array<ValueT> out(n);
+    const auto run = [&](void* d_temp, std::size_t& temp_bytes, std::size_t turn, cudaStream_t s) {
+      return Dispatch::Dispatch(d_temp, temp_bytes, keys.at(turn), values.at(turn), out.get(), {}, {}, {},
+                                std::uint32_t(n), s);
+    };
+    std::size_t bytes = 0;
+    STRATA_BENCH_CHECK(run(nullptr, bytes, 0, 0));
+    strata_bench::device_array<char> temp(bytes);
+    std::size_t turn = 0;
+    strata_bench::time_loop(state, [&](cudaStream_t s) {
+      STRATA_BENCH_CHECK(run(temp.get(), bytes, turn++, s));
+    });
+    strata_bench::set_counters(state, n, n * (sizeof(KeyT) + 2 * sizeof(ValueT)));
+
+    // Validate once per size (Google Benchmark calls this function several times while it sizes the run).
+    static std::set<std::int64_t> validated;
+    if (validated.insert(state.range(0)).second)
+    {
+      STRATA_BENCH_CHECK(cudaMemset(out.get(), 0xa5, n * sizeof(ValueT)));
+      STRATA_BENCH_CHECK(run(temp.get(), bytes, 0, 0));
+      if (!sums_by_key_match(keys.at(0), values.at(0), out.get(), n))
+      {
+        state.SkipWithError("wrong inclusive sums by key");
+      }
+    }
+  }
+}
+} // namespace
+
+#define STRATA_SCAN_BY_KEY_BENCH(KeyT, ValueT, name)                                                             \
+  BENCHMARK(sum_by_key<KeyT, ValueT>)                                                                            \
+    ->Name("scan_inclusive_sum_by_key/" name)                                                                    \
+    ->DenseRange(16, 28, 4)                                                                                      \
+    ->UseManualTime()                                                                                            \
+    ->Unit(benchmark::kMicrosecond)
+
+STRATA_SCAN_BY_KEY_BENCH(std::int32_t, std::int32_t, "keys_i32/values_i32");
+STRATA_SCAN_BY_KEY_BENCH(std::int32_t, std::int64_t, "keys_i32/values_i64");
+STRATA_SCAN_BY_KEY_BENCH(std::int64_t, std::int32_t, "keys_i64/values_i32");
+STRATA_SCAN_BY_KEY_BENCH(std::int8_t, std::int32_t, "keys_i8/values_i32");
+
+BENCHMARK_MAIN();
