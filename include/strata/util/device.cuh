@@ -64,4 +64,28 @@ inline cudaError_t MaxSmOccupancy(int& blocks_per_sm, KernelT kernel, int block_
     device, reinterpret_cast<const void*>(kernel), block_threads, dynamic_smem_bytes, blocks_per_sm);
 }
 
+// Launches `kernel` on `stream`. With `programmatic` (devices of sm_90 and later), the launch may overlap the
+// grid before it on the stream: the kernel must wait for that grid in GridDependencyWait() (util/ptx.cuh)
+// before it reads anything the grid writes.
+template <typename... KernelArgs, typename... Args>
+inline cudaError_t LaunchAfter(bool programmatic,
+                               dim3 grid,
+                               dim3 block,
+                               cudaStream_t stream,
+                               void (*kernel)(KernelArgs...),
+                               Args&&... args)
+{
+  cudaLaunchAttribute attribute{};
+  attribute.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim          = grid;
+  config.blockDim         = block;
+  config.dynamicSmemBytes = 0;
+  config.stream           = stream;
+  config.attrs            = programmatic ? &attribute : nullptr;
+  config.numAttrs         = programmatic ? 1 : 0;
+  return cudaLaunchKernelEx(&config, kernel, static_cast<Args&&>(args)...);
+}
+
 STRATA_NAMESPACE_END

@@ -216,18 +216,11 @@ struct DispatchReduce
 
     // The second pass is launched with programmatic stream serialization where the device has it (sm_90+):
     // its launch overlaps the first pass, and it waits in-kernel for the first pass's partials.
-    cudaLaunchAttribute attribute{};
-    attribute.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attribute.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim          = dim3(1);
-    config.blockDim         = dim3(SingleTilePolicy::BLOCK_THREADS);
-    config.dynamicSmemBytes = 0;
-    config.stream           = stream;
-    config.attrs            = ptx_version >= 900 ? &attribute : nullptr;
-    config.numAttrs         = ptx_version >= 900 ? 1 : 0;
-    STRATA_RETURN_IF_ERROR(cudaLaunchKernelEx(
-      &config,
+    STRATA_RETURN_IF_ERROR(LaunchAfter(
+      ptx_version >= 900,
+      dim3(1),
+      dim3(SingleTilePolicy::BLOCK_THREADS),
+      stream,
       detail::reduce::DeviceReduceSingleTileKernel<MaxPolicy, AccumT*, OutputIteratorT, int, ReductionOpT, InitT,
                                                    AccumT, Identity>,
       partials.get(),

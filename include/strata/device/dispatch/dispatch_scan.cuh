@@ -104,15 +104,16 @@ struct DispatchScan
   template <typename ActivePolicyT>
   cudaError_t Invoke()
   {
-    using ScanPolicy        = typename ActivePolicyT::ScanPolicy;
+    using ScanPolicy           = typename ActivePolicyT::ScanPolicy;
     constexpr int INIT_THREADS = 256;
     const size_t num_tiles =
       static_cast<size_t>((num_items + OffsetT(ScanPolicy::TILE_ITEMS) - 1) / OffsetT(ScanPolicy::TILE_ITEMS));
 
     // Tile state and the tile counter, only when tiles must look back.
     detail::temporary_storage::layout<2> layout;
-    auto tile_state_bytes = layout.get_slot(0)->create_alias<char>(num_tiles > 1 ? TileStateT::AllocationSize(num_tiles) : 0);
-    auto tile_counter     = layout.get_slot(1)->create_alias<unsigned int>(num_tiles > 1 ? 1 : 0);
+    const bool look_back  = num_tiles > 1;
+    auto tile_state_bytes = layout.get_slot(0)->create_alias<char>(look_back ? TileStateT::AllocationSize(num_tiles) : 0);
+    auto tile_counter     = layout.get_slot(1)->create_alias<unsigned int>(look_back ? 1 : 0);
     if (d_temp_storage == nullptr)
     {
       temp_storage_bytes = layout.get_size();
@@ -133,7 +134,7 @@ struct DispatchScan
                                                             OffsetT,
                                                             INCLUSIVE,
                                                             OutputOpT>;
-    if (num_tiles == 1)
+    if (!look_back)
     {
       scan_kernel<<<1, ScanPolicy::BLOCK_THREADS, 0, stream>>>(
         d_in, d_out, TileStateT{}, nullptr, op, init, num_items, out_op);
@@ -145,17 +146,19 @@ struct DispatchScan
     detail::scan::DeviceScanInitKernel<<<init_grid, INIT_THREADS, 0, stream>>>(tile_state, num_tiles, tile_counter.get());
     STRATA_RETURN_IF_ERROR(detail::check_launch(stream));
 
-    cudaLaunchAttribute attribute{};
-    attribute.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attribute.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim  = dim3(static_cast<unsigned int>(num_tiles));
-    config.blockDim = dim3(ScanPolicy::BLOCK_THREADS);
-    config.stream   = stream;
-    config.attrs    = ptx_version >= 900 ? &attribute : nullptr;
-    config.numAttrs = ptx_version >= 900 ? 1 : 0;
-    STRATA_RETURN_IF_ERROR(
-      cudaLaunchKernelEx(&config, scan_kernel, d_in, d_out, tile_state, tile_counter.get(), op, init, num_items, out_op));
+    STRATA_RETURN_IF_ERROR(LaunchAfter(ptx_version >= 900,
+                                       dim3(static_cast<unsigned int>(num_tiles)),
+                                       dim3(ScanPolicy::BLOCK_THREADS),
+                                       stream,
+                                       scan_kernel,
+                                       d_in,
+                                       d_out,
+                                       tile_state,
+                                       tile_counter.get(),
+                                       op,
+                                       init,
+                                       num_items,
+                                       out_op));
     return detail::check_launch(stream);
   }
 
