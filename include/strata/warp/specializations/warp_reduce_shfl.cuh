@@ -76,6 +76,26 @@ STRATA_DEVICE STRATA_FORCEINLINE constexpr WordT warp_reduce_redux_identity()
   }
 }
 
+// What lane `lane_id` gives redux.sync: its input widened to the instruction's word, or, past the first
+// `valid_items` lanes, the identity of the reduction, so that lanes without a valid item never reach the result.
+template <bool ALL_LANES_VALID, typename ReductionOp, typename T>
+STRATA_DEVICE STRATA_FORCEINLINE warp_reduce_redux_word_t<T>
+warp_reduce_redux_input(T input, unsigned int lane_id, int valid_items)
+{
+  using word_t = warp_reduce_redux_word_t<T>;
+  return (ALL_LANES_VALID || static_cast<int>(lane_id) < valid_items)
+         ? static_cast<word_t>(input)
+         : warp_reduce_redux_identity<op_kind_v<ReductionOp>, word_t>();
+}
+
+// The last lane of a logical warp of LOGICAL_WARP_THREADS that holds a valid item; valid_items past the
+// logical warp's size counts as all of it (and must never send reads past a warp's buffers).
+template <int LOGICAL_WARP_THREADS, bool ALL_LANES_VALID>
+STRATA_DEVICE STRATA_FORCEINLINE constexpr int warp_reduce_last_valid_lane(int valid_items)
+{
+  return (ALL_LANES_VALID || valid_items > LOGICAL_WARP_THREADS) ? LOGICAL_WARP_THREADS - 1 : valid_items - 1;
+}
+
 // The instruction exists (and the runtime declares it) only from sm_80 on; callers reach this through
 // NV_IF_TARGET(NV_PROVIDES_SM_80, ...), which drops the call from the passes of older architectures.
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
@@ -208,28 +228,12 @@ struct warp_reduce_shfl
     }
   }
 
-  // This lane's input widened to redux.sync's word; lanes without a valid item give the identity instead, so
-  // their inputs never reach the result.
-  template <bool ALL_LANES_VALID, typename ReductionOp>
-  STRATA_DEVICE STRATA_FORCEINLINE warp_reduce_redux_word_t<T> redux_word(T input, int valid_items) const
-  {
-    using word_t = warp_reduce_redux_word_t<T>;
-    return (ALL_LANES_VALID || static_cast<int>(lane_id) < valid_items)
-           ? static_cast<word_t>(input)
-           : warp_reduce_redux_identity<op_kind_v<ReductionOp>, word_t>();
-  }
-
-  // The last lane that holds a valid item; valid_items past the logical warp's size counts as all of it.
-  template <bool ALL_LANES_VALID>
-  STRATA_DEVICE STRATA_FORCEINLINE static int last_valid_lane(int valid_items)
-  {
-    return (ALL_LANES_VALID || valid_items > LOGICAL_WARP_THREADS) ? LOGICAL_WARP_THREADS - 1 : valid_items - 1;
-  }
-
   // Reduction of the first `valid_items` lanes (all of them when ALL_LANES_VALID), valid in lane 0.
   template <bool ALL_LANES_VALID, typename ReductionOp>
   STRATA_DEVICE STRATA_FORCEINLINE T reduce(T input, int valid_items, ReductionOp reduction_op)
   {
+    [[maybe_unused]] const int last_lane =
+      warp_reduce_last_valid_lane<LOGICAL_WARP_THREADS, ALL_LANES_VALID>(valid_items);
     if constexpr (LOGICAL_WARP_THREADS == 1)
     {
       return input;
@@ -241,13 +245,13 @@ struct warp_reduce_shfl
       // and 0.044 ms for 32-lane redux.sync).
       NV_IF_TARGET(NV_PROVIDES_SM_80,
                    (return static_cast<T>(warp_reduce_redux<op_kind_v<ReductionOp>>(
-                      redux_word<ALL_LANES_VALID, ReductionOp>(input, valid_items), member_mask));),
-                   (return shuffle_reduce<ALL_LANES_VALID>(
-                      input, last_valid_lane<ALL_LANES_VALID>(valid_items), reduction_op);));
+                      warp_reduce_redux_input<ALL_LANES_VALID, ReductionOp>(input, lane_id, valid_items),
+                      member_mask));),
+                   (return shuffle_reduce<ALL_LANES_VALID>(input, last_lane, reduction_op);));
     }
     else
     {
-      return shuffle_reduce<ALL_LANES_VALID>(input, last_valid_lane<ALL_LANES_VALID>(valid_items), reduction_op);
+      return shuffle_reduce<ALL_LANES_VALID>(input, last_lane, reduction_op);
     }
   }
 

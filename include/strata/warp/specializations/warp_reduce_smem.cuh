@@ -115,41 +115,25 @@ struct warp_reduce_smem
     return input;
   }
 
-  // This lane's input widened to redux.sync's word; lanes without a valid item give the identity instead, so
-  // their inputs never reach the result.
-  template <bool ALL_LANES_VALID, typename ReductionOp>
-  STRATA_DEVICE STRATA_FORCEINLINE warp_reduce_redux_word_t<T> redux_word(T input, int valid_items) const
-  {
-    using word_t = warp_reduce_redux_word_t<T>;
-    return (ALL_LANES_VALID || static_cast<int>(lane_id) < valid_items)
-           ? static_cast<word_t>(input)
-           : warp_reduce_redux_identity<op_kind_v<ReductionOp>, word_t>();
-  }
-
-  // The last lane that holds a valid item; valid_items past the logical warp's size counts as all of it (and
-  // must not send reads past the buffers).
-  template <bool ALL_LANES_VALID>
-  STRATA_DEVICE STRATA_FORCEINLINE static int last_valid_lane(int valid_items)
-  {
-    return (ALL_LANES_VALID || valid_items > LOGICAL_WARP_THREADS) ? LOGICAL_WARP_THREADS - 1 : valid_items - 1;
-  }
-
   // Reduction of the first `valid_items` lanes (all of them when ALL_LANES_VALID), valid in lane 0.
   template <bool ALL_LANES_VALID, typename ReductionOp>
   STRATA_DEVICE STRATA_FORCEINLINE T reduce(T input, int valid_items, ReductionOp reduction_op)
   {
+    [[maybe_unused]] const int last_lane =
+      warp_reduce_last_valid_lane<LOGICAL_WARP_THREADS, ALL_LANES_VALID>(valid_items);
     if constexpr (warp_reduce_has_redux_v<T, ReductionOp>)
     {
       // One logical warp per hardware warp, so one member mask: redux.sync runs at full speed here (H200,
       // 31-lane int sums: 0.044 ms against 0.222 ms for CUB's shared-memory tree).
       NV_IF_TARGET(NV_PROVIDES_SM_80,
                    (return static_cast<T>(warp_reduce_redux<op_kind_v<ReductionOp>>(
-                      redux_word<ALL_LANES_VALID, ReductionOp>(input, valid_items), member_mask));),
-                   (return tree_reduce(input, last_valid_lane<ALL_LANES_VALID>(valid_items), reduction_op);));
+                      warp_reduce_redux_input<ALL_LANES_VALID, ReductionOp>(input, lane_id, valid_items),
+                      member_mask));),
+                   (return tree_reduce(input, last_lane, reduction_op);));
     }
     else
     {
-      return tree_reduce(input, last_valid_lane<ALL_LANES_VALID>(valid_items), reduction_op);
+      return tree_reduce(input, last_lane, reduction_op);
     }
   }
 
