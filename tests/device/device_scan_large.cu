@@ -33,21 +33,22 @@ struct run_of
   }
 };
 
-// Compares d_out[i] with expected(i) in windows of 2^16 outputs (at the start, on both sides of 2^31, where
-// 32-bit offsets would wrap, and at the end) and at random positions.
+// Compares d_out[i] with expected(i) in windows of 2^16 outputs at the start and from 2^16 before 2^31 to the end
+// (across 2^31, where 32-bit offsets would wrap), and at random positions.
 template <typename Expected>
 void check_samples(const std::uint32_t* d_out, std::size_t n, Expected expected)
 {
   const std::size_t window = std::size_t(1) << 16;
   const std::size_t two31  = std::size_t(1) << 31;
-  for (std::size_t begin : {std::size_t(0), two31 - window, two31, n - window})
+  for (const std::size_t begin : {std::size_t(0), two31 - window})
   {
+    const std::size_t count = begin == 0 ? window : n - begin;
     CAPTURE(begin);
-    std::vector<std::uint32_t> actual(window);
+    std::vector<std::uint32_t> actual(count);
     STRATA_TEST_CUDA(
-      cudaMemcpy(actual.data(), d_out + begin, window * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
-    std::vector<std::uint32_t> wanted(window);
-    for (std::size_t i = 0; i < window; ++i)
+      cudaMemcpy(actual.data(), d_out + begin, count * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    std::vector<std::uint32_t> wanted(count);
+    for (std::size_t i = 0; i < count; ++i)
     {
       wanted[i] = expected(begin + i);
     }

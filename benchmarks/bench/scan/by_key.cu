@@ -9,6 +9,11 @@
 // %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:1024:32
 // %RANGE% TUNE_ITEMS_PER_THREAD ipt 7:24:1
 // %RANGE% TUNE_LOAD ld 0:1:1
+// %RANGE% TUNE_DELAY_NS d0 0:256:16
+// %RANGE% TUNE_MAX_DELAY_NS dmax 0:2048:64
+// %RANGE% TUNE_PREFETCH_QUARTERS pq 0:12:1
+// %RANGE% TUNE_PERSISTENT ps 0:1:1
+// %RANGE% TUNE_MIN_BLOCKS mb 1:8:1
 #include <strata/device/device_scan.cuh>
 
 #include "bench_util.cuh"
@@ -24,6 +29,25 @@
 
 #ifndef TUNE_BASE
 #  define TUNE_BASE 1
+#endif
+// Knobs a variant may leave out take the library's defaults.
+#ifndef TUNE_LOAD
+#  define TUNE_LOAD 0
+#endif
+#ifndef TUNE_DELAY_NS
+#  define TUNE_DELAY_NS 32
+#endif
+#ifndef TUNE_MAX_DELAY_NS
+#  define TUNE_MAX_DELAY_NS 256
+#endif
+#ifndef TUNE_PREFETCH_QUARTERS
+#  define TUNE_PREFETCH_QUARTERS 4
+#endif
+#ifndef TUNE_MIN_BLOCKS
+#  define TUNE_MIN_BLOCKS 1
+#endif
+#ifndef TUNE_PERSISTENT
+#  define TUNE_PERSISTENT 1
 #endif
 
 namespace
@@ -43,7 +67,12 @@ struct bench_policy_hub
                                                               : strata::BLOCK_LOAD_VECTORIZE,
                                                strata::LOAD_DEFAULT,
                                                strata::BLOCK_STORE_WARP_TRANSPOSE,
-                                               strata::BLOCK_SCAN_WARP_SCANS>;
+                                               strata::BLOCK_SCAN_WARP_SCANS,
+                                               TUNE_DELAY_NS,
+                                               TUNE_MAX_DELAY_NS,
+                                               TUNE_PREFETCH_QUARTERS,
+                                               TUNE_PERSISTENT != 0,
+                                               TUNE_MIN_BLOCKS>;
   };
   using MaxPolicy = Policy;
 };

@@ -1,8 +1,12 @@
 // AgentScan: the block-wide body of DeviceScan's single-pass kernel (decoupled look-back).
 //
-// Each block takes the next tile in launch order (a dynamic tile id from an atomic counter, so a tile only
-// ever waits on tiles that started before it and forward progress never depends on the scheduler), loads it,
-// scans it with BlockScan, and stores it. Tile 0 scans on its own and publishes its aggregate as an inclusive
+// Each block takes tiles in launch order (dynamic tile ids from an atomic counter, so a tile only ever waits on
+// tiles taken before it, by blocks already running, and forward progress never depends on the scheduler),
+// loads each, scans it with BlockScan, and stores it. With PERSISTENT, the grid is one wave of resident blocks
+// that take tile after tile, each claiming its next tile once its current one has its prefix (the claim's
+// latency hides behind the store; claiming any earlier would let later tiles start first and wait on it). A
+// block starting tile t asks L2 in bulk for the input of tile t + prefetch_distance (the number of blocks in
+// flight, scaled by PREFETCH_QUARTER_WAVES / 4): the block that takes that tile, about one tile's lifetime later, finds its input on chip. Tile 0 scans on its own and publishes its aggregate as an inclusive
 // prefix; every other tile gets its exclusive prefix from the look-back in TilePrefixCallbackOp, which BlockScan
 // calls from its first warp. Operands are always combined in sequence order, so non-commutative operators give
 // the sequential result and floating-point results are the same bits run to run.
@@ -14,8 +18,10 @@
 #include <strata/block/block_store.cuh>
 #include <strata/config.cuh>
 #include <strata/thread/thread_load.cuh>
+#include <strata/util/ptx.cuh>
 #include <strata/util/type_traits.cuh>
 
+#include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
@@ -26,7 +32,12 @@ template <int BLOCK_THREADS_,
           BlockLoadAlgorithm LOAD_ALGORITHM_,
           CacheLoadModifier LOAD_MODIFIER_,
           BlockStoreAlgorithm STORE_ALGORITHM_,
-          BlockScanAlgorithm SCAN_ALGORITHM_>
+          BlockScanAlgorithm SCAN_ALGORITHM_,
+          int LOOK_BACK_DELAY_NS_     = 32,
+          int LOOK_BACK_MAX_DELAY_NS_ = 256,
+          int PREFETCH_QUARTER_WAVES_ = 4,
+          bool PERSISTENT_            = true,
+          int MIN_BLOCKS_PER_SM_      = 1>
 struct AgentScanPolicy
 {
   static constexpr int BLOCK_THREADS                  = BLOCK_THREADS_;
@@ -36,6 +47,17 @@ struct AgentScanPolicy
   static constexpr CacheLoadModifier LOAD_MODIFIER    = LOAD_MODIFIER_;
   static constexpr BlockStoreAlgorithm STORE_ALGORITHM = STORE_ALGORITHM_;
   static constexpr BlockScanAlgorithm SCAN_ALGORITHM  = SCAN_ALGORITHM_;
+  // The look-back's wait between polls of a window with an INVALID tile: first, and most after doubling (ns).
+  static constexpr int LOOK_BACK_DELAY_NS     = LOOK_BACK_DELAY_NS_;
+  static constexpr int LOOK_BACK_MAX_DELAY_NS = LOOK_BACK_MAX_DELAY_NS_;
+  // How far ahead, in quarters of a wave of blocks, a block starting a tile asks L2 (sm_90+, inputs in memory)
+  // for a tile's input (0: never): the tile one wave ahead is the one some block starts about when this one
+  // finishes.
+  static constexpr int PREFETCH_QUARTER_WAVES = PREFETCH_QUARTER_WAVES_;
+  // Whether the grid is one wave of resident blocks that each take tile after tile (else one block per tile).
+  static constexpr bool PERSISTENT = PERSISTENT_;
+  // The kernel's __launch_bounds__ minimum of resident blocks per SM (caps registers per thread).
+  static constexpr int MIN_BLOCKS_PER_SM = MIN_BLOCKS_PER_SM_;
 };
 
 namespace detail
@@ -96,7 +118,16 @@ class AgentScan
   using BlockLoadT   = BlockLoad<InputT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
   using BlockScanT   = BlockScan<AccumT, BLOCK_THREADS, PolicyT::SCAN_ALGORITHM>;
   using BlockStoreT  = BlockStore<OutputT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
-  using PrefixOpT    = TilePrefixCallbackOp<AccumT, ScanOpT, TileStateT>;
+  using PrefixOpT    = TilePrefixCallbackOp<
+    AccumT,
+    ScanOpT,
+    TileStateT,
+    detail::scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
+
+  // Inputs in memory (pointers) whose tiles are multiples of 16 bytes: the next tile can be prefetched in bulk.
+  static constexpr bool PREFETCH =
+    PolicyT::PREFETCH_QUARTER_WAVES > 0 && cuda::std::is_pointer<InputIteratorT>::value
+    && (TILE_ITEMS * sizeof(InputT)) % 16 == 0;
 
 public:
   // Shared memory: the load, the scan with its look-back, and the store are never live at the same time.
@@ -129,12 +160,17 @@ public:
       , out_op_(out_op)
   {}
 
-  // Scans the tile the block takes next: from `tile_counter` when several tiles exist, else tile 0.
-  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(OffsetT num_items, TileStateT tile_state, unsigned int* tile_counter)
+  // Scans tiles until none is left: tile 0 alone when `tile_counter` is null (a single tile), else the tiles the
+  // block claims from `tile_counter` (one, unless PERSISTENT).
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(OffsetT num_items,
+                                                     unsigned int num_tiles,
+                                                     TileStateT tile_state,
+                                                     unsigned int* tile_counter,
+                                                     unsigned int prefetch_distance)
   {
     if (tile_counter == nullptr)
     {
-      consume<true>(0, num_items, tile_state);
+      consume<true>(0, num_items, num_tiles, tile_state, nullptr, 0);
       return;
     }
     if (threadIdx.x == 0)
@@ -142,25 +178,54 @@ public:
       temp_storage_.tile_idx = atomicAdd(tile_counter, 1u);
     }
     __syncthreads();
-    const unsigned int tile_idx = temp_storage_.tile_idx;
-    const OffsetT tile_offset   = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
-    const bool is_last_tile     = num_items - tile_offset <= OffsetT(TILE_ITEMS);
-    if (is_last_tile)
+    unsigned int tile_idx = temp_storage_.tile_idx;
+    unsigned int* const claim_next = PolicyT::PERSISTENT ? tile_counter : nullptr;
+    while (tile_idx < num_tiles)
     {
-      consume<true>(tile_idx, num_items, tile_state);
-    }
-    else
-    {
-      consume<false>(tile_idx, num_items, tile_state);
+      const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
+      if (num_items - tile_offset <= OffsetT(TILE_ITEMS))
+      {
+        consume<true>(tile_idx, num_items, num_tiles, tile_state, claim_next, prefetch_distance);
+      }
+      else
+      {
+        consume<false>(tile_idx, num_items, num_tiles, tile_state, claim_next, prefetch_distance);
+      }
+      if constexpr (!PolicyT::PERSISTENT)
+      {
+        break;
+      }
+      // The tile's shared memory is free again, and the next tile's index is published.
+      __syncthreads();
+      tile_idx = temp_storage_.tile_idx;
     }
   }
 
 private:
+  // Scans tile `tile_idx`. With `claim_next`, thread 0 claims the block's next tile from it once the tile has
+  // its prefix, and leaves it in temp_storage_.tile_idx (read after the caller's barrier).
   template <bool IS_LAST_TILE>
-  STRATA_DEVICE STRATA_FORCEINLINE void consume(unsigned int tile_idx, OffsetT num_items, TileStateT tile_state)
+  STRATA_DEVICE STRATA_FORCEINLINE void consume(unsigned int tile_idx,
+                                                OffsetT num_items,
+                                                unsigned int num_tiles,
+                                                TileStateT tile_state,
+                                                unsigned int* claim_next,
+                                                unsigned int prefetch_distance)
   {
     const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
     const int valid_items     = IS_LAST_TILE ? static_cast<int>(num_items - tile_offset) : TILE_ITEMS;
+
+    if constexpr (PREFETCH)
+    {
+      // Whole tiles only (the last tile's end may not be a multiple of 16 bytes).
+      const unsigned long long ahead = static_cast<unsigned long long>(tile_idx) + prefetch_distance;
+      if (threadIdx.x == 0 && prefetch_distance > 0 && ahead + 1 < num_tiles
+          && (reinterpret_cast<cuda::std::uintptr_t>(d_in_) % 16) == 0)
+      {
+        PrefetchL2Bulk(d_in_ + static_cast<OffsetT>(ahead) * OffsetT(TILE_ITEMS),
+                       static_cast<unsigned int>(TILE_ITEMS * sizeof(InputT)));
+      }
+    }
 
     // Load. Items past the end of the last tile repeat its first item: they take part in nothing written.
     InputT loaded[ITEMS_PER_THREAD];
@@ -180,7 +245,6 @@ private:
       items[i] = static_cast<AccumT>(loaded[i]);
     }
     __syncthreads();
-
     // Scan, with the look-back for every tile but the first.
     AccumT scanned[ITEMS_PER_THREAD];
     if (tile_idx == 0)
@@ -206,6 +270,11 @@ private:
       }
     }
     __syncthreads();
+    unsigned int claimed = 0;
+    if (claim_next != nullptr && threadIdx.x == 0)
+    {
+      claimed = atomicAdd(claim_next, 1u);
+    }
 
     // Store.
     OutputT out[ITEMS_PER_THREAD];
@@ -221,6 +290,10 @@ private:
     else
     {
       BlockStoreT(temp_storage_.store).Store(d_out_ + tile_offset, out);
+    }
+    if (claim_next != nullptr && threadIdx.x == 0)
+    {
+      temp_storage_.tile_idx = claimed;
     }
   }
 

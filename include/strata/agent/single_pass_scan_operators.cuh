@@ -8,9 +8,9 @@
 // still INVALID (not started, or not yet published) is waited for with an exponential backoff, so that the
 // spinning warps leave issue slots and memory bandwidth to the tiles they wait on.
 //
-// Values that fit 4 bytes are packed with their status into one 64-bit word: one relaxed atomic access
-// publishes or reads both. Larger values live in their own array, published before their status with release
-// order and read after it with acquire order.
+// Values of at most 4 bytes are packed with their status into one 64-bit word, values of at most 8 bytes into
+// one 128-bit word: one relaxed single-copy-atomic access publishes or reads both. Larger values live in their
+// own arrays, published before their status with release order and read after it with acquire order.
 #pragma once
 
 #include <strata/config.cuh>
@@ -36,21 +36,77 @@ enum ScanTileStatus : cuda::std::uint32_t
 
 namespace detail
 {
-// True when T is published packed with its status in one 64-bit word.
+// How a tile's status and value are kept: one 64-bit word, one 128-bit word, or separate arrays.
+enum class scan_tile_packing
+{
+  word64,
+  word128,
+  split
+};
+
 template <typename T>
-constexpr bool scan_tile_state_packed_v =
-  sizeof(T) <= 4 && cuda::std::is_trivially_copyable<T>::value && alignof(T) <= 4;
+constexpr scan_tile_packing scan_tile_packing_v =
+  !cuda::std::is_trivially_copyable<T>::value ? scan_tile_packing::split
+  : (sizeof(T) <= 4 && alignof(T) <= 4)       ? scan_tile_packing::word64
+  : (sizeof(T) <= 8 && alignof(T) <= 8)       ? scan_tile_packing::word128
+                                              : scan_tile_packing::split;
+
+// The packed word of a tile and its relaxed accesses; `bits` holds the value's bytes.
+template <scan_tile_packing P>
+struct scan_tile_word;
+
+template <>
+struct scan_tile_word<scan_tile_packing::word64>
+{
+  using bits_t = cuda::std::uint32_t;
+  // status << 32 | value bits
+  struct alignas(8) type
+  {
+    unsigned long long word;
+  };
+  static STRATA_DEVICE STRATA_FORCEINLINE void store(type* p, cuda::std::uint32_t status, bits_t bits)
+  {
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(p->word)
+      .store((static_cast<unsigned long long>(status) << 32) | bits, cuda::std::memory_order_relaxed);
+  }
+  static STRATA_DEVICE STRATA_FORCEINLINE void load(type* p, cuda::std::uint32_t& status, bits_t& bits)
+  {
+    const unsigned long long word =
+      cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(p->word).load(cuda::std::memory_order_relaxed);
+    status = static_cast<cuda::std::uint32_t>(word >> 32);
+    bits   = static_cast<bits_t>(word);
+  }
+};
+
+template <>
+struct scan_tile_word<scan_tile_packing::word128>
+{
+  using bits_t = unsigned long long;
+  struct alignas(16) type
+  {
+    unsigned long long value;
+    unsigned long long status;
+  };
+  static STRATA_DEVICE STRATA_FORCEINLINE void store(type* p, cuda::std::uint32_t status, bits_t bits)
+  {
+    StoreRelaxed128(p, bits, status);
+  }
+  static STRATA_DEVICE STRATA_FORCEINLINE void load(type* p, cuda::std::uint32_t& status, bits_t& bits)
+  {
+    unsigned long long word_status = 0;
+    LoadRelaxed128(p, bits, word_status);
+    status = static_cast<cuda::std::uint32_t>(word_status);
+  }
+};
 } // namespace detail
 
 // Status and value of every tile, in device memory provided by the dispatch (AllocationSize bytes).
-template <typename T, bool PACKED = detail::scan_tile_state_packed_v<T>>
-class ScanTileState;
-
-// Packed: word = status << 32 | value bits.
-template <typename T>
-class ScanTileState<T, true>
+template <typename T, detail::scan_tile_packing P = detail::scan_tile_packing_v<T>>
+class ScanTileState
 {
-  using word_t = unsigned long long;
+  using word_traits = detail::scan_tile_word<P>;
+  using word_t      = typename word_traits::type;
+  using bits_t      = typename word_traits::bits_t;
 
 public:
   static constexpr size_t AllocationSize(size_t num_tiles)
@@ -66,45 +122,32 @@ public:
   // Marks tile `tile` INVALID (the init kernel does this for every tile before the scan).
   STRATA_DEVICE STRATA_FORCEINLINE void InitializeStatus(size_t tile) const
   {
-    words_[tile] = 0;
+    word_traits::store(words_ + tile, SCAN_TILE_INVALID, 0);
   }
 
   STRATA_DEVICE STRATA_FORCEINLINE void SetPartial(size_t tile, const T& value) const
   {
-    publish(tile, SCAN_TILE_PARTIAL, value);
+    word_traits::store(words_ + tile, SCAN_TILE_PARTIAL, to_bits(value));
   }
   STRATA_DEVICE STRATA_FORCEINLINE void SetInclusive(size_t tile, const T& value) const
   {
-    publish(tile, SCAN_TILE_INCLUSIVE, value);
+    word_traits::store(words_ + tile, SCAN_TILE_INCLUSIVE, to_bits(value));
   }
 
   // Reads the status and value of `tile` (the value is meaningful once the status is not INVALID).
   STRATA_DEVICE STRATA_FORCEINLINE void Read(size_t tile, cuda::std::uint32_t& status, T& value) const
   {
-    const word_t word =
-      cuda::atomic_ref<word_t, cuda::thread_scope_device>(words_[tile]).load(cuda::std::memory_order_relaxed);
-    status = static_cast<cuda::std::uint32_t>(word >> 32);
-    value  = from_bits(static_cast<cuda::std::uint32_t>(word));
+    bits_t bits = 0;
+    word_traits::load(words_ + tile, status, bits);
+    memcpy(&value, &bits, sizeof(T));
   }
 
 private:
-  static STRATA_DEVICE STRATA_FORCEINLINE T from_bits(cuda::std::uint32_t bits)
+  static STRATA_DEVICE STRATA_FORCEINLINE bits_t to_bits(const T& value)
   {
-    T value;
-    memcpy(&value, &bits, sizeof(T));
-    return value;
-  }
-  static STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t to_bits(const T& value)
-  {
-    cuda::std::uint32_t bits = 0;
+    bits_t bits = 0;
     memcpy(&bits, &value, sizeof(T));
     return bits;
-  }
-
-  STRATA_DEVICE STRATA_FORCEINLINE void publish(size_t tile, cuda::std::uint32_t status, const T& value) const
-  {
-    const word_t word = (static_cast<word_t>(status) << 32) | to_bits(value);
-    cuda::atomic_ref<word_t, cuda::thread_scope_device>(words_[tile]).store(word, cuda::std::memory_order_relaxed);
   }
 
   word_t* words_ = nullptr;
@@ -114,7 +157,7 @@ private:
 // sees one value half overwritten by the other); a value is written before its status is released, and read
 // after its status is acquired.
 template <typename T>
-class ScanTileState<T, false>
+class ScanTileState<T, detail::scan_tile_packing::split>
 {
 public:
   static constexpr size_t AllocationSize(size_t num_tiles)
@@ -176,18 +219,55 @@ private:
   T* inclusive_                = nullptr;
 };
 
+namespace detail
+{
+// True when combining T with ScanOpT gives the same result in any association, so that the look-back may
+// reduce a window with a tree: integers under the standard operators. Operators that wrap one of those (the
+// segmented operator of the by-key scans) specialize it.
+template <typename T, typename ScanOpT>
+struct scan_op_is_exact
+    : cuda::std::bool_constant<cuda::std::is_integral<T>::value && op_kind_v<ScanOpT> != op_kind::other>
+{};
+
+// How long a look-back waits between polls of a window that still has an INVALID tile: DELAY_NS first,
+// doubling up to MAX_DELAY_NS (0: poll without sleeping).
+template <int DELAY_NS, int MAX_DELAY_NS>
+struct scan_look_back_delay
+{
+  static_assert(DELAY_NS >= 0 && MAX_DELAY_NS >= DELAY_NS, "look-back delays must grow");
+  unsigned int delay = DELAY_NS;
+  STRATA_DEVICE STRATA_FORCEINLINE void wait()
+  {
+    if constexpr (MAX_DELAY_NS > 0)
+    {
+      __nanosleep(delay);
+      delay = delay * 2 < MAX_DELAY_NS ? delay * 2 : MAX_DELAY_NS;
+    }
+  }
+};
+} // namespace detail
+
 // The block-prefix callback of BlockScan for tile `tile_idx` >= 1: called by the first warp with the tile's
 // aggregate, it publishes the aggregate, looks back for the exclusive prefix, publishes the inclusive prefix
-// and returns the exclusive prefix (combined after `init` when the scan has an initial value).
-template <typename T, typename ScanOpT, typename TileStateT>
+// and returns the exclusive prefix (combined after `init` when the scan has an initial value). DelayT is a
+// detail::scan_look_back_delay.
+template <typename T, typename ScanOpT, typename TileStateT, typename DelayT = detail::scan_look_back_delay<32, 256>>
 class TilePrefixCallbackOp
 {
   using WarpReduceT = WarpReduce<T>;
 
+  // Windows the in-order look-back keeps in shared memory while it looks further back; older windows are read
+  // again when folded.
+  static constexpr int CACHED_WINDOWS = 4;
+
 public:
   struct TempStorage
   {
-    typename WarpReduceT::TempStorage reduce;
+    union
+    {
+      typename WarpReduceT::TempStorage reduce;
+      Uninitialized<T[CACHED_WINDOWS][WARP_THREADS]> windows;
+    };
     T exclusive_prefix;
     T inclusive_prefix;
   };
@@ -230,20 +310,20 @@ public:
   }
 
 private:
-  // Integer arithmetic with the standard operators gives the same result in any association: the look-back
-  // may combine with a tree. Anything else (floating point, user operators) is folded strictly left to right,
-  // starting at the nearest inclusive prefix: every inclusive prefix is then the left fold of all aggregates
-  // before it, whichever predecessor a look-back stopped at, so results are the same bits run to run.
-  static constexpr bool EXACT = cuda::std::is_integral<T>::value && detail::op_kind_v<ScanOpT> != detail::op_kind::other;
+  // Exact operators may combine a window with a tree. Anything else (floating point, user operators) is folded
+  // strictly left to right, starting at the nearest inclusive prefix: every inclusive prefix is then the left
+  // fold of all aggregates before it, whichever predecessor a look-back stopped at, so results are the same
+  // bits run to run.
+  static constexpr bool EXACT = detail::scan_op_is_exact<T, ScanOpT>::value;
 
   // Lane l reads predecessor window_end - l (predecessors before tile 0 read as inclusive: tile 0 always is),
-  // and the warp waits, backing off, until no lane sees an INVALID tile.
+  // and the warp polls until no lane sees an INVALID tile.
   STRATA_DEVICE STRATA_FORCEINLINE void
   read_window(long long window_end, unsigned int lane, cuda::std::uint32_t& status, T& value) const
   {
     const long long predecessor = window_end - static_cast<long long>(lane);
     status                      = SCAN_TILE_INCLUSIVE;
-    unsigned int delay          = 32;
+    DelayT delay{};
     while (true)
     {
       if (predecessor >= 0)
@@ -254,8 +334,7 @@ private:
       {
         return;
       }
-      __nanosleep(delay);
-      delay = delay < 1024 ? delay * 2 : delay;
+      delay.wait();
     }
   }
 
@@ -290,47 +369,78 @@ private:
     }
   }
 
-  // Folds lanes `first` down to 0 of a window into `acc` in sequence order; an inclusive predecessor restarts
-  // the fold from its prefix (the same value the fold would reach). Every lane ends with the result.
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  fold_window(int first, cuda::std::uint32_t status, const T& value, T& acc, bool& have) const
+  // Lane 0 folds lanes `first` down to 0 of a window (held in shared memory, lane j at index j) into `acc`,
+  // in sequence order; with `restart`, lane `first` holds an inclusive prefix, which replaces `acc`. The trip
+  // count is fixed and the lanes past `first` predicated off, so every shared-memory read issues ahead of the
+  // dependent chain of operators.
+  STRATA_DEVICE STRATA_FORCEINLINE void fold_window(const T (&window)[WARP_THREADS], int first, bool restart, T& acc) const
   {
-    for (int j = first; j >= 0; --j)
+    if (restart)
     {
-      const cuda::std::uint32_t s = __shfl_sync(0xffffffffu, status, j);
-      const T v                   = ShuffleIndex<WARP_THREADS>(value, j, 0xffffffffu);
-      acc                         = (s == SCAN_TILE_INCLUSIVE || !have) ? v : op_(acc, v);
-      have                        = true;
+      acc = window[first];
+      --first;
+    }
+    STRATA_UNROLL
+    for (int j = WARP_THREADS - 1; j >= 0; --j)
+    {
+      const T value = window[j];
+      if (j <= first)
+      {
+        acc = op_(acc, value);
+      }
     }
   }
 
-  // The in-order look-back: find the window of the nearest inclusive predecessor, then fold forward from it.
+  // The in-order look-back: walk back window by window to the nearest inclusive predecessor (keeping the last
+  // CACHED_WINDOWS windows read in shared memory), then lane 0 folds forward from it.
   STRATA_DEVICE STRATA_FORCEINLINE T look_back_in_order(unsigned int lane)
   {
-    const long long nearest = static_cast<long long>(tile_idx_) - 1;
-    long long window_end    = nearest;
-    cuda::std::uint32_t status;
+    auto& windows              = temp_storage_.windows.Alias();
+    const long long nearest    = static_cast<long long>(tile_idx_) - 1;
+    int farthest               = 0; // index of the window with the nearest inclusive predecessor (0: nearest)
+    cuda::std::uint32_t status = SCAN_TILE_INVALID;
     T value{};
-    unsigned int inclusive;
+    unsigned int inclusive = 0;
     while (true)
     {
-      read_window(window_end, lane, status, value);
-      inclusive = __ballot_sync(0xffffffffu, status == SCAN_TILE_INCLUSIVE);
+      read_window(nearest - static_cast<long long>(farthest) * WARP_THREADS, lane, status, value);
+      windows[farthest % CACHED_WINDOWS][lane] = value;
+      inclusive                                = __ballot_sync(0xffffffffu, status == SCAN_TILE_INCLUSIVE);
       if (inclusive)
       {
         break;
       }
-      window_end -= WARP_THREADS;
+      ++farthest;
     }
+    __syncwarp();
     T acc{};
-    bool have = false;
-    fold_window(__ffs(inclusive) - 1, status, value, acc, have);
-    // The nearer windows had no INVALID tile when passed over, so re-reading them does not wait.
-    while (window_end < nearest)
+    if (lane == 0)
     {
-      window_end += WARP_THREADS;
-      read_window(window_end, lane, status, value);
-      fold_window(WARP_THREADS - 1, status, value, acc, have);
+      fold_window(windows[farthest % CACHED_WINDOWS], __ffs(inclusive) - 1, true, acc);
+    }
+    for (int w = farthest - 1; w >= 0; --w)
+    {
+      int first    = WARP_THREADS - 1;
+      bool restart = false;
+      if (w <= farthest - CACHED_WINDOWS)
+      {
+        // Passed over without an INVALID tile, so reading it again does not wait; a tile that has become
+        // inclusive since restarts the fold with the value the fold would reach.
+        __syncwarp();
+        read_window(nearest - static_cast<long long>(w) * WARP_THREADS, lane, status, value);
+        windows[w % CACHED_WINDOWS][lane] = value;
+        const unsigned int now_inclusive  = __ballot_sync(0xffffffffu, status == SCAN_TILE_INCLUSIVE);
+        __syncwarp();
+        if (now_inclusive)
+        {
+          first   = __ffs(now_inclusive) - 1;
+          restart = true;
+        }
+      }
+      if (lane == 0)
+      {
+        fold_window(windows[w % CACHED_WINDOWS], first, restart, acc);
+      }
     }
     return acc;
   }

@@ -88,4 +88,12 @@ inline cudaError_t LaunchAfter(bool programmatic,
   return cudaLaunchKernelEx(&config, kernel, static_cast<Args&&>(args)...);
 }
 
+// Launches `kernel` on `stream` and returns the launch's own error (a triple-chevron launch reports it only
+// through the runtime's last-error state, which an unrelated earlier failure may already hold).
+template <typename... KernelArgs, typename... Args>
+inline cudaError_t Launch(dim3 grid, dim3 block, cudaStream_t stream, void (*kernel)(KernelArgs...), Args&&... args)
+{
+  return LaunchAfter(false, grid, block, stream, kernel, static_cast<Args&&>(args)...);
+}
+
 STRATA_NAMESPACE_END

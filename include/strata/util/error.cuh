@@ -30,19 +30,20 @@ STRATA_HOST_DEVICE inline cudaError_t report(cudaError_t error, const char* file
   return error;
 }
 
-// After a launch: the launch error, and with STRATA_DEBUG_SYNC the execution error too.
-inline cudaError_t check_launch(cudaStream_t stream)
+// After a launch made through Launch or LaunchAfter (util/device.cuh): that launch's own error, never one left
+// behind by an unrelated earlier call (the runtime's last-error state is not consulted), and with
+// STRATA_DEBUG_SYNC the execution error too.
+inline cudaError_t check_launch(cudaError_t launch_error, cudaStream_t stream)
 {
-  cudaError_t error = cudaPeekAtLastError();
 #if defined(STRATA_DEBUG_SYNC)
-  if (error == cudaSuccess)
+  if (launch_error == cudaSuccess)
   {
-    error = cudaStreamSynchronize(stream);
+    launch_error = cudaStreamSynchronize(stream);
   }
 #else
   (void) stream;
 #endif
-  return error;
+  return launch_error;
 }
 } // namespace detail
 STRATA_NAMESPACE_END

@@ -372,6 +372,17 @@ BFE(unsigned long long source, unsigned int bit_start, unsigned int num_bits)
   return static_cast<unsigned int>(shifted) & (num_bits >= 32 ? 0xffffffffu : ((1u << num_bits) - 1u));
 }
 
+// -- values the compiler must not share between uses ---------------------------------------------------------
+
+// `value`, as a fresh value the compiler cannot merge with another computation of it. Addresses derived from
+// it in two places (a tile's load and its store) are then computed twice, where each is used, instead of
+// being kept in registers all the way between: cheaper than the registers they would hold.
+STRATA_DEVICE STRATA_FORCEINLINE int Unshared(int value)
+{
+  asm volatile("mov.b32 %0, %1;" : "=r"(value) : "r"(value));
+  return value;
+}
+
 // -- programmatic dependent launch (sm_90+) ------------------------------------------------------------------
 
 // Lets the grid launched after this one on the stream with programmatic stream serialization start now
@@ -386,6 +397,37 @@ STRATA_DEVICE STRATA_FORCEINLINE void GridLaunchDependents()
 STRATA_DEVICE STRATA_FORCEINLINE void GridDependencyWait()
 {
   NV_IF_TARGET(NV_PROVIDES_SM_90, (asm volatile("griddepcontrol.wait;" ::: "memory");));
+}
+
+// -- 128-bit relaxed accesses and bulk L2 prefetch ------------------------------------------------------------
+
+// A relaxed, gpu-scope load of the 16 bytes at `ptr` (16-byte aligned, global memory) as one single-copy
+// atomic access: a concurrent StoreRelaxed128 is seen whole or not at all.
+STRATA_DEVICE STRATA_FORCEINLINE void LoadRelaxed128(const void* ptr, unsigned long long& lo, unsigned long long& hi)
+{
+  asm volatile("{\n\t.reg .b128 t;\n\tld.relaxed.gpu.global.b128 t, [%2];\n\tmov.b128 {%0, %1}, t;\n\t}"
+               : "=l"(lo), "=l"(hi)
+               : "l"(ptr)
+               : "memory");
+}
+
+// A relaxed, gpu-scope store of 16 bytes to `ptr` (16-byte aligned, global memory) as one single-copy atomic
+// access.
+STRATA_DEVICE STRATA_FORCEINLINE void StoreRelaxed128(void* ptr, unsigned long long lo, unsigned long long hi)
+{
+  asm volatile("{\n\t.reg .b128 t;\n\tmov.b128 t, {%1, %2};\n\tst.relaxed.gpu.global.b128 [%0], t;\n\t}"
+               :
+               : "l"(ptr), "l"(lo), "l"(hi)
+               : "memory");
+}
+
+// Asks for `bytes` bytes at `ptr` (both multiples of 16; global memory) to be brought into L2, without waiting
+// and without registers: one thread's instruction covers a whole tile. Does nothing before sm_90.
+STRATA_DEVICE STRATA_FORCEINLINE void PrefetchL2Bulk(const void* ptr, unsigned int bytes)
+{
+  NV_IF_TARGET(NV_PROVIDES_SM_90,
+               (asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(ptr), "r"(bytes) : "memory");),
+               ((void) ptr; (void) bytes;));
 }
 
 STRATA_NAMESPACE_END

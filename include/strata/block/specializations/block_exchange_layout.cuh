@@ -24,6 +24,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/util/ptx.cuh>
 #include <strata/util/type_traits.cuh>
 
 #include <cuda/std/numeric>
@@ -85,10 +86,13 @@ struct block_exchange_shape
   int warp_id;
   int lane;
 
-  STRATA_DEVICE STRATA_FORCEINLINE explicit block_exchange_shape(int tid)
-      : linear_tid(tid)
-      , warp_id(WARPS == 1 ? 0 : static_cast<int>(static_cast<unsigned int>(tid) / WARP_THREADS))
-      , lane(WARPS == 1 ? tid : static_cast<int>(static_cast<unsigned int>(tid) % WARP_THREADS))
+  // `tid` is taken as Unshared: the exchanges of a tile's load and of its store (the same shape, often the
+  // same offsets) would otherwise share their address arithmetic and keep it in registers across the work
+  // between them (H200, 256x16 int BlockLoad/BlockScan/BlockStore: 48 registers against 32).
+  STRATA_DEVICE STRATA_FORCEINLINE explicit block_exchange_shape(int tid_in)
+      : linear_tid(Unshared(tid_in))
+      , warp_id(WARPS == 1 ? 0 : static_cast<int>(static_cast<unsigned int>(linear_tid) / WARP_THREADS))
+      , lane(WARPS == 1 ? linear_tid : static_cast<int>(static_cast<unsigned int>(linear_tid) % WARP_THREADS))
   {}
 
   STRATA_DEVICE STRATA_FORCEINLINE bool in_last_warp() const

@@ -178,10 +178,19 @@ struct DispatchReduce
         return cudaSuccess;
       }
       STRATA_RETURN_IF_ERROR(layout.map_to_buffer(d_temp_storage, temp_storage_bytes));
-      detail::reduce::DeviceReduceSingleTileKernel<MaxPolicy, InputIteratorT, OutputIteratorT, OffsetT, ReductionOpT,
-                                                   InitT, AccumT, TransformOpT>
-        <<<1, SingleTilePolicy::BLOCK_THREADS, 0, stream>>>(d_in, d_out, num_items, op, init, transform);
-      return detail::check_launch(stream);
+      return detail::check_launch(
+        Launch(dim3(1),
+               dim3(SingleTilePolicy::BLOCK_THREADS),
+               stream,
+               detail::reduce::DeviceReduceSingleTileKernel<MaxPolicy, InputIteratorT, OutputIteratorT, OffsetT,
+                                                            ReductionOpT, InitT, AccumT, TransformOpT>,
+               d_in,
+               d_out,
+               num_items,
+               op,
+               init,
+               transform),
+        stream);
     }
 
     // Two passes: partials per block, then one block over the partials. The grid is one full wave of the
@@ -211,12 +220,14 @@ struct DispatchReduce
     STRATA_RETURN_IF_ERROR(layout.map_to_buffer(d_temp_storage, temp_storage_bytes));
 
     const auto share = detail::even_share<OffsetT>::make(num_items, Agent::GRAIN_ITEMS, grid_size);
-    reduce_kernel<<<grid_size, ReducePolicy::BLOCK_THREADS, 0, stream>>>(d_in, partials.get(), share, op, transform);
-    STRATA_RETURN_IF_ERROR(detail::check_launch(stream));
+    STRATA_RETURN_IF_ERROR(detail::check_launch(
+      Launch(dim3(grid_size), dim3(ReducePolicy::BLOCK_THREADS), stream, reduce_kernel, d_in, partials.get(), share, op,
+             transform),
+      stream));
 
     // The second pass is launched with programmatic stream serialization where the device has it (sm_90+):
     // its launch overlaps the first pass, and it waits in-kernel for the first pass's partials.
-    STRATA_RETURN_IF_ERROR(LaunchAfter(
+    return detail::check_launch(LaunchAfter(
       ptx_version >= 900,
       dim3(1),
       dim3(SingleTilePolicy::BLOCK_THREADS),
@@ -228,8 +239,8 @@ struct DispatchReduce
       grid_size,
       op,
       init,
-      Identity{}));
-    return detail::check_launch(stream);
+      Identity{}),
+      stream);
   }
 
   // Picks the policy for the current device's PTX version and runs (or sizes) the reduction.

@@ -1,8 +1,9 @@
 // DispatchScan: DeviceScan's kernels and the host closure that sizes, checks and launches them.
 //
 // A scan of more than one tile is two launches: a small kernel marks every tile's status INVALID and zeroes
-// the tile counter, then the single-pass kernel runs one block per tile (launched with programmatic stream
-// serialization on sm_90, so its launch overlaps the first; it waits in-kernel before touching the tile state).
+// the tile counter, then the single-pass kernel runs one wave of resident blocks (at most one per tile) that
+// take tiles from the counter until none is left (launched with programmatic stream serialization on sm_90,
+// so its launch overlaps the first; it waits in-kernel before touching the tile state).
 // A scan of one tile is one launch and needs no tile state. No items: nothing is launched.
 #pragma once
 
@@ -42,7 +43,7 @@ STRATA_KERNEL_ATTRIBUTES void DeviceScanInitKernel(TileStateT tile_state, size_t
   }
 }
 
-// One tile per block; `tile_counter` is null when there is a single tile.
+// Blocks take tiles from `tile_counter` until none is left; `tile_counter` is null when there is a single tile.
 template <typename MaxPolicyT,
           typename InputIteratorT,
           typename OutputIteratorT,
@@ -52,7 +53,8 @@ template <typename MaxPolicyT,
           typename OffsetT,
           bool INCLUSIVE,
           typename OutputOpT>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ScanPolicy::BLOCK_THREADS) void
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ScanPolicy::BLOCK_THREADS,
+                                           MaxPolicyT::ActivePolicy::ScanPolicy::MIN_BLOCKS_PER_SM) void
 DeviceScanKernel(InputIteratorT d_in,
                  OutputIteratorT d_out,
                  ScanTileState<AccumT> tile_state,
@@ -60,6 +62,8 @@ DeviceScanKernel(InputIteratorT d_in,
                  ScanOpT op,
                  InitValueT init,
                  OffsetT num_items,
+                 unsigned int num_tiles,
+                 unsigned int prefetch_distance,
                  OutputOpT out_op)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::ScanPolicy;
@@ -68,7 +72,7 @@ DeviceScanKernel(InputIteratorT d_in,
   __shared__ typename Agent::TempStorage temp_storage;
 
   GridDependencyWait();
-  Agent(temp_storage, d_in, d_out, op, init, out_op).ConsumeTile(num_items, tile_state, tile_counter);
+  Agent(temp_storage, d_in, d_out, op, init, out_op).ConsumeRange(num_items, num_tiles, tile_state, tile_counter, prefetch_distance);
 }
 
 STRATA_KERNELS_END
@@ -111,6 +115,10 @@ struct DispatchScan
 
     // Tile state and the tile counter, only when tiles must look back.
     detail::temporary_storage::layout<2> layout;
+    if (num_tiles > size_t(0xffffffffu) / 2)
+    {
+      return cudaErrorInvalidValue; // tiles are numbered by a 32-bit counter
+    }
     const bool look_back  = num_tiles > 1;
     auto tile_state_bytes = layout.get_slot(0)->create_alias<char>(look_back ? TileStateT::AllocationSize(num_tiles) : 0);
     auto tile_counter     = layout.get_slot(1)->create_alias<unsigned int>(look_back ? 1 : 0);
@@ -136,30 +144,58 @@ struct DispatchScan
                                                             OutputOpT>;
     if (!look_back)
     {
-      scan_kernel<<<1, ScanPolicy::BLOCK_THREADS, 0, stream>>>(
-        d_in, d_out, TileStateT{}, nullptr, op, init, num_items, out_op);
-      return detail::check_launch(stream);
+      return detail::check_launch(Launch(dim3(1),
+                                         dim3(ScanPolicy::BLOCK_THREADS),
+                                         stream,
+                                         scan_kernel,
+                                         d_in,
+                                         d_out,
+                                         TileStateT{},
+                                         static_cast<unsigned int*>(nullptr),
+                                         op,
+                                         init,
+                                         num_items,
+                                         1u,
+                                         0u,
+                                         out_op),
+                                  stream);
     }
+
+    // Persistent: one wave of resident blocks, at most one per tile; else a block per tile. Either way a block
+    // prefetches the tile PREFETCH_QUARTER_WAVES / 4 waves ahead.
+    int device = 0;
+    STRATA_RETURN_IF_ERROR(CurrentDevice(device));
+    int sm_count      = 0;
+    int blocks_per_sm = 0;
+    STRATA_RETURN_IF_ERROR(SmCount(sm_count, device));
+    STRATA_RETURN_IF_ERROR(MaxSmOccupancy(blocks_per_sm, scan_kernel, ScanPolicy::BLOCK_THREADS, device));
+    const size_t wave = static_cast<size_t>(sm_count) * static_cast<size_t>(blocks_per_sm > 0 ? blocks_per_sm : 1);
+    const unsigned int grid_size =
+      static_cast<unsigned int>(!ScanPolicy::PERSISTENT || num_tiles < wave ? num_tiles : wave);
 
     const TileStateT tile_state(tile_state_bytes.get(), num_tiles);
     const unsigned int init_grid = static_cast<unsigned int>((num_tiles + INIT_THREADS - 1) / INIT_THREADS);
-    detail::scan::DeviceScanInitKernel<<<init_grid, INIT_THREADS, 0, stream>>>(tile_state, num_tiles, tile_counter.get());
-    STRATA_RETURN_IF_ERROR(detail::check_launch(stream));
+    STRATA_RETURN_IF_ERROR(detail::check_launch(
+      Launch(dim3(init_grid), dim3(INIT_THREADS), stream, detail::scan::DeviceScanInitKernel<TileStateT>, tile_state,
+             num_tiles, tile_counter.get()),
+      stream));
 
-    STRATA_RETURN_IF_ERROR(LaunchAfter(ptx_version >= 900,
-                                       dim3(static_cast<unsigned int>(num_tiles)),
-                                       dim3(ScanPolicy::BLOCK_THREADS),
-                                       stream,
-                                       scan_kernel,
-                                       d_in,
-                                       d_out,
-                                       tile_state,
-                                       tile_counter.get(),
-                                       op,
-                                       init,
-                                       num_items,
-                                       out_op));
-    return detail::check_launch(stream);
+    return detail::check_launch(LaunchAfter(ptx_version >= 900,
+                                            dim3(grid_size),
+                                            dim3(ScanPolicy::BLOCK_THREADS),
+                                            stream,
+                                            scan_kernel,
+                                            d_in,
+                                            d_out,
+                                            tile_state,
+                                            tile_counter.get(),
+                                            op,
+                                            init,
+                                            num_items,
+                                            static_cast<unsigned int>(num_tiles),
+                                            static_cast<unsigned int>(wave * ScanPolicy::PREFETCH_QUARTER_WAVES / 4),
+                                            out_op),
+                                stream);
   }
 
   // Picks the policy for the current device's PTX version and runs (or sizes) the scan.

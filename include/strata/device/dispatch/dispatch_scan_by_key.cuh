@@ -40,6 +40,15 @@ struct segmented_op
   }
 };
 
+} // namespace scan
+
+// The segmented form of an exact operator is exact: the look-back may reduce its windows with a tree.
+template <typename V, typename ScanOpT>
+struct scan_op_is_exact<scan::segmented_value<V>, scan::segmented_op<ScanOpT>> : scan_op_is_exact<V, ScanOpT>
+{};
+
+namespace scan
+{
 // Item i of a by-key scan: values[i], flagged as a head when i == 0 or keys[i - 1] and keys[i] differ.
 template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename EqualityOpT, typename V>
 struct segmented_input

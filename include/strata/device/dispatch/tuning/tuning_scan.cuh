@@ -7,6 +7,8 @@
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/thread/thread_operators.cuh>
 
+#include <cuda/std/type_traits>
+
 STRATA_NAMESPACE_BEGIN
 namespace detail
 {
@@ -19,13 +21,46 @@ constexpr int items_for_bytes(int bytes, int accum_size, int most)
   return bytes / accum_size < 1 ? 1 : (bytes / accum_size > most ? most : bytes / accum_size);
 }
 
-// sm_90 default: 128 threads, ~64 bytes of accumulators per thread (16 four-byte items), warp-transposed loads
-// and stores, warp-scans. Not yet measured against neighbouring points on an H100/H200 (docs/tuning.md).
-template <typename AccumT, op_kind OP, int ACCUM_SIZE = static_cast<int>(sizeof(AccumT))>
+// sm_90, measured on an H200 at 2^24 and 2^28 items (scripts/tune.py over benchmarks/bench/scan; docs/tuning.md).
+// All use 256 threads, warp-transposed loads and stores, warp-scans, and prefetch into L2 ahead of the blocks.
+// The default (user operators, and the pairs of the by-key scans): about 96 bytes of accumulators per thread.
+template <typename AccumT, op_kind OP, int ACCUM_SIZE = static_cast<int>(sizeof(AccumT)), typename Enable = void>
 struct sm90_tuning
 {
-  static constexpr int threads = 128;
-  static constexpr int items   = items_for_bytes(64, ACCUM_SIZE, 16);
+  static constexpr int threads          = 256;
+  static constexpr int items            = items_for_bytes(96, ACCUM_SIZE, 16);
+  static constexpr int prefetch_quarter = 4;
+  static constexpr bool persistent      = true;
+};
+
+// 4-byte integers under standard operators: 20 items, a block per tile (4% faster than persistent blocks).
+template <typename AccumT, op_kind OP>
+struct sm90_tuning<AccumT, OP, 4, cuda::std::enable_if_t<OP != op_kind::other && cuda::std::is_integral<AccumT>::value>>
+{
+  static constexpr int threads          = 256;
+  static constexpr int items            = 20;
+  static constexpr int prefetch_quarter = 4;
+  static constexpr bool persistent      = false;
+};
+
+// 4-byte floating point (the look-back folds in order): 24 items, fewer tiles to fold.
+template <typename AccumT, op_kind OP>
+struct sm90_tuning<AccumT, OP, 4, cuda::std::enable_if_t<OP != op_kind::other && !cuda::std::is_integral<AccumT>::value>>
+{
+  static constexpr int threads          = 256;
+  static constexpr int items            = 24;
+  static constexpr int prefetch_quarter = 4;
+  static constexpr bool persistent      = true;
+};
+
+// 8-byte values under standard operators: 20 items, prefetch three quarters of a wave ahead.
+template <typename AccumT, op_kind OP>
+struct sm90_tuning<AccumT, OP, 8, cuda::std::enable_if_t<OP != op_kind::other>>
+{
+  static constexpr int threads          = 256;
+  static constexpr int items            = 20;
+  static constexpr int prefetch_quarter = 3;
+  static constexpr bool persistent      = true;
 };
 
 template <typename AccumT, typename ScanOpT>
@@ -68,7 +103,11 @@ struct policy_hub
                                        BLOCK_LOAD_WARP_TRANSPOSE,
                                        LOAD_DEFAULT,
                                        BLOCK_STORE_WARP_TRANSPOSE,
-                                       BLOCK_SCAN_WARP_SCANS>;
+                                       BLOCK_SCAN_WARP_SCANS,
+                                       32,
+                                       256,
+                                       tuning::prefetch_quarter,
+                                       tuning::persistent>;
   };
 
   using MaxPolicy = Policy900;
