@@ -6,9 +6,10 @@
 // that take tile after tile, each claiming its next tile once its current one has its prefix (the claim's
 // latency hides behind the store; claiming any earlier would let later tiles start first and wait on it). A
 // block starting tile t asks L2 in bulk for the input of tile t + prefetch_distance (the number of blocks in
-// flight, scaled by PREFETCH_QUARTER_WAVES / 4): the block that takes that tile, about one tile's lifetime later, finds its input on chip. Tile 0 scans on its own and publishes its aggregate as an inclusive
-// prefix; every other tile gets its exclusive prefix from the look-back in TilePrefixCallbackOp, which BlockScan
-// calls from its first warp. Operands are always combined in sequence order, so non-commutative operators give
+// flight, scaled by PREFETCH_QUARTER_WAVES / 4): the block that takes that tile, about one tile's lifetime
+// later, finds its input on chip. Tile 0 scans on its own and publishes its aggregate as an inclusive prefix;
+// every other tile gets its exclusive prefix from the look-back in TilePrefixCallbackOp, which BlockScan calls
+// from its first warp. Operands are always combined in sequence order, so non-commutative operators give
 // the sequential result and floating-point results are the same bits run to run.
 #pragma once
 

@@ -373,7 +373,8 @@ private:
   // in sequence order; with `restart`, lane `first` holds an inclusive prefix, which replaces `acc`. The trip
   // count is fixed and the lanes past `first` predicated off, so every shared-memory read issues ahead of the
   // dependent chain of operators.
-  STRATA_DEVICE STRATA_FORCEINLINE void fold_window(const T (&window)[WARP_THREADS], int first, bool restart, T& acc) const
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  fold_window(const T (&window)[WARP_THREADS], int first, bool restart, T& acc) const
   {
     if (restart)
     {

@@ -72,7 +72,8 @@ DeviceScanKernel(InputIteratorT d_in,
   __shared__ typename Agent::TempStorage temp_storage;
 
   GridDependencyWait();
-  Agent(temp_storage, d_in, d_out, op, init, out_op).ConsumeRange(num_items, num_tiles, tile_state, tile_counter, prefetch_distance);
+  Agent(temp_storage, d_in, d_out, op, init, out_op)
+    .ConsumeRange(num_items, num_tiles, tile_state, tile_counter, prefetch_distance);
 }
 
 STRATA_KERNELS_END

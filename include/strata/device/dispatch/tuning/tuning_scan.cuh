@@ -35,7 +35,10 @@ struct sm90_tuning
 
 // 4-byte integers under standard operators: 20 items, a block per tile (4% faster than persistent blocks).
 template <typename AccumT, op_kind OP>
-struct sm90_tuning<AccumT, OP, 4, cuda::std::enable_if_t<OP != op_kind::other && cuda::std::is_integral<AccumT>::value>>
+struct sm90_tuning<AccumT,
+                   OP,
+                   4,
+                   cuda::std::enable_if_t<OP != op_kind::other && cuda::std::is_integral<AccumT>::value>>
 {
   static constexpr int threads          = 256;
   static constexpr int items            = 20;
@@ -45,7 +48,10 @@ struct sm90_tuning<AccumT, OP, 4, cuda::std::enable_if_t<OP != op_kind::other &&
 
 // 4-byte floating point (the look-back folds in order): 24 items, fewer tiles to fold.
 template <typename AccumT, op_kind OP>
-struct sm90_tuning<AccumT, OP, 4, cuda::std::enable_if_t<OP != op_kind::other && !cuda::std::is_integral<AccumT>::value>>
+struct sm90_tuning<AccumT,
+                   OP,
+                   4,
+                   cuda::std::enable_if_t<OP != op_kind::other && !cuda::std::is_integral<AccumT>::value>>
 {
   static constexpr int threads          = 256;
   static constexpr int items            = 24;
