@@ -1,6 +1,7 @@
 // DispatchScanByKey: by-key scans as single-pass scans of (head flag, value) pairs under a segmented operator.
 //
-// Item i of the pair sequence is (i == 0 || !equality_op(keys[i - 1], keys[i]), values[i]); the segmented
+// Item i of the pair sequence is (i == 0 || !equality_op(keys[i - 1], keys[i]), values[i]) (AgentScan reads the
+// keys and values of a tile and flags the heads with BlockDiscontinuity); the segmented
 // operator (f1, v1) . (f2, v2) = (f1 | f2, f2 ? v2 : v1 op v2) restarts the running value at every head and is
 // associative whenever op is. An exclusive by-key scan scans the pairs exclusively without an initial value and
 // writes `head ? init : init op scanned`.
@@ -11,22 +12,11 @@
 
 #include <cuda/std/type_traits>
 
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-
 STRATA_NAMESPACE_BEGIN
 namespace detail
 {
 namespace scan
 {
-// An item of a by-key scan: the value, and whether its key starts a new run.
-template <typename V>
-struct segmented_value
-{
-  int head;
-  V value;
-};
-
 // The segmented form of `op`: a head restarts the running value. Associative whenever op is.
 template <typename ScanOpT>
 struct segmented_op
@@ -49,21 +39,6 @@ struct scan_op_is_exact<scan::segmented_value<V>, scan::segmented_op<ScanOpT>> :
 
 namespace scan
 {
-// Item i of a by-key scan: values[i], flagged as a head when i == 0 or keys[i - 1] and keys[i] differ.
-template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename EqualityOpT, typename V>
-struct segmented_input
-{
-  KeysInputIteratorT keys;
-  ValuesInputIteratorT values;
-  EqualityOpT equality_op;
-  template <typename OffsetT>
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE segmented_value<V> operator()(OffsetT i) const
-  {
-    const int head = (i == 0) || !equality_op(keys[i - 1], keys[i]);
-    return segmented_value<V>{head, static_cast<V>(values[i])};
-  }
-};
-
 // Output of an inclusive by-key scan: the running value.
 struct segmented_inclusive_output
 {
@@ -90,7 +65,6 @@ struct segmented_exclusive_output
 } // namespace scan
 } // namespace detail
 
-
 // The dispatch of a by-key scan: V is the value accumulator; PolicyHub tunes the pair scan.
 template <typename KeysInputIteratorT,
           typename ValuesInputIteratorT,
@@ -106,8 +80,7 @@ struct DispatchScanByKey
 {
   using PairT     = detail::scan::segmented_value<V>;
   using PairOpT   = detail::scan::segmented_op<ScanOpT>;
-  using InputOpT  = detail::scan::segmented_input<KeysInputIteratorT, ValuesInputIteratorT, EqualityOpT, V>;
-  using InputIt   = thrust::transform_iterator<InputOpT, thrust::counting_iterator<OffsetT>, PairT>;
+  using InputIt   = detail::scan::by_key_input<KeysInputIteratorT, ValuesInputIteratorT, EqualityOpT, V>;
   using OutputOpT = cuda::std::conditional_t<INCLUSIVE,
                                              detail::scan::segmented_inclusive_output,
                                              detail::scan::segmented_exclusive_output<V, ScanOpT>>;
@@ -133,7 +106,7 @@ struct DispatchScanByKey
     }
     return PairDispatch::Dispatch(d_temp_storage,
                                   temp_storage_bytes,
-                                  InputIt(thrust::counting_iterator<OffsetT>(0), InputOpT{d_keys_in, d_values_in, equality_op}),
+                                  InputIt{d_keys_in, d_values_in, equality_op},
                                   d_values_out,
                                   PairOpT{op},
                                   detail::scan::no_init{},
