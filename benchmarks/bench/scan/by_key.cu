@@ -1,9 +1,9 @@
 // DeviceScan::InclusiveSumByKey in the tuning format, with keys in runs of random length (8 on average). The
 // search space is declared below; the tuning driver compiles this file once per point with -DTUNE_BASE=0 and the
 // TUNE_* values, and once with TUNE_BASE=1 (the tuned defaults of tuning_scan.cuh) to compare against.
-// A scan by key scans (run head, value) pairs, read through an iterator that compares each key with its
-// predecessor: TUNE_LOAD picks how a tile of pairs is read, 0 warp-striped reads transposed through shared memory,
-// 1 direct reads of each thread's consecutive items (vectorized loads need a pointer, so they fall back to these).
+// A scan by key scans (run head, value) pairs: each tile's keys and values are loaded with BlockLoad and the
+// heads flagged against the key before the tile. TUNE_LOAD picks how keys and values are read: 0 warp-striped
+// reads transposed through shared memory, 1 vectorized reads straight into each thread's consecutive items.
 // A point whose tile does not fit in 48 KiB of static shared memory for a type reports that case as skipped.
 //
 // %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:1024:32
@@ -17,6 +17,7 @@
 #include <strata/device/device_scan.cuh>
 
 #include "bench_util.cuh"
+#include "scan_tuning_policy.cuh"
 
 #include <cuda/std/functional>
 
@@ -24,60 +25,14 @@
 #include <set>
 #include <vector>
 
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
-
-#ifndef TUNE_BASE
-#  define TUNE_BASE 1
-#endif
-// Knobs a variant may leave out take the library's defaults.
-#ifndef TUNE_LOAD
-#  define TUNE_LOAD 0
-#endif
-#ifndef TUNE_DELAY_NS
-#  define TUNE_DELAY_NS 32
-#endif
-#ifndef TUNE_MAX_DELAY_NS
-#  define TUNE_MAX_DELAY_NS 256
-#endif
-#ifndef TUNE_PREFETCH_QUARTERS
-#  define TUNE_PREFETCH_QUARTERS 4
-#endif
-#ifndef TUNE_MIN_BLOCKS
-#  define TUNE_MIN_BLOCKS 1
-#endif
-#ifndef TUNE_PERSISTENT
-#  define TUNE_PERSISTENT 1
-#endif
-
 namespace
 {
 template <typename KeyT, typename ValueT>
 using accum_t = strata::detail::accumulator_t<cuda::std::plus<>, ValueT>;
 
 #if !TUNE_BASE
-// A hub with a single MaxPolicy built from the TUNE_* values.
-struct bench_policy_hub
-{
-  struct Policy : strata::ChainedPolicy<300, Policy, Policy>
-  {
-    using ScanPolicy = strata::AgentScanPolicy<TUNE_THREADS_PER_BLOCK,
-                                               TUNE_ITEMS_PER_THREAD,
-                                               TUNE_LOAD == 0 ? strata::BLOCK_LOAD_WARP_TRANSPOSE
-                                                              : strata::BLOCK_LOAD_VECTORIZE,
-                                               strata::LOAD_DEFAULT,
-                                               strata::BLOCK_STORE_WARP_TRANSPOSE,
-                                               strata::BLOCK_SCAN_WARP_SCANS,
-                                               TUNE_DELAY_NS,
-                                               TUNE_MAX_DELAY_NS,
-                                               TUNE_PREFETCH_QUARTERS,
-                                               TUNE_PERSISTENT != 0,
-                                               TUNE_MIN_BLOCKS>;
-  };
-  using MaxPolicy = Policy;
-};
 template <typename KeyT, typename ValueT>
-using hub_t = bench_policy_hub;
+using hub_t = scan_tuning_policy_hub;
 #else
 template <typename KeyT, typename ValueT>
 using hub_t = strata::detail::scan::policy_hub<strata::detail::scan::segmented_value<accum_t<KeyT, ValueT>>,

@@ -15,6 +15,7 @@
 #include <strata/device/device_scan.cuh>
 
 #include "bench_util.cuh"
+#include "scan_tuning_policy.cuh"
 
 #include <cuda/std/functional>
 
@@ -25,54 +26,11 @@
 #include <type_traits>
 #include <vector>
 
-#ifndef TUNE_BASE
-#  define TUNE_BASE 1
-#endif
-// Knobs a variant may leave out take the library's defaults.
-#ifndef TUNE_LOAD
-#  define TUNE_LOAD 0
-#endif
-#ifndef TUNE_DELAY_NS
-#  define TUNE_DELAY_NS 32
-#endif
-#ifndef TUNE_MAX_DELAY_NS
-#  define TUNE_MAX_DELAY_NS 256
-#endif
-#ifndef TUNE_PREFETCH_QUARTERS
-#  define TUNE_PREFETCH_QUARTERS 4
-#endif
-#ifndef TUNE_MIN_BLOCKS
-#  define TUNE_MIN_BLOCKS 1
-#endif
-#ifndef TUNE_PERSISTENT
-#  define TUNE_PERSISTENT 1
-#endif
-
 namespace
 {
 #if !TUNE_BASE
-// A hub with a single MaxPolicy built from the TUNE_* values.
-struct bench_policy_hub
-{
-  struct Policy : strata::ChainedPolicy<300, Policy, Policy>
-  {
-    using ScanPolicy = strata::AgentScanPolicy<TUNE_THREADS_PER_BLOCK,
-                                               TUNE_ITEMS_PER_THREAD,
-                                               TUNE_LOAD == 0 ? strata::BLOCK_LOAD_WARP_TRANSPOSE
-                                                              : strata::BLOCK_LOAD_VECTORIZE,
-                                               strata::LOAD_DEFAULT,
-                                               strata::BLOCK_STORE_WARP_TRANSPOSE,
-                                               strata::BLOCK_SCAN_WARP_SCANS,
-                                               TUNE_DELAY_NS,
-                                               TUNE_MAX_DELAY_NS,
-                                               TUNE_PREFETCH_QUARTERS,
-                                               TUNE_PERSISTENT != 0,
-                                               TUNE_MIN_BLOCKS>;
-  };
-  using MaxPolicy = Policy;
-};
 template <typename AccumT>
-using hub_t = bench_policy_hub;
+using hub_t = scan_tuning_policy_hub;
 #else
 template <typename AccumT>
 using hub_t = strata::detail::scan::policy_hub<AccumT, cuda::std::plus<>>;
