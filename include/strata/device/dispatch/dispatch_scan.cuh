@@ -114,12 +114,13 @@ struct DispatchScan
     const size_t num_tiles =
       static_cast<size_t>((num_items + OffsetT(ScanPolicy::TILE_ITEMS) - 1) / OffsetT(ScanPolicy::TILE_ITEMS));
 
-    // Tile state and the tile counter, only when tiles must look back.
-    detail::temporary_storage::layout<2> layout;
     if (num_tiles > size_t(0xffffffffu) / 2)
     {
       return cudaErrorInvalidValue; // tiles are numbered by a 32-bit counter
     }
+
+    // Tile state and the tile counter, only when tiles must look back.
+    detail::temporary_storage::layout<2> layout;
     const bool look_back  = num_tiles > 1;
     auto tile_state_bytes = layout.get_slot(0)->create_alias<char>(look_back ? TileStateT::AllocationSize(num_tiles) : 0);
     auto tile_counter     = layout.get_slot(1)->create_alias<unsigned int>(look_back ? 1 : 0);
