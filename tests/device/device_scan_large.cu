@@ -1,6 +1,7 @@
 // DeviceScan over more than 2^31 items: offsets past 2^31 in every tile and a running prefix carried past 2^31.
 // The outputs take 8 GiB, so they are checked in windows (the start, around 2^31, the end) and at random
-// positions, read back on their own.
+// positions, read back on their own; a uint32 sum of random data in place is checked whole on the device, against
+// the hash its inputs were made from.
 #include "device_scan_harness.cuh"
 
 #include <thrust/iterator/constant_iterator.h>
@@ -63,6 +64,38 @@ void check_samples(const std::uint32_t* d_out, std::size_t n, Expected expected)
     REQUIRE(device_scan_test::read_element(d_out, i) == expected(i));
   }
 }
+// A pseudo-random 32-bit value for position i (never all zeros).
+__host__ __device__ std::uint32_t hash_of(std::size_t i)
+{
+  std::uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ULL;
+  x ^= x >> 31;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  return static_cast<std::uint32_t>(x >> 29);
+}
+
+__global__ void fill_hashes(std::uint32_t* data, std::size_t n)
+{
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  {
+    data[i] = hash_of(i);
+  }
+}
+
+// Counts the positions where sums[i] - sums[i - 1] (sums[0] at 0) is not hash_of(i): the inclusive sums of the
+// hashes, modulo 2^32, are the one sequence with none.
+__global__ void count_wrong_sums(const std::uint32_t* sums, std::size_t n, unsigned long long* wrong)
+{
+  unsigned long long mine = 0;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  {
+    const std::uint32_t before = i == 0 ? 0u : sums[i - 1];
+    mine += (sums[i] - before != hash_of(i)) ? 1u : 0u;
+  }
+  if (mine != 0)
+  {
+    atomicAdd(wrong, mine);
+  }
+}
 } // namespace
 
 TEST_CASE("DeviceScan handles more than 2^31 items", "[device][scan][large]")
@@ -87,6 +120,19 @@ TEST_CASE("DeviceScan handles more than 2^31 items", "[device][scan][large]")
                                                cuda::std::plus<>{}, std::uint32_t{5}, n, s);
     });
     check_samples(d_out.data(), n, [](std::size_t i) { return static_cast<std::uint32_t>(i + 5); });
+  }
+  SECTION("InclusiveSum of random uint32 in memory, in place")
+  {
+    fill_hashes<<<4096, 256>>>(d_out.data(), n);
+    STRATA_TEST_CUDA(cudaGetLastError());
+    strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
+      return strata::DeviceScan::InclusiveSum(temp, bytes, d_out.data(), n, s);
+    });
+    strata_test::device_buffer<unsigned long long> wrong(1);
+    STRATA_TEST_CUDA(cudaMemset(wrong.data(), 0, sizeof(unsigned long long)));
+    count_wrong_sums<<<4096, 256>>>(d_out.data(), n, wrong.data());
+    STRATA_TEST_CUDA(cudaGetLastError());
+    REQUIRE(wrong.download()[0] == 0);
   }
   SECTION("InclusiveSumByKey of uint32 ones under runs of 1000003 keys")
   {

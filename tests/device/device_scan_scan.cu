@@ -1,6 +1,7 @@
 // DeviceScan::InclusiveScan, ExclusiveScan (with an initial value) and InclusiveScanInit, with cuda::maximum<>,
-// with cuda::std::plus<> and a non-zero initial value, and with the non-commutative mat_mul (the exact
-// left-to-right product is required), at every size class, in place and out of place.
+// with cuda::std::plus<> and a non-zero initial value, and with the non-commutative mat_mul (16 bytes) and
+// affine_then (8 bytes) (the exact left-to-right result is required), at every size class, in place and out of
+// place.
 #include "device_scan_harness.cuh"
 
 #include <cstdint>
@@ -9,12 +10,14 @@
 namespace
 {
 using device_scan_test::MAX_ITEMS;
+using strata_test::affine32;
 using strata_test::mat2x2;
 
 // The tiles of the scans tested here.
 constexpr std::size_t INT_MAX_TILE   = device_scan_test::tile_items<int, cuda::maximum<>>();
 constexpr std::size_t MAT_TILE       = device_scan_test::tile_items<mat2x2, strata_test::mat_mul>();
 constexpr std::size_t INT64_SUM_TILE = device_scan_test::tile_items<std::int64_t, cuda::std::plus<>>();
+constexpr std::size_t AFFINE_TILE    = device_scan_test::tile_items<affine32, strata_test::affine_then>();
 
 // Runs the three scans of `h_in` out of place and compares them with the host references.
 template <typename T, typename DeviceOp, typename HostOp>
@@ -148,6 +151,18 @@ TEST_CASE("DeviceScan with the non-commutative mat_mul keeps the order of the op
   }
 }
 
+TEST_CASE("DeviceScan with the non-commutative 8-byte affine_then keeps the order of the operands",
+          "[device][scan][affine]")
+{
+  const affine32 init = strata_test::random_vector<affine32>(1, 4747)[0];
+  for (std::size_t n : device_scan_test::scan_sizes(AFFINE_TILE, MAX_ITEMS, 47))
+  {
+    CAPTURE(n);
+    check_scans(strata_test::random_vector<affine32>(n, 29 * n + 6), strata_test::affine_then{},
+                strata_test::affine_then{}, init, device_scan_test::mode_for(n));
+  }
+}
+
 TEST_CASE("DeviceScan with cuda::std::plus<> and a non-zero initial value", "[device][scan][plus]")
 {
   const std::int64_t init = -123456789012LL;
@@ -168,6 +183,16 @@ TEST_CASE("DeviceScan InclusiveScan, ExclusiveScan and InclusiveScanInit in plac
       CAPTURE(n);
       check_scans_in_place(strata_test::random_vector<int>(n, 19 * n + 4), cuda::maximum<>{},
                            strata_test::host_max{}, -7, device_scan_test::mode_for(n));
+    }
+  }
+  SECTION("affine_then on affine32")
+  {
+    const affine32 init = strata_test::random_vector<affine32>(1, 4848)[0];
+    for (std::size_t n : device_scan_test::short_sizes(AFFINE_TILE))
+    {
+      CAPTURE(n);
+      check_scans_in_place(strata_test::random_vector<affine32>(n, 31 * n + 7), strata_test::affine_then{},
+                           strata_test::affine_then{}, init, device_scan_test::mode_for(n));
     }
   }
   SECTION("mat_mul on mat2x2")

@@ -3,6 +3,7 @@
 // num_items type; floating-point sums that are the same bits run to run.
 #include "device_scan_harness.cuh"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -215,5 +216,38 @@ TEST_CASE("DeviceScan float sums are the same bits run to run and close to the e
   SECTION("ExclusiveSum")
   {
     check(false);
+  }
+}
+
+TEMPLATE_TEST_CASE("DeviceScan sums of arrays that do not start on 16 bytes", "[device][scan][sum][alignment]",
+                   std::int32_t, float, std::int64_t, double)
+{
+  // Vectorized and bulk accesses depend on where an array starts: every mix of an input and an output offset by
+  // whole items from a 16-byte boundary (a tile's start is then never 16-byte aligned) gives the same sums.
+  using T                = TestType;
+  const std::size_t tile = device_scan_test::sum_tile_items<T>();
+  for (std::size_t n : {tile + 1, 5 * tile - 1, std::size_t(1000003)})
+  {
+    CAPTURE(n);
+    const std::vector<T> h_in = strata_test::random_vector<T>(n, 37 * n + 8);
+    const std::vector<T> expected = inclusive_sums(h_in);
+    for (const std::size_t in_offset : {std::size_t(0), std::size_t(1)})
+    {
+      for (const std::size_t out_offset : {std::size_t(0), std::size_t(3)})
+      {
+        CAPTURE(in_offset, out_offset);
+        std::vector<T> padded_in(n + in_offset, T(1));
+        std::copy(h_in.begin(), h_in.end(), padded_in.begin() + static_cast<std::ptrdiff_t>(in_offset));
+        strata_test::device_buffer<T> d_in(padded_in);
+        strata_test::device_buffer<T> d_out(n + out_offset);
+        strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
+          return strata::DeviceScan::InclusiveSum(
+            temp, bytes, d_in.data() + in_offset, d_out.data() + out_offset, static_cast<int>(n), s);
+        });
+        const std::vector<T> out = d_out.download();
+        STRATA_REQUIRE_EQUAL_VECTORS(
+          std::vector<T>(out.begin() + static_cast<std::ptrdiff_t>(out_offset), out.end()), expected);
+      }
+    }
   }
 }

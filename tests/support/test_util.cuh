@@ -110,6 +110,35 @@ struct mat_mul
   }
 };
 
+// The affine map x -> a x + b of 32-bit unsigned integers (arithmetic modulo 2^32), 8 bytes: composing maps is
+// associative and not commutative, the operator that catches reordered operands among 8-byte values.
+struct affine32
+{
+  std::uint32_t a, b;
+
+  __host__ __device__ friend bool operator==(const affine32& x, const affine32& y)
+  {
+    return x.a == y.a && x.b == y.b;
+  }
+  __host__ __device__ friend bool operator!=(const affine32& x, const affine32& y)
+  {
+    return !(x == y);
+  }
+  friend std::ostream& operator<<(std::ostream& os, const affine32& v)
+  {
+    return os << "(" << v.a << " x + " << v.b << ")";
+  }
+};
+
+// x then y: the map x -> y.a (x.a v + x.b) + y.b.
+struct affine_then
+{
+  __host__ __device__ affine32 operator()(const affine32& x, const affine32& y) const
+  {
+    return affine32{y.a * x.a, y.a * x.b + y.b};
+  }
+};
+
 // Every value type a collective must support, for TEMPLATE_TEST_CASE.
 #define STRATA_TEST_ALL_TYPES                                                                                    \
   std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t, std::uint32_t, std::int64_t,             \
@@ -209,6 +238,16 @@ struct random_traits<mat2x2>
   {
     return mat2x2{static_cast<std::uint32_t>(rng()) | 1u, static_cast<std::uint32_t>(rng()) & ~1u,
                   static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng()) | 1u};
+  }
+};
+
+template <>
+struct random_traits<affine32>
+{
+  // Odd slopes keep the composed slope odd (random even slopes would make long compositions constant).
+  static affine32 draw(std::mt19937_64& rng)
+  {
+    return affine32{static_cast<std::uint32_t>(rng()) | 1u, static_cast<std::uint32_t>(rng() >> 17)};
   }
 };
 

@@ -140,6 +140,104 @@ struct init_prefix_op
     return op(init, prefix_op(block_aggregate));
   }
 };
+
+// Scans one tile of accumulators held as ITEMS_PER_THREAD consecutive items per thread: tile 0 on its own (its
+// aggregate published as its inclusive prefix unless no tile follows), every other tile with its exclusive prefix
+// from the decoupled look-back, which BlockScan calls from its first warp. Kept apart from AgentScan's loads and
+// stores, so that an agent moving tiles another way (through shared-memory stages, say) scans them the same way.
+template <typename PolicyT, typename AccumT, typename ScanOpT, typename InitValueT, bool INCLUSIVE>
+struct tile_scan
+{
+  static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
+  static constexpr bool HAS_INIT        = !cuda::std::is_same<InitValueT, no_init>::value;
+
+  using TileStateT = ScanTileState<AccumT>;
+  using BlockScanT = BlockScan<AccumT, PolicyT::BLOCK_THREADS, PolicyT::SCAN_ALGORITHM>;
+  using PrefixOpT  = TilePrefixCallbackOp<
+    AccumT,
+    ScanOpT,
+    TileStateT,
+    scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
+
+  struct TempStorage
+  {
+    typename BlockScanT::TempStorage scan;
+    typename PrefixOpT::TempStorage prefix;
+  };
+
+  TempStorage& storage;
+  ScanOpT op;
+  InitValueT init;
+
+  STRATA_DEVICE STRATA_FORCEINLINE void operator()(unsigned int tile_idx,
+                                                   bool is_last,
+                                                   AccumT (&items)[ITEMS_PER_THREAD],
+                                                   AccumT (&scanned)[ITEMS_PER_THREAD],
+                                                   TileStateT tile_state)
+  {
+    if (tile_idx == 0)
+    {
+      AccumT block_aggregate;
+      scan_first_tile(items, scanned, block_aggregate);
+      if (threadIdx.x == 0 && !is_last)
+      {
+        tile_state.SetInclusive(0, block_aggregate);
+      }
+    }
+    else
+    {
+      PrefixOpT prefix_op(tile_state, storage.prefix, op, tile_idx);
+      if constexpr (HAS_INIT)
+      {
+        init_prefix_op<AccumT, ScanOpT, PrefixOpT> with_init{prefix_op, op, static_cast<AccumT>(init)};
+        scan_with_prefix(items, scanned, with_init);
+      }
+      else
+      {
+        scan_with_prefix(items, scanned, prefix_op);
+      }
+    }
+  }
+
+private:
+  STRATA_DEVICE STRATA_FORCEINLINE void scan_first_tile(AccumT (&items)[ITEMS_PER_THREAD],
+                                                        AccumT (&scanned)[ITEMS_PER_THREAD],
+                                                        AccumT& block_aggregate)
+  {
+    BlockScanT scan(storage.scan);
+    if constexpr (INCLUSIVE && HAS_INIT)
+    {
+      scan.InclusiveScan(items, scanned, static_cast<AccumT>(init), op, block_aggregate);
+    }
+    else if constexpr (INCLUSIVE)
+    {
+      scan.InclusiveScan(items, scanned, op, block_aggregate);
+    }
+    else if constexpr (HAS_INIT)
+    {
+      scan.ExclusiveScan(items, scanned, static_cast<AccumT>(init), op, block_aggregate);
+    }
+    else
+    {
+      scan.ExclusiveScan(items, scanned, op, block_aggregate);
+    }
+  }
+
+  template <typename CallbackT>
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  scan_with_prefix(AccumT (&items)[ITEMS_PER_THREAD], AccumT (&scanned)[ITEMS_PER_THREAD], CallbackT& callback)
+  {
+    BlockScanT scan(storage.scan);
+    if constexpr (INCLUSIVE)
+    {
+      scan.InclusiveScan(items, scanned, op, callback);
+    }
+    else
+    {
+      scan.ExclusiveScan(items, scanned, op, callback);
+    }
+  }
+};
 } // namespace scan
 } // namespace detail
 
@@ -159,7 +257,6 @@ class AgentScan
   static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
   static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
   static constexpr int TILE_ITEMS       = PolicyT::TILE_ITEMS;
-  static constexpr bool HAS_INIT        = !cuda::std::is_same<InitValueT, detail::scan::no_init>::value;
 
   using InputTraits         = detail::scan::scan_input_traits<InputIteratorT>;
   static constexpr bool BY_KEY = InputTraits::BY_KEY;
@@ -188,13 +285,8 @@ class AgentScan
     };
     typename HeadsT::TempStorage heads;
   };
-  using BlockScanT   = BlockScan<AccumT, BLOCK_THREADS, PolicyT::SCAN_ALGORITHM>;
-  using BlockStoreT  = BlockStore<OutputT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
-  using PrefixOpT    = TilePrefixCallbackOp<
-    AccumT,
-    ScanOpT,
-    TileStateT,
-    detail::scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
+  using TileScanT   = detail::scan::tile_scan<PolicyT, AccumT, ScanOpT, InitValueT, INCLUSIVE>;
+  using BlockStoreT = BlockStore<OutputT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
 
   // Whether `It` points into memory with tiles of items of type `V` that are whole multiples of 16 bytes.
   template <typename It, typename V>
@@ -223,11 +315,7 @@ public:
       typename BlockLoadT::TempStorage load;
       cuda::std::conditional_t<BY_KEY, by_key_load_storage, NullType> load_by_key;
       typename BlockStoreT::TempStorage store;
-      struct
-      {
-        typename BlockScanT::TempStorage scan;
-        typename PrefixOpT::TempStorage prefix;
-      } scan;
+      typename TileScanT::TempStorage scan;
     };
     unsigned int tile_idx;
   };
@@ -325,28 +413,7 @@ private:
     __syncthreads();
     // Scan, with the look-back for every tile but the first.
     AccumT scanned[ITEMS_PER_THREAD];
-    if (tile_idx == 0)
-    {
-      AccumT block_aggregate;
-      scan_first_tile(items, scanned, block_aggregate);
-      if (threadIdx.x == 0 && !IS_LAST_TILE)
-      {
-        tile_state.SetInclusive(0, block_aggregate);
-      }
-    }
-    else
-    {
-      PrefixOpT prefix_op(tile_state, temp_storage_.scan.prefix, op_, tile_idx);
-      if constexpr (HAS_INIT)
-      {
-        detail::scan::init_prefix_op<AccumT, ScanOpT, PrefixOpT> with_init{prefix_op, op_, static_cast<AccumT>(init_)};
-        scan_tile(items, scanned, with_init);
-      }
-      else
-      {
-        scan_tile(items, scanned, prefix_op);
-      }
-    }
+    TileScanT{temp_storage_.scan, op_, init_}(tile_idx, IS_LAST_TILE, items, scanned, tile_state);
     __syncthreads();
     unsigned int claimed = 0;
     if (claim_next != nullptr && threadIdx.x == 0)
@@ -445,44 +512,6 @@ private:
       {
         items[i] = static_cast<AccumT>(loaded[i]);
       }
-    }
-  }
-
-  STRATA_DEVICE STRATA_FORCEINLINE void scan_first_tile(AccumT (&items)[ITEMS_PER_THREAD],
-                                                        AccumT (&scanned)[ITEMS_PER_THREAD],
-                                                        AccumT& block_aggregate)
-  {
-    BlockScanT scan(temp_storage_.scan.scan);
-    if constexpr (INCLUSIVE && HAS_INIT)
-    {
-      scan.InclusiveScan(items, scanned, static_cast<AccumT>(init_), op_, block_aggregate);
-    }
-    else if constexpr (INCLUSIVE)
-    {
-      scan.InclusiveScan(items, scanned, op_, block_aggregate);
-    }
-    else if constexpr (HAS_INIT)
-    {
-      scan.ExclusiveScan(items, scanned, static_cast<AccumT>(init_), op_, block_aggregate);
-    }
-    else
-    {
-      scan.ExclusiveScan(items, scanned, op_, block_aggregate);
-    }
-  }
-
-  template <typename CallbackT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  scan_tile(AccumT (&items)[ITEMS_PER_THREAD], AccumT (&scanned)[ITEMS_PER_THREAD], CallbackT& callback)
-  {
-    BlockScanT scan(temp_storage_.scan.scan);
-    if constexpr (INCLUSIVE)
-    {
-      scan.InclusiveScan(items, scanned, op_, callback);
-    }
-    else
-    {
-      scan.ExclusiveScan(items, scanned, op_, callback);
     }
   }
 
