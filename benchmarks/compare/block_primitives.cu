@@ -209,13 +209,6 @@ void run(benchmark::State& state, Kernel kernel, Reference reference)
   }
 }
 
-template <typename T>
-const char* type_name()
-{
-  return sizeof(T) == 4 ? (std::is_floating_point<T>::value ? "f32" : "i32")
-                        : (std::is_floating_point<T>::value ? "f64" : "i64");
-}
-
 const char* io_name(io a)
 {
   return a == io::direct ? "direct" : a == io::vectorize ? "vectorize" : "warp_transpose";
@@ -224,7 +217,7 @@ const char* io_name(io a)
 template <typename Lib, typename T, int BLOCK, int IPT, io IO, reduce_alg ALG>
 void register_reduce()
 {
-  const std::string name = std::string("block_reduce/") + type_name<T>() + "/" + std::to_string(BLOCK) + "x"
+  const std::string name = std::string("block_reduce/") + strata_bench::type_name<T>() + "/" + std::to_string(BLOCK) + "x"
                          + std::to_string(IPT) + "/" + io_name(IO) + "/"
                          + (ALG == reduce_alg::raking ? "raking" : "warp_reductions") + "/" + Lib::name;
   benchmark::RegisterBenchmark(name.c_str(), [](benchmark::State& state) {
@@ -236,7 +229,7 @@ void register_reduce()
 template <typename Lib, typename T, int BLOCK, int IPT, io IO, scan_alg ALG>
 void register_scan()
 {
-  const std::string name = std::string("block_scan/") + type_name<T>() + "/" + std::to_string(BLOCK) + "x"
+  const std::string name = std::string("block_scan/") + strata_bench::type_name<T>() + "/" + std::to_string(BLOCK) + "x"
                          + std::to_string(IPT) + "/" + io_name(IO) + "/"
                          + (ALG == scan_alg::raking ? "raking" : "warp_scans") + "/" + Lib::name;
   benchmark::RegisterBenchmark(name.c_str(), [](benchmark::State& state) {

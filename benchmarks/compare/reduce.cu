@@ -19,16 +19,6 @@ enum class algorithm
   argmin
 };
 
-template <typename T>
-std::string type_name()
-{
-  if (std::is_floating_point<T>::value)
-  {
-    return sizeof(T) == 4 ? "f32" : "f64";
-  }
-  return "i" + std::to_string(8 * sizeof(T));
-}
-
 // Where ArgMin writes: the extremum and its position (CUB 3's two-output form).
 template <typename T>
 struct arg_out
@@ -125,7 +115,7 @@ void register_case()
 {
   for (int log2_n : {16, 20, 24, 28})
   {
-    const std::string base = std::string(ALG == algorithm::sum ? "reduce_sum/" : "reduce_argmin/") + type_name<T>()
+    const std::string base = std::string(ALG == algorithm::sum ? "reduce_sum/" : "reduce_argmin/") + strata_bench::type_name<T>()
                            + "/2^" + std::to_string(log2_n);
     benchmark::RegisterBenchmark((base + "/strata").c_str(), [log2_n](benchmark::State& st) {
       bench<true, ALG, T>(st, log2_n);

@@ -34,16 +34,6 @@ enum class library
   copy
 };
 
-template <typename T>
-std::string type_name()
-{
-  if (std::is_floating_point<T>::value)
-  {
-    return sizeof(T) == 4 ? "f32" : "f64";
-  }
-  return "i" + std::to_string(8 * sizeof(T));
-}
-
 // The inputs of one case and one library's call on them, both phases (the size query costs no device time).
 // Input set `turn` is the turn-th of the rotation.
 template <algorithm ALG, typename T>
@@ -195,7 +185,7 @@ void register_case()
   for (int log2_n : {16, 20, 24, 28})
   {
     const std::string base = std::string(ALG == algorithm::sum ? "scan_inclusive_sum/" : "scan_inclusive_sum_by_key/")
-                           + type_name<T>() + "/2^" + std::to_string(log2_n);
+                           + strata_bench::type_name<T>() + "/2^" + std::to_string(log2_n);
     benchmark::RegisterBenchmark((base + "/strata").c_str(), [log2_n](benchmark::State& st) {
       bench<library::strata, ALG, T>(st, log2_n);
     })->UseManualTime()->Unit(benchmark::kMicrosecond);

@@ -249,6 +249,17 @@ private:
   T* ptr_ = nullptr;
 };
 
+// The short name of an arithmetic type in benchmark names: i8 ... i64, f32, f64.
+template <typename T>
+std::string type_name()
+{
+  if (std::is_floating_point<T>::value)
+  {
+    return sizeof(T) == 4 ? "f32" : "f64";
+  }
+  return "i" + std::to_string(8 * sizeof(T));
+}
+
 // Items and bytes (read + written) per iteration, so Google Benchmark reports items/s and bytes/s.
 inline void set_counters(benchmark::State& state, std::size_t items, std::size_t bytes)
 {

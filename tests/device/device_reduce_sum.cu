@@ -60,13 +60,7 @@ TEST_CASE("DeviceReduce::Sum of floats is the same bits run to run", "[device][r
 {
   // Values with full mantissas, so the sum depends on the order of the additions.
   const std::size_t n = (std::size_t(1) << 24) + 17;
-  std::vector<float> h_in(n);
-  std::mt19937_64 rng = strata_test::make_rng(99);
-  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-  for (auto& x : h_in)
-  {
-    x = d(rng);
-  }
+  const std::vector<float> h_in = strata_test::full_mantissa_floats(n, 99);
   strata_test::device_buffer<float> d_in(h_in);
   strata_test::device_buffer<float> d_out(1);
   std::vector<float> results;

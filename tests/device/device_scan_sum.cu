@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <random>
 #include <vector>
 
 namespace
@@ -151,13 +150,7 @@ TEST_CASE("DeviceScan float sums are the same bits run to run and close to the e
 {
   // Values with full mantissas, so every rounded partial sum depends on the order of the additions.
   const std::size_t n = (std::size_t(1) << 24) + 17;
-  std::vector<float> h_in(n);
-  std::mt19937_64 rng = strata_test::make_rng(404);
-  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-  for (auto& x : h_in)
-  {
-    x = d(rng);
-  }
+  const std::vector<float> h_in = strata_test::full_mantissa_floats(n, 404);
   strata_test::device_buffer<float> d_in(h_in);
   strata_test::device_buffer<float> d_out(n);
 

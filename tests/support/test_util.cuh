@@ -251,6 +251,20 @@ struct random_traits<affine32>
   }
 };
 
+// `n` floats uniform in [-1, 1) with full mantissas (random_vector's floats are multiples of 1/8, whose sums are
+// exact): every rounded sum of them depends on the order of the additions. Salted like random_vector.
+inline std::vector<float> full_mantissa_floats(std::size_t n, std::uint64_t salt)
+{
+  std::vector<float> v(n);
+  std::mt19937_64 rng = make_rng(salt);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  for (auto& x : v)
+  {
+    x = d(rng);
+  }
+  return v;
+}
+
 template <typename T>
 T random_value(std::mt19937_64& rng)
 {
