@@ -8,7 +8,8 @@
 # Environment: STRATA_STEPS (default "build,test,sanitize,bench"), STRATA_BENCH (regex of benchmark
 # executables to run, default all), STRATA_BENCH_ARGS (extra Google Benchmark flags),
 # STRATA_SANITIZE_TIMEOUT (seconds per sanitizer run, default 300), STRATA_BUILD_DIR, STRATA_BUILD_TARGETS
-# (ninja targets to build instead of all), STRATA_TEST_REGEX (ctest -R filter).
+# (ninja targets to build instead of all), STRATA_TEST_REGEX (ctest -R filter), STRATA_TEST_TIMEOUT (seconds
+# per test, default 600), STRATA_BENCH_TIMEOUT (seconds per benchmark executable, default 600).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: gpu_check.sh OUT_DIR [TEST ...]}
@@ -44,7 +45,7 @@ fi
 
 if has_step test; then
   t=$SECONDS
-  ctest --test-dir "$build" -j 8 --output-on-failure --timeout 600 ${STRATA_TEST_REGEX:+-R "$STRATA_TEST_REGEX"} \
+  ctest --test-dir "$build" -j 8 --output-on-failure --timeout "${STRATA_TEST_TIMEOUT:-600}" ${STRATA_TEST_REGEX:+-R "$STRATA_TEST_REGEX"} \
     > "$out/tests.log" 2>&1
   line=$(grep -E 'tests passed|tests failed' "$out/tests.log" | tail -n 1)
   if grep -q '100% tests passed' "$out/tests.log"; then note tests ok "$line ($((SECONDS - t)) s)"; else note tests FAIL "$line"; fi
@@ -83,7 +84,7 @@ if has_step bench; then
   tmp=$(mktemp -d)
   : > "$out/benchmarks.log"
   for exe in $(cd "$build/benchmarks" && ls compare.* bench.* 2>/dev/null | grep -v '\.dir$' | grep -E "${STRATA_BENCH:-.}"); do
-    "$build/benchmarks/$exe" --benchmark_out="$tmp/$exe.json" --benchmark_out_format=json \
+    timeout "${STRATA_BENCH_TIMEOUT:-600}" "$build/benchmarks/$exe" --benchmark_out="$tmp/$exe.json" --benchmark_out_format=json \
       --benchmark_min_time=0.2s ${STRATA_BENCH_ARGS:-} >> "$out/benchmarks.log" 2>&1 \
       || note "$exe" FAIL "benchmark exited non-zero"
   done

@@ -44,11 +44,18 @@ def compile_one(source, exe, defines, arch):
     return r.returncode, r.stderr[-4000:]
 
 
+# A variant that hangs (a deadlock on the GPU) is given up after this many seconds.
+RUN_TIMEOUT_S = int(os.environ.get("STRATA_TUNE_TIMEOUT", "180"))
+
+
 def run_one(exe, flt):
     cmd = [exe, "--benchmark_format=json", "--benchmark_min_time=0.1s"]
     if flt:
         cmd.append(f"--benchmark_filter={flt}")
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return None, f"timed out after {RUN_TIMEOUT_S} s"
     if r.returncode != 0:
         return None, r.stderr[-2000:]
     data = json.loads(r.stdout)
