@@ -58,6 +58,8 @@ def run_one(exe, flt):
         return None, f"timed out after {RUN_TIMEOUT_S} s"
     if r.returncode != 0:
         return None, r.stderr[-2000:]
+    if not r.stdout.strip():  # e.g. a filter that matches no benchmark
+        return None, "no output: " + r.stderr[-2000:]
     data = json.loads(r.stdout)
     return {b["name"]: b["real_time"] for b in data["benchmarks"] if not b.get("error_occurred")}, ""
 
