@@ -217,8 +217,8 @@ const char* io_name(io a)
 template <typename Lib, typename T, int BLOCK, int IPT, io IO, reduce_alg ALG>
 void register_reduce()
 {
-  const std::string name = std::string("block_reduce/") + strata_bench::type_name<T>() + "/" + std::to_string(BLOCK) + "x"
-                         + std::to_string(IPT) + "/" + io_name(IO) + "/"
+  const std::string name = std::string("block_reduce/") + strata_bench::type_name<T>() + "/" + std::to_string(BLOCK)
+                         + "x" + std::to_string(IPT) + "/" + io_name(IO) + "/"
                          + (ALG == reduce_alg::raking ? "raking" : "warp_reductions") + "/" + Lib::name;
   benchmark::RegisterBenchmark(name.c_str(), [](benchmark::State& state) {
     run<T, BLOCK, IPT>(state, load_reduce_store<Lib, T, BLOCK, IPT, IO, ALG>,
@@ -229,8 +229,8 @@ void register_reduce()
 template <typename Lib, typename T, int BLOCK, int IPT, io IO, scan_alg ALG>
 void register_scan()
 {
-  const std::string name = std::string("block_scan/") + strata_bench::type_name<T>() + "/" + std::to_string(BLOCK) + "x"
-                         + std::to_string(IPT) + "/" + io_name(IO) + "/"
+  const std::string name = std::string("block_scan/") + strata_bench::type_name<T>() + "/" + std::to_string(BLOCK)
+                         + "x" + std::to_string(IPT) + "/" + io_name(IO) + "/"
                          + (ALG == scan_alg::raking ? "raking" : "warp_scans") + "/" + Lib::name;
   benchmark::RegisterBenchmark(name.c_str(), [](benchmark::State& state) {
     run<T, BLOCK, IPT>(state, load_scan_store<Lib, T, BLOCK, IPT, IO, ALG>,

@@ -115,8 +115,8 @@ void register_case()
 {
   for (int log2_n : {16, 20, 24, 28})
   {
-    const std::string base = std::string(ALG == algorithm::sum ? "reduce_sum/" : "reduce_argmin/") + strata_bench::type_name<T>()
-                           + "/2^" + std::to_string(log2_n);
+    const std::string base = std::string(ALG == algorithm::sum ? "reduce_sum/" : "reduce_argmin/")
+                           + strata_bench::type_name<T>() + "/2^" + std::to_string(log2_n);
     benchmark::RegisterBenchmark((base + "/strata").c_str(), [log2_n](benchmark::State& st) {
       bench<true, ALG, T>(st, log2_n);
     })->UseManualTime()->Unit(benchmark::kMicrosecond);

@@ -126,83 +126,80 @@ void check_scans_in_place(const std::vector<T>& h_in, DeviceOp device_op, HostOp
     STRATA_REQUIRE_EQUAL_VECTORS(d_data.download(), inclusive_init);
   }
 }
+
+// check_scans (or, with IN_PLACE, check_scans_in_place) at every size of `sizes`, on random inputs salted
+// salt_scale * n + salt_offset, on a stream or under graph capture as mode_for(n) says.
+template <bool IN_PLACE, typename T, typename DeviceOp, typename HostOp>
+void check_at_sizes(const std::vector<std::size_t>& sizes,
+                    std::size_t salt_scale,
+                    std::size_t salt_offset,
+                    DeviceOp device_op,
+                    HostOp host_op,
+                    T init)
+{
+  for (std::size_t n : sizes)
+  {
+    CAPTURE(n);
+    const std::vector<T> h_in = strata_test::random_vector<T>(n, salt_scale * n + salt_offset);
+    if constexpr (IN_PLACE)
+    {
+      check_scans_in_place(h_in, device_op, host_op, init, device_scan_test::mode_for(n));
+    }
+    else
+    {
+      check_scans(h_in, device_op, host_op, init, device_scan_test::mode_for(n));
+    }
+  }
+}
 } // namespace
 
 TEST_CASE("DeviceScan with cuda::maximum<> matches the host for every size class", "[device][scan][max]")
 {
   // An initial value inside the range of the inputs, so it decides a prefix of the outputs and not all of them.
   const int init = 1000;
-  for (std::size_t n : device_scan_test::scan_sizes(INT_MAX_TILE, MAX_ITEMS, 41))
-  {
-    CAPTURE(n);
-    check_scans(strata_test::random_vector<int>(n, 11 * n + 1), cuda::maximum<>{}, strata_test::host_max{}, init,
-                device_scan_test::mode_for(n));
-  }
+  check_at_sizes<false>(device_scan_test::scan_sizes(INT_MAX_TILE, MAX_ITEMS, 41), 11, 1, cuda::maximum<>{},
+                        strata_test::host_max{}, init);
 }
 
 TEST_CASE("DeviceScan with the non-commutative mat_mul keeps the order of the operands", "[device][scan][mat]")
 {
   const mat2x2 init = strata_test::random_vector<mat2x2>(1, 4242)[0];
-  for (std::size_t n : device_scan_test::scan_sizes(MAT_TILE, MAX_ITEMS, 43))
-  {
-    CAPTURE(n);
-    check_scans(strata_test::random_vector<mat2x2>(n, 13 * n + 2), strata_test::mat_mul{}, strata_test::mat_mul{},
-                init, device_scan_test::mode_for(n));
-  }
+  check_at_sizes<false>(device_scan_test::scan_sizes(MAT_TILE, MAX_ITEMS, 43), 13, 2, strata_test::mat_mul{},
+                        strata_test::mat_mul{}, init);
 }
 
 TEST_CASE("DeviceScan with the non-commutative 8-byte affine_then keeps the order of the operands",
           "[device][scan][affine]")
 {
   const affine32 init = strata_test::random_vector<affine32>(1, 4747)[0];
-  for (std::size_t n : device_scan_test::scan_sizes(AFFINE_TILE, MAX_ITEMS, 47))
-  {
-    CAPTURE(n);
-    check_scans(strata_test::random_vector<affine32>(n, 29 * n + 6), strata_test::affine_then{},
-                strata_test::affine_then{}, init, device_scan_test::mode_for(n));
-  }
+  check_at_sizes<false>(device_scan_test::scan_sizes(AFFINE_TILE, MAX_ITEMS, 47), 29, 6, strata_test::affine_then{},
+                        strata_test::affine_then{}, init);
 }
 
 TEST_CASE("DeviceScan with cuda::std::plus<> and a non-zero initial value", "[device][scan][plus]")
 {
   const std::int64_t init = -123456789012LL;
-  for (std::size_t n : device_scan_test::short_sizes(INT64_SUM_TILE))
-  {
-    CAPTURE(n);
-    check_scans(strata_test::random_vector<std::int64_t>(n, 17 * n + 3), cuda::std::plus<>{},
-                device_scan_test::wrapping_plus{}, init, device_scan_test::mode_for(n));
-  }
+  check_at_sizes<false>(device_scan_test::short_sizes(INT64_SUM_TILE), 17, 3, cuda::std::plus<>{},
+                        device_scan_test::wrapping_plus{}, init);
 }
 
 TEST_CASE("DeviceScan InclusiveScan, ExclusiveScan and InclusiveScanInit in place", "[device][scan][in-place]")
 {
   SECTION("cuda::maximum<> on int")
   {
-    for (std::size_t n : device_scan_test::short_sizes(INT_MAX_TILE))
-    {
-      CAPTURE(n);
-      check_scans_in_place(strata_test::random_vector<int>(n, 19 * n + 4), cuda::maximum<>{},
-                           strata_test::host_max{}, -7, device_scan_test::mode_for(n));
-    }
+    check_at_sizes<true>(device_scan_test::short_sizes(INT_MAX_TILE), 19, 4, cuda::maximum<>{}, strata_test::host_max{},
+                         -7);
   }
   SECTION("affine_then on affine32")
   {
     const affine32 init = strata_test::random_vector<affine32>(1, 4848)[0];
-    for (std::size_t n : device_scan_test::short_sizes(AFFINE_TILE))
-    {
-      CAPTURE(n);
-      check_scans_in_place(strata_test::random_vector<affine32>(n, 31 * n + 7), strata_test::affine_then{},
-                           strata_test::affine_then{}, init, device_scan_test::mode_for(n));
-    }
+    check_at_sizes<true>(device_scan_test::short_sizes(AFFINE_TILE), 31, 7, strata_test::affine_then{},
+                         strata_test::affine_then{}, init);
   }
   SECTION("mat_mul on mat2x2")
   {
     const mat2x2 init = strata_test::random_vector<mat2x2>(1, 4343)[0];
-    for (std::size_t n : device_scan_test::short_sizes(MAT_TILE))
-    {
-      CAPTURE(n);
-      check_scans_in_place(strata_test::random_vector<mat2x2>(n, 23 * n + 5), strata_test::mat_mul{},
-                           strata_test::mat_mul{}, init, device_scan_test::mode_for(n));
-    }
+    check_at_sizes<true>(device_scan_test::short_sizes(MAT_TILE), 23, 5, strata_test::mat_mul{}, strata_test::mat_mul{},
+                         init);
   }
 }

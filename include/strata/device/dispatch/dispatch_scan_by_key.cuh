@@ -1,10 +1,10 @@
 // DispatchScanByKey: by-key scans as single-pass scans of (head flag, value) pairs under a segmented operator.
 //
 // Item i of the pair sequence is (i == 0 || !equality_op(keys[i - 1], keys[i]), values[i]) (AgentScan reads the
-// keys and values of a tile and flags the heads with BlockDiscontinuity); the segmented
-// operator (f1, v1) . (f2, v2) = (f1 | f2, f2 ? v2 : v1 op v2) restarts the running value at every head and is
-// associative whenever op is. An exclusive by-key scan scans the pairs exclusively without an initial value and
-// writes `head ? init : init op scanned`.
+// keys and values of a tile and flags the heads with BlockDiscontinuity); the segmented operator
+// (f1, v1) . (f2, v2) = (f1 | f2, f2 ? v2 : v1 op v2) restarts the running value at every head and is associative
+// whenever op is. An exclusive by-key scan scans the pairs exclusively without an initial value and writes
+// `head ? init : init op scanned`.
 #pragma once
 
 #include <strata/config.cuh>
