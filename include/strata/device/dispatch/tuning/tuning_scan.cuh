@@ -21,20 +21,22 @@ constexpr int items_for_bytes(int bytes, int accum_size, int most)
   return bytes / accum_size < 1 ? 1 : (bytes / accum_size > most ? most : bytes / accum_size);
 }
 
-// sm_90, measured on an H200 at 2^24 and 2^28 items (scripts/tune.py over benchmarks/bench/scan; docs/tuning.md).
-// All use 256 threads, warp-transposed loads and stores, warp-scans, and prefetch into L2 ahead of the blocks.
-// The default (user operators, and the pairs of the by-key scans): about 128 bytes of accumulators per thread
-// (by key, int32 keys and values at 2^28: 16 items take 0.47 of the time of 12).
+// sm_90, measured on an H200 and an H100 at 2^20, 2^24 and 2^28 items (scripts/tune.py over benchmarks/bench/scan;
+// docs/tuning.md). All use 256 threads, warp-transposed loads and stores, warp-scans, persistent blocks, and a
+// prefetch into L2 a quarter or half a wave ahead of the blocks: farther ahead costs the H100 (3.35 TB/s) up to
+// 20% and gains the H200 (4.8 TB/s) nothing. The default (user operators, and the pairs of the by-key scans):
+// about 128 bytes of accumulators per thread (by key, int32 keys and values at 2^28: 16 items take 0.47 of the
+// time of 12).
 template <typename AccumT, op_kind OP, int ACCUM_SIZE = static_cast<int>(sizeof(AccumT)), typename Enable = void>
 struct sm90_tuning
 {
   static constexpr int threads          = 256;
   static constexpr int items            = items_for_bytes(128, ACCUM_SIZE, 16);
-  static constexpr int prefetch_quarter = 4;
-  static constexpr bool persistent      = true;
+  static constexpr int prefetch_quarter = 1;
+  static constexpr int min_blocks       = 1;
 };
 
-// 4-byte integers under standard operators: 20 items, a block per tile (4% faster than persistent blocks).
+// 4-byte integers under standard operators: 20 items.
 template <typename AccumT, op_kind OP>
 struct sm90_tuning<AccumT,
                    OP,
@@ -43,8 +45,8 @@ struct sm90_tuning<AccumT,
 {
   static constexpr int threads          = 256;
   static constexpr int items            = 20;
-  static constexpr int prefetch_quarter = 4;
-  static constexpr bool persistent      = false;
+  static constexpr int prefetch_quarter = 1;
+  static constexpr int min_blocks       = 1;
 };
 
 // 4-byte floating point (the look-back folds in order): 24 items, fewer tiles to fold.
@@ -56,18 +58,34 @@ struct sm90_tuning<AccumT,
 {
   static constexpr int threads          = 256;
   static constexpr int items            = 24;
-  static constexpr int prefetch_quarter = 4;
-  static constexpr bool persistent      = true;
+  static constexpr int prefetch_quarter = 2;
+  static constexpr int min_blocks       = 1;
 };
 
-// 8-byte values under standard operators: 20 items, prefetch three quarters of a wave ahead.
+// 8-byte integers under standard operators: 20 items.
 template <typename AccumT, op_kind OP>
-struct sm90_tuning<AccumT, OP, 8, cuda::std::enable_if_t<OP != op_kind::other>>
+struct sm90_tuning<AccumT,
+                   OP,
+                   8,
+                   cuda::std::enable_if_t<OP != op_kind::other && cuda::std::is_integral<AccumT>::value>>
 {
   static constexpr int threads          = 256;
   static constexpr int items            = 20;
-  static constexpr int prefetch_quarter = 3;
-  static constexpr bool persistent      = true;
+  static constexpr int prefetch_quarter = 1;
+  static constexpr int min_blocks       = 1;
+};
+
+// 8-byte floating point: 20 items, registers held to two blocks per SM (6-11% faster than one).
+template <typename AccumT, op_kind OP>
+struct sm90_tuning<AccumT,
+                   OP,
+                   8,
+                   cuda::std::enable_if_t<OP != op_kind::other && !cuda::std::is_integral<AccumT>::value>>
+{
+  static constexpr int threads          = 256;
+  static constexpr int items            = 20;
+  static constexpr int prefetch_quarter = 2;
+  static constexpr int min_blocks       = 2;
 };
 
 template <typename AccumT, typename ScanOpT>
@@ -114,7 +132,8 @@ struct policy_hub
                                        32,
                                        256,
                                        tuning::prefetch_quarter,
-                                       tuning::persistent>;
+                                       true,
+                                       tuning::min_blocks>;
   };
 
   using MaxPolicy = Policy900;
