@@ -13,7 +13,9 @@
 
 #include "bench_util.cuh"
 
+#include <algorithm>
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -184,25 +186,102 @@ bool close_enough(const std::vector<T>& a, const std::vector<T>& b)
   return true;
 }
 
-// Times `kernel` over rotated inputs, then checks its output against the CUB kernel's on the same input.
-template <typename T, int BLOCK, int IPT, typename Kernel, typename Reference>
-void run(benchmark::State& state, Kernel kernel, Reference reference)
+// One set of buffers per value type for the whole process: every case and repetition of both libraries reads
+// and writes the same physical pages, so that where an allocation lands in DRAM is not part of the comparison.
+template <typename T>
+struct buffers
+{
+  strata_bench::rotating_inputs<T> inputs{num_items};
+  strata_bench::device_array<T> out{num_items};
+  strata_bench::device_array<T> expected{num_items};
+};
+
+template <typename T>
+buffers<T>& shared_buffers()
+{
+  static buffers<T> b;
+  return b;
+}
+
+// Resident blocks per SM of `kernel` with BLOCK threads and `smem` bytes of dynamic shared memory.
+template <typename Kernel>
+int blocks_per_sm(Kernel kernel, int block, std::size_t smem)
+{
+  int blocks = 0;
+  STRATA_BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block, smem));
+  return blocks;
+}
+
+// The least dynamic shared memory (unused by the kernel) that brings `kernel` down to at most `target` resident
+// blocks per SM: the same occupancy for two kernels whose register counts differ. -1 if none does.
+template <typename Kernel>
+long long padding_for_occupancy(Kernel kernel, int block, int target)
+{
+  int device = 0;
+  int optin  = 0;
+  STRATA_BENCH_CHECK(cudaGetDevice(&device));
+  STRATA_BENCH_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  cudaFuncAttributes attributes{};
+  STRATA_BENCH_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  const int most = optin - static_cast<int>(attributes.sharedSizeBytes);
+  STRATA_BENCH_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
+  if (blocks_per_sm(kernel, block, 0) <= target)
+  {
+    return 0;
+  }
+  std::size_t lo = 0; // too little
+  std::size_t hi = static_cast<std::size_t>(most);
+  if (blocks_per_sm(kernel, block, hi) > target)
+  {
+    return -1;
+  }
+  while (hi - lo > 128)
+  {
+    const std::size_t mid = (lo + hi) / 2;
+    (blocks_per_sm(kernel, block, mid) <= target ? hi : lo) = mid;
+  }
+  return static_cast<long long>(hi);
+}
+
+// Times `kernel` over rotated inputs, then checks its output against the CUB kernel's on the same input. With
+// `equal_occupancy`, the kernel is held (by unused dynamic shared memory) to the smaller of the occupancies of
+// the strata and CUB kernels, so that a difference in registers does not decide how many blocks stream at once.
+template <typename T, int BLOCK, int IPT, typename Kernel, typename Reference, typename Strata>
+void run(benchmark::State& state, Kernel kernel, Reference reference, Strata strata_kernel, bool equal_occupancy)
 {
   constexpr int TILE = BLOCK * IPT;
   static_assert(num_items % TILE == 0, "whole tiles only");
   const unsigned grid = static_cast<unsigned>(num_items / TILE);
-  strata_bench::rotating_inputs<T> inputs(num_items);
-  strata_bench::device_array<T> out(num_items);
-  strata_bench::time_loop(state, [&](cudaStream_t s) { kernel<<<grid, BLOCK, 0, s>>>(inputs.next(), out.get()); });
+  long long smem      = 0;
+  if (equal_occupancy)
+  {
+    const int target = std::min(blocks_per_sm(strata_kernel, BLOCK, 0), blocks_per_sm(reference, BLOCK, 0));
+    smem             = padding_for_occupancy(kernel, BLOCK, target);
+    if (smem < 0)
+    {
+      state.SkipWithError("cannot lower the occupancy to the other kernel's");
+      return;
+    }
+  }
+  state.counters["blocks_per_sm"] = blocks_per_sm(kernel, BLOCK, static_cast<std::size_t>(smem));
+  buffers<T>& buf = shared_buffers<T>();
+  strata_bench::time_loop(state, [&](cudaStream_t s) {
+    kernel<<<grid, BLOCK, static_cast<std::size_t>(smem), s>>>(buf.inputs.next(), buf.out.get());
+  });
   strata_bench::set_counters(state, num_items, 2 * num_items * sizeof(T));
 
-  strata_bench::device_array<T> expected(num_items);
-  kernel<<<grid, BLOCK>>>(inputs.at(0), out.get());
-  reference<<<grid, BLOCK>>>(inputs.at(0), expected.get());
+  // Validate each kernel once (Google Benchmark calls this function again for every repetition).
+  static std::set<const void*> validated;
+  if (!validated.insert(reinterpret_cast<const void*>(kernel)).second)
+  {
+    return;
+  }
+  kernel<<<grid, BLOCK>>>(buf.inputs.at(0), buf.out.get());
+  reference<<<grid, BLOCK>>>(buf.inputs.at(0), buf.expected.get());
   STRATA_BENCH_CHECK(cudaDeviceSynchronize());
   std::vector<T> h_out(num_items), h_expected(num_items);
-  STRATA_BENCH_CHECK(cudaMemcpy(h_out.data(), out.get(), num_items * sizeof(T), cudaMemcpyDeviceToHost));
-  STRATA_BENCH_CHECK(cudaMemcpy(h_expected.data(), expected.get(), num_items * sizeof(T), cudaMemcpyDeviceToHost));
+  STRATA_BENCH_CHECK(cudaMemcpy(h_out.data(), buf.out.get(), num_items * sizeof(T), cudaMemcpyDeviceToHost));
+  STRATA_BENCH_CHECK(cudaMemcpy(h_expected.data(), buf.expected.get(), num_items * sizeof(T), cudaMemcpyDeviceToHost));
   if (!close_enough(h_out, h_expected))
   {
     state.SkipWithError("output differs from CUB's");
@@ -214,49 +293,62 @@ const char* io_name(io a)
   return a == io::direct ? "direct" : a == io::vectorize ? "vectorize" : "warp_transpose";
 }
 
+// Cases run at each kernel's own occupancy, and again (suffix "equal_occupancy") with both held to the lower.
+const char* occupancy_name(bool equal_occupancy)
+{
+  return equal_occupancy ? "/equal_occupancy/" : "/";
+}
+
 template <typename Lib, typename T, int BLOCK, int IPT, io IO, reduce_alg ALG>
-void register_reduce()
+void register_reduce(bool equal_occupancy)
 {
   const std::string name = std::string("block_reduce/") + strata_bench::type_name<T>() + "/" + std::to_string(BLOCK)
                          + "x" + std::to_string(IPT) + "/" + io_name(IO) + "/"
-                         + (ALG == reduce_alg::raking ? "raking" : "warp_reductions") + "/" + Lib::name;
-  benchmark::RegisterBenchmark(name.c_str(), [](benchmark::State& state) {
+                         + (ALG == reduce_alg::raking ? "raking" : "warp_reductions") + occupancy_name(equal_occupancy)
+                         + Lib::name;
+  benchmark::RegisterBenchmark(name.c_str(), [equal_occupancy](benchmark::State& state) {
     run<T, BLOCK, IPT>(state, load_reduce_store<Lib, T, BLOCK, IPT, IO, ALG>,
-                       load_reduce_store<cub_lib, T, BLOCK, IPT, IO, ALG>);
+                       load_reduce_store<cub_lib, T, BLOCK, IPT, IO, ALG>,
+                       load_reduce_store<strata_lib, T, BLOCK, IPT, IO, ALG>, equal_occupancy);
   })->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
 template <typename Lib, typename T, int BLOCK, int IPT, io IO, scan_alg ALG>
-void register_scan()
+void register_scan(bool equal_occupancy)
 {
   const std::string name = std::string("block_scan/") + strata_bench::type_name<T>() + "/" + std::to_string(BLOCK)
                          + "x" + std::to_string(IPT) + "/" + io_name(IO) + "/"
-                         + (ALG == scan_alg::raking ? "raking" : "warp_scans") + "/" + Lib::name;
-  benchmark::RegisterBenchmark(name.c_str(), [](benchmark::State& state) {
+                         + (ALG == scan_alg::raking ? "raking" : "warp_scans") + occupancy_name(equal_occupancy)
+                         + Lib::name;
+  benchmark::RegisterBenchmark(name.c_str(), [equal_occupancy](benchmark::State& state) {
     run<T, BLOCK, IPT>(state, load_scan_store<Lib, T, BLOCK, IPT, IO, ALG>,
-                       load_scan_store<cub_lib, T, BLOCK, IPT, IO, ALG>);
+                       load_scan_store<cub_lib, T, BLOCK, IPT, IO, ALG>,
+                       load_scan_store<strata_lib, T, BLOCK, IPT, IO, ALG>, equal_occupancy);
   })->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
 template <typename Lib>
-void register_all()
+void register_all(bool equal_occupancy)
 {
-  register_reduce<Lib, int, 256, 16, io::warp_transpose, reduce_alg::warp_reductions>();
-  register_reduce<Lib, int, 128, 8, io::vectorize, reduce_alg::raking>();
-  register_reduce<Lib, double, 256, 8, io::direct, reduce_alg::warp_reductions>();
-  register_reduce<Lib, float, 512, 4, io::vectorize, reduce_alg::warp_reductions>();
-  register_scan<Lib, int, 128, 16, io::warp_transpose, scan_alg::raking>();
-  register_scan<Lib, int, 256, 16, io::warp_transpose, scan_alg::warp_scans>();
-  register_scan<Lib, double, 128, 8, io::warp_transpose, scan_alg::warp_scans>();
-  register_scan<Lib, long long, 256, 8, io::direct, scan_alg::raking>();
-  register_scan<Lib, float, 256, 16, io::warp_transpose, scan_alg::warp_scans>();
+  register_reduce<Lib, int, 256, 16, io::warp_transpose, reduce_alg::warp_reductions>(equal_occupancy);
+  register_reduce<Lib, int, 128, 8, io::vectorize, reduce_alg::raking>(equal_occupancy);
+  register_reduce<Lib, double, 256, 8, io::direct, reduce_alg::warp_reductions>(equal_occupancy);
+  register_reduce<Lib, float, 512, 4, io::vectorize, reduce_alg::warp_reductions>(equal_occupancy);
+  register_scan<Lib, int, 128, 16, io::warp_transpose, scan_alg::raking>(equal_occupancy);
+  register_scan<Lib, int, 256, 16, io::warp_transpose, scan_alg::warp_scans>(equal_occupancy);
+  register_scan<Lib, double, 128, 8, io::warp_transpose, scan_alg::warp_scans>(equal_occupancy);
+  register_scan<Lib, long long, 256, 8, io::direct, scan_alg::raking>(equal_occupancy);
+  register_scan<Lib, float, 256, 16, io::warp_transpose, scan_alg::warp_scans>(equal_occupancy);
 }
 } // namespace
 
 int main(int argc, char** argv)
 {
-  register_all<strata_lib>();
-  register_all<cub_lib>();
+  for (const bool equal_occupancy : {false, true})
+  {
+    register_all<strata_lib>(equal_occupancy);
+    register_all<cub_lib>(equal_occupancy);
+  }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
