@@ -36,7 +36,8 @@ struct sm90_tuning
   static constexpr int min_blocks       = 1;
 };
 
-// 4-byte integers under standard operators: 20 items.
+// 4-byte integers under standard operators: 20 items, registers held to six blocks per SM (40 registers, four
+// blocks at 64 otherwise): 5-6% faster at 2^28 on both GPUs, 1.5% (H100) and 6% (H200) at 2^24.
 template <typename AccumT, op_kind OP>
 struct sm90_tuning<AccumT,
                    OP,
@@ -46,7 +47,7 @@ struct sm90_tuning<AccumT,
   static constexpr int threads          = 256;
   static constexpr int items            = 20;
   static constexpr int prefetch_quarter = 1;
-  static constexpr int min_blocks       = 1;
+  static constexpr int min_blocks       = 6;
 };
 
 // 4-byte floating point (the look-back folds in order): 24 items, fewer tiles to fold.
@@ -62,7 +63,8 @@ struct sm90_tuning<AccumT,
   static constexpr int min_blocks       = 1;
 };
 
-// 8-byte integers under standard operators: 20 items.
+// 8-byte integers under standard operators: 20 items, registers held to four blocks per SM (64 registers, three
+// blocks at 80 otherwise, 8 bytes spilled): 2-5% faster at 2^24 and 2^28 on both GPUs.
 template <typename AccumT, op_kind OP>
 struct sm90_tuning<AccumT,
                    OP,
@@ -72,7 +74,7 @@ struct sm90_tuning<AccumT,
   static constexpr int threads          = 256;
   static constexpr int items            = 20;
   static constexpr int prefetch_quarter = 1;
-  static constexpr int min_blocks       = 1;
+  static constexpr int min_blocks       = 4;
 };
 
 // 8-byte floating point: 20 items, registers held to two blocks per SM (6-11% faster than one).
