@@ -246,8 +246,8 @@ long long padding_for_occupancy(Kernel kernel, int block, int target)
 // Times `kernel` over rotated inputs, then checks its output against the CUB kernel's on the same input. With
 // `equal_occupancy`, the kernel is held (by unused dynamic shared memory) to the smaller of the occupancies of
 // the strata and CUB kernels, so that a difference in registers does not decide how many blocks stream at once.
-template <typename T, int BLOCK, int IPT, typename Kernel, typename Reference, typename Strata>
-void run(benchmark::State& state, Kernel kernel, Reference reference, Strata strata_kernel, bool equal_occupancy)
+template <typename T, int BLOCK, int IPT, typename Kernel>
+void run(benchmark::State& state, Kernel kernel, Kernel reference, Kernel strata_kernel, bool equal_occupancy)
 {
   constexpr int TILE = BLOCK * IPT;
   static_assert(num_items % TILE == 0, "whole tiles only");
@@ -293,38 +293,42 @@ const char* io_name(io a)
   return a == io::direct ? "direct" : a == io::vectorize ? "vectorize" : "warp_transpose";
 }
 
-// Cases run at each kernel's own occupancy, and again (suffix "equal_occupancy") with both held to the lower.
-const char* occupancy_name(bool equal_occupancy)
+// Registers one case, "<kind>/<type>/<BLOCK>x<IPT>/<io>/<algorithm>[/equal_occupancy]/<library>": `kernel` timed
+// at its own occupancy, or with `equal_occupancy` held to the lower of the strata and CUB kernels'.
+template <typename T, int BLOCK, int IPT, typename Kernel>
+void register_case(const char* kind,
+                   io io_algorithm,
+                   const char* algorithm,
+                   const char* library,
+                   Kernel kernel,
+                   Kernel reference,
+                   Kernel strata_kernel,
+                   bool equal_occupancy)
 {
-  return equal_occupancy ? "/equal_occupancy/" : "/";
+  const std::string name = std::string(kind) + "/" + strata_bench::type_name<T>() + "/" + std::to_string(BLOCK) + "x"
+                         + std::to_string(IPT) + "/" + io_name(io_algorithm) + "/" + algorithm
+                         + (equal_occupancy ? "/equal_occupancy/" : "/") + library;
+  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+    run<T, BLOCK, IPT>(state, kernel, reference, strata_kernel, equal_occupancy);
+  })->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
 template <typename Lib, typename T, int BLOCK, int IPT, io IO, reduce_alg ALG>
 void register_reduce(bool equal_occupancy)
 {
-  const std::string name = std::string("block_reduce/") + strata_bench::type_name<T>() + "/" + std::to_string(BLOCK)
-                         + "x" + std::to_string(IPT) + "/" + io_name(IO) + "/"
-                         + (ALG == reduce_alg::raking ? "raking" : "warp_reductions") + occupancy_name(equal_occupancy)
-                         + Lib::name;
-  benchmark::RegisterBenchmark(name.c_str(), [equal_occupancy](benchmark::State& state) {
-    run<T, BLOCK, IPT>(state, load_reduce_store<Lib, T, BLOCK, IPT, IO, ALG>,
-                       load_reduce_store<cub_lib, T, BLOCK, IPT, IO, ALG>,
-                       load_reduce_store<strata_lib, T, BLOCK, IPT, IO, ALG>, equal_occupancy);
-  })->UseManualTime()->Unit(benchmark::kMicrosecond);
+  register_case<T, BLOCK, IPT>("block_reduce", IO, ALG == reduce_alg::raking ? "raking" : "warp_reductions", Lib::name,
+                               load_reduce_store<Lib, T, BLOCK, IPT, IO, ALG>,
+                               load_reduce_store<cub_lib, T, BLOCK, IPT, IO, ALG>,
+                               load_reduce_store<strata_lib, T, BLOCK, IPT, IO, ALG>, equal_occupancy);
 }
 
 template <typename Lib, typename T, int BLOCK, int IPT, io IO, scan_alg ALG>
 void register_scan(bool equal_occupancy)
 {
-  const std::string name = std::string("block_scan/") + strata_bench::type_name<T>() + "/" + std::to_string(BLOCK)
-                         + "x" + std::to_string(IPT) + "/" + io_name(IO) + "/"
-                         + (ALG == scan_alg::raking ? "raking" : "warp_scans") + occupancy_name(equal_occupancy)
-                         + Lib::name;
-  benchmark::RegisterBenchmark(name.c_str(), [equal_occupancy](benchmark::State& state) {
-    run<T, BLOCK, IPT>(state, load_scan_store<Lib, T, BLOCK, IPT, IO, ALG>,
-                       load_scan_store<cub_lib, T, BLOCK, IPT, IO, ALG>,
-                       load_scan_store<strata_lib, T, BLOCK, IPT, IO, ALG>, equal_occupancy);
-  })->UseManualTime()->Unit(benchmark::kMicrosecond);
+  register_case<T, BLOCK, IPT>("block_scan", IO, ALG == scan_alg::raking ? "raking" : "warp_scans", Lib::name,
+                               load_scan_store<Lib, T, BLOCK, IPT, IO, ALG>,
+                               load_scan_store<cub_lib, T, BLOCK, IPT, IO, ALG>,
+                               load_scan_store<strata_lib, T, BLOCK, IPT, IO, ALG>, equal_occupancy);
 }
 
 template <typename Lib>
