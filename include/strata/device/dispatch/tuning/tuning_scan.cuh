@@ -21,6 +21,17 @@ constexpr int items_for_bytes(int bytes, int accum_size, int most)
   return bytes / accum_size < 1 ? 1 : (bytes / accum_size > most ? most : bytes / accum_size);
 }
 
+// The sm_90 knobs: 256 threads, ITEMS items per thread, L2 prefetch PREFETCH_QUARTER quarters of a wave ahead,
+// a `__launch_bounds__` minimum of MIN_BLOCKS blocks per SM.
+template <int ITEMS, int PREFETCH_QUARTER, int MIN_BLOCKS>
+struct sm90_knobs
+{
+  static constexpr int threads          = 256;
+  static constexpr int items            = ITEMS;
+  static constexpr int prefetch_quarter = PREFETCH_QUARTER;
+  static constexpr int min_blocks       = MIN_BLOCKS;
+};
+
 // sm_90, measured on an H200 and an H100 at 2^20, 2^24 and 2^28 items (scripts/tune.py over benchmarks/bench/scan;
 // docs/tuning.md). All use 256 threads, warp-transposed loads and stores, warp-scans, persistent blocks, and a
 // prefetch into L2 a quarter or half a wave ahead of the blocks: farther ahead costs the H100 (3.35 TB/s) up to
@@ -29,12 +40,8 @@ constexpr int items_for_bytes(int bytes, int accum_size, int most)
 // time of 12).
 template <typename AccumT, op_kind OP, int ACCUM_SIZE = static_cast<int>(sizeof(AccumT)), typename Enable = void>
 struct sm90_tuning
-{
-  static constexpr int threads          = 256;
-  static constexpr int items            = items_for_bytes(128, ACCUM_SIZE, 16);
-  static constexpr int prefetch_quarter = 1;
-  static constexpr int min_blocks       = 1;
-};
+    : sm90_knobs<items_for_bytes(128, ACCUM_SIZE, 16), 1, 1>
+{};
 
 // 4-byte integers under standard operators: 20 items, registers held to six blocks per SM (40 registers, four
 // blocks at 64 otherwise): 5-6% faster at 2^28 on both GPUs, 1.5% (H100) and 6% (H200) at 2^24.
@@ -43,12 +50,8 @@ struct sm90_tuning<AccumT,
                    OP,
                    4,
                    cuda::std::enable_if_t<OP != op_kind::other && cuda::std::is_integral<AccumT>::value>>
-{
-  static constexpr int threads          = 256;
-  static constexpr int items            = 20;
-  static constexpr int prefetch_quarter = 1;
-  static constexpr int min_blocks       = 6;
-};
+    : sm90_knobs<20, 1, 6>
+{};
 
 // 4-byte floating point (the look-back folds in order): 24 items, fewer tiles to fold.
 template <typename AccumT, op_kind OP>
@@ -56,12 +59,8 @@ struct sm90_tuning<AccumT,
                    OP,
                    4,
                    cuda::std::enable_if_t<OP != op_kind::other && !cuda::std::is_integral<AccumT>::value>>
-{
-  static constexpr int threads          = 256;
-  static constexpr int items            = 24;
-  static constexpr int prefetch_quarter = 2;
-  static constexpr int min_blocks       = 1;
-};
+    : sm90_knobs<24, 2, 1>
+{};
 
 // 8-byte integers under standard operators: 20 items, registers held to four blocks per SM (64 registers, three
 // blocks at 80 otherwise, 8 bytes spilled): 2-5% faster at 2^24 and 2^28 on both GPUs.
@@ -70,12 +69,8 @@ struct sm90_tuning<AccumT,
                    OP,
                    8,
                    cuda::std::enable_if_t<OP != op_kind::other && cuda::std::is_integral<AccumT>::value>>
-{
-  static constexpr int threads          = 256;
-  static constexpr int items            = 20;
-  static constexpr int prefetch_quarter = 1;
-  static constexpr int min_blocks       = 4;
-};
+    : sm90_knobs<20, 1, 4>
+{};
 
 // 8-byte floating point: 20 items, a launch bound of two blocks per SM, under which ptxas fits 79 registers
 // instead of 88: three blocks of 256 threads per SM instead of two (6-11% faster on both GPUs).
@@ -84,12 +79,8 @@ struct sm90_tuning<AccumT,
                    OP,
                    8,
                    cuda::std::enable_if_t<OP != op_kind::other && !cuda::std::is_integral<AccumT>::value>>
-{
-  static constexpr int threads          = 256;
-  static constexpr int items            = 20;
-  static constexpr int prefetch_quarter = 2;
-  static constexpr int min_blocks       = 2;
-};
+    : sm90_knobs<20, 2, 2>
+{};
 
 template <typename AccumT, typename ScanOpT>
 struct policy_hub
