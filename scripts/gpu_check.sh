@@ -7,7 +7,8 @@
 #
 # Environment: STRATA_STEPS (default "build,test,sanitize,bench"), STRATA_BENCH (regex of benchmark
 # executables to run, default all), STRATA_BENCH_ARGS (extra Google Benchmark flags),
-# STRATA_SANITIZE_TIMEOUT (seconds per sanitizer run, default 300), STRATA_BUILD_DIR, STRATA_BUILD_TARGETS
+# STRATA_SANITIZE_TIMEOUT (seconds per sanitizer run, default 300), STRATA_SANITIZE_REGEX (sanitize only the GPU
+# tests whose names match, when no TEST is named), STRATA_BUILD_DIR, STRATA_BUILD_TARGETS
 # (ninja targets to build instead of all), STRATA_TEST_REGEX (ctest -R filter), STRATA_TEST_TIMEOUT (seconds
 # per test, default 600), STRATA_BENCH_TIMEOUT (seconds per benchmark executable, default 600).
 set -uo pipefail
@@ -56,7 +57,8 @@ fi
 if has_step sanitize; then
   t=$SECONDS
   if (($#)); then tests=("$@"); else
-    mapfile -t tests < <(cd "$build/tests" && ls test.{thread,warp,block,device,execution}.* 2>/dev/null | grep -v '\.dir$')
+    mapfile -t tests < <(cd "$build/tests" && ls test.{thread,warp,block,device,execution}.* 2>/dev/null | grep -v '\.dir$' \
+                           | grep -E "${STRATA_SANITIZE_REGEX:-.}")
   fi
   : > "$out/sanitizer.log"
   [ "${#tests[@]}" -eq 0 ] && note sanitizer FAIL "no GPU test executables found"

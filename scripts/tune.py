@@ -8,8 +8,10 @@ benchmark case the time of the base and of each variant, and each variant's geom
   scripts/tune.py benchmarks/bench/reduce/sum.cu --out OUT \
       --variant tpb=256,bpt=64,bps=8 --variant tpb=512,bpt=64,bps=4 [--filter REGEX] [--grid]
 
-Variant keys are the short names of the file's "%RANGE% MACRO short lo:hi:step" lines. With --grid, every
-point of the declared ranges is a variant (mind the count). Results go to OUT/tune_<flavor>.json.
+Variant keys are the short names of the file's "%RANGE% MACRO short lo:hi:step" lines. A variant may end in
+"@REGEX": it then runs only the benchmarks that REGEX matches (instead of --filter's), so that one run can
+compare each value type against a variant of its own tuning. With --grid, every point of the declared ranges
+is a variant (mind the count). Results go to OUT/tune_<flavor>.json.
 """
 import argparse
 import concurrent.futures
@@ -76,24 +78,33 @@ def main():
 
     ranges = parse_ranges(args.source)
     short_to_macro = {short: macro for macro, short, _ in ranges}
-    variants = []
+    variants = []  # (TUNE_* values, filter or None)
     for v in args.variant:
+        spec, _, flt = v.partition("@")
         d = {}
-        for kv in v.split(","):
+        for kv in spec.split(","):
             k, val = kv.split("=")
             d[short_to_macro[k]] = int(val)
-        variants.append(d)
+        variants.append((d, flt or None))
     if args.grid:
         for point in itertools.product(*[r for _, _, r in ranges]):
-            variants.append({macro: val for (macro, _, _), val in zip(ranges, point)})
+            variants.append(({macro: val for (macro, _, _), val in zip(ranges, point)}, None))
 
     os.makedirs(args.out, exist_ok=True)
     build = os.path.join(args.out, "tune_build")
     os.makedirs(build, exist_ok=True)
     configs = [("base", {"TUNE_BASE": 1})]
-    for v in variants:
+    filters = {"base": args.filter}
+    for v, flt in variants:
         name = ".".join(f"{[s for s, m in short_to_macro.items() if m == k][0]}_{val}" for k, val in v.items())
+        if flt:
+            name += "@" + re.sub(r"[^A-Za-z0-9]+", "_", flt).strip("_")
+        base_name, copy = name, 1
+        while name in filters:  # the same point listed twice runs twice, as a measure of the spread
+            copy += 1
+            name = f"{base_name}#{copy}"
         configs.append((name, dict(v, TUNE_BASE=0)))
+        filters[name] = flt or args.filter
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
         futures = {name: pool.submit(compile_one, args.source, os.path.join(build, name), d, args.arch)
@@ -108,7 +119,7 @@ def main():
 
     results = {}
     for name in built:  # one at a time: the GPU is measured, not shared
-        times, err = run_one(os.path.join(build, name), args.filter)
+        times, err = run_one(os.path.join(build, name), filters[name])
         if times is None:
             print(f"{name}: run failed\n{err}", file=sys.stderr)
             continue
