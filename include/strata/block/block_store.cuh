@@ -15,6 +15,8 @@ STRATA_NAMESPACE_BEGIN
 enum BlockStoreAlgorithm
 {
   // Each thread writes its own consecutive items: no shared memory, poorly coalesced for many items per thread.
+  // A full tile written to a T* moves as BLOCK_STORE_VECTORIZE moves it (unlike CUB's, which writes item by
+  // item).
   BLOCK_STORE_DIRECT,
   // Coalesced writes of a striped arrangement (the items are taken as striped, not blocked).
   BLOCK_STORE_STRIPED,

@@ -1,5 +1,6 @@
-// BlockLoad algorithms that read straight into registers, with no shared memory: BLOCK_LOAD_DIRECT (blocked),
-// BLOCK_LOAD_STRIPED and BLOCK_LOAD_VECTORIZE (blocked, through 16-byte vectors where the pointer allows).
+// BlockLoad algorithms that read straight into registers, with no shared memory: BLOCK_LOAD_DIRECT and
+// BLOCK_LOAD_VECTORIZE (blocked; a full tile through 16-byte vectors where the pointer allows, partial tiles item
+// by item) and BLOCK_LOAD_STRIPED.
 //
 // Every Load takes the cache modifier as a template argument. Through a raw pointer the reads go through
 // ThreadLoad<MODIFIER>; any other iterator is dereferenced as it is (it carries its own caching behaviour).
@@ -44,6 +45,24 @@ STRATA_DEVICE STRATA_FORCEINLINE auto with_load_modifier(InputIteratorT it)
   }
 }
 
+// A full blocked tile: through vectors of up to 16 bytes when `it` is a pointer to T (the alignment is checked at
+// run time), else item by item.
+template <CacheLoadModifier MODIFIER, typename T, int ITEMS_PER_THREAD, typename InputIteratorT>
+STRATA_DEVICE STRATA_FORCEINLINE void load_blocked_tile(int linear_tid, InputIteratorT it, T (&items)[ITEMS_PER_THREAD])
+{
+  if constexpr (cuda::std::is_pointer<InputIteratorT>::value
+                && cuda::std::is_same<cuda::std::remove_cv_t<cuda::std::remove_pointer_t<InputIteratorT>>, T>::value)
+  {
+    load_direct_blocked_vectorized(linear_tid, static_cast<const T*>(it), items, [](const auto* vector_ptr) {
+      return ThreadLoad<MODIFIER>(vector_ptr);
+    });
+  }
+  else
+  {
+    LoadDirectBlocked(linear_tid, with_load_modifier<MODIFIER>(it), items);
+  }
+}
+
 template <typename T, int BLOCK_THREADS, int ITEMS_PER_THREAD>
 struct block_load_direct
 {
@@ -55,10 +74,13 @@ struct block_load_direct
       : linear_tid(tid)
   {}
 
+  // A full tile moves as BLOCK_LOAD_VECTORIZE moves it: each thread's items are contiguous, so 16-byte vectors
+  // (where T and the pointer's alignment allow) read the same blocked arrangement with fewer instructions and
+  // cache wavefronts.
   template <CacheLoadModifier MODIFIER, typename InputIteratorT>
   STRATA_DEVICE STRATA_FORCEINLINE void Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD])
   {
-    LoadDirectBlocked(linear_tid, with_load_modifier<MODIFIER>(it), items);
+    load_blocked_tile<MODIFIER>(linear_tid, it, items);
   }
   template <CacheLoadModifier MODIFIER, typename InputIteratorT>
   STRATA_DEVICE STRATA_FORCEINLINE void Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD], int valid_items)
@@ -119,17 +141,7 @@ struct block_load_vectorize
   template <CacheLoadModifier MODIFIER, typename InputIteratorT>
   STRATA_DEVICE STRATA_FORCEINLINE void Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD])
   {
-    if constexpr (cuda::std::is_pointer<InputIteratorT>::value
-                  && cuda::std::is_same<cuda::std::remove_cv_t<cuda::std::remove_pointer_t<InputIteratorT>>, T>::value)
-    {
-      load_direct_blocked_vectorized(linear_tid, static_cast<const T*>(it), items, [](const auto* vector_ptr) {
-        return ThreadLoad<MODIFIER>(vector_ptr);
-      });
-    }
-    else
-    {
-      LoadDirectBlocked(linear_tid, with_load_modifier<MODIFIER>(it), items);
-    }
+    load_blocked_tile<MODIFIER>(linear_tid, it, items);
   }
   template <CacheLoadModifier MODIFIER, typename InputIteratorT>
   STRATA_DEVICE STRATA_FORCEINLINE void Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD], int valid_items)

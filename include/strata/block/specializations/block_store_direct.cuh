@@ -1,6 +1,6 @@
-// BlockStore algorithms that write straight from registers, with no shared memory: BLOCK_STORE_DIRECT
-// (blocked), BLOCK_STORE_STRIPED and BLOCK_STORE_VECTORIZE (blocked, through 16-byte vectors where the pointer
-// allows).
+// BlockStore algorithms that write straight from registers, with no shared memory: BLOCK_STORE_DIRECT and
+// BLOCK_STORE_VECTORIZE (blocked; a full tile through 16-byte vectors where the pointer allows, partial tiles item
+// by item) and BLOCK_STORE_STRIPED.
 #pragma once
 
 #include <strata/config.cuh>
@@ -13,6 +13,21 @@ STRATA_NAMESPACE_BEGIN
 namespace detail
 {
 
+// A full blocked tile: through vectors of up to 16 bytes when `it` is a pointer to T (the alignment is checked at
+// run time), else item by item.
+template <typename T, int ITEMS_PER_THREAD, typename OutputIteratorT>
+STRATA_DEVICE STRATA_FORCEINLINE void store_blocked_tile(int linear_tid, OutputIteratorT it, const T (&items)[ITEMS_PER_THREAD])
+{
+  if constexpr (cuda::std::is_same<OutputIteratorT, T*>::value)
+  {
+    StoreDirectBlockedVectorized(linear_tid, it, items);
+  }
+  else
+  {
+    StoreDirectBlocked(linear_tid, it, items);
+  }
+}
+
 template <typename T, int BLOCK_THREADS, int ITEMS_PER_THREAD>
 struct block_store_direct
 {
@@ -24,10 +39,11 @@ struct block_store_direct
       : linear_tid(tid)
   {}
 
+  // A full tile moves as BLOCK_STORE_VECTORIZE moves it (see block_load_direct).
   template <typename OutputIteratorT>
   STRATA_DEVICE STRATA_FORCEINLINE void Store(OutputIteratorT it, const T (&items)[ITEMS_PER_THREAD])
   {
-    StoreDirectBlocked(linear_tid, it, items);
+    store_blocked_tile(linear_tid, it, items);
   }
   template <typename OutputIteratorT>
   STRATA_DEVICE STRATA_FORCEINLINE void Store(OutputIteratorT it, const T (&items)[ITEMS_PER_THREAD], int valid_items)
@@ -75,14 +91,7 @@ struct block_store_vectorize
   template <typename OutputIteratorT>
   STRATA_DEVICE STRATA_FORCEINLINE void Store(OutputIteratorT it, const T (&items)[ITEMS_PER_THREAD])
   {
-    if constexpr (cuda::std::is_same<OutputIteratorT, T*>::value)
-    {
-      StoreDirectBlockedVectorized(linear_tid, it, items);
-    }
-    else
-    {
-      StoreDirectBlocked(linear_tid, it, items);
-    }
+    store_blocked_tile(linear_tid, it, items);
   }
   template <typename OutputIteratorT>
   STRATA_DEVICE STRATA_FORCEINLINE void Store(OutputIteratorT it, const T (&items)[ITEMS_PER_THREAD], int valid_items)
