@@ -27,6 +27,13 @@
 #ifndef TUNE_PERSISTENT
 #  define TUNE_PERSISTENT 1
 #endif
+// Tiles of pointer inputs in shared memory (AgentScanBulk) with TUNE_VECTORS 16-byte vectors per thread (odd).
+#ifndef TUNE_BULK
+#  define TUNE_BULK 0
+#endif
+#ifndef TUNE_VECTORS
+#  define TUNE_VECTORS 9
+#endif
 
 #if !TUNE_BASE
 struct scan_tuning_policy_hub
@@ -45,6 +52,15 @@ struct scan_tuning_policy_hub
                                                TUNE_PREFETCH_QUARTERS,
                                                TUNE_PERSISTENT != 0,
                                                TUNE_MIN_BLOCKS>;
+#  if TUNE_BULK
+    using BulkScanPolicy = strata::AgentScanBulkPolicy<TUNE_THREADS_PER_BLOCK,
+                                                       TUNE_VECTORS,
+                                                       TUNE_DELAY_NS,
+                                                       TUNE_MAX_DELAY_NS,
+                                                       TUNE_PREFETCH_QUARTERS,
+                                                       TUNE_MIN_BLOCKS,
+                                                       1>;
+#  endif
   };
   using MaxPolicy = Policy;
 };

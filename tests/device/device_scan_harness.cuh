@@ -53,21 +53,23 @@ constexpr std::size_t by_key_tile_items()
 // The largest input of the size sweeps (2^22 items: 64 MiB of custom_t).
 constexpr std::size_t MAX_ITEMS = std::size_t(1) << 22;
 
-// test_sizes(tile, max_size) plus k * t + r for t in {SWEEP_TILE, tile}, a few multiples k and remainders r
-// from an empty last tile (r = 0) through one item (r = 1) to one item short of a full tile (r = t - 1).
-inline std::vector<std::size_t> scan_sizes(std::size_t tile, std::size_t max_size, std::uint64_t salt)
+// test_sizes(tile, max_size) plus k * t + r for t in {SWEEP_TILE, tile, second_tile} (a second tile, such as the
+// bulk path's, where not 0), a few multiples k and remainders r from an empty last tile (r = 0) through one item
+// (r = 1) to one item short of a full tile (r = t - 1).
+inline std::vector<std::size_t>
+scan_sizes(std::size_t tile, std::size_t max_size, std::uint64_t salt, std::size_t second_tile = 0)
 {
   std::vector<std::size_t> s = strata_test::test_sizes(tile, max_size, salt);
   const std::vector<std::size_t> st = strata_test::test_sizes(SWEEP_TILE, max_size, salt + 1);
   s.insert(s.end(), st.begin(), st.end());
-  for (std::size_t t : {SWEEP_TILE, tile})
+  for (std::size_t t : {SWEEP_TILE, tile, second_tile})
   {
     for (std::size_t k : {1, 2, 3, 8, 61})
     {
       for (std::size_t r : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(31), std::size_t(33), t / 2,
                             t - 33, t - 2, t - 1})
       {
-        if (r < t && k * t + r <= max_size)
+        if (t > 33 && r < t && k * t + r <= max_size)
         {
           s.push_back(k * t + r);
         }

@@ -139,6 +139,20 @@ struct affine_then
   }
 };
 
+// The affine maps x -> a x + b modulo 2^32 with a in the high and b in the low half of a std::uint64_t, composed
+// in order (the map of x, then the map of y): associative and not commutative, on an arithmetic type.
+struct packed_affine_then
+{
+  __host__ __device__ std::uint64_t operator()(std::uint64_t x, std::uint64_t y) const
+  {
+    const auto xa = static_cast<std::uint32_t>(x >> 32);
+    const auto xb = static_cast<std::uint32_t>(x);
+    const auto ya = static_cast<std::uint32_t>(y >> 32);
+    const auto yb = static_cast<std::uint32_t>(y);
+    return (std::uint64_t(ya * xa) << 32) | std::uint32_t(ya * xb + yb);
+  }
+};
+
 // Every value type a collective must support, for TEMPLATE_TEST_CASE.
 #define STRATA_TEST_ALL_TYPES                                                                                    \
   std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t, std::uint32_t, std::int64_t,             \

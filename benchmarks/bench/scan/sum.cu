@@ -12,6 +12,8 @@
 // %RANGE% TUNE_PREFETCH_QUARTERS pq 0:12:1
 // %RANGE% TUNE_PERSISTENT ps 0:1:1
 // %RANGE% TUNE_MIN_BLOCKS mb 1:8:1
+// %RANGE% TUNE_BULK bulk 0:1:1
+// %RANGE% TUNE_VECTORS vec 1:15:2
 #include <strata/device/device_scan.cuh>
 
 #include "bench_util.cuh"

@@ -64,6 +64,15 @@ inline cudaError_t MaxSmOccupancy(int& blocks_per_sm, KernelT kernel, int block_
     device, reinterpret_cast<const void*>(kernel), block_threads, dynamic_smem_bytes, blocks_per_sm);
 }
 
+// Asks for the largest shared-memory carveout of the L1/shared-memory storage for `kernel`, so that as many of
+// its blocks are resident as its shared memory allows (for kernels whose occupancy shared memory limits).
+template <typename KernelT>
+inline cudaError_t PreferSharedMemory(KernelT kernel)
+{
+  return cudaFuncSetAttribute(
+    reinterpret_cast<const void*>(kernel), cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
+}
+
 // Launches `kernel` on `stream`. With `programmatic` (devices of sm_90 and later), the launch may overlap the
 // grid before it on the stream: the kernel must wait for that grid in GridDependencyWait() (util/ptx.cuh)
 // before it reads anything the grid writes.

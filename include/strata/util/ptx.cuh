@@ -1,10 +1,12 @@
-// Instruction wrappers: lane and warp ids, lane masks, shuffles of any type, warp-wide integer reductions.
+// Instruction wrappers: lane and warp ids, lane masks, shuffles of any type, warp-wide integer reductions,
+// relaxed 128-bit accesses, bulk copies and the mbarriers they complete on.
 //
 // The algorithms above this file read as algorithms; every shuffle and special register goes through here.
 #pragma once
 
 #include <strata/config.cuh>
 
+#include <cuda/ptx>
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
@@ -429,5 +431,58 @@ STRATA_DEVICE STRATA_FORCEINLINE void PrefetchL2Bulk(const void* ptr, unsigned i
                (asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(ptr), "r"(bytes) : "memory");),
                ((void) ptr; (void) bytes;));
 }
+
+// -- bulk copies between global and shared memory, completed on an mbarrier (sm_90+) ----------------------------
+//
+// A block moves a whole tile with one instruction of one thread: BulkLoad copies global memory into shared
+// memory and signals the transaction bytes on an mbarrier that every thread then waits on; BulkStore copies
+// shared memory out in a bulk group of the issuing thread, which waits in BulkStoreWaitRead before the source
+// may be written again (and before the block exits). Addresses and sizes are multiples of 16 bytes. Generic
+// writes to shared memory that a bulk store will read need ProxyFenceShared() in each writing thread first.
+// These exist from sm_90 on: call them inside NV_IF_TARGET(NV_PROVIDES_SM_90, ...).
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+// Makes `bar` an mbarrier that one arrival (with its transaction bytes) completes; visible to the bulk-copy
+// unit once the block has synchronized.
+STRATA_DEVICE STRATA_FORCEINLINE void MbarrierInit(cuda::std::uint64_t* bar)
+{
+  cuda::ptx::mbarrier_init(bar, 1);
+  cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
+}
+
+// Copies `bytes` from global `src` into shared `dst`; the arrival on `bar` completes when they have landed.
+STRATA_DEVICE STRATA_FORCEINLINE void
+BulkLoad(void* dst, const void* src, cuda::std::uint32_t bytes, cuda::std::uint64_t* bar)
+{
+  cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, bar, bytes);
+  cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, dst, src, bytes, bar);
+}
+
+// Waits until the phase of `bar` with parity `phase` has completed.
+STRATA_DEVICE STRATA_FORCEINLINE void MbarrierWait(cuda::std::uint64_t* bar, cuda::std::uint32_t phase)
+{
+  while (!cuda::ptx::mbarrier_try_wait_parity(bar, phase))
+  {
+  }
+}
+
+// Copies `bytes` from shared `src` to global `dst` in the calling thread's bulk group.
+STRATA_DEVICE STRATA_FORCEINLINE void BulkStore(void* dst, const void* src, cuda::std::uint32_t bytes)
+{
+  cuda::ptx::cp_async_bulk(cuda::ptx::space_global, cuda::ptx::space_shared, dst, src, bytes);
+  cuda::ptx::cp_async_bulk_commit_group();
+}
+
+// Waits until the calling thread's bulk stores have read their shared-memory sources.
+STRATA_DEVICE STRATA_FORCEINLINE void BulkStoreWaitRead()
+{
+  cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
+}
+
+// Orders this thread's generic shared-memory accesses before later bulk copies of the block.
+STRATA_DEVICE STRATA_FORCEINLINE void ProxyFenceShared()
+{
+  cuda::ptx::fence_proxy_async(cuda::ptx::space_shared);
+}
+#endif
 
 STRATA_NAMESPACE_END

@@ -5,9 +5,16 @@
 // take tiles from the counter until none is left (launched with programmatic stream serialization on sm_90,
 // so its launch overlaps the first; it waits in-kernel before touching the tile state).
 // A scan of one tile is one launch and needs no tile state. No items: nothing is launched.
+//
+// Two single-pass kernels: DeviceScanKernel holds tiles in registers (AgentScan) and takes any iterators;
+// DeviceScanBulkKernel holds them in shared memory, moved by bulk copies (AgentScanBulk), and runs where the
+// active policy has a BulkScanPolicy and the arrays qualify (detail::scan::bulk_scan_eligible, both starting on
+// 16 bytes). The temporary storage is sized for whichever of the two has more tiles, so that the size query
+// does not depend on where the arrays start.
 #pragma once
 
 #include <strata/agent/agent_scan.cuh>
+#include <strata/agent/agent_scan_bulk.cuh>
 #include <strata/config.cuh>
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/device/dispatch/tuning/tuning_scan.cuh>
@@ -17,6 +24,7 @@
 #include <strata/util/temporary_storage.cuh>
 #include <strata/util/type_traits.cuh>
 
+#include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
@@ -76,6 +84,48 @@ DeviceScanKernel(InputIteratorT d_in,
     .ConsumeRange(num_items, num_tiles, tile_state, tile_counter, prefetch_distance);
 }
 
+// The bulk policy of a policy, or a placeholder for policies without one (the kernel is never launched then).
+template <typename PolicyT, typename = void>
+struct bulk_policy
+{
+  static constexpr bool exists = false;
+  using type                   = AgentScanBulkPolicy<32, 1>;
+};
+template <typename PolicyT>
+struct bulk_policy<PolicyT, cuda::std::void_t<typename PolicyT::BulkScanPolicy>>
+{
+  static constexpr bool exists = true;
+  using type                   = typename PolicyT::BulkScanPolicy;
+};
+
+// As DeviceScanKernel, over arrays of T that start on 16 bytes, with tiles in shared memory (sm_90).
+template <typename MaxPolicyT,
+          typename T,
+          typename ScanOpT,
+          typename InitValueT,
+          typename AccumT,
+          typename OffsetT,
+          bool INCLUSIVE>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(bulk_policy<typename MaxPolicyT::ActivePolicy>::type::BLOCK_THREADS,
+                                           bulk_policy<typename MaxPolicyT::ActivePolicy>::type::MIN_BLOCKS_PER_SM) void
+DeviceScanBulkKernel(const T* d_in,
+                     T* d_out,
+                     ScanTileState<AccumT> tile_state,
+                     unsigned int* tile_counter,
+                     ScanOpT op,
+                     InitValueT init,
+                     OffsetT num_items,
+                     unsigned int num_tiles,
+                     unsigned int prefetch_distance)
+{
+  using Policy = typename bulk_policy<typename MaxPolicyT::ActivePolicy>::type;
+  using Agent  = AgentScanBulk<Policy, T, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
+  __shared__ typename Agent::TempStorage temp_storage;
+
+  GridDependencyWait();
+  Agent(temp_storage, d_in, d_out, op, init).ConsumeRange(num_items, num_tiles, tile_state, tile_counter, prefetch_distance);
+}
+
 STRATA_KERNELS_END
 } // namespace scan
 } // namespace detail
@@ -109,21 +159,30 @@ struct DispatchScan
   template <typename ActivePolicyT>
   cudaError_t Invoke()
   {
-    using ScanPolicy           = typename ActivePolicyT::ScanPolicy;
-    constexpr int INIT_THREADS = 256;
-    const size_t num_tiles =
-      static_cast<size_t>((num_items + OffsetT(ScanPolicy::TILE_ITEMS) - 1) / OffsetT(ScanPolicy::TILE_ITEMS));
+    using ScanPolicy = typename ActivePolicyT::ScanPolicy;
+    using Bulk       = detail::scan::bulk_policy<ActivePolicyT>;
+    using BulkValueT = cuda::std::remove_pointer_t<OutputIteratorT>;
+    constexpr bool BULK =
+      Bulk::exists && detail::scan::bulk_scan_eligible<InputIteratorT, OutputIteratorT, AccumT>::value;
 
-    if (num_tiles > size_t(0xffffffffu) / 2)
+    const size_t tiles = num_tiles(ScanPolicy::TILE_ITEMS);
+    size_t bulk_tiles  = 0;
+    if constexpr (BULK)
+    {
+      bulk_tiles = num_tiles(Bulk::type::template tile_items<BulkValueT>());
+    }
+    const size_t most_tiles = tiles > bulk_tiles ? tiles : bulk_tiles;
+    if (most_tiles > size_t(0xffffffffu) / 2)
     {
       return cudaErrorInvalidValue; // tiles are numbered by a 32-bit counter
     }
 
     // Tile state and the tile counter, only when tiles must look back.
     detail::temporary_storage::layout<2> layout;
-    const bool look_back  = num_tiles > 1;
-    auto tile_state_bytes = layout.get_slot(0)->create_alias<char>(look_back ? TileStateT::AllocationSize(num_tiles) : 0);
-    auto tile_counter     = layout.get_slot(1)->create_alias<unsigned int>(look_back ? 1 : 0);
+    const bool look_back = most_tiles > 1;
+    auto tile_state_bytes =
+      layout.get_slot(0)->create_alias<char>(look_back ? TileStateT::AllocationSize(most_tiles) : 0);
+    auto tile_counter = layout.get_slot(1)->create_alias<unsigned int>(look_back ? 1 : 0);
     if (d_temp_storage == nullptr)
     {
       temp_storage_bytes = layout.get_size();
@@ -135,6 +194,30 @@ struct DispatchScan
       return cudaSuccess;
     }
 
+    // Bulk tiles where they fill the policy's MIN_WAVES waves of resident blocks.
+    if constexpr (BULK)
+    {
+      if (ptx_version >= 900 && starts_on_16_bytes(d_in) && starts_on_16_bytes(d_out))
+      {
+        const auto bulk_kernel = detail::scan::
+          DeviceScanBulkKernel<MaxPolicy, BulkValueT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
+        STRATA_RETURN_IF_ERROR(PreferSharedMemory(bulk_kernel));
+        size_t wave = 0;
+        STRATA_RETURN_IF_ERROR(resident_blocks(wave, bulk_kernel, Bulk::type::BLOCK_THREADS));
+        if (bulk_tiles >= wave * Bulk::type::MIN_WAVES)
+        {
+          return launch<typename Bulk::type>(bulk_kernel,
+                                             bulk_tiles,
+                                             tile_state_bytes.get(),
+                                             tile_counter.get(),
+                                             static_cast<const BulkValueT*>(d_in),
+                                             static_cast<BulkValueT*>(d_out),
+                                             op,
+                                             init,
+                                             num_items);
+        }
+      }
+    }
     const auto scan_kernel = detail::scan::DeviceScanKernel<MaxPolicy,
                                                             InputIteratorT,
                                                             OutputIteratorT,
@@ -144,59 +227,98 @@ struct DispatchScan
                                                             OffsetT,
                                                             INCLUSIVE,
                                                             OutputOpT>;
-    if (!look_back)
-    {
-      return detail::check_launch(Launch(dim3(1),
-                                         dim3(ScanPolicy::BLOCK_THREADS),
-                                         stream,
-                                         scan_kernel,
-                                         d_in,
-                                         d_out,
-                                         TileStateT{},
-                                         static_cast<unsigned int*>(nullptr),
-                                         op,
-                                         init,
-                                         num_items,
-                                         1u,
-                                         0u,
-                                         out_op),
-                                  stream);
-    }
+    return launch<ScanPolicy>(
+      scan_kernel, tiles, tile_state_bytes.get(), tile_counter.get(), d_in, d_out, op, init, num_items, out_op);
+  }
 
-    // Persistent: one wave of resident blocks, at most one per tile; else a block per tile. Either way a block
-    // prefetches the tile PREFETCH_QUARTER_WAVES / 4 waves ahead.
+  // Tiles of `tile_items` items that cover the input.
+  size_t num_tiles(int tile_items) const
+  {
+    return static_cast<size_t>((num_items + OffsetT(tile_items) - 1) / OffsetT(tile_items));
+  }
+
+  // One wave: how many blocks of `kernel` with `block_threads` threads the current device holds at once.
+  template <typename KernelT>
+  static cudaError_t resident_blocks(size_t& wave, KernelT kernel, int block_threads)
+  {
     int device = 0;
     STRATA_RETURN_IF_ERROR(CurrentDevice(device));
     int sm_count      = 0;
     int blocks_per_sm = 0;
     STRATA_RETURN_IF_ERROR(SmCount(sm_count, device));
-    STRATA_RETURN_IF_ERROR(MaxSmOccupancy(blocks_per_sm, scan_kernel, ScanPolicy::BLOCK_THREADS, device));
-    const size_t wave = static_cast<size_t>(sm_count) * static_cast<size_t>(blocks_per_sm > 0 ? blocks_per_sm : 1);
-    const unsigned int grid_size =
-      static_cast<unsigned int>(!ScanPolicy::PERSISTENT || num_tiles < wave ? num_tiles : wave);
+    STRATA_RETURN_IF_ERROR(MaxSmOccupancy(blocks_per_sm, kernel, block_threads, device));
+    wave = static_cast<size_t>(sm_count) * static_cast<size_t>(blocks_per_sm > 0 ? blocks_per_sm : 1);
+    return cudaSuccess;
+  }
 
-    const TileStateT tile_state(tile_state_bytes.get(), num_tiles);
-    const unsigned int init_grid = static_cast<unsigned int>((num_tiles + INIT_THREADS - 1) / INIT_THREADS);
+  template <typename It>
+  static bool starts_on_16_bytes(It ptr)
+  {
+    return reinterpret_cast<cuda::std::uintptr_t>(ptr) % 16 == 0;
+  }
+
+  // Launches `kernel`, a single-pass kernel of PolicyT over `tiles` tiles (with `args` after its tile-state
+  // arguments): alone for a single tile, else after the init kernel, as one wave of resident blocks (at most
+  // one per tile) when PolicyT is persistent and a block per tile otherwise. Either way a block prefetches
+  // the tile PREFETCH_QUARTER_WAVES / 4 waves ahead.
+  template <typename PolicyT, typename KernelT, typename InT, typename OutT, typename... Rest>
+  cudaError_t launch(KernelT kernel,
+                     size_t tiles,
+                     char* tile_state_storage,
+                     unsigned int* tile_counter,
+                     InT in,
+                     OutT out,
+                     ScanOpT scan_op,
+                     InitValueT init_value,
+                     OffsetT items,
+                     Rest... rest) const
+  {
+    constexpr int INIT_THREADS = 256;
+    if (tiles <= 1)
+    {
+      return detail::check_launch(Launch(dim3(1),
+                                         dim3(PolicyT::BLOCK_THREADS),
+                                         stream,
+                                         kernel,
+                                         in,
+                                         out,
+                                         TileStateT{},
+                                         static_cast<unsigned int*>(nullptr),
+                                         scan_op,
+                                         init_value,
+                                         items,
+                                         1u,
+                                         0u,
+                                         rest...),
+                                  stream);
+    }
+
+    size_t wave = 0;
+    STRATA_RETURN_IF_ERROR(resident_blocks(wave, kernel, PolicyT::BLOCK_THREADS));
+    const unsigned int grid_size = static_cast<unsigned int>(!PolicyT::PERSISTENT || tiles < wave ? tiles : wave);
+
+    const TileStateT tile_state(tile_state_storage, tiles);
+    const unsigned int init_grid = static_cast<unsigned int>((tiles + INIT_THREADS - 1) / INIT_THREADS);
     STRATA_RETURN_IF_ERROR(detail::check_launch(
       Launch(dim3(init_grid), dim3(INIT_THREADS), stream, detail::scan::DeviceScanInitKernel<TileStateT>, tile_state,
-             num_tiles, tile_counter.get()),
+             tiles, tile_counter),
       stream));
 
     return detail::check_launch(LaunchAfter(ptx_version >= 900,
                                             dim3(grid_size),
-                                            dim3(ScanPolicy::BLOCK_THREADS),
+                                            dim3(PolicyT::BLOCK_THREADS),
                                             stream,
-                                            scan_kernel,
-                                            d_in,
-                                            d_out,
+                                            kernel,
+                                            in,
+                                            out,
                                             tile_state,
-                                            tile_counter.get(),
-                                            op,
-                                            init,
-                                            num_items,
-                                            static_cast<unsigned int>(num_tiles),
-                                            static_cast<unsigned int>(wave * ScanPolicy::PREFETCH_QUARTER_WAVES / 4),
-                                            out_op),
+                                            tile_counter,
+                                            scan_op,
+                                            init_value,
+                                            items,
+                                            static_cast<unsigned int>(tiles),
+                                            static_cast<unsigned int>(wave * PolicyT::PREFETCH_QUARTER_WAVES / 4),
+                                            rest...),
                                 stream);
   }
 

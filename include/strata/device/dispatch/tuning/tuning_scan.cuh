@@ -3,6 +3,7 @@
 #pragma once
 
 #include <strata/agent/agent_scan.cuh>
+#include <strata/agent/agent_scan_bulk.cuh>
 #include <strata/config.cuh>
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/thread/thread_operators.cuh>
@@ -22,14 +23,29 @@ constexpr int items_for_bytes(int bytes, int accum_size, int most)
 }
 
 // The sm_90 knobs: 256 threads, ITEMS items per thread, L2 prefetch PREFETCH_QUARTER quarters of a wave ahead,
-// a `__launch_bounds__` minimum of MIN_BLOCKS blocks per SM.
-template <int ITEMS, int PREFETCH_QUARTER, int MIN_BLOCKS>
+// a `__launch_bounds__` minimum of MIN_BLOCKS blocks per SM; and for arrays that take the bulk path (tiles in
+// shared memory), BULK_VECTORS 16-byte vectors per thread (0: no bulk path) and BULK_MIN_BLOCKS blocks per SM.
+template <int ITEMS, int PREFETCH_QUARTER, int MIN_BLOCKS, int BULK_VECTORS = 0, int BULK_MIN_BLOCKS = 1>
 struct sm90_knobs
 {
   static constexpr int threads          = 256;
   static constexpr int items            = ITEMS;
   static constexpr int prefetch_quarter = PREFETCH_QUARTER;
   static constexpr int min_blocks       = MIN_BLOCKS;
+  static constexpr int bulk_vectors     = BULK_VECTORS;
+  static constexpr int bulk_min_blocks  = BULK_MIN_BLOCKS;
+};
+
+// Gives a policy its BulkScanPolicy where its tuning has one: bulk tiles prefetch a quarter wave ahead, and take
+// inputs of at least one wave of them.
+template <typename TuningT, bool = (TuningT::bulk_vectors > 0)>
+struct sm90_bulk_policy
+{};
+template <typename TuningT>
+struct sm90_bulk_policy<TuningT, true>
+{
+  using BulkScanPolicy =
+    AgentScanBulkPolicy<TuningT::threads, TuningT::bulk_vectors, 32, 256, 1, TuningT::bulk_min_blocks, 1>;
 };
 
 // sm_90, measured on an H200 and an H100 at 2^20, 2^24 and 2^28 items (scripts/tune.py over benchmarks/bench/scan;
@@ -44,7 +60,8 @@ struct sm90_tuning
 {};
 
 // 4-byte integers under standard operators: 20 items, registers held to six blocks per SM (40 registers, four
-// blocks at 64 otherwise): 5-6% faster at 2^28 on both GPUs, 1.5% (H100) and 6% (H200) at 2^24.
+// blocks at 64 otherwise): 5-6% faster at 2^28 on both GPUs, 1.5% (H100) and 6% (H200) at 2^24. Bulk tiles of 20
+// to 44 KiB were no faster (H200, 2^28: 637-658 us against 640-646 us in registers).
 template <typename AccumT, op_kind OP>
 struct sm90_tuning<AccumT,
                    OP,
@@ -53,13 +70,15 @@ struct sm90_tuning<AccumT,
     : sm90_knobs<20, 1, 6>
 {};
 
-// 4-byte floating point (the look-back folds in order): 24 items, fewer tiles to fold.
+// 4-byte floating point (the look-back folds in order): 24 items, fewer tiles to fold; arrays of at least one wave
+// of bulk tiles take 44 KiB tiles in shared memory (256 threads x 11 vectors, five blocks per SM): 605-615 us at
+// 2^28 on an H200 against 646-650 us in registers.
 template <typename AccumT, op_kind OP>
 struct sm90_tuning<AccumT,
                    OP,
                    4,
                    cuda::std::enable_if_t<OP != op_kind::other && !cuda::std::is_integral<AccumT>::value>>
-    : sm90_knobs<24, 2, 1>
+    : sm90_knobs<24, 2, 1, 11, 5>
 {};
 
 // 8-byte integers under standard operators: 20 items, registers held to four blocks per SM (64 registers, three
@@ -114,7 +133,9 @@ struct policy_hub
                                        BLOCK_SCAN_WARP_SCANS>;
   };
 
-  struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
+  struct Policy900
+      : ChainedPolicy<900, Policy900, Policy800>
+      , sm90_bulk_policy<sm90_tuning<AccumT, op_kind_v<ScanOpT>>>
   {
     using tuning     = sm90_tuning<AccumT, op_kind_v<ScanOpT>>;
     using ScanPolicy = AgentScanPolicy<tuning::threads,

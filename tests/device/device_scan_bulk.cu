@@ -1,0 +1,143 @@
+// DeviceScan's bulk path (tiles in shared memory moved by bulk copies, AgentScanBulk) under a policy hub that gives
+// every scan of 4- and 8-byte arithmetic arrays small bulk tiles (128 threads x 3 vectors: 6 KiB, so that even the
+// smaller sizes span many tiles and look back far): the non-commutative packed_affine_then on std::uint64_t, and
+// float sums, inclusive, exclusive and with an initial value, in place and out of place, at every size class.
+#include "device_scan_harness.cuh"
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+namespace
+{
+using device_scan_test::MAX_ITEMS;
+
+constexpr int BULK_THREADS = 128;
+constexpr int BULK_VECTORS = 3;
+
+struct bulk_hub
+{
+  struct Policy : strata::ChainedPolicy<900, Policy, Policy>
+  {
+    using ScanPolicy     = strata::AgentScanPolicy<128,
+                                                   8,
+                                                   strata::BLOCK_LOAD_WARP_TRANSPOSE,
+                                                   strata::LOAD_DEFAULT,
+                                                   strata::BLOCK_STORE_WARP_TRANSPOSE,
+                                                   strata::BLOCK_SCAN_WARP_SCANS>;
+    using BulkScanPolicy = strata::AgentScanBulkPolicy<BULK_THREADS, BULK_VECTORS>;
+  };
+  using MaxPolicy = Policy;
+};
+
+template <typename T>
+constexpr std::size_t bulk_tile()
+{
+  return std::size_t(BULK_THREADS) * BULK_VECTORS * 16 / sizeof(T);
+}
+
+// Runs DeviceScan's dispatch with bulk_hub: an inclusive scan (INIT_KIND 0), an exclusive scan with `init`
+// (1), or an inclusive scan with `init` (2), of n items of d_in into d_out.
+template <int INIT_KIND, typename T, typename Op>
+void run_bulk(const T* d_in, T* d_out, Op op, T init, std::size_t n, strata_test::launch_mode mode)
+{
+  strata_test::launch(
+    [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+      if constexpr (INIT_KIND == 0)
+      {
+        return strata::DispatchScan<const T*, T*, Op, strata::detail::scan::no_init, std::uint32_t, T, bulk_hub>::
+          Dispatch(temp, bytes, d_in, d_out, op, {}, static_cast<std::uint32_t>(n), s);
+      }
+      else
+      {
+        return strata::DispatchScan<const T*, T*, Op, T, std::uint32_t, T, bulk_hub, INIT_KIND == 2>::Dispatch(
+          temp, bytes, d_in, d_out, op, init, static_cast<std::uint32_t>(n), s);
+      }
+    },
+    mode);
+}
+
+// The three scans of `h_in`, out of place and in place, against host references computed in R.
+template <typename R, typename T, typename Op, typename CompareT>
+void check_bulk_scans(const std::vector<T>& h_in, Op op, T init, strata_test::launch_mode mode, CompareT compare)
+{
+  const std::size_t n = h_in.size();
+  const std::vector<R> wide(h_in.begin(), h_in.end());
+  const std::vector<R> expected[3] = {strata_test::reference_inclusive_scan(wide, op),
+                                      strata_test::reference_exclusive_scan(wide, R(init), op),
+                                      device_scan_test::reference_inclusive_scan_init(wide, R(init), op)};
+  strata_test::device_buffer<T> d_in(h_in);
+  strata_test::device_buffer<T> d_out(n);
+  for (const bool in_place : {false, true})
+  {
+    CAPTURE(in_place);
+    T* const out = in_place ? d_in.data() : d_out.data();
+    d_in.upload(h_in);
+    d_out.poison();
+    run_bulk<0>(d_in.data(), out, op, init, n, mode);
+    compare(in_place ? d_in.download() : d_out.download(), expected[0], "inclusive");
+    d_in.upload(h_in);
+    d_out.poison();
+    run_bulk<1>(d_in.data(), out, op, init, n, mode);
+    compare(in_place ? d_in.download() : d_out.download(), expected[1], "exclusive with init");
+    d_in.upload(h_in);
+    d_out.poison();
+    run_bulk<2>(d_in.data(), out, op, init, n, mode);
+    compare(in_place ? d_in.download() : d_out.download(), expected[2], "inclusive with init");
+  }
+}
+
+struct exactly_equal
+{
+  template <typename T>
+  void operator()(const std::vector<T>& out, const std::vector<T>& expected, const char* what) const
+  {
+    INFO(what);
+    STRATA_REQUIRE_EQUAL_VECTORS(out, expected);
+  }
+};
+
+// Float sums: each output may differ from the double-precision reference by rounding, bounded by 64 epsilon
+// times the running sum of magnitudes (a tile's prefix added twice or left out is far outside that).
+struct close_sums
+{
+  const std::vector<float>* in;
+  void operator()(const std::vector<float>& out, const std::vector<double>& expected, const char* what) const
+  {
+    INFO(what);
+    REQUIRE(out.size() == expected.size());
+    double magnitude = 0.0;
+    for (std::size_t i = 0; i < out.size(); ++i)
+    {
+      magnitude += std::abs(double((*in)[i]));
+      if (!(std::abs(double(out[i]) - double(expected[i])) <= 64.0 * 1.2e-7 * (magnitude + 1.0)))
+      {
+        CAPTURE(i, out[i], expected[i]);
+        FAIL("a float sum is off by more than rounding");
+      }
+    }
+  }
+};
+} // namespace
+
+TEST_CASE("DeviceScan's bulk path keeps the order of a non-commutative operator", "[device][scan][bulk]")
+{
+  const std::uint64_t init = strata_test::random_vector<std::uint64_t>(1, 6060)[0];
+  for (std::size_t n :
+       device_scan_test::scan_sizes(bulk_tile<std::uint64_t>(), MAX_ITEMS, 61, bulk_tile<std::uint64_t>() * 7))
+  {
+    CAPTURE(n);
+    check_bulk_scans<std::uint64_t>(strata_test::random_vector<std::uint64_t>(n, 43 * n + 9), strata_test::packed_affine_then{}, init,
+                     device_scan_test::mode_for(n), exactly_equal{});
+  }
+}
+
+TEST_CASE("DeviceScan's bulk path sums floats", "[device][scan][bulk]")
+{
+  for (std::size_t n : device_scan_test::short_sizes(bulk_tile<float>()))
+  {
+    CAPTURE(n);
+    const std::vector<float> h_in = strata_test::random_vector<float>(n, 47 * n + 10);
+    check_bulk_scans<double>(h_in, cuda::std::plus<>{}, 0.5f, device_scan_test::mode_for(n), close_sums{&h_in});
+  }
+}
