@@ -72,7 +72,8 @@ struct sm90_tuning<AccumT,
 
 // 4-byte floating point (the look-back folds in order): 24 items, fewer tiles to fold; arrays of at least one wave
 // of bulk tiles take 44 KiB tiles in shared memory (256 threads x 11 vectors, four blocks per SM by shared
-// memory): 605-615 us at 2^28 on an H200 against 646-650 us in registers.
+// memory; the launch bound of five only caps registers, at 51, and the kernel uses 41): 605-615 us at 2^28 on an
+// H200 against 646-650 us in registers.
 template <typename AccumT, op_kind OP>
 struct sm90_tuning<AccumT,
                    OP,
