@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace
@@ -72,18 +73,16 @@ void check_bulk_scans(const std::vector<T>& h_in, Op op, T init, strata_test::la
   {
     CAPTURE(in_place);
     T* const out = in_place ? d_in.data() : d_out.data();
-    d_in.upload(h_in);
-    d_out.poison();
-    run_bulk<0>(d_in.data(), out, op, init, n, mode);
-    compare(in_place ? d_in.download() : d_out.download(), expected[0], "inclusive");
-    d_in.upload(h_in);
-    d_out.poison();
-    run_bulk<1>(d_in.data(), out, op, init, n, mode);
-    compare(in_place ? d_in.download() : d_out.download(), expected[1], "exclusive with init");
-    d_in.upload(h_in);
-    d_out.poison();
-    run_bulk<2>(d_in.data(), out, op, init, n, mode);
-    compare(in_place ? d_in.download() : d_out.download(), expected[2], "inclusive with init");
+    const auto check = [&](auto kind, const char* what) {
+      constexpr int INIT_KIND = decltype(kind)::value;
+      d_in.upload(h_in);
+      d_out.poison();
+      run_bulk<INIT_KIND>(d_in.data(), out, op, init, n, mode);
+      compare(in_place ? d_in.download() : d_out.download(), expected[INIT_KIND], what);
+    };
+    check(std::integral_constant<int, 0>{}, "inclusive");
+    check(std::integral_constant<int, 1>{}, "exclusive with init");
+    check(std::integral_constant<int, 2>{}, "inclusive with init");
   }
 }
 

@@ -203,7 +203,6 @@ private:
     T* const tile_items       = reinterpret_cast<T*>(tile);
 
     // Load the tile.
-    const unsigned long long ahead = static_cast<unsigned long long>(tile_idx) + prefetch_distance;
     if constexpr (IS_LAST_TILE)
     {
       // Items past the end repeat the tile's first item: they take part in nothing written.
@@ -223,6 +222,7 @@ private:
     {
       if (threadIdx.x == 0)
       {
+        const unsigned long long ahead = static_cast<unsigned long long>(tile_idx) + prefetch_distance;
         if (prefetch_distance > 0 && ahead + 1 < num_tiles)
         {
           PrefetchL2Bulk(d_in_ + static_cast<OffsetT>(ahead) * OffsetT(TILE_ITEMS), PolicyT::TILE_BYTES);

@@ -211,10 +211,7 @@ struct DispatchScan
                                              tile_state_bytes.get(),
                                              tile_counter.get(),
                                              static_cast<const BulkValueT*>(d_in),
-                                             static_cast<BulkValueT*>(d_out),
-                                             op,
-                                             init,
-                                             num_items);
+                                             static_cast<BulkValueT*>(d_out));
         }
       }
     }
@@ -228,7 +225,7 @@ struct DispatchScan
                                                             INCLUSIVE,
                                                             OutputOpT>;
     return launch<ScanPolicy>(
-      scan_kernel, tiles, tile_state_bytes.get(), tile_counter.get(), d_in, d_out, op, init, num_items, out_op);
+      scan_kernel, tiles, tile_state_bytes.get(), tile_counter.get(), d_in, d_out, out_op);
   }
 
   // Tiles of `tile_items` items that cover the input.
@@ -257,8 +254,8 @@ struct DispatchScan
     return reinterpret_cast<cuda::std::uintptr_t>(ptr) % 16 == 0;
   }
 
-  // Launches `kernel`, a single-pass kernel of PolicyT over `tiles` tiles (with `args` after its tile-state
-  // arguments): alone for a single tile, else after the init kernel, as one wave of resident blocks (at most
+  // Launches `kernel`, a single-pass kernel of PolicyT over `tiles` tiles, reading `in` and writing `out` (with
+  // `rest` after its own arguments): alone for a single tile, else after the init kernel, as one wave of resident blocks (at most
   // one per tile) when PolicyT is persistent and a block per tile otherwise. Either way a block prefetches
   // the tile PREFETCH_QUARTER_WAVES / 4 waves ahead.
   template <typename PolicyT, typename KernelT, typename InT, typename OutT, typename... Rest>
@@ -268,9 +265,6 @@ struct DispatchScan
                      unsigned int* tile_counter,
                      InT in,
                      OutT out,
-                     ScanOpT scan_op,
-                     InitValueT init_value,
-                     OffsetT items,
                      Rest... rest) const
   {
     constexpr int INIT_THREADS = 256;
@@ -284,9 +278,9 @@ struct DispatchScan
                                          out,
                                          TileStateT{},
                                          static_cast<unsigned int*>(nullptr),
-                                         scan_op,
-                                         init_value,
-                                         items,
+                                         op,
+                                         init,
+                                         num_items,
                                          1u,
                                          0u,
                                          rest...),
@@ -313,9 +307,9 @@ struct DispatchScan
                                             out,
                                             tile_state,
                                             tile_counter,
-                                            scan_op,
-                                            init_value,
-                                            items,
+                                            op,
+                                            init,
+                                            num_items,
                                             static_cast<unsigned int>(tiles),
                                             static_cast<unsigned int>(wave * PolicyT::PREFETCH_QUARTER_WAVES / 4),
                                             rest...),
