@@ -25,6 +25,7 @@ struct cache
   std::map<int, device_attributes> attributes;
   std::map<std::pair<int, const void*>, int> ptx_versions;
   std::map<std::tuple<int, const void*, int, size_t>, int> occupancies;
+  std::map<std::tuple<int, const void*, size_t>, int> shared_memory_setups;
 };
 
 // Runs `query` with `device` current, restoring the caller's device afterwards.
@@ -141,6 +142,25 @@ cudaError_t cached_occupancy(int device, const void* kernel, int block_threads, 
   return find_or_compute(c.mutex, c.occupancies, key, blocks_per_sm, [&](int& v) {
     return on_device(device, [&] {
       return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&v, kernel, block_threads, dynamic_smem_bytes);
+    });
+  });
+}
+
+cudaError_t cached_shared_memory_setup(int device, const void* kernel, size_t dynamic_smem_bytes)
+{
+  cache& c = the_cache();
+  const auto key = std::make_tuple(device, kernel, dynamic_smem_bytes);
+  int done      = 0;
+  return find_or_compute(c.mutex, c.shared_memory_setups, key, done, [&](int& v) {
+    return on_device(device, [&] {
+      if (const cudaError_t e = cudaFuncSetAttribute(
+            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic_smem_bytes));
+          e != cudaSuccess)
+      {
+        return e;
+      }
+      v = 1;
+      return cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
     });
   });
 }

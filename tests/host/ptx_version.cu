@@ -1,5 +1,6 @@
-// PtxVersion and SmCount through the backend's cache: with a GPU, the PTX version is one this translation
-// unit was compiled for and the driver is asked once; without one, the calls fail cleanly.
+// PtxVersion, SmCount and PrepareSharedMemory through the backend's cache: with a GPU, the PTX version is one
+// this translation unit was compiled for, the driver is asked once, and a kernel prepared for 64 KiB of dynamic
+// shared memory launches with it; without one, the calls fail cleanly.
 #include <strata/util/device.cuh>
 
 #include "catch2_shim.hpp"
@@ -31,4 +32,54 @@ TEST_CASE("PtxVersion is read once per device and matches the compiled architect
   }
   // At most the attribute read of the first SmCount call; PtxVersion itself is never asked again.
   CHECK(strata::backend::driver_query_count() <= queries + 1);
+}
+
+namespace
+{
+__global__ void shared_memory_probe(int* out)
+{
+  extern __shared__ int scratch[];
+  scratch[threadIdx.x] = static_cast<int>(threadIdx.x);
+  __syncthreads();
+  out[threadIdx.x] = scratch[blockDim.x - 1 - threadIdx.x];
+}
+} // namespace
+
+TEST_CASE("PrepareSharedMemory asks the driver once per kernel and lets it launch with more than 48 KiB",
+          "[backend]")
+{
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
+  {
+    CHECK(strata::PrepareSharedMemory(shared_memory_probe, 64 * 1024) != cudaSuccess);
+    return;
+  }
+  // More than the device allows is an error, and nothing is cached for it.
+  const unsigned long long before = strata::backend::driver_query_count();
+  CHECK(strata::PrepareSharedMemory(shared_memory_probe, size_t(1) << 30) != cudaSuccess);
+  CHECK(strata::PrepareSharedMemory(shared_memory_probe, size_t(1) << 30) != cudaSuccess);
+  CHECK(strata::backend::driver_query_count() == before + 2);
+  cudaGetLastError();
+
+  constexpr size_t bytes = 64 * 1024;
+  REQUIRE(strata::PrepareSharedMemory(shared_memory_probe, bytes) == cudaSuccess);
+  const unsigned long long queries = strata::backend::driver_query_count();
+  for (int i = 0; i < 100; ++i)
+  {
+    REQUIRE(strata::PrepareSharedMemory(shared_memory_probe, bytes) == cudaSuccess);
+  }
+  CHECK(strata::backend::driver_query_count() == queries);
+
+  // The kernel now launches with 64 KiB of dynamic shared memory.
+  int* d_out = nullptr;
+  REQUIRE(cudaMalloc(&d_out, 256 * sizeof(int)) == cudaSuccess);
+  REQUIRE(strata::LaunchAfterShared(false, dim3(1), dim3(256), bytes, cudaStream_t{}, shared_memory_probe, d_out)
+          == cudaSuccess);
+  int h_out[256] = {};
+  REQUIRE(cudaMemcpy(h_out, d_out, sizeof(h_out), cudaMemcpyDeviceToHost) == cudaSuccess);
+  REQUIRE(cudaFree(d_out) == cudaSuccess);
+  for (int i = 0; i < 256; ++i)
+  {
+    CHECK(h_out[i] == 255 - i);
+  }
 }

@@ -2,7 +2,8 @@
 // this file once per point with -DTUNE_BASE=0 and the TUNE_* values, and once with TUNE_BASE=1 (the tuned
 // defaults of tuning_scan.cuh) to compare against. TUNE_LOAD picks how a tile is read: 0 warp-striped reads
 // transposed through shared memory, 1 vectorized reads straight into each thread's consecutive items.
-// A point whose tile does not fit in 48 KiB of static shared memory for a type reports that case as skipped.
+// A point whose tile does not fit in shared memory (48 KiB static, 227 KiB dynamic for bulk tiles) for a type
+// reports that case as skipped.
 //
 // %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:1024:32
 // %RANGE% TUNE_ITEMS_PER_THREAD ipt 7:24:1
@@ -51,7 +52,8 @@ using dispatch_t = strata::DispatchScan<const T*,
                                         accum_t<T>,
                                         hub_t<accum_t<T>>>;
 
-// Whether the scan kernel's shared memory fits the 48 KiB a kernel may declare statically.
+// Whether the scan kernel's shared memory fits the 48 KiB a kernel may declare statically, and the bulk kernel's
+// (where the policy has one) the 227 KiB a block may have.
 template <typename T>
 constexpr bool fits_shared_memory()
 {
@@ -64,7 +66,16 @@ constexpr bool fits_shared_memory()
                                    accum_t<T>,
                                    std::uint32_t,
                                    true>;
-  return sizeof(typename Agent::TempStorage) <= 48 * 1024;
+  using Bulk = strata::detail::scan::bulk_policy<typename hub_t<accum_t<T>>::MaxPolicy>;
+  using BulkAgent = strata::AgentScanBulk<typename Bulk::type,
+                                          T,
+                                          cuda::std::plus<>,
+                                          strata::detail::scan::no_init,
+                                          accum_t<T>,
+                                          std::uint32_t,
+                                          true>;
+  constexpr bool bulk_fits = !Bulk::exists || sizeof(typename BulkAgent::TempStorage) <= 227 * 1024;
+  return sizeof(typename Agent::TempStorage) <= 48 * 1024 && bulk_fits;
 }
 
 // Whether d_out holds the inclusive sums of d_in. Integer sums wrap, so they are compared exactly (accumulated in

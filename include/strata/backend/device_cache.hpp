@@ -37,6 +37,10 @@ cudaError_t cached_ptx_version(int device, const void* probe_kernel, int& ptx_ve
 cudaError_t cached_occupancy(int device, const void* kernel, int block_threads, size_t dynamic_smem_bytes,
                              int& blocks_per_sm);
 
+// Lets `kernel` (any __global__ function) on `device` take `dynamic_smem_bytes` of dynamic shared memory (beyond
+// the default 48 KiB) and prefer the largest shared-memory carveout: cudaFuncSetAttribute once per (device, kernel,
+// bytes), so that dispatches after the first make no driver call.
+cudaError_t cached_shared_memory_setup(int device, const void* kernel, size_t dynamic_smem_bytes);
 // Number of driver queries the cache has made so far (for tests that check "once per device").
 unsigned long long driver_query_count();
 

@@ -64,18 +64,44 @@ inline cudaError_t MaxSmOccupancy(int& blocks_per_sm, KernelT kernel, int block_
     device, reinterpret_cast<const void*>(kernel), block_threads, dynamic_smem_bytes, blocks_per_sm);
 }
 
-// Asks for the largest shared-memory carveout of the L1/shared-memory storage for `kernel`, so that as many of
-// its blocks are resident as its shared memory allows (for kernels whose occupancy shared memory limits).
+// Lets `kernel` take `dynamic_smem_bytes` of dynamic shared memory (more than the 48 KiB a launch gets by default)
+// on the current device and asks for the largest shared-memory carveout for it, so that as many of its blocks are
+// resident as its shared memory allows. The driver is asked once per device and kernel (the backend's cache).
 template <typename KernelT>
-inline cudaError_t PreferSharedMemory(KernelT kernel)
+inline cudaError_t PrepareSharedMemory(KernelT kernel, size_t dynamic_smem_bytes)
 {
-  return cudaFuncSetAttribute(
-    reinterpret_cast<const void*>(kernel), cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
+  int device = 0;
+  STRATA_RETURN_IF_ERROR(CurrentDevice(device));
+  return ::strata::backend::cached_shared_memory_setup(
+    device, reinterpret_cast<const void*>(kernel), dynamic_smem_bytes);
 }
 
-// Launches `kernel` on `stream`. With `programmatic` (devices of sm_90 and later), the launch may overlap the
-// grid before it on the stream: the kernel must wait for that grid in GridDependencyWait() (util/ptx.cuh)
-// before it reads anything the grid writes.
+// Launches `kernel` on `stream` with `dynamic_smem_bytes` of dynamic shared memory. With `programmatic` (devices of
+// sm_90 and later), the launch may overlap the grid before it on the stream: the kernel must wait for that grid
+// in GridDependencyWait() (util/ptx.cuh) before it reads anything the grid writes.
+template <typename... KernelArgs, typename... Args>
+inline cudaError_t LaunchAfterShared(bool programmatic,
+                                     dim3 grid,
+                                     dim3 block,
+                                     size_t dynamic_smem_bytes,
+                                     cudaStream_t stream,
+                                     void (*kernel)(KernelArgs...),
+                                     Args&&... args)
+{
+  cudaLaunchAttribute attribute{};
+  attribute.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim          = grid;
+  config.blockDim         = block;
+  config.dynamicSmemBytes = dynamic_smem_bytes;
+  config.stream           = stream;
+  config.attrs            = programmatic ? &attribute : nullptr;
+  config.numAttrs         = programmatic ? 1 : 0;
+  return cudaLaunchKernelEx(&config, kernel, static_cast<Args&&>(args)...);
+}
+
+// As LaunchAfterShared, without dynamic shared memory.
 template <typename... KernelArgs, typename... Args>
 inline cudaError_t LaunchAfter(bool programmatic,
                                dim3 grid,
@@ -84,17 +110,7 @@ inline cudaError_t LaunchAfter(bool programmatic,
                                void (*kernel)(KernelArgs...),
                                Args&&... args)
 {
-  cudaLaunchAttribute attribute{};
-  attribute.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute.val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim          = grid;
-  config.blockDim         = block;
-  config.dynamicSmemBytes = 0;
-  config.stream           = stream;
-  config.attrs            = programmatic ? &attribute : nullptr;
-  config.numAttrs         = programmatic ? 1 : 0;
-  return cudaLaunchKernelEx(&config, kernel, static_cast<Args&&>(args)...);
+  return LaunchAfterShared(programmatic, grid, block, 0, stream, kernel, static_cast<Args&&>(args)...);
 }
 
 // Launches `kernel` on `stream` and returns the launch's own error (a triple-chevron launch reports it only

@@ -120,7 +120,10 @@ DeviceScanBulkKernel(const T* d_in,
 {
   using Policy = typename bulk_policy<typename MaxPolicyT::ActivePolicy>::type;
   using Agent  = AgentScanBulk<Policy, T, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
-  __shared__ typename Agent::TempStorage temp_storage;
+  // Dynamic shared memory of sizeof(Agent::TempStorage) bytes: the tile buffers may pass the 48 KiB of static
+  // shared memory.
+  extern __shared__ __align__(128) unsigned char bulk_scan_shared_memory[];
+  auto& temp_storage = *reinterpret_cast<typename Agent::TempStorage*>(bulk_scan_shared_memory);
 
   GridDependencyWait();
   Agent(temp_storage, d_in, d_out, op, init).ConsumeRange(num_items, num_tiles, tile_state, tile_counter, prefetch_distance);
@@ -201,12 +204,16 @@ struct DispatchScan
       {
         const auto bulk_kernel = detail::scan::
           DeviceScanBulkKernel<MaxPolicy, BulkValueT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
-        STRATA_RETURN_IF_ERROR(PreferSharedMemory(bulk_kernel));
+        constexpr size_t smem_bytes = sizeof(
+          typename AgentScanBulk<typename Bulk::type, BulkValueT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>::
+            TempStorage);
+        STRATA_RETURN_IF_ERROR(PrepareSharedMemory(bulk_kernel, smem_bytes));
         size_t wave = 0;
-        STRATA_RETURN_IF_ERROR(resident_blocks(wave, bulk_kernel, Bulk::type::BLOCK_THREADS));
+        STRATA_RETURN_IF_ERROR(resident_blocks(wave, bulk_kernel, Bulk::type::BLOCK_THREADS, smem_bytes));
         if (bulk_tiles >= wave * Bulk::type::MIN_WAVES)
         {
           return launch<typename Bulk::type>(bulk_kernel,
+                                             smem_bytes,
                                              bulk_tiles,
                                              tile_state_bytes.get(),
                                              tile_counter.get(),
@@ -225,7 +232,7 @@ struct DispatchScan
                                                             INCLUSIVE,
                                                             OutputOpT>;
     return launch<ScanPolicy>(
-      scan_kernel, tiles, tile_state_bytes.get(), tile_counter.get(), d_in, d_out, out_op);
+      scan_kernel, 0, tiles, tile_state_bytes.get(), tile_counter.get(), d_in, d_out, out_op);
   }
 
   // Tiles of `tile_items` items that cover the input.
@@ -234,16 +241,17 @@ struct DispatchScan
     return static_cast<size_t>((num_items + OffsetT(tile_items) - 1) / OffsetT(tile_items));
   }
 
-  // One wave: how many blocks of `kernel` with `block_threads` threads the current device holds at once.
+  // One wave: how many blocks of `kernel` with `block_threads` threads (and `smem_bytes` of dynamic shared memory)
+  // the current device holds at once.
   template <typename KernelT>
-  static cudaError_t resident_blocks(size_t& wave, KernelT kernel, int block_threads)
+  static cudaError_t resident_blocks(size_t& wave, KernelT kernel, int block_threads, size_t smem_bytes)
   {
     int device = 0;
     STRATA_RETURN_IF_ERROR(CurrentDevice(device));
     int sm_count      = 0;
     int blocks_per_sm = 0;
     STRATA_RETURN_IF_ERROR(SmCount(sm_count, device));
-    STRATA_RETURN_IF_ERROR(MaxSmOccupancy(blocks_per_sm, kernel, block_threads, device));
+    STRATA_RETURN_IF_ERROR(MaxSmOccupancy(blocks_per_sm, kernel, block_threads, device, smem_bytes));
     wave = static_cast<size_t>(sm_count) * static_cast<size_t>(blocks_per_sm > 0 ? blocks_per_sm : 1);
     return cudaSuccess;
   }
@@ -260,6 +268,7 @@ struct DispatchScan
   // the tile PREFETCH_QUARTER_WAVES / 4 waves ahead.
   template <typename PolicyT, typename KernelT, typename InT, typename OutT, typename... Rest>
   cudaError_t launch(KernelT kernel,
+                     size_t smem_bytes,
                      size_t tiles,
                      char* tile_state_storage,
                      unsigned int* tile_counter,
@@ -270,25 +279,27 @@ struct DispatchScan
     constexpr int INIT_THREADS = 256;
     if (tiles <= 1)
     {
-      return detail::check_launch(Launch(dim3(1),
-                                         dim3(PolicyT::BLOCK_THREADS),
-                                         stream,
-                                         kernel,
-                                         in,
-                                         out,
-                                         TileStateT{},
-                                         static_cast<unsigned int*>(nullptr),
-                                         op,
-                                         init,
-                                         num_items,
-                                         1u,
-                                         0u,
-                                         rest...),
+      return detail::check_launch(LaunchAfterShared(false,
+                                                    dim3(1),
+                                                    dim3(PolicyT::BLOCK_THREADS),
+                                                    smem_bytes,
+                                                    stream,
+                                                    kernel,
+                                                    in,
+                                                    out,
+                                                    TileStateT{},
+                                                    static_cast<unsigned int*>(nullptr),
+                                                    op,
+                                                    init,
+                                                    num_items,
+                                                    1u,
+                                                    0u,
+                                                    rest...),
                                   stream);
     }
 
     size_t wave = 0;
-    STRATA_RETURN_IF_ERROR(resident_blocks(wave, kernel, PolicyT::BLOCK_THREADS));
+    STRATA_RETURN_IF_ERROR(resident_blocks(wave, kernel, PolicyT::BLOCK_THREADS, smem_bytes));
     const unsigned int grid_size = static_cast<unsigned int>(!PolicyT::PERSISTENT || tiles < wave ? tiles : wave);
 
     const TileStateT tile_state(tile_state_storage, tiles);
@@ -298,21 +309,22 @@ struct DispatchScan
              tiles, tile_counter),
       stream));
 
-    return detail::check_launch(LaunchAfter(ptx_version >= 900,
-                                            dim3(grid_size),
-                                            dim3(PolicyT::BLOCK_THREADS),
-                                            stream,
-                                            kernel,
-                                            in,
-                                            out,
-                                            tile_state,
-                                            tile_counter,
-                                            op,
-                                            init,
-                                            num_items,
-                                            static_cast<unsigned int>(tiles),
-                                            static_cast<unsigned int>(wave * PolicyT::PREFETCH_QUARTER_WAVES / 4),
-                                            rest...),
+    return detail::check_launch(LaunchAfterShared(ptx_version >= 900,
+                                                  dim3(grid_size),
+                                                  dim3(PolicyT::BLOCK_THREADS),
+                                                  smem_bytes,
+                                                  stream,
+                                                  kernel,
+                                                  in,
+                                                  out,
+                                                  tile_state,
+                                                  tile_counter,
+                                                  op,
+                                                  init,
+                                                  num_items,
+                                                  static_cast<unsigned int>(tiles),
+                                                  static_cast<unsigned int>(wave * PolicyT::PREFETCH_QUARTER_WAVES / 4),
+                                                  rest...),
                                 stream);
   }
 
