@@ -5,10 +5,13 @@
 // run of consecutive items straight from shared memory, scans the thread aggregates with the tile's prefix from
 // the decoupled look-back (detail::scan::tile_scan over one item per thread), scans each run again in place and
 // sends the tile out with one bulk copy. Registers hold a few values at a time, not the tile: tiles can be larger
-// than the register file allows (44 KiB for 4-byte floating point, against 24 KiB in AgentScan), so a scan whose
-// look-back costs more per tile (the in-order fold of non-exact operators) pays it fewer times. The grid is one
-// wave of resident blocks that claim tiles in order as AgentScan's persistent blocks do (the next tile once the
-// current one has its prefix), and prefetch into L2 the tile a fraction of a wave ahead.
+// than the register file allows (36-44 KiB, against 20-24 KiB in AgentScan), so each look-back covers more bytes.
+// The grid is one wave of resident blocks that claim tiles in order. A block claims its next tile only when it
+// can start loading it at once (its buffer free, the previous tile's bulk store done reading it): a tile's
+// successors look back at it, and every moment it spends claimed but not loading, they wait too. (Claiming when
+// the previous tile had its prefix, as AgentScan does, made 4-byte scans at 2^28 items 9% slower; claiming tiles
+// ahead into more buffers, 4% to 2x slower: docs/tuning.md, round 9.) Each block also prefetches into L2 the tile
+// a fraction of a wave ahead of the one it claims.
 //
 // Runs are read and written as 16-byte vectors; an odd number of vectors per thread keeps the eight lanes of each
 // shared-memory wavefront on distinct banks. The last tile, which may not be a whole number of 16-byte words,
@@ -150,35 +153,79 @@ public:
 
 private:
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+  // Thread 0 claims the block's next tile and starts loading it: a whole tile by one bulk copy, else (the last
+  // tile, or no tile left: an index of num_tiles) nothing, with a plain arrival that publishes the index. The
+  // claim waits until the buffer is free (the bulk store of the block's previous tile has read it), so that the
+  // tile starts loading the moment it is claimed: tiles look back at the tiles claimed just before them, and a
+  // tile claimed but not yet loading holds up all of its successors. `exhausted`: the block has claimed the last
+  // tile or past it (or the only tile, without `tile_counter`), and claims no more.
+  STRATA_DEVICE STRATA_FORCEINLINE void fill(bool& exhausted,
+                                             OffsetT num_items,
+                                             unsigned int num_tiles,
+                                             unsigned int* tile_counter,
+                                             unsigned int prefetch_distance)
+  {
+    unsigned int tile_idx = num_tiles;
+    if (!exhausted)
+    {
+      BulkStoreWaitRead();
+      tile_idx  = tile_counter == nullptr ? 0u : atomicAdd(tile_counter, 1u);
+      exhausted = tile_counter == nullptr || tile_idx + 1 >= num_tiles;
+    }
+    temp_storage_.tile_idx    = tile_idx;
+    const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
+    if (tile_idx < num_tiles && num_items - tile_offset > OffsetT(TILE_ITEMS))
+    {
+      const unsigned long long ahead = static_cast<unsigned long long>(tile_idx) + prefetch_distance;
+      if (prefetch_distance > 0 && ahead + 1 < num_tiles)
+      {
+        PrefetchL2Bulk(d_in_ + static_cast<OffsetT>(ahead) * OffsetT(TILE_ITEMS), PolicyT::TILE_BYTES);
+      }
+      BulkLoad(temp_storage_.tile, d_in_ + tile_offset, PolicyT::TILE_BYTES, &temp_storage_.tile_landed);
+    }
+    else
+    {
+      MbarrierArrive(&temp_storage_.tile_landed);
+    }
+  }
+
   STRATA_DEVICE STRATA_FORCEINLINE void consume_range(OffsetT num_items,
                                                       unsigned int num_tiles,
                                                       TileStateT tile_state,
                                                       unsigned int* tile_counter,
                                                       unsigned int prefetch_distance)
   {
+    bool exhausted = false;
     if (threadIdx.x == 0)
     {
       MbarrierInit(&temp_storage_.tile_landed);
-      temp_storage_.tile_idx = tile_counter == nullptr ? 0u : atomicAdd(tile_counter, 1u);
     }
     __syncthreads();
-    unsigned int tile_idx = temp_storage_.tile_idx;
     cuda::std::uint32_t phase = 0;
-    while (tile_idx < num_tiles)
+    while (true)
     {
+      // Every thread is past its last read of the tile index and of the buffer, and past its wait on the
+      // mbarrier's previous phase (consume ends after a barrier that follows them).
+      if (threadIdx.x == 0)
+      {
+        fill(exhausted, num_items, num_tiles, tile_counter, prefetch_distance);
+      }
+      MbarrierWait(&temp_storage_.tile_landed, phase);
+      phase ^= 1u;
+      const unsigned int tile_idx = temp_storage_.tile_idx;
+      if (tile_idx >= num_tiles)
+      {
+        break;
+      }
       const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
       if (num_items - tile_offset <= OffsetT(TILE_ITEMS))
       {
-        consume<true>(tile_idx, num_items, num_tiles, tile_state, tile_counter, prefetch_distance, phase);
+        consume<true>(tile_idx, num_items, tile_state);
       }
       else
       {
-        consume<false>(tile_idx, num_items, num_tiles, tile_state, tile_counter, prefetch_distance, phase);
+        consume<false>(tile_idx, num_items, tile_state);
       }
-      // The tile's shared memory is free again (but for the bulk store still reading it), and the next tile's
-      // index is published.
-      __syncthreads();
-      tile_idx = temp_storage_.tile_idx;
     }
     // Shared memory must outlive the last bulk store's reads of it.
     if (threadIdx.x == 0)
@@ -187,25 +234,20 @@ private:
     }
   }
 
-  // Scans tile `tile_idx`. With `tile_counter`, thread 0 claims the block's next tile once the tile has its
-  // prefix, and leaves it in temp_storage_.tile_idx (read after the caller's barrier); else the block stops.
+  // Scans tile `tile_idx` (in the buffer, loaded unless it is the last tile) and stores it. Ends with every thread
+  // past a barrier after its last read of the tile index and its last use of the scan's shared memory, and of the
+  // buffer but for the last tile (after which nothing is loaded).
   template <bool IS_LAST_TILE>
-  STRATA_DEVICE STRATA_FORCEINLINE void consume(unsigned int tile_idx,
-                                                OffsetT num_items,
-                                                unsigned int num_tiles,
-                                                TileStateT tile_state,
-                                                unsigned int* tile_counter,
-                                                unsigned int prefetch_distance,
-                                                cuda::std::uint32_t& phase)
+  STRATA_DEVICE STRATA_FORCEINLINE void consume(unsigned int tile_idx, OffsetT num_items, TileStateT tile_state)
   {
     const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
     vector_t* const tile      = temp_storage_.tile;
     T* const tile_items       = reinterpret_cast<T*>(tile);
 
-    // Load the tile.
     if constexpr (IS_LAST_TILE)
     {
-      // Items past the end repeat the tile's first item: they take part in nothing written.
+      // Items past the end repeat the tile's first item: they take part in nothing written. Every bulk store
+      // must be done reading its buffer first.
       const int valid_items = static_cast<int>(num_items - tile_offset);
       if (threadIdx.x == 0)
       {
@@ -217,22 +259,6 @@ private:
         tile_items[i] = d_in_[tile_offset + OffsetT(i < valid_items ? i : 0)];
       }
       __syncthreads();
-    }
-    else
-    {
-      if (threadIdx.x == 0)
-      {
-        const unsigned long long ahead = static_cast<unsigned long long>(tile_idx) + prefetch_distance;
-        if (prefetch_distance > 0 && ahead + 1 < num_tiles)
-        {
-          PrefetchL2Bulk(d_in_ + static_cast<OffsetT>(ahead) * OffsetT(TILE_ITEMS), PolicyT::TILE_BYTES);
-        }
-        // The previous tile's bulk store must have read the buffer before this copy overwrites it.
-        BulkStoreWaitRead();
-        BulkLoad(tile, d_in_ + tile_offset, PolicyT::TILE_BYTES, &temp_storage_.tile_landed);
-      }
-      MbarrierWait(&temp_storage_.tile_landed, phase);
-      phase ^= 1u;
     }
 
     // Reduce this thread's run, scan the runs' aggregates with the tile's prefix.
@@ -259,11 +285,6 @@ private:
     }
     AccumT prefix[1];
     TileScanT{temp_storage_.scan, op_, init_}(tile_idx, IS_LAST_TILE, aggregate, prefix, tile_state);
-    unsigned int claimed = 0;
-    if (threadIdx.x == 0 && tile_counter != nullptr)
-    {
-      claimed = atomicAdd(tile_counter, 1u); // the first warp found the tile's prefix inside tile_scan
-    }
 
     // Scan the run again from its prefix, in place.
     const bool has_prefix = HAS_INIT || tile_idx != 0 || threadIdx.x != 0;
@@ -308,10 +329,6 @@ private:
       {
         BulkStore(d_out_ + tile_offset, tile, PolicyT::TILE_BYTES);
       }
-    }
-    if (threadIdx.x == 0)
-    {
-      temp_storage_.tile_idx = tile_counter != nullptr ? claimed : num_tiles;
     }
   }
 #endif

@@ -478,6 +478,13 @@ STRATA_DEVICE STRATA_FORCEINLINE void BulkStoreWaitRead()
   cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>{});
 }
 
+// Arrives on `bar` without transaction bytes (completing its phase when one arrival does): what the calling
+// thread wrote to shared memory before is visible to the threads that wait on the phase.
+STRATA_DEVICE STRATA_FORCEINLINE void MbarrierArrive(cuda::std::uint64_t* bar)
+{
+  (void) cuda::ptx::mbarrier_arrive(bar);
+}
+
 // Orders this thread's generic shared-memory accesses before later bulk copies of the block.
 STRATA_DEVICE STRATA_FORCEINLINE void ProxyFenceShared()
 {
