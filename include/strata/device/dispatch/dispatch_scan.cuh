@@ -262,10 +262,10 @@ struct DispatchScan
     return reinterpret_cast<cuda::std::uintptr_t>(ptr) % 16 == 0;
   }
 
-  // Launches `kernel`, a single-pass kernel of PolicyT over `tiles` tiles, reading `in` and writing `out` (with
-  // `rest` after its own arguments): alone for a single tile, else after the init kernel, as one wave of resident blocks (at most
-  // one per tile) when PolicyT is persistent and a block per tile otherwise. Either way a block prefetches
-  // the tile PREFETCH_QUARTER_WAVES / 4 waves ahead.
+  // Launches `kernel`, a single-pass kernel of PolicyT with `smem_bytes` of dynamic shared memory, over `tiles`
+  // tiles, reading `in` and writing `out` (with `rest` after its own arguments): alone for a single tile, else
+  // after the init kernel, as one wave of resident blocks (at most one per tile) when PolicyT is persistent and a
+  // block per tile otherwise. Either way a block prefetches the tile PREFETCH_QUARTER_WAVES / 4 waves ahead.
   template <typename PolicyT, typename KernelT, typename InT, typename OutT, typename... Rest>
   cudaError_t launch(KernelT kernel,
                      size_t smem_bytes,
@@ -276,56 +276,51 @@ struct DispatchScan
                      OutT out,
                      Rest... rest) const
   {
-    constexpr int INIT_THREADS = 256;
-    if (tiles <= 1)
-    {
-      return detail::check_launch(LaunchAfterShared(false,
-                                                    dim3(1),
+    // The single-pass kernel on `grid` blocks (overlapping the init kernel before it with `programmatic`).
+    const auto scan = [&](bool programmatic,
+                          unsigned int grid,
+                          const TileStateT& tile_state,
+                          unsigned int* counter,
+                          unsigned int prefetch_distance) {
+      return detail::check_launch(LaunchAfterShared(programmatic,
+                                                    dim3(grid),
                                                     dim3(PolicyT::BLOCK_THREADS),
                                                     smem_bytes,
                                                     stream,
                                                     kernel,
                                                     in,
                                                     out,
-                                                    TileStateT{},
-                                                    static_cast<unsigned int*>(nullptr),
+                                                    tile_state,
+                                                    counter,
                                                     op,
                                                     init,
                                                     num_items,
-                                                    1u,
-                                                    0u,
+                                                    static_cast<unsigned int>(tiles),
+                                                    prefetch_distance,
                                                     rest...),
                                   stream);
+    };
+    if (tiles <= 1)
+    {
+      return scan(false, 1u, TileStateT{}, nullptr, 0u);
     }
 
     size_t wave = 0;
     STRATA_RETURN_IF_ERROR(resident_blocks(wave, kernel, PolicyT::BLOCK_THREADS, smem_bytes));
     const unsigned int grid_size = static_cast<unsigned int>(!PolicyT::PERSISTENT || tiles < wave ? tiles : wave);
 
+    constexpr int INIT_THREADS = 256;
     const TileStateT tile_state(tile_state_storage, tiles);
     const unsigned int init_grid = static_cast<unsigned int>((tiles + INIT_THREADS - 1) / INIT_THREADS);
     STRATA_RETURN_IF_ERROR(detail::check_launch(
       Launch(dim3(init_grid), dim3(INIT_THREADS), stream, detail::scan::DeviceScanInitKernel<TileStateT>, tile_state,
              tiles, tile_counter),
       stream));
-
-    return detail::check_launch(LaunchAfterShared(ptx_version >= 900,
-                                                  dim3(grid_size),
-                                                  dim3(PolicyT::BLOCK_THREADS),
-                                                  smem_bytes,
-                                                  stream,
-                                                  kernel,
-                                                  in,
-                                                  out,
-                                                  tile_state,
-                                                  tile_counter,
-                                                  op,
-                                                  init,
-                                                  num_items,
-                                                  static_cast<unsigned int>(tiles),
-                                                  static_cast<unsigned int>(wave * PolicyT::PREFETCH_QUARTER_WAVES / 4),
-                                                  rest...),
-                                stream);
+    return scan(ptx_version >= 900,
+                grid_size,
+                tile_state,
+                tile_counter,
+                static_cast<unsigned int>(wave * PolicyT::PREFETCH_QUARTER_WAVES / 4));
   }
 
   // Picks the policy for the current device's PTX version and runs (or sizes) the scan.
