@@ -243,9 +243,20 @@ long long padding_for_occupancy(Kernel kernel, int block, int target)
   return static_cast<long long>(hi);
 }
 
+// Shared memory per block that `kernel` declares statically.
+template <typename Kernel>
+long long static_shared_bytes(Kernel kernel)
+{
+  cudaFuncAttributes attributes{};
+  STRATA_BENCH_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  return static_cast<long long>(attributes.sharedSizeBytes);
+}
+
 // Times `kernel` over rotated inputs, then checks its output against the CUB kernel's on the same input. With
 // `equal_occupancy`, the kernel is held (by unused dynamic shared memory) to the smaller of the occupancies of
-// the strata and CUB kernels, so that a difference in registers does not decide how many blocks stream at once.
+// the strata and CUB kernels, so that a difference in registers does not decide how many blocks stream at once;
+// both kernels then take the same shared memory per block (static plus unused dynamic), so that the split of
+// each SM's storage between L1 and shared memory, which holds the loads in flight, is the same for both too.
 template <typename T, int BLOCK, int IPT, typename Kernel>
 void run(benchmark::State& state, Kernel kernel, Kernel reference, Kernel strata_kernel, bool equal_occupancy)
 {
@@ -255,11 +266,20 @@ void run(benchmark::State& state, Kernel kernel, Kernel reference, Kernel strata
   long long smem      = 0;
   if (equal_occupancy)
   {
-    const int target = std::min(blocks_per_sm(strata_kernel, BLOCK, 0), blocks_per_sm(reference, BLOCK, 0));
-    smem             = padding_for_occupancy(kernel, BLOCK, target);
-    if (smem < 0)
+    const int target           = std::min(blocks_per_sm(strata_kernel, BLOCK, 0), blocks_per_sm(reference, BLOCK, 0));
+    const long long pad_strata = padding_for_occupancy(strata_kernel, BLOCK, target);
+    const long long pad_cub    = padding_for_occupancy(reference, BLOCK, target);
+    if (pad_strata < 0 || pad_cub < 0)
     {
       state.SkipWithError("cannot lower the occupancy to the other kernel's");
+      return;
+    }
+    const long long per_block =
+      std::max(static_shared_bytes(strata_kernel) + pad_strata, static_shared_bytes(reference) + pad_cub);
+    smem = per_block - static_shared_bytes(kernel);
+    if (blocks_per_sm(kernel, BLOCK, static_cast<std::size_t>(smem)) != target)
+    {
+      state.SkipWithError("the same shared memory per block does not give both kernels the same occupancy");
       return;
     }
   }
