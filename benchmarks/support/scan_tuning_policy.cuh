@@ -34,6 +34,10 @@
 #ifndef TUNE_VECTORS
 #  define TUNE_VECTORS 9
 #endif
+// The bulk tiles per SM an input must make to take them.
+#ifndef TUNE_MIN_TILES_PER_SM
+#  define TUNE_MIN_TILES_PER_SM 1
+#endif
 
 #if !TUNE_BASE
 struct scan_tuning_policy_hub
@@ -59,7 +63,7 @@ struct scan_tuning_policy_hub
                                                        TUNE_MAX_DELAY_NS,
                                                        TUNE_PREFETCH_QUARTERS,
                                                        TUNE_MIN_BLOCKS,
-                                                       1>;
+                                                       TUNE_MIN_TILES_PER_SM>;
 #  endif
   };
   using MaxPolicy = Policy;

@@ -15,6 +15,7 @@
 // %RANGE% TUNE_MIN_BLOCKS mb 1:8:1
 // %RANGE% TUNE_BULK bulk 0:1:1
 // %RANGE% TUNE_VECTORS vec 1:15:2
+// %RANGE% TUNE_MIN_TILES_PER_SM mt 0:32:1
 #include <strata/device/device_scan.cuh>
 
 #include "bench_util.cuh"

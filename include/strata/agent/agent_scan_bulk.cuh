@@ -29,16 +29,16 @@
 STRATA_NAMESPACE_BEGIN
 
 // The tunable knobs of AgentScanBulk: BLOCK_THREADS threads, each scanning VECTORS_PER_THREAD (odd) 16-byte
-// vectors of consecutive items; the look-back and prefetch knobs as in AgentScanPolicy; and MIN_WAVES, the
-// waves of resident blocks an input's tiles must fill to take the bulk path (smaller inputs, in fewer and
-// larger tiles than the register path's, would leave SMs idle).
+// vectors of consecutive items; the look-back and prefetch knobs as in AgentScanPolicy; and MIN_TILES_PER_SM,
+// the bulk tiles per SM an input must make to take the bulk path (smaller inputs, in fewer and larger tiles than
+// the register path's, would leave SMs idle).
 template <int BLOCK_THREADS_,
           int VECTORS_PER_THREAD_,
           int LOOK_BACK_DELAY_NS_       = 32,
           int LOOK_BACK_MAX_DELAY_NS_   = 256,
           int PREFETCH_QUARTER_WAVES_   = 1,
           int MIN_BLOCKS_PER_SM_        = 1,
-          int MIN_WAVES_                = 0>
+          int MIN_TILES_PER_SM_         = 0>
 struct AgentScanBulkPolicy
 {
   static_assert(VECTORS_PER_THREAD_ % 2 == 1, "an odd number of 16-byte vectors per thread avoids bank conflicts");
@@ -49,7 +49,7 @@ struct AgentScanBulkPolicy
   static constexpr int LOOK_BACK_MAX_DELAY_NS         = LOOK_BACK_MAX_DELAY_NS_;
   static constexpr int PREFETCH_QUARTER_WAVES         = PREFETCH_QUARTER_WAVES_;
   static constexpr int MIN_BLOCKS_PER_SM              = MIN_BLOCKS_PER_SM_;
-  static constexpr int MIN_WAVES                      = MIN_WAVES_;
+  static constexpr int MIN_TILES_PER_SM               = MIN_TILES_PER_SM_;
   static constexpr BlockScanAlgorithm SCAN_ALGORITHM  = BLOCK_SCAN_WARP_SCANS;
   static constexpr bool PERSISTENT                    = true;
 

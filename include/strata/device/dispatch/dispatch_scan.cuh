@@ -197,7 +197,7 @@ struct DispatchScan
       return cudaSuccess;
     }
 
-    // Bulk tiles where they fill the policy's MIN_WAVES waves of resident blocks.
+    // Bulk tiles where the input makes the policy's MIN_TILES_PER_SM of them per SM.
     if constexpr (BULK)
     {
       if (ptx_version >= 900 && starts_on_16_bytes(d_in) && starts_on_16_bytes(d_out))
@@ -208,9 +208,11 @@ struct DispatchScan
           typename AgentScanBulk<typename Bulk::type, BulkValueT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>::
             TempStorage);
         STRATA_RETURN_IF_ERROR(PrepareSharedMemory(bulk_kernel, smem_bytes));
-        size_t wave = 0;
-        STRATA_RETURN_IF_ERROR(resident_blocks(wave, bulk_kernel, Bulk::type::BLOCK_THREADS, smem_bytes));
-        if (bulk_tiles >= wave * Bulk::type::MIN_WAVES)
+        int device   = 0;
+        int sm_count = 0;
+        STRATA_RETURN_IF_ERROR(CurrentDevice(device));
+        STRATA_RETURN_IF_ERROR(SmCount(sm_count, device));
+        if (bulk_tiles >= static_cast<size_t>(sm_count) * Bulk::type::MIN_TILES_PER_SM)
         {
           return launch<typename Bulk::type>(bulk_kernel,
                                              smem_bytes,

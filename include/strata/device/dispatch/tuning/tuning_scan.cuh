@@ -24,9 +24,9 @@ constexpr int items_for_bytes(int bytes, int accum_size, int most)
 
 // The sm_90 knobs: 256 threads, ITEMS items per thread, L2 prefetch PREFETCH_QUARTER quarters of a wave ahead,
 // a `__launch_bounds__` minimum of MIN_BLOCKS blocks per SM; and for arrays that take the bulk path (tiles in
-// shared memory), BULK_VECTORS 16-byte vectors per thread (0: no bulk path), from BULK_MIN_WAVES waves of bulk
-// tiles up.
-template <int ITEMS, int PREFETCH_QUARTER, int MIN_BLOCKS, int BULK_VECTORS = 0, int BULK_MIN_WAVES = 1>
+// shared memory), BULK_VECTORS 16-byte vectors per thread (0: no bulk path), for inputs of BULK_MIN_TILES_PER_SM
+// bulk tiles per SM or more.
+template <int ITEMS, int PREFETCH_QUARTER, int MIN_BLOCKS, int BULK_VECTORS = 0, int BULK_MIN_TILES_PER_SM = 1>
 struct sm90_knobs
 {
   static constexpr int threads          = 256;
@@ -34,7 +34,7 @@ struct sm90_knobs
   static constexpr int prefetch_quarter = PREFETCH_QUARTER;
   static constexpr int min_blocks       = MIN_BLOCKS;
   static constexpr int bulk_vectors     = BULK_VECTORS;
-  static constexpr int bulk_min_waves   = BULK_MIN_WAVES;
+  static constexpr int bulk_min_tiles   = BULK_MIN_TILES_PER_SM;
 };
 
 // Gives a policy its BulkScanPolicy where its tuning has one: bulk tiles prefetch a quarter wave ahead.
@@ -45,7 +45,7 @@ template <typename TuningT>
 struct sm90_bulk_policy<TuningT, true>
 {
   using BulkScanPolicy =
-    AgentScanBulkPolicy<TuningT::threads, TuningT::bulk_vectors, 32, 256, 1, 1, TuningT::bulk_min_waves>;
+    AgentScanBulkPolicy<TuningT::threads, TuningT::bulk_vectors, 32, 256, 1, 1, TuningT::bulk_min_tiles>;
 };
 
 // sm_90, measured on an H200 and an H100 at 2^20, 2^24 and 2^28 items (scripts/tune.py over benchmarks/bench/scan;
@@ -61,41 +61,43 @@ struct sm90_tuning
 
 // 4-byte integers under standard operators: 20 items, registers held to six blocks per SM (40 registers, four
 // blocks at 64 otherwise): 5-6% faster at 2^28 on both GPUs, 1.5% (H100) and 6% (H200) at 2^24. Arrays of at
-// least four waves of bulk tiles take 36 KiB bulk tiles (256 threads x 9 vectors, five blocks per SM): 9% faster
-// than registers at 2^28 on an H200, but 0-6% slower at 2^24 (2.8 waves), which stays in registers.
+// least 20 bulk tiles per SM (four waves) take 36 KiB bulk tiles (256 threads x 9 vectors, five blocks per SM):
+// 9% faster than registers at 2^28 on an H200, but 0-6% slower at 2^24 (14 tiles per SM), which stays in
+// registers.
 template <typename AccumT, op_kind OP>
 struct sm90_tuning<AccumT,
                    OP,
                    4,
                    cuda::std::enable_if_t<OP != op_kind::other && cuda::std::is_integral<AccumT>::value>>
-    : sm90_knobs<20, 1, 6, 9, 4>
+    : sm90_knobs<20, 1, 6, 9, 20>
 {};
 
-// 4-byte floating point (the look-back folds in order): 24 items; arrays of at least one wave of bulk tiles take
-// 36 KiB bulk tiles (five blocks per SM): 7% faster at 2^24 on an H200 than registers, 9% at 2^28.
+// 4-byte floating point (the look-back folds in order): 24 items; arrays of at least five bulk tiles per SM (one
+// wave) take 36 KiB bulk tiles (five blocks per SM): 7% faster at 2^24 on an H200 than registers, 9% at 2^28.
 template <typename AccumT, op_kind OP>
 struct sm90_tuning<AccumT,
                    OP,
                    4,
                    cuda::std::enable_if_t<OP != op_kind::other && !cuda::std::is_integral<AccumT>::value>>
-    : sm90_knobs<24, 2, 1, 9, 1>
+    : sm90_knobs<24, 2, 1, 9, 5>
 {};
 
 // 8-byte integers under standard operators: 20 items, registers held to four blocks per SM (64 registers, three
-// blocks at 80 otherwise, 8 bytes spilled): 2-5% faster at 2^24 and 2^28 on both GPUs. Arrays of at least one
-// wave of bulk tiles take 44 KiB bulk tiles (256 threads x 11 vectors, four blocks per SM): 1-2% faster on an
-// H200 at 2^24 and 2^28.
+// blocks at 80 otherwise, 8 bytes spilled): 2-5% faster at 2^24 and 2^28 on both GPUs. Arrays of at least four
+// bulk tiles per SM (one wave) take 44 KiB bulk tiles (256 threads x 11 vectors, four blocks per SM): 1-2% faster
+// on an H200 at 2^24 and 2^28.
 template <typename AccumT, op_kind OP>
 struct sm90_tuning<AccumT,
                    OP,
                    8,
                    cuda::std::enable_if_t<OP != op_kind::other && cuda::std::is_integral<AccumT>::value>>
-    : sm90_knobs<20, 1, 4, 11, 1>
+    : sm90_knobs<20, 1, 4, 11, 4>
 {};
 
 // 8-byte floating point: 20 items, a launch bound of two blocks per SM, under which ptxas fits 79 registers
 // instead of 88: three blocks of 256 threads per SM instead of two (6-11% faster on both GPUs). Bulk tiles as
-// for 8-byte integers: 1-3% faster on an H200 at 2^24 and 2^28.
+// for 8-byte integers, 1-3% faster on an H200 at 2^24 and 2^28, from one per SM: at 2^20 (1.4 per SM, where
+// registers leave SMs idle too) 5-8% faster than registers, at 2^16 (0.1 per SM) 5-13% slower.
 template <typename AccumT, op_kind OP>
 struct sm90_tuning<AccumT,
                    OP,
