@@ -10,7 +10,7 @@
 // can start loading it at once (its buffer free, the previous tile's bulk store done reading it): a tile's
 // successors look back at it, and every moment it spends claimed but not loading, they wait too. (Claiming when
 // the previous tile had its prefix, as AgentScan does: int32 sums of 2^28 items in 36 KiB tiles took 658 us on an
-// H200, against 583-586 us; claiming tiles ahead into more buffers was 1.4-2.3x slower: docs/tuning.md, rounds 8
+// H200, against 583-586 us; claiming tiles ahead into more buffers was 1.3-2.8x slower: docs/tuning.md, rounds 8
 // and 9.) Each block also prefetches into L2 the tile a fraction of a wave ahead of the one it claims.
 //
 // Runs are read and written as 16-byte vectors; an odd number of vectors per thread keeps the eight lanes of each
