@@ -16,13 +16,14 @@ STRATA_NAMESPACE_BEGIN
 enum BlockLoadAlgorithm
 {
   // Each thread reads its own consecutive items: no shared memory, poorly coalesced for many items per thread.
-  // A full tile read from a pointer to T moves as BLOCK_LOAD_VECTORIZE moves it (unlike CUB's, which reads item
-  // by item): the arrangement is the same, with fewer instructions and cache wavefronts.
+  // A full tile read from a pointer to T moves through vectors, as BLOCK_LOAD_VECTORIZE (unlike CUB's, which reads
+  // item by item): the arrangement is the same, with fewer instructions and cache wavefronts.
   BLOCK_LOAD_DIRECT,
   // Coalesced reads, and the result is striped, not blocked (for consumers that do not care about the order).
   BLOCK_LOAD_STRIPED,
-  // As BLOCK_LOAD_DIRECT, but with 16-byte (or the widest whole) vector reads when T is arithmetic, the input is
-  // a pointer to T aligned to the vector width (checked at run time) and the tile is full.
+  // 16-byte (or the widest whole) vector reads when T is arithmetic, the input is a pointer to T aligned to the
+  // vector width (checked at run time) and the tile is full; item by item otherwise. In strata the same reads as
+  // BLOCK_LOAD_DIRECT.
   BLOCK_LOAD_VECTORIZE,
   // Coalesced striped reads, then a BlockExchange through shared memory (one barrier).
   BLOCK_LOAD_TRANSPOSE,
@@ -55,7 +56,7 @@ struct block_load_algorithm<BLOCK_LOAD_STRIPED, T, X, IPT, Y, Z>
 template <typename T, int X, int IPT, int Y, int Z>
 struct block_load_algorithm<BLOCK_LOAD_VECTORIZE, T, X, IPT, Y, Z>
 {
-  using type = block_load_vectorize<T, X * Y * Z, IPT>;
+  using type = block_load_direct<T, X * Y * Z, IPT>; // DIRECT vectorizes full tiles too
 };
 template <typename T, int X, int IPT, int Y, int Z>
 struct block_load_algorithm<BLOCK_LOAD_TRANSPOSE, T, X, IPT, Y, Z>

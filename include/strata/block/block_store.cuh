@@ -15,13 +15,14 @@ STRATA_NAMESPACE_BEGIN
 enum BlockStoreAlgorithm
 {
   // Each thread writes its own consecutive items: no shared memory, poorly coalesced for many items per thread.
-  // A full tile written to a T* moves as BLOCK_STORE_VECTORIZE moves it (unlike CUB's, which writes item by
-  // item).
+  // A full tile written to a T* moves through vectors, as BLOCK_STORE_VECTORIZE (unlike CUB's, which writes item
+  // by item).
   BLOCK_STORE_DIRECT,
   // Coalesced writes of a striped arrangement (the items are taken as striped, not blocked).
   BLOCK_STORE_STRIPED,
-  // As BLOCK_STORE_DIRECT, but with 16-byte (or the widest whole) vector writes when T is arithmetic, the output
-  // is a T* aligned to the vector width (checked at run time) and the tile is full.
+  // 16-byte (or the widest whole) vector writes when T is arithmetic, the output is a T* aligned to the vector
+  // width (checked at run time) and the tile is full; item by item otherwise. In strata the same writes as
+  // BLOCK_STORE_DIRECT.
   BLOCK_STORE_VECTORIZE,
   // A BlockExchange through shared memory (one barrier), then coalesced striped writes.
   BLOCK_STORE_TRANSPOSE,
@@ -54,7 +55,7 @@ struct block_store_algorithm<BLOCK_STORE_STRIPED, T, X, IPT, Y, Z>
 template <typename T, int X, int IPT, int Y, int Z>
 struct block_store_algorithm<BLOCK_STORE_VECTORIZE, T, X, IPT, Y, Z>
 {
-  using type = block_store_vectorize<T, X * Y * Z, IPT>;
+  using type = block_store_direct<T, X * Y * Z, IPT>; // DIRECT vectorizes full tiles too
 };
 template <typename T, int X, int IPT, int Y, int Z>
 struct block_store_algorithm<BLOCK_STORE_TRANSPOSE, T, X, IPT, Y, Z>

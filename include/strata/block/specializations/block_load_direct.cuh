@@ -1,6 +1,6 @@
 // BlockLoad algorithms that read straight into registers, with no shared memory: BLOCK_LOAD_DIRECT and
-// BLOCK_LOAD_VECTORIZE (blocked; a full tile through 16-byte vectors where the pointer allows, partial tiles item
-// by item) and BLOCK_LOAD_STRIPED.
+// BLOCK_LOAD_VECTORIZE (one implementation, block_load_direct: blocked; a full tile through 16-byte vectors where
+// the pointer allows, partial tiles item by item) and BLOCK_LOAD_STRIPED.
 //
 // Every Load takes the cache modifier as a template argument. Through a raw pointer the reads go through
 // ThreadLoad<MODIFIER>; any other iterator is dereferenced as it is (it carries its own caching behaviour).
@@ -45,24 +45,6 @@ STRATA_DEVICE STRATA_FORCEINLINE auto with_load_modifier(InputIteratorT it)
   }
 }
 
-// A full blocked tile: through vectors of up to 16 bytes when `it` is a pointer to T (the alignment is checked at
-// run time), else item by item.
-template <CacheLoadModifier MODIFIER, typename T, int ITEMS_PER_THREAD, typename InputIteratorT>
-STRATA_DEVICE STRATA_FORCEINLINE void load_blocked_tile(int linear_tid, InputIteratorT it, T (&items)[ITEMS_PER_THREAD])
-{
-  if constexpr (cuda::std::is_pointer<InputIteratorT>::value
-                && cuda::std::is_same<cuda::std::remove_cv_t<cuda::std::remove_pointer_t<InputIteratorT>>, T>::value)
-  {
-    load_direct_blocked_vectorized(linear_tid, static_cast<const T*>(it), items, [](const auto* vector_ptr) {
-      return ThreadLoad<MODIFIER>(vector_ptr);
-    });
-  }
-  else
-  {
-    LoadDirectBlocked(linear_tid, with_load_modifier<MODIFIER>(it), items);
-  }
-}
-
 template <typename T, int BLOCK_THREADS, int ITEMS_PER_THREAD>
 struct block_load_direct
 {
@@ -74,13 +56,22 @@ struct block_load_direct
       : linear_tid(tid)
   {}
 
-  // A full tile moves as BLOCK_LOAD_VECTORIZE moves it: each thread's items are contiguous, so 16-byte vectors
-  // (where T and the pointer's alignment allow) read the same blocked arrangement with fewer instructions and
-  // cache wavefronts.
+  // A full tile through a pointer to T: vectors of up to 16 bytes (where T and the pointer's alignment, checked at
+  // run time, allow), which read the same blocked arrangement with fewer instructions and cache wavefronts.
   template <CacheLoadModifier MODIFIER, typename InputIteratorT>
   STRATA_DEVICE STRATA_FORCEINLINE void Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD])
   {
-    load_blocked_tile<MODIFIER>(linear_tid, it, items);
+    if constexpr (cuda::std::is_pointer<InputIteratorT>::value
+                  && cuda::std::is_same<cuda::std::remove_cv_t<cuda::std::remove_pointer_t<InputIteratorT>>, T>::value)
+    {
+      load_direct_blocked_vectorized(linear_tid, static_cast<const T*>(it), items, [](const auto* vector_ptr) {
+        return ThreadLoad<MODIFIER>(vector_ptr);
+      });
+    }
+    else
+    {
+      LoadDirectBlocked(linear_tid, with_load_modifier<MODIFIER>(it), items);
+    }
   }
   template <CacheLoadModifier MODIFIER, typename InputIteratorT>
   STRATA_DEVICE STRATA_FORCEINLINE void Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD], int valid_items)
@@ -121,38 +112,6 @@ struct block_load_striped
   Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD], int valid_items, DefaultT oob_default)
   {
     LoadDirectStriped<BLOCK_THREADS>(linear_tid, with_load_modifier<MODIFIER>(it), items, valid_items, oob_default);
-  }
-};
-
-// Full tiles through a pointer to T are read as vectors (16 bytes where a thread's share is a multiple of 16)
-// when the pointer is aligned to the vector width, checked at run time; otherwise, for other iterators and for
-// partial tiles, as BLOCK_LOAD_DIRECT.
-template <typename T, int BLOCK_THREADS, int ITEMS_PER_THREAD>
-struct block_load_vectorize
-{
-  using TempStorage = NullType;
-
-  int linear_tid;
-
-  STRATA_DEVICE STRATA_FORCEINLINE block_load_vectorize(TempStorage&, int tid)
-      : linear_tid(tid)
-  {}
-
-  template <CacheLoadModifier MODIFIER, typename InputIteratorT>
-  STRATA_DEVICE STRATA_FORCEINLINE void Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD])
-  {
-    load_blocked_tile<MODIFIER>(linear_tid, it, items);
-  }
-  template <CacheLoadModifier MODIFIER, typename InputIteratorT>
-  STRATA_DEVICE STRATA_FORCEINLINE void Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD], int valid_items)
-  {
-    LoadDirectBlocked(linear_tid, with_load_modifier<MODIFIER>(it), items, valid_items);
-  }
-  template <CacheLoadModifier MODIFIER, typename InputIteratorT, typename DefaultT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD], int valid_items, DefaultT oob_default)
-  {
-    LoadDirectBlocked(linear_tid, with_load_modifier<MODIFIER>(it), items, valid_items, oob_default);
   }
 };
 

@@ -1,6 +1,6 @@
 // BlockStore algorithms that write straight from registers, with no shared memory: BLOCK_STORE_DIRECT and
-// BLOCK_STORE_VECTORIZE (blocked; a full tile through 16-byte vectors where the pointer allows, partial tiles item
-// by item) and BLOCK_STORE_STRIPED.
+// BLOCK_STORE_VECTORIZE (one implementation, block_store_direct: blocked; a full tile through 16-byte vectors
+// where the pointer allows, partial tiles item by item) and BLOCK_STORE_STRIPED.
 #pragma once
 
 #include <strata/config.cuh>
@@ -13,21 +13,6 @@ STRATA_NAMESPACE_BEGIN
 namespace detail
 {
 
-// A full blocked tile: through vectors of up to 16 bytes when `it` is a pointer to T (the alignment is checked at
-// run time), else item by item.
-template <typename T, int ITEMS_PER_THREAD, typename OutputIteratorT>
-STRATA_DEVICE STRATA_FORCEINLINE void store_blocked_tile(int linear_tid, OutputIteratorT it, const T (&items)[ITEMS_PER_THREAD])
-{
-  if constexpr (cuda::std::is_same<OutputIteratorT, T*>::value)
-  {
-    StoreDirectBlockedVectorized(linear_tid, it, items);
-  }
-  else
-  {
-    StoreDirectBlocked(linear_tid, it, items);
-  }
-}
-
 template <typename T, int BLOCK_THREADS, int ITEMS_PER_THREAD>
 struct block_store_direct
 {
@@ -39,11 +24,19 @@ struct block_store_direct
       : linear_tid(tid)
   {}
 
-  // A full tile moves as BLOCK_STORE_VECTORIZE moves it (see block_load_direct).
+  // A full tile through a T*: vectors of up to 16 bytes where T and the pointer's alignment (checked at run time)
+  // allow (see block_load_direct).
   template <typename OutputIteratorT>
   STRATA_DEVICE STRATA_FORCEINLINE void Store(OutputIteratorT it, const T (&items)[ITEMS_PER_THREAD])
   {
-    store_blocked_tile(linear_tid, it, items);
+    if constexpr (cuda::std::is_same<OutputIteratorT, T*>::value)
+    {
+      StoreDirectBlockedVectorized(linear_tid, it, items);
+    }
+    else
+    {
+      StoreDirectBlocked(linear_tid, it, items);
+    }
   }
   template <typename OutputIteratorT>
   STRATA_DEVICE STRATA_FORCEINLINE void Store(OutputIteratorT it, const T (&items)[ITEMS_PER_THREAD], int valid_items)
@@ -72,31 +65,6 @@ struct block_store_striped
   STRATA_DEVICE STRATA_FORCEINLINE void Store(OutputIteratorT it, const T (&items)[ITEMS_PER_THREAD], int valid_items)
   {
     StoreDirectStriped<BLOCK_THREADS>(linear_tid, it, items, valid_items);
-  }
-};
-
-// Full tiles through a pointer to T are written as vectors when the pointer is aligned to the vector width,
-// checked at run time; otherwise, for other iterators and for partial tiles, as BLOCK_STORE_DIRECT.
-template <typename T, int BLOCK_THREADS, int ITEMS_PER_THREAD>
-struct block_store_vectorize
-{
-  using TempStorage = NullType;
-
-  int linear_tid;
-
-  STRATA_DEVICE STRATA_FORCEINLINE block_store_vectorize(TempStorage&, int tid)
-      : linear_tid(tid)
-  {}
-
-  template <typename OutputIteratorT>
-  STRATA_DEVICE STRATA_FORCEINLINE void Store(OutputIteratorT it, const T (&items)[ITEMS_PER_THREAD])
-  {
-    store_blocked_tile(linear_tid, it, items);
-  }
-  template <typename OutputIteratorT>
-  STRATA_DEVICE STRATA_FORCEINLINE void Store(OutputIteratorT it, const T (&items)[ITEMS_PER_THREAD], int valid_items)
-  {
-    StoreDirectBlocked(linear_tid, it, items, valid_items);
   }
 };
 
