@@ -212,6 +212,15 @@ int blocks_per_sm(Kernel kernel, int block, std::size_t smem)
   return blocks;
 }
 
+// Shared memory per block that `kernel` declares statically.
+template <typename Kernel>
+long long static_shared_bytes(Kernel kernel)
+{
+  cudaFuncAttributes attributes{};
+  STRATA_BENCH_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  return static_cast<long long>(attributes.sharedSizeBytes);
+}
+
 // The least dynamic shared memory (unused by the kernel) that brings `kernel` down to at most `target` resident
 // blocks per SM: the same occupancy for two kernels whose register counts differ. -1 if none does.
 template <typename Kernel>
@@ -221,9 +230,7 @@ long long padding_for_occupancy(Kernel kernel, int block, int target)
   int optin  = 0;
   STRATA_BENCH_CHECK(cudaGetDevice(&device));
   STRATA_BENCH_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  cudaFuncAttributes attributes{};
-  STRATA_BENCH_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-  const int most = optin - static_cast<int>(attributes.sharedSizeBytes);
+  const int most = optin - static_cast<int>(static_shared_bytes(kernel));
   STRATA_BENCH_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
   if (blocks_per_sm(kernel, block, 0) <= target)
   {
@@ -241,15 +248,6 @@ long long padding_for_occupancy(Kernel kernel, int block, int target)
     (blocks_per_sm(kernel, block, mid) <= target ? hi : lo) = mid;
   }
   return static_cast<long long>(hi);
-}
-
-// Shared memory per block that `kernel` declares statically.
-template <typename Kernel>
-long long static_shared_bytes(Kernel kernel)
-{
-  cudaFuncAttributes attributes{};
-  STRATA_BENCH_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-  return static_cast<long long>(attributes.sharedSizeBytes);
 }
 
 // Times `kernel` over rotated inputs, then checks its output against the CUB kernel's on the same input. With
