@@ -1,6 +1,8 @@
 // Block primitives side by side with CUB's: the same kernel body, BlockLoad -> BlockReduce (or BlockScan) ->
 // BlockStore, instantiated once with strata's classes and once with CUB's, same block size, items per thread
-// and algorithms, on the same buffers in the same process. Inputs are 2^26 items (well over the L2 size).
+// and algorithms, on the same buffers in the same process. Inputs are 2^26 items (well over the L2 size). Each
+// case also times ".../copy": a device-to-device cudaMemcpyAsync of the same buffers, which reads and writes the
+// bytes the kernels read and write (the ceiling of a kernel that only streams its tile through).
 #include <strata/block/block_load.cuh>
 #include <strata/block/block_reduce.cuh>
 #include <strata/block/block_scan.cuh>
@@ -17,6 +19,7 @@
 #include <cmath>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace
@@ -331,6 +334,22 @@ void register_case(const char* kind,
   })->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
+// Registers "<kind>/<type>/<BLOCK>x<IPT>/<io>/<algorithm>/copy": the input buffers copied to the output buffer.
+template <typename T, int BLOCK, int IPT>
+void register_copy(const char* kind, io io_algorithm, const char* algorithm)
+{
+  const std::string name = std::string(kind) + "/" + strata_bench::type_name<T>() + "/" + std::to_string(BLOCK) + "x"
+                         + std::to_string(IPT) + "/" + io_name(io_algorithm) + "/" + algorithm + "/copy";
+  benchmark::RegisterBenchmark(name.c_str(), [](benchmark::State& state) {
+    buffers<T>& buf = shared_buffers<T>();
+    strata_bench::time_loop(state, [&](cudaStream_t s) {
+      STRATA_BENCH_CHECK(
+        cudaMemcpyAsync(buf.out.get(), buf.inputs.next(), num_items * sizeof(T), cudaMemcpyDeviceToDevice, s));
+    });
+    strata_bench::set_counters(state, num_items, 2 * num_items * sizeof(T));
+  })->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+
 template <typename Lib, typename T, int BLOCK, int IPT, io IO, reduce_alg ALG>
 void register_reduce(bool equal_occupancy)
 {
@@ -338,6 +357,10 @@ void register_reduce(bool equal_occupancy)
                                load_reduce_store<Lib, T, BLOCK, IPT, IO, ALG>,
                                load_reduce_store<cub_lib, T, BLOCK, IPT, IO, ALG>,
                                load_reduce_store<strata_lib, T, BLOCK, IPT, IO, ALG>, equal_occupancy);
+  if (std::is_same<Lib, cub_lib>::value && !equal_occupancy)
+  {
+    register_copy<T, BLOCK, IPT>("block_reduce", IO, ALG == reduce_alg::raking ? "raking" : "warp_reductions");
+  }
 }
 
 template <typename Lib, typename T, int BLOCK, int IPT, io IO, scan_alg ALG>
@@ -347,6 +370,10 @@ void register_scan(bool equal_occupancy)
                                load_scan_store<Lib, T, BLOCK, IPT, IO, ALG>,
                                load_scan_store<cub_lib, T, BLOCK, IPT, IO, ALG>,
                                load_scan_store<strata_lib, T, BLOCK, IPT, IO, ALG>, equal_occupancy);
+  if (std::is_same<Lib, cub_lib>::value && !equal_occupancy)
+  {
+    register_copy<T, BLOCK, IPT>("block_scan", IO, ALG == scan_alg::raking ? "raking" : "warp_scans");
+  }
 }
 
 template <typename Lib>
