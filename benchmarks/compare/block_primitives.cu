@@ -314,6 +314,14 @@ const char* io_name(io a)
   return a == io::direct ? "direct" : a == io::vectorize ? "vectorize" : "warp_transpose";
 }
 
+// "<kind>/<type>/<BLOCK>x<IPT>/<io>/<algorithm>": the name of a case, to which its runs add their suffixes.
+template <typename T, int BLOCK, int IPT>
+std::string case_name(const char* kind, io io_algorithm, const char* algorithm)
+{
+  return std::string(kind) + "/" + strata_bench::type_name<T>() + "/" + std::to_string(BLOCK) + "x" + std::to_string(IPT)
+       + "/" + io_name(io_algorithm) + "/" + algorithm;
+}
+
 // Registers one case, "<kind>/<type>/<BLOCK>x<IPT>/<io>/<algorithm>[/equal_occupancy]/<library>": `kernel` timed
 // at its own occupancy, or with `equal_occupancy` held to the lower of the strata and CUB kernels'.
 template <typename T, int BLOCK, int IPT, typename Kernel>
@@ -326,9 +334,8 @@ void register_case(const char* kind,
                    Kernel strata_kernel,
                    bool equal_occupancy)
 {
-  const std::string name = std::string(kind) + "/" + strata_bench::type_name<T>() + "/" + std::to_string(BLOCK) + "x"
-                         + std::to_string(IPT) + "/" + io_name(io_algorithm) + "/" + algorithm
-                         + (equal_occupancy ? "/equal_occupancy/" : "/") + library;
+  const std::string name =
+    case_name<T, BLOCK, IPT>(kind, io_algorithm, algorithm) + (equal_occupancy ? "/equal_occupancy/" : "/") + library;
   benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
     run<T, BLOCK, IPT>(state, kernel, reference, strata_kernel, equal_occupancy);
   })->UseManualTime()->Unit(benchmark::kMicrosecond);
@@ -338,8 +345,7 @@ void register_case(const char* kind,
 template <typename T, int BLOCK, int IPT>
 void register_copy(const char* kind, io io_algorithm, const char* algorithm)
 {
-  const std::string name = std::string(kind) + "/" + strata_bench::type_name<T>() + "/" + std::to_string(BLOCK) + "x"
-                         + std::to_string(IPT) + "/" + io_name(io_algorithm) + "/" + algorithm + "/copy";
+  const std::string name = case_name<T, BLOCK, IPT>(kind, io_algorithm, algorithm) + "/copy";
   benchmark::RegisterBenchmark(name.c_str(), [](benchmark::State& state) {
     buffers<T>& buf = shared_buffers<T>();
     strata_bench::time_loop(state, [&](cudaStream_t s) {
