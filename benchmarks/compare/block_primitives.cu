@@ -318,8 +318,8 @@ const char* io_name(io a)
 template <typename T, int BLOCK, int IPT>
 std::string case_name(const char* kind, io io_algorithm, const char* algorithm)
 {
-  return std::string(kind) + "/" + strata_bench::type_name<T>() + "/" + std::to_string(BLOCK) + "x" + std::to_string(IPT)
-       + "/" + io_name(io_algorithm) + "/" + algorithm;
+  return std::string(kind) + "/" + strata_bench::type_name<T>() + "/" + std::to_string(BLOCK) + "x"
+       + std::to_string(IPT) + "/" + io_name(io_algorithm) + "/" + algorithm;
 }
 
 // Registers one case, "<kind>/<type>/<BLOCK>x<IPT>/<io>/<algorithm>[/equal_occupancy]/<library>": `kernel` timed
