@@ -207,13 +207,14 @@ struct DispatchScan
         constexpr size_t smem_bytes = sizeof(
           typename AgentScanBulk<typename Bulk::type, BulkValueT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>::
             TempStorage);
-        STRATA_RETURN_IF_ERROR(PrepareSharedMemory(bulk_kernel, smem_bytes));
         int device   = 0;
         int sm_count = 0;
         STRATA_RETURN_IF_ERROR(CurrentDevice(device));
         STRATA_RETURN_IF_ERROR(SmCount(sm_count, device));
         if (bulk_tiles >= static_cast<size_t>(sm_count) * Bulk::type::MIN_TILES_PER_SM)
         {
+          // Before launch sizes the wave: the occupancy query needs the kernel's dynamic shared memory allowed.
+          STRATA_RETURN_IF_ERROR(PrepareSharedMemory(bulk_kernel, smem_bytes));
           return launch<typename Bulk::type>(bulk_kernel,
                                              smem_bytes,
                                              bulk_tiles,
