@@ -2,7 +2,10 @@
 // BlockStore, instantiated once with strata's classes and once with CUB's, same block size, items per thread
 // and algorithms, on the same buffers in the same process. Inputs are 2^26 items (well over the L2 size). Each
 // case also times ".../copy": a device-to-device cudaMemcpyAsync of the same buffers, which reads and writes the
-// bytes the kernels read and write (the ceiling of a kernel that only streams its tile through).
+// bytes the kernels read and write (the ceiling of a kernel that only streams its tile through). The cases
+// ".../l2_reuse_after/<library>" time something else: a re-read, after the kernel, of a buffer of 60% of the L2 that
+// was read once just before, which must find it in L2 as well after strata's kernel as after CUB's (strata's
+// transposing loads favour a tile in L2 only while it is in flight).
 #include <strata/block/block_load.cuh>
 #include <strata/block/block_reduce.cuh>
 #include <strata/block/block_scan.cuh>
@@ -356,6 +359,50 @@ void register_copy(const char* kind, io io_algorithm, const char* algorithm)
   })->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
+// Reads n items at p (one pass, grid-stride), keeping the sum only so that the loads stay.
+template <typename T>
+__global__ void read_through(const T* p, std::size_t n, T* sink)
+{
+  T sum{};
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  {
+    sum += p[i];
+  }
+  if (sum == T(-1.25))
+  {
+    *sink = sum;
+  }
+}
+
+// Registers "<case>/l2_reuse_after/<library>": per repetition, `kernel` streams the 2^26 items, then read_through
+// reads a buffer of 60% of the L2 twice; the second read is timed. Lines that the kernel left favoured in L2 would
+// crowd the buffer out and show as a slower second read.
+template <typename T, int BLOCK, int IPT, typename Kernel>
+void register_l2_reuse(const std::string& name, const char* library, Kernel kernel)
+{
+  benchmark::RegisterBenchmark((name + "/l2_reuse_after/" + library).c_str(), [=](benchmark::State& state) {
+    buffers<T>& buf     = shared_buffers<T>();
+    const std::size_t n = strata_bench::l2_bytes() * 6 / 10 / sizeof(T);
+    static strata_bench::device_array<T> reused{n};
+    strata_bench::fill_random(reused.get(), n, 0x1e2);
+    int device = 0;
+    int sms    = 0;
+    STRATA_BENCH_CHECK(cudaGetDevice(&device));
+    STRATA_BENCH_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const unsigned grid = static_cast<unsigned>(num_items / (BLOCK * IPT));
+    strata_bench::cuda_timer timer;
+    for (auto _ : state)
+    {
+      kernel<<<grid, BLOCK>>>(buf.inputs.next(), buf.out.get());
+      read_through<<<8 * sms, 256>>>(reused.get(), n, buf.expected.get());
+      timer.start();
+      read_through<<<8 * sms, 256>>>(reused.get(), n, buf.expected.get());
+      state.SetIterationTime(timer.stop());
+    }
+    STRATA_BENCH_CHECK(cudaGetLastError());
+  })->UseManualTime()->Unit(benchmark::kMicrosecond);
+}
+
 template <typename Lib, typename T, int BLOCK, int IPT, io IO, reduce_alg ALG>
 void register_reduce(bool equal_occupancy)
 {
@@ -379,6 +426,12 @@ void register_scan(bool equal_occupancy)
   if (std::is_same<Lib, cub_lib>::value && !equal_occupancy)
   {
     register_copy<T, BLOCK, IPT>("block_scan", IO, ALG == scan_alg::raking ? "raking" : "warp_scans");
+  }
+  if (IO == io::warp_transpose && !equal_occupancy)
+  {
+    register_l2_reuse<T, BLOCK, IPT>(
+      case_name<T, BLOCK, IPT>("block_scan", IO, ALG == scan_alg::raking ? "raking" : "warp_scans"), Lib::name,
+      load_scan_store<Lib, T, BLOCK, IPT, IO, ALG>);
   }
 }
 

@@ -48,7 +48,7 @@ struct scan_tuning_policy_hub
                                                TUNE_ITEMS_PER_THREAD,
                                                TUNE_LOAD == 0 ? strata::BLOCK_LOAD_WARP_TRANSPOSE
                                                               : strata::BLOCK_LOAD_VECTORIZE,
-                                               strata::LOAD_DEFAULT,
+                                               strata::LOAD_PLAIN,
                                                strata::BLOCK_STORE_WARP_TRANSPOSE,
                                                strata::BLOCK_SCAN_WARP_SCANS,
                                                TUNE_DELAY_NS,

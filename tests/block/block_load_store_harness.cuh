@@ -11,8 +11,9 @@
 // compute-sanitizer's memcheck catches any access past it; the guarded stores must leave everything past
 // valid_items poisoned and the guarded loads must give oob_default there.
 // Pointers: every algorithm runs on aligned pointers; BLOCK_*_VECTORIZE and BLOCK_*_DIRECT (which move full tiles
-// of pointers as vectors where aligned) and BLOCK_*_WARP_TRANSPOSE also on pointers 1, 2 and 3 items past the
-// allocation's alignment, and every algorithm through a plain iterator type (no pointer: no vector accesses).
+// of pointers as vectors where aligned), BLOCK_*_TRANSPOSE and BLOCK_*_WARP_TRANSPOSE (whose loads put the tile's
+// L2 lines back to normal priority, line by line) also on pointers 1, 2 and 3 items past the allocation's
+// alignment, and every algorithm through a plain iterator type (no pointer: no vector accesses).
 #pragma once
 
 #include <strata/block/block_load.cuh>
@@ -351,7 +352,7 @@ void check_load_store(std::uint64_t salt)
   {
     run_and_check<T, BX, BY, BZ, I, ALGORITHM, PRIVATE_STORAGE, MODIFIER>(salt, 0);
     if constexpr (ALGORITHM == strata::BLOCK_LOAD_VECTORIZE || ALGORITHM == strata::BLOCK_LOAD_DIRECT
-                  || ALGORITHM == strata::BLOCK_LOAD_WARP_TRANSPOSE)
+                  || ALGORITHM == strata::BLOCK_LOAD_TRANSPOSE || ALGORITHM == strata::BLOCK_LOAD_WARP_TRANSPOSE)
     {
       for (int offset : {1, 2, 3})
       {

@@ -23,7 +23,7 @@ struct bulk_hub
     using ScanPolicy     = strata::AgentScanPolicy<128,
                                                    8,
                                                    strata::BLOCK_LOAD_WARP_TRANSPOSE,
-                                                   strata::LOAD_DEFAULT,
+                                                   strata::LOAD_PLAIN,
                                                    strata::BLOCK_STORE_WARP_TRANSPOSE,
                                                    strata::BLOCK_SCAN_WARP_SCANS>;
     using BulkScanPolicy = strata::AgentScanBulkPolicy<BULK_THREADS, BULK_VECTORS>;

@@ -203,6 +203,9 @@ std::vector<T> run_load(strata::CacheLoadModifier modifier, const strata_test::d
     case strata::LOAD_VOLATILE:
       load_kernel<strata::LOAD_VOLATILE><<<blocks, BLOCK_THREADS>>>(d_in.data(), d_out.data(), NUM_ITEMS);
       break;
+    case strata::LOAD_PLAIN:
+      load_kernel<strata::LOAD_PLAIN><<<blocks, BLOCK_THREADS>>>(d_in.data(), d_out.data(), NUM_ITEMS);
+      break;
   }
   STRATA_TEST_SYNC();
   return d_out.download();
@@ -251,7 +254,8 @@ TEMPLATE_TEST_CASE("ThreadLoad reads every value with every cache modifier", "[t
                                                       strata::LOAD_CS,
                                                       strata::LOAD_CV,
                                                       strata::LOAD_LDG,
-                                                      strata::LOAD_VOLATILE);
+                                                      strata::LOAD_VOLATILE,
+                                                      strata::LOAD_PLAIN);
   CAPTURE(static_cast<int>(modifier), sizeof(TestType), alignof(TestType));
   STRATA_REQUIRE_EQUAL_VECTORS(run_load(modifier, d_in, d_out), in);
 }

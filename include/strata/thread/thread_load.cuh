@@ -18,17 +18,19 @@
 
 STRATA_NAMESPACE_BEGIN
 
-// How a load uses the cache hierarchy (CUB's names). Every modifier but LOAD_DEFAULT and LOAD_VOLATILE maps to
-// a PTX cache operator of ld.global and therefore requires a pointer into global memory.
+// How a load uses the cache hierarchy (CUB's names, and LOAD_PLAIN). Every modifier but LOAD_DEFAULT, LOAD_PLAIN and
+// LOAD_VOLATILE maps to a PTX cache operator of ld.global and therefore requires a pointer into global memory.
 enum CacheLoadModifier
 {
-  LOAD_DEFAULT,  // a plain load: the compiler chooses
+  LOAD_DEFAULT,  // strata chooses: a plain load, except that BlockLoad's TRANSPOSE and WARP_TRANSPOSE favour their
+                 // tile in L2 while it is in flight (block/specializations/block_load_transpose.cuh)
   LOAD_CA,       // cache at all levels (ld.global.ca)
   LOAD_CG,       // cache in L2 only, bypassing L1 (ld.global.cg)
   LOAD_CS,       // streaming, likely read once (ld.global.cs)
   LOAD_CV,       // fetch again on every load, for values other agents write (ld.global.cv)
   LOAD_LDG,      // the read-only data path (ld.global.nc); the data must not change while the kernel runs
   LOAD_VOLATILE, // a volatile load from any memory space (ld.volatile)
+  LOAD_PLAIN,    // a plain load everywhere: the compiler chooses (what CUB's LOAD_DEFAULT does)
 };
 
 namespace detail
@@ -66,12 +68,12 @@ STRATA_DEVICE STRATA_FORCEINLINE T load_words(const T* ptr)
 } // namespace detail
 
 // Reads *itr with the cache behaviour MODIFIER. For pointers the value is read with the PTX cache operator
-// (LOAD_DEFAULT: a plain load; LOAD_VOLATILE: a volatile load); other iterators are dereferenced.
+// (LOAD_DEFAULT and LOAD_PLAIN: a plain load; LOAD_VOLATILE: a volatile load); other iterators are dereferenced.
 // requires: for LOAD_CA, LOAD_CG, LOAD_CS, LOAD_CV and LOAD_LDG through a pointer, the pointer is into global memory.
 template <CacheLoadModifier MODIFIER, typename InputIteratorT>
 STRATA_DEVICE STRATA_FORCEINLINE detail::it_value_t<InputIteratorT> ThreadLoad(InputIteratorT itr)
 {
-  if constexpr (!cuda::std::is_pointer<InputIteratorT>::value || MODIFIER == LOAD_DEFAULT)
+  if constexpr (!cuda::std::is_pointer<InputIteratorT>::value || MODIFIER == LOAD_DEFAULT || MODIFIER == LOAD_PLAIN)
   {
     return *itr;
   }

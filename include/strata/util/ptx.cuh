@@ -432,6 +432,29 @@ STRATA_DEVICE STRATA_FORCEINLINE void PrefetchL2Bulk(const void* ptr, unsigned i
                ((void) ptr; (void) bytes;));
 }
 
+// -- L2 eviction priority ----------------------------------------------------------------------------------------
+
+// Puts the 128-byte L2 lines that overlap the `bytes` bytes at `ptr` (global memory) back to normal eviction
+// priority (`applypriority`; no data moves, absent lines are left alone). The calling thread takes lines rank,
+// rank + threads, rank + 2 * threads, ... of them, so `threads` threads share the range. Every line touched holds
+// at least one byte of the range. Does nothing before sm_80 or for bytes <= 0.
+STRATA_DEVICE STRATA_FORCEINLINE void L2RestoreNormalPriority(const void* ptr, long long bytes, int rank, int threads)
+{
+  using cuda::std::uintptr_t;
+  if (bytes <= 0)
+  {
+    return;
+  }
+  const uintptr_t begin  = reinterpret_cast<uintptr_t>(ptr);
+  const uintptr_t last   = (begin + static_cast<uintptr_t>(bytes) - 1) & ~uintptr_t{127};
+  const uintptr_t stride = static_cast<uintptr_t>(threads) * 128;
+  for (uintptr_t line = (begin & ~uintptr_t{127}) + static_cast<uintptr_t>(rank) * 128; line <= last; line += stride)
+  {
+    NV_IF_TARGET(NV_PROVIDES_SM_80,
+                 (asm volatile("applypriority.global.L2::evict_normal [%0], 128;" ::"l"(line) : "memory");));
+  }
+}
+
 // -- bulk copies between global and shared memory, completed on an mbarrier (sm_90+) ----------------------------
 //
 // A block moves a whole tile with one instruction of one thread: BulkLoad copies global memory into shared

@@ -32,7 +32,16 @@ public:
   STRATA_DEVICE STRATA_FORCEINLINE void StripedToBlocked(const T (&input)[ITEMS_PER_THREAD],
                                                          OutputT (&output)[ITEMS_PER_THREAD])
   {
+    StripedToBlocked(input, output, [] {});
+  }
+  // As above, calling after_put() in every thread once its items are in shared memory (its loads have landed),
+  // before the barrier.
+  template <typename OutputT, typename AfterPut>
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  StripedToBlocked(const T (&input)[ITEMS_PER_THREAD], OutputT (&output)[ITEMS_PER_THREAD], AfterPut after_put)
+  {
     put(input, [&](int i) { return striped(i); });
+    after_put();
     __syncthreads();
     get(output, [&](int i) { return blocked(i); });
   }
@@ -51,9 +60,17 @@ public:
   STRATA_DEVICE STRATA_FORCEINLINE void WarpStripedToBlocked(const T (&input)[ITEMS_PER_THREAD],
                                                              OutputT (&output)[ITEMS_PER_THREAD])
   {
+    WarpStripedToBlocked(input, output, [] {});
+  }
+  // As above, calling after_put() in every thread once its items are in shared memory, before the warp's barrier.
+  template <typename OutputT, typename AfterPut>
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  WarpStripedToBlocked(const T (&input)[ITEMS_PER_THREAD], OutputT (&output)[ITEMS_PER_THREAD], AfterPut after_put)
+  {
     const int warp_offset  = shape_.warp_id * shape::WARP_ITEMS;
     const int warp_threads = shape_.warp_threads();
     put(input, [&](int i) { return warp_offset + i * warp_threads + shape_.lane; });
+    after_put();
     __syncwarp(shape_.warp_mask());
     get(output, [&](int i) { return warp_offset + shape_.lane * ITEMS_PER_THREAD + i; });
   }

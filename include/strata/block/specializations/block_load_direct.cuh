@@ -30,11 +30,12 @@ struct modified_load_pointer
   }
 };
 
-// `it` itself, or for a raw pointer and a modifier other than LOAD_DEFAULT, a pointer that reads with it.
+// `it` itself, or for a raw pointer and a modifier other than LOAD_DEFAULT and LOAD_PLAIN, a pointer that reads
+// with it.
 template <CacheLoadModifier MODIFIER, typename InputIteratorT>
 STRATA_DEVICE STRATA_FORCEINLINE auto with_load_modifier(InputIteratorT it)
 {
-  if constexpr (MODIFIER != LOAD_DEFAULT && cuda::std::is_pointer<InputIteratorT>::value)
+  if constexpr (MODIFIER != LOAD_DEFAULT && MODIFIER != LOAD_PLAIN && cuda::std::is_pointer<InputIteratorT>::value)
   {
     using value_t = cuda::std::remove_cv_t<cuda::std::remove_pointer_t<InputIteratorT>>;
     return modified_load_pointer<MODIFIER, value_t>{it};

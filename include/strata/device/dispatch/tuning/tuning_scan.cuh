@@ -117,7 +117,7 @@ struct policy_hub
     using ScanPolicy = AgentScanPolicy<128,
                                        items_for_bytes(48, ACCUM_SIZE, 12),
                                        BLOCK_LOAD_WARP_TRANSPOSE,
-                                       LOAD_DEFAULT,
+                                       LOAD_PLAIN,
                                        BLOCK_STORE_WARP_TRANSPOSE,
                                        BLOCK_SCAN_RAKING>;
   };
@@ -133,7 +133,7 @@ struct policy_hub
     using ScanPolicy = AgentScanPolicy<128,
                                        items_for_bytes(64, ACCUM_SIZE, 16),
                                        BLOCK_LOAD_WARP_TRANSPOSE,
-                                       LOAD_DEFAULT,
+                                       LOAD_PLAIN,
                                        BLOCK_STORE_WARP_TRANSPOSE,
                                        BLOCK_SCAN_WARP_SCANS>;
   };
@@ -146,7 +146,7 @@ struct policy_hub
     using ScanPolicy = AgentScanPolicy<tuning::threads,
                                        tuning::items,
                                        BLOCK_LOAD_WARP_TRANSPOSE,
-                                       LOAD_DEFAULT,
+                                       LOAD_PLAIN,
                                        BLOCK_STORE_WARP_TRANSPOSE,
                                        BLOCK_SCAN_WARP_SCANS,
                                        32,
