@@ -364,7 +364,8 @@ template <typename T>
 __global__ void read_through(const T* p, std::size_t n, T* sink)
 {
   T sum{};
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += stride)
   {
     sum += p[i];
   }

@@ -82,7 +82,9 @@ struct block_load_algorithm<BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED, T, X, IPT, Y, 
 // Load(it, items, valid_items): only tile items below valid_items are read; the others are left unspecified.
 // Load(it, items, valid_items, oob_default): as above, and the items at or past valid_items get oob_default.
 // `it` is any random-access iterator whose values convert to T. Load<MODIFIER>(...) reads a raw pointer through
-// ThreadLoad<MODIFIER> (LOAD_LDG, LOAD_CS, ...), in every algorithm; the default is LOAD_DEFAULT.
+// ThreadLoad<MODIFIER> (LOAD_LDG, LOAD_CS, ...), in every algorithm; the default is LOAD_DEFAULT, with which
+// TRANSPOSE and WARP_TRANSPOSE favour a tile in global memory in L2 while it is in flight and put its lines back
+// to normal priority before returning (block_load_transpose.cuh); LOAD_PLAIN reads plainly.
 //
 // Temporary storage: TempStorage (empty for DIRECT, STRIPED and VECTORIZE), or the default constructor's private
 // __shared__ allocation. Every thread of the block must call Load (same valid_items in every thread). The

@@ -34,15 +34,15 @@ public:
   {
     StripedToBlocked(input, output, [] {});
   }
-  // As above, calling after_put() in every thread once its items are in shared memory (its loads have landed),
-  // before the barrier.
+  // As above, calling after_put() in every thread after the barrier, when every item of the block is in shared
+  // memory (so every load that produced them has completed).
   template <typename OutputT, typename AfterPut>
   STRATA_DEVICE STRATA_FORCEINLINE void
   StripedToBlocked(const T (&input)[ITEMS_PER_THREAD], OutputT (&output)[ITEMS_PER_THREAD], AfterPut after_put)
   {
     put(input, [&](int i) { return striped(i); });
-    after_put();
     __syncthreads();
+    after_put();
     get(output, [&](int i) { return blocked(i); });
   }
 
@@ -62,7 +62,8 @@ public:
   {
     WarpStripedToBlocked(input, output, [] {});
   }
-  // As above, calling after_put() in every thread once its items are in shared memory, before the warp's barrier.
+  // As above, calling after_put() in every thread after the warp's barrier, when every item of the warp is in
+  // shared memory (so every load of the warp that produced them has completed).
   template <typename OutputT, typename AfterPut>
   STRATA_DEVICE STRATA_FORCEINLINE void
   WarpStripedToBlocked(const T (&input)[ITEMS_PER_THREAD], OutputT (&output)[ITEMS_PER_THREAD], AfterPut after_put)
@@ -70,8 +71,8 @@ public:
     const int warp_offset  = shape_.warp_id * shape::WARP_ITEMS;
     const int warp_threads = shape_.warp_threads();
     put(input, [&](int i) { return warp_offset + i * warp_threads + shape_.lane; });
-    after_put();
     __syncwarp(shape_.warp_mask());
+    after_put();
     get(output, [&](int i) { return warp_offset + shape_.lane * ITEMS_PER_THREAD + i; });
   }
 

@@ -3,15 +3,15 @@
 //
 // L2 priority of the tile. With LOAD_DEFAULT, a raw pointer and an address in global memory (checked at run
 // time), BLOCK_LOAD_TRANSPOSE and BLOCK_LOAD_WARP_TRANSPOSE read the tile with L2 evict_last priority
-// (cuda::access_property::persisting) and, as soon as each thread's items are in shared memory, put the tile's
-// lines back to normal priority (L2RestoreNormalPriority). The lines are favoured only while the tile is in
-// flight, and none stays favoured once the block is done with it, so later kernels find the L2 as a plain load
-// would have left it. On an H200, a tile kernel streaming 512 MiB through DRAM ran 1.7-2.5% faster this way
-// (same DRAM bytes, no L2 hits: the reads and the writes' write-backs are scheduled better), while reading with
-// evict_last alone left the lines favoured and made a later kernel's re-read of an L2-sized buffer 1.5x slower
-// (docs/performance.md, 2026-11-24, "L2 priority of transposing loads"). Any other modifier (LOAD_PLAIN for the
-// plain load), an iterator that is not a pointer, a pointer into shared memory, and the time-sliced algorithm read
-// as they would without this.
+// (cuda::access_property::persisting). As soon as the block's (WARP_TRANSPOSE: the warp's) items are in shared
+// memory, they put the tile's lines back to normal priority (L2RestoreNormalPriority). The lines are favoured only
+// while the tile is in flight, so later kernels find the L2 as a plain load would have left it.
+// On an H200, tile kernels streaming 2^26 items through DRAM ran 1.6-2.6% faster this way than with plain loads,
+// with the same DRAM bytes and no L2 hits. Reading with evict_last alone was faster still, but left the lines
+// favoured: a later kernel's re-read of a buffer of 60% of the L2 ran 1.5x slower (docs/performance.md,
+// 2026-11-24, third session).
+// Any other modifier (LOAD_PLAIN: the plain load), an iterator that is not a pointer, a pointer into shared
+// memory, and the time-sliced algorithm read as they would without this.
 #pragma once
 
 #include <strata/block/block_exchange.cuh>
@@ -93,7 +93,8 @@ struct block_load_transpose
   static constexpr int TILE_ITEMS    = BLOCK_THREADS * ITEMS_PER_THREAD;
   using Exchange                     = block_exchange_tile<T, BLOCK_THREADS, ITEMS_PER_THREAD>;
   // BlockExchange's storage (the same exchange), so that the two stay interchangeable.
-  using TempStorage = typename BlockExchange<T, BLOCK_DIM_X, ITEMS_PER_THREAD, false, BLOCK_DIM_Y, BLOCK_DIM_Z>::TempStorage;
+  using TempStorage =
+    typename BlockExchange<T, BLOCK_DIM_X, ITEMS_PER_THREAD, false, BLOCK_DIM_Y, BLOCK_DIM_Z>::TempStorage;
   static_assert(sizeof(TempStorage) == sizeof(typename Exchange::TempStorage), "BlockExchange's tile storage");
 
   TempStorage& temp_storage;
