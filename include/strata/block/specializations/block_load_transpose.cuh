@@ -30,20 +30,16 @@ STRATA_NAMESPACE_BEGIN
 namespace detail
 {
 
-// Whether a transposing load of `InputIteratorT` with MODIFIER may favour its tile in L2 (see above); the
-// pointer must still be checked to be into global memory.
-template <CacheLoadModifier MODIFIER, typename InputIteratorT>
-constexpr bool tile_l2_priority_v =
-  MODIFIER == LOAD_DEFAULT && cuda::std::is_pointer<InputIteratorT>::value
-  && !cuda::std::is_volatile<cuda::std::remove_pointer_t<InputIteratorT>>::value;
-
 // A tile read through `it`: `favoured` says whether its loads go with L2 evict_last priority (never unless
 // ALLOWED), in which case restore(first, count, rank, threads) must put tile items [first, first + count) back to
 // normal priority.
 template <CacheLoadModifier MODIFIER, typename InputIteratorT, bool ALLOWED = true>
 struct tile_source
 {
-  static constexpr bool MAY_FAVOUR = ALLOWED && tile_l2_priority_v<MODIFIER, InputIteratorT>;
+  // LOAD_DEFAULT through a pointer to non-volatile data may favour the tile (see above); whether the pointer is
+  // into global memory is checked at run time.
+  static constexpr bool MAY_FAVOUR = ALLOWED && MODIFIER == LOAD_DEFAULT && cuda::std::is_pointer<InputIteratorT>::value
+                                  && !cuda::std::is_volatile<cuda::std::remove_pointer_t<InputIteratorT>>::value;
 
   InputIteratorT it;
   bool favoured;
@@ -188,7 +184,7 @@ struct block_load_warp_transpose
 private:
   STRATA_DEVICE STRATA_FORCEINLINE int warp_offset() const
   {
-    return static_cast<int>(static_cast<unsigned int>(linear_tid) / WARP_THREADS) * WARP_ITEMS;
+    return static_cast<int>(WarpId(linear_tid)) * WARP_ITEMS;
   }
 
   // The warp read its items [warp_offset, warp_offset + min(warp_valid, WARP_ITEMS)); its lanes share putting
