@@ -407,32 +407,31 @@ void register_l2_reuse(const std::string& name, const char* library, Kernel kern
 template <typename Lib, typename T, int BLOCK, int IPT, io IO, reduce_alg ALG>
 void register_reduce(bool equal_occupancy)
 {
-  register_case<T, BLOCK, IPT>("block_reduce", IO, ALG == reduce_alg::raking ? "raking" : "warp_reductions", Lib::name,
-                               load_reduce_store<Lib, T, BLOCK, IPT, IO, ALG>,
+  const char* algorithm = ALG == reduce_alg::raking ? "raking" : "warp_reductions";
+  register_case<T, BLOCK, IPT>("block_reduce", IO, algorithm, Lib::name, load_reduce_store<Lib, T, BLOCK, IPT, IO, ALG>,
                                load_reduce_store<cub_lib, T, BLOCK, IPT, IO, ALG>,
                                load_reduce_store<strata_lib, T, BLOCK, IPT, IO, ALG>, equal_occupancy);
   if (std::is_same<Lib, cub_lib>::value && !equal_occupancy)
   {
-    register_copy<T, BLOCK, IPT>("block_reduce", IO, ALG == reduce_alg::raking ? "raking" : "warp_reductions");
+    register_copy<T, BLOCK, IPT>("block_reduce", IO, algorithm);
   }
 }
 
 template <typename Lib, typename T, int BLOCK, int IPT, io IO, scan_alg ALG>
 void register_scan(bool equal_occupancy)
 {
-  register_case<T, BLOCK, IPT>("block_scan", IO, ALG == scan_alg::raking ? "raking" : "warp_scans", Lib::name,
-                               load_scan_store<Lib, T, BLOCK, IPT, IO, ALG>,
+  const char* algorithm = ALG == scan_alg::raking ? "raking" : "warp_scans";
+  register_case<T, BLOCK, IPT>("block_scan", IO, algorithm, Lib::name, load_scan_store<Lib, T, BLOCK, IPT, IO, ALG>,
                                load_scan_store<cub_lib, T, BLOCK, IPT, IO, ALG>,
                                load_scan_store<strata_lib, T, BLOCK, IPT, IO, ALG>, equal_occupancy);
   if (std::is_same<Lib, cub_lib>::value && !equal_occupancy)
   {
-    register_copy<T, BLOCK, IPT>("block_scan", IO, ALG == scan_alg::raking ? "raking" : "warp_scans");
+    register_copy<T, BLOCK, IPT>("block_scan", IO, algorithm);
   }
   if (IO == io::warp_transpose && !equal_occupancy)
   {
-    register_l2_reuse<T, BLOCK, IPT>(
-      case_name<T, BLOCK, IPT>("block_scan", IO, ALG == scan_alg::raking ? "raking" : "warp_scans"), Lib::name,
-      load_scan_store<Lib, T, BLOCK, IPT, IO, ALG>);
+    register_l2_reuse<T, BLOCK, IPT>(case_name<T, BLOCK, IPT>("block_scan", IO, algorithm), Lib::name,
+                                     load_scan_store<Lib, T, BLOCK, IPT, IO, ALG>);
   }
 }
 
