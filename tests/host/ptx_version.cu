@@ -51,22 +51,22 @@ TEST_CASE("PrepareSharedMemory asks the driver once per kernel and lets it launc
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
   {
-    CHECK(strata::PrepareSharedMemory(shared_memory_probe, 64 * 1024) != cudaSuccess);
+    CHECK(strata::PrepareSharedMemory(shared_memory_probe, 64 * 1024, 0) != cudaSuccess);
     return;
   }
   // More than the device allows is an error, and nothing is cached for it.
   const unsigned long long before = strata::backend::driver_query_count();
-  CHECK(strata::PrepareSharedMemory(shared_memory_probe, size_t(1) << 30) != cudaSuccess);
-  CHECK(strata::PrepareSharedMemory(shared_memory_probe, size_t(1) << 30) != cudaSuccess);
+  CHECK(strata::PrepareSharedMemory(shared_memory_probe, size_t(1) << 30, 0) != cudaSuccess);
+  CHECK(strata::PrepareSharedMemory(shared_memory_probe, size_t(1) << 30, 0) != cudaSuccess);
   CHECK(strata::backend::driver_query_count() == before + 2);
   cudaGetLastError();
 
   constexpr size_t bytes = 64 * 1024;
-  REQUIRE(strata::PrepareSharedMemory(shared_memory_probe, bytes) == cudaSuccess);
+  REQUIRE(strata::PrepareSharedMemory(shared_memory_probe, bytes, 0) == cudaSuccess);
   const unsigned long long queries = strata::backend::driver_query_count();
   for (int i = 0; i < 100; ++i)
   {
-    REQUIRE(strata::PrepareSharedMemory(shared_memory_probe, bytes) == cudaSuccess);
+    REQUIRE(strata::PrepareSharedMemory(shared_memory_probe, bytes, 0) == cudaSuccess);
   }
   CHECK(strata::backend::driver_query_count() == queries);
 

@@ -64,14 +64,35 @@ inline cudaError_t MaxSmOccupancy(int& blocks_per_sm, KernelT kernel, int block_
     device, reinterpret_cast<const void*>(kernel), block_threads, dynamic_smem_bytes, blocks_per_sm);
 }
 
+// One wave of `kernel` on `device`: how many blocks of `block_threads` threads, with `dynamic_smem_bytes` of dynamic
+// shared memory, the device holds at once, counting at most `max_blocks_per_sm` per SM (0: as many as occupancy
+// allows) and at least one.
+template <typename KernelT>
+inline cudaError_t WaveBlocks(size_t& wave,
+                              KernelT kernel,
+                              int block_threads,
+                              int device,
+                              size_t dynamic_smem_bytes = 0,
+                              int max_blocks_per_sm     = 0)
+{
+  int sm_count      = 0;
+  int blocks_per_sm = 0;
+  STRATA_RETURN_IF_ERROR(SmCount(sm_count, device));
+  STRATA_RETURN_IF_ERROR(MaxSmOccupancy(blocks_per_sm, kernel, block_threads, device, dynamic_smem_bytes));
+  if (max_blocks_per_sm > 0 && max_blocks_per_sm < blocks_per_sm)
+  {
+    blocks_per_sm = max_blocks_per_sm;
+  }
+  wave = static_cast<size_t>(sm_count) * static_cast<size_t>(blocks_per_sm > 0 ? blocks_per_sm : 1);
+  return cudaSuccess;
+}
+
 // Lets `kernel` take `dynamic_smem_bytes` of dynamic shared memory (more than the 48 KiB a launch gets by default)
-// on the current device and asks for the largest shared-memory carveout for it, so that as many of its blocks are
+// on `device` and asks for the largest shared-memory carveout for it, so that as many of its blocks are
 // resident as its shared memory allows. The driver is asked once per device and kernel (the backend's cache).
 template <typename KernelT>
-inline cudaError_t PrepareSharedMemory(KernelT kernel, size_t dynamic_smem_bytes)
+inline cudaError_t PrepareSharedMemory(KernelT kernel, size_t dynamic_smem_bytes, int device)
 {
-  int device = 0;
-  STRATA_RETURN_IF_ERROR(CurrentDevice(device));
   return ::strata::backend::cached_shared_memory_setup(
     device, reinterpret_cast<const void*>(kernel), dynamic_smem_bytes);
 }

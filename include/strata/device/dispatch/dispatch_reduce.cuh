@@ -13,6 +13,7 @@
 #include <strata/thread/thread_operators.cuh>
 #include <strata/util/device.cuh>
 #include <strata/util/error.cuh>
+#include <strata/util/even_share.cuh>
 #include <strata/util/ptx.cuh>
 #include <strata/util/temporary_storage.cuh>
 #include <strata/util/type_traits.cuh>
@@ -39,6 +40,35 @@ struct is_empty_value : cuda::std::false_type
 template <typename T>
 struct is_empty_value<empty_value<T>> : cuda::std::true_type
 {};
+
+// The output of a reduction of no items.
+template <typename InitT>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE const auto& empty_result(const InitT& init)
+{
+  if constexpr (is_empty_value<InitT>::value)
+  {
+    return init.value;
+  }
+  else
+  {
+    return init;
+  }
+}
+
+// The output of a reduction whose items combine to `aggregate`: init op aggregate, or the aggregate alone where
+// init only stands for an empty input.
+template <typename AccumT, typename ReductionOpT, typename InitT>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE AccumT with_init(ReductionOpT op, const InitT& init, const AccumT& aggregate)
+{
+  if constexpr (is_empty_value<InitT>::value)
+  {
+    return aggregate;
+  }
+  else
+  {
+    return op(static_cast<AccumT>(init), aggregate);
+  }
+}
 
 STRATA_KERNELS_BEGIN
 
@@ -95,38 +125,18 @@ DeviceReduceSingleTileKernel(InputIteratorT d_in,
 
   // As the second pass, this grid may start before the first has finished: wait for its partials.
   GridDependencyWait();
-
-  if constexpr (is_empty_value<InitT>::value)
+  if (num_items == 0)
   {
-    if (num_items == 0)
-    {
-      if (threadIdx.x == 0)
-      {
-        *d_out = init.value;
-      }
-      return;
-    }
-    const AccumT aggregate = Agent(temp_storage, d_in, op, transform).ConsumeRange(OffsetT(0), num_items);
     if (threadIdx.x == 0)
     {
-      *d_out = aggregate;
+      *d_out = empty_result(init);
     }
+    return;
   }
-  else
+  const AccumT aggregate = Agent(temp_storage, d_in, op, transform).ConsumeRange(OffsetT(0), num_items);
+  if (threadIdx.x == 0)
   {
-    if (num_items == 0)
-    {
-      if (threadIdx.x == 0)
-      {
-        *d_out = init;
-      }
-      return;
-    }
-    const AccumT aggregate = Agent(temp_storage, d_in, op, transform).ConsumeRange(OffsetT(0), num_items);
-    if (threadIdx.x == 0)
-    {
-      *d_out = op(static_cast<AccumT>(init), aggregate);
-    }
+    *d_out = with_init<AccumT>(op, init, aggregate);
   }
 }
 
@@ -198,17 +208,11 @@ struct DispatchReduce
     using Agent = AgentReduce<ReducePolicy, InputIteratorT, AccumT, OffsetT, ReductionOpT, TransformOpT>;
     const auto reduce_kernel =
       detail::reduce::DeviceReduceKernel<MaxPolicy, InputIteratorT, AccumT, OffsetT, ReductionOpT, TransformOpT>;
-    ::strata::backend::device_attributes attributes{};
-    STRATA_RETURN_IF_ERROR(DeviceAttributes(attributes, device));
-    int blocks_per_sm = 0;
-    STRATA_RETURN_IF_ERROR(MaxSmOccupancy(blocks_per_sm, reduce_kernel, ReducePolicy::BLOCK_THREADS, device));
-    if (ReducePolicy::BLOCKS_PER_SM > 0 && ReducePolicy::BLOCKS_PER_SM < blocks_per_sm)
-    {
-      blocks_per_sm = ReducePolicy::BLOCKS_PER_SM;
-    }
-    const OffsetT grains  = (num_items + OffsetT(Agent::GRAIN_ITEMS) - 1) / OffsetT(Agent::GRAIN_ITEMS);
-    const long long wave  = static_cast<long long>(attributes.sm_count) * (blocks_per_sm > 0 ? blocks_per_sm : 1);
-    const int grid_size   = static_cast<int>(static_cast<long long>(grains) < wave ? static_cast<long long>(grains) : wave);
+    size_t wave = 0;
+    STRATA_RETURN_IF_ERROR(
+      WaveBlocks(wave, reduce_kernel, ReducePolicy::BLOCK_THREADS, device, 0, ReducePolicy::BLOCKS_PER_SM));
+    const OffsetT grains = (num_items + OffsetT(Agent::GRAIN_ITEMS) - 1) / OffsetT(Agent::GRAIN_ITEMS);
+    const int grid_size  = static_cast<int>(static_cast<unsigned long long>(grains) < wave ? grains : OffsetT(wave));
 
     detail::temporary_storage::layout<1> layout;
     auto partials = layout.get_slot(0)->create_alias<AccumT>(static_cast<size_t>(grid_size));

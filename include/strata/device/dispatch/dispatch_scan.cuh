@@ -154,6 +154,7 @@ struct DispatchScan
   OffsetT num_items;
   cudaStream_t stream;
   OutputOpT out_op;
+  int device;
   int ptx_version;
 
   using MaxPolicy  = typename PolicyHub::MaxPolicy;
@@ -207,14 +208,12 @@ struct DispatchScan
         constexpr size_t smem_bytes = sizeof(
           typename AgentScanBulk<typename Bulk::type, BulkValueT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>::
             TempStorage);
-        int device   = 0;
         int sm_count = 0;
-        STRATA_RETURN_IF_ERROR(CurrentDevice(device));
         STRATA_RETURN_IF_ERROR(SmCount(sm_count, device));
         if (bulk_tiles >= static_cast<size_t>(sm_count) * Bulk::type::MIN_TILES_PER_SM)
         {
           // Before launch sizes the wave: the occupancy query needs the kernel's dynamic shared memory allowed.
-          STRATA_RETURN_IF_ERROR(PrepareSharedMemory(bulk_kernel, smem_bytes));
+          STRATA_RETURN_IF_ERROR(PrepareSharedMemory(bulk_kernel, smem_bytes, device));
           return launch<typename Bulk::type>(bulk_kernel,
                                              smem_bytes,
                                              bulk_tiles,
@@ -242,21 +241,6 @@ struct DispatchScan
   size_t num_tiles(int tile_items) const
   {
     return static_cast<size_t>((num_items + OffsetT(tile_items) - 1) / OffsetT(tile_items));
-  }
-
-  // One wave: how many blocks of `kernel` with `block_threads` threads (and `smem_bytes` of dynamic shared memory)
-  // the current device holds at once.
-  template <typename KernelT>
-  static cudaError_t resident_blocks(size_t& wave, KernelT kernel, int block_threads, size_t smem_bytes)
-  {
-    int device = 0;
-    STRATA_RETURN_IF_ERROR(CurrentDevice(device));
-    int sm_count      = 0;
-    int blocks_per_sm = 0;
-    STRATA_RETURN_IF_ERROR(SmCount(sm_count, device));
-    STRATA_RETURN_IF_ERROR(MaxSmOccupancy(blocks_per_sm, kernel, block_threads, device, smem_bytes));
-    wave = static_cast<size_t>(sm_count) * static_cast<size_t>(blocks_per_sm > 0 ? blocks_per_sm : 1);
-    return cudaSuccess;
   }
 
   template <typename It>
@@ -309,7 +293,7 @@ struct DispatchScan
     }
 
     size_t wave = 0;
-    STRATA_RETURN_IF_ERROR(resident_blocks(wave, kernel, PolicyT::BLOCK_THREADS, smem_bytes));
+    STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, PolicyT::BLOCK_THREADS, device, smem_bytes));
     const unsigned int grid_size = static_cast<unsigned int>(!PolicyT::PERSISTENT || tiles < wave ? tiles : wave);
 
     constexpr int INIT_THREADS = 256;
@@ -337,9 +321,12 @@ struct DispatchScan
                               cudaStream_t stream,
                               OutputOpT out_op = {})
   {
+    int device = 0;
+    STRATA_RETURN_IF_ERROR(CurrentDevice(device));
     int ptx_version = 0;
-    STRATA_RETURN_IF_ERROR(PtxVersion(ptx_version));
-    DispatchScan closure{d_temp_storage, temp_storage_bytes, d_in, d_out, op, init, num_items, stream, out_op, ptx_version};
+    STRATA_RETURN_IF_ERROR(PtxVersion(ptx_version, device));
+    DispatchScan closure{
+      d_temp_storage, temp_storage_bytes, d_in, d_out, op, init, num_items, stream, out_op, device, ptx_version};
     return MaxPolicy::Invoke(ptx_version, closure);
   }
 };
