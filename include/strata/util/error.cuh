@@ -1,8 +1,9 @@
 // Error handling for the device path: one helper, used everywhere.
 //
 // STRATA_RETURN_IF_ERROR(expr) evaluates a cudaError_t expression and returns it from the enclosing function
-// when it is not cudaSuccess. Define STRATA_DEBUG_SYNC to synchronize and check after every launch the
-// dispatch layer makes (a debugging aid; it breaks the "never synchronizes" contract on purpose).
+// when it is not cudaSuccess; it is one statement, safe as the body of an unbraced if or else. Define
+// STRATA_DEBUG_SYNC to synchronize and check after every launch the dispatch layer makes (a debugging aid; it
+// breaks the "never synchronizes" contract on purpose).
 #pragma once
 
 #include <strata/config.cuh>
@@ -48,7 +49,11 @@ inline cudaError_t check_launch(cudaError_t launch_error, cudaStream_t stream)
 } // namespace detail
 STRATA_NAMESPACE_END
 
+// The trailing `else` closes the macro's own `if`, so that an `else` written after the macro in an unbraced
+// if/else belongs to the caller's `if`.
 #define STRATA_RETURN_IF_ERROR(expr)                                                                             \
   if (const cudaError_t strata_error_ = ::strata::detail::report((expr), __FILE__, __LINE__);                    \
       strata_error_ != cudaSuccess)                                                                              \
-  return strata_error_
+    return strata_error_;                                                                                        \
+  else                                                                                                           \
+    static_cast<void>(0)
