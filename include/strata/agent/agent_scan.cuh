@@ -14,7 +14,6 @@
 #pragma once
 
 #include <strata/agent/single_pass_scan_operators.cuh>
-#include <strata/block/block_discontinuity.cuh>
 #include <strata/block/block_load.cuh>
 #include <strata/block/block_scan.cuh>
 #include <strata/block/block_store.cuh>
@@ -70,51 +69,64 @@ namespace scan
 struct no_init
 {};
 
-// The input of a by-key scan: keys and values read tile by tile, the head flags found with BlockDiscontinuity
-// (each tile's first key compared with the key before the tile). Item i is (head flag of i, values[i] as V).
-template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename EqualityOpT, typename V>
-struct by_key_input
-{
-  KeysInputIteratorT keys;
-  ValuesInputIteratorT values;
-  EqualityOpT equality_op;
-};
+// Whether tiles of PolicyT read through `It` as items of type `V` can be prefetched into L2 in bulk: `It` points
+// into memory and a tile is a whole number of 16-byte words.
+template <typename PolicyT, typename It, typename V>
+constexpr bool prefetchable_tiles_v = PolicyT::PREFETCH_QUARTER_WAVES > 0 && cuda::std::is_pointer<It>::value
+                                   && (PolicyT::TILE_ITEMS * sizeof(V)) % 16 == 0;
 
-// An item of a by-key scan: the value, and whether its key starts a new run.
-template <typename V>
-struct segmented_value
+// Asks L2 for the tile of PolicyT at `tile_offset` of `ptr` (when the pointer starts on 16 bytes).
+template <typename PolicyT, typename V, typename OffsetT>
+STRATA_DEVICE STRATA_FORCEINLINE void prefetch_tile(V* ptr, OffsetT tile_offset)
 {
-  int head;
-  V value;
-};
-
-// What AgentScan reads: items of an iterator, or the (head, value) pairs of a by-key input.
-template <typename InputIteratorT>
-struct scan_input_traits
-{
-  static constexpr bool BY_KEY = false;
-  using value_type             = it_value_t<InputIteratorT>;
-  using key_type               = NullType;
-  using value_in_type          = NullType;
-};
-template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename EqualityOpT, typename V>
-struct scan_input_traits<by_key_input<KeysInputIteratorT, ValuesInputIteratorT, EqualityOpT, V>>
-{
-  static constexpr bool BY_KEY = true;
-  using value_type             = segmented_value<V>;
-  using key_type               = it_value_t<KeysInputIteratorT>;
-  using value_in_type          = it_value_t<ValuesInputIteratorT>;
-};
-
-// The key inequality of a by-key input, as BlockDiscontinuity's flag operator.
-template <typename EqualityOpT>
-struct keys_differ
-{
-  EqualityOpT equality_op;
-  template <typename KeyT>
-  STRATA_DEVICE STRATA_FORCEINLINE bool operator()(const KeyT& a, const KeyT& b) const
+  if ((reinterpret_cast<cuda::std::uintptr_t>(ptr) % 16) == 0)
   {
-    return !equality_op(a, b);
+    PrefetchL2Bulk(ptr + tile_offset, static_cast<unsigned int>(PolicyT::TILE_ITEMS * sizeof(V)));
+  }
+}
+
+// How AgentScan reads the tiles of InputIteratorT, as ITEMS_PER_THREAD consecutive accumulators per thread:
+// through BlockLoad, converting each item. Inputs that are not plain sequences of items (the keys and values of a
+// by-key scan: agent/agent_scan_by_key.cuh) specialize this.
+template <typename PolicyT, typename InputIteratorT, typename AccumT, typename OffsetT>
+struct scan_tile_input
+{
+  static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
+  using InputT     = it_value_t<InputIteratorT>;
+  using BlockLoadT = BlockLoad<InputT, PolicyT::BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using TempStorage = typename BlockLoadT::TempStorage;
+
+  // Whether a tile can be prefetched into L2 in bulk: items in memory, tiles a whole number of 16-byte words.
+  static constexpr bool PREFETCHABLE = prefetchable_tiles_v<PolicyT, InputIteratorT, InputT>;
+
+  InputIteratorT d_in;
+
+  STRATA_DEVICE STRATA_FORCEINLINE void prefetch(OffsetT tile_offset) const
+  {
+    prefetch_tile<PolicyT>(d_in, tile_offset);
+  }
+
+  // Loads the tile at `tile_offset`. Items past the end of the last tile repeat its first item: they take part
+  // in nothing written.
+  template <bool IS_LAST_TILE>
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  load(TempStorage& storage, OffsetT tile_offset, int valid_items, AccumT (&items)[ITEMS_PER_THREAD]) const
+  {
+    InputT loaded[ITEMS_PER_THREAD];
+    if (IS_LAST_TILE)
+    {
+      BlockLoadT(storage).template Load<PolicyT::LOAD_MODIFIER>(
+        d_in + tile_offset, loaded, valid_items, InputT(d_in[tile_offset]));
+    }
+    else
+    {
+      BlockLoadT(storage).template Load<PolicyT::LOAD_MODIFIER>(d_in + tile_offset, loaded);
+    }
+    STRATA_UNROLL
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      items[i] = static_cast<AccumT>(loaded[i]);
+    }
   }
 };
 
@@ -258,53 +270,11 @@ class AgentScan
   static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
   static constexpr int TILE_ITEMS       = PolicyT::TILE_ITEMS;
 
-  using InputTraits         = detail::scan::scan_input_traits<InputIteratorT>;
-  static constexpr bool BY_KEY = InputTraits::BY_KEY;
-  using InputT               = typename InputTraits::value_type;
-  using OutputT = detail::non_void_value_t<OutputIteratorT, AccumT>;
-
-  using TileStateT   = ScanTileState<AccumT>;
-  // By-key inputs load keys and values on their own (NullType stands in for what the other kind never uses).
-  using BlockLoadT = BlockLoad<cuda::std::conditional_t<BY_KEY, NullType, InputT>,
-                               BLOCK_THREADS,
-                               ITEMS_PER_THREAD,
-                               PolicyT::LOAD_ALGORITHM>;
-  using KeyT       = typename InputTraits::key_type;
-  using ValueInT   = typename InputTraits::value_in_type;
-  using KeyLoadT   = BlockLoad<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using ValueLoadT = BlockLoad<ValueInT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using HeadsT     = BlockDiscontinuity<KeyT, BLOCK_THREADS>;
-  // Keys and values load one after the other through the same shared memory (with a barrier between), so
-  // that wide keys and values together still fit a tile of 16 items.
-  struct by_key_load_storage
-  {
-    union
-    {
-      typename KeyLoadT::TempStorage keys;
-      typename ValueLoadT::TempStorage values;
-    };
-    typename HeadsT::TempStorage heads;
-  };
+  using OutputT     = detail::non_void_value_t<OutputIteratorT, AccumT>;
+  using TileStateT  = ScanTileState<AccumT>;
+  using TileInputT  = detail::scan::scan_tile_input<PolicyT, InputIteratorT, AccumT, OffsetT>;
   using TileScanT   = detail::scan::tile_scan<PolicyT, AccumT, ScanOpT, InitValueT, INCLUSIVE>;
   using BlockStoreT = BlockStore<OutputT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
-
-  // Whether `It` points into memory with tiles of items of type `V` that are whole multiples of 16 bytes.
-  template <typename It, typename V>
-  static constexpr bool prefetchable_v = cuda::std::is_pointer<It>::value && (TILE_ITEMS * sizeof(V)) % 16 == 0;
-
-  // Inputs in memory (pointers; keys and values for a by-key input) whose tiles are multiples of 16 bytes: the
-  // tile a wave ahead can be prefetched in bulk.
-  static constexpr bool PREFETCH = PolicyT::PREFETCH_QUARTER_WAVES > 0 && [] {
-    if constexpr (BY_KEY)
-    {
-      return prefetchable_v<decltype(InputIteratorT::keys), KeyT>
-          && prefetchable_v<decltype(InputIteratorT::values), ValueInT>;
-    }
-    else
-    {
-      return prefetchable_v<InputIteratorT, InputT>;
-    }
-  }();
 
 public:
   // Shared memory: the load, the scan with its look-back, and the store are never live at the same time.
@@ -312,8 +282,7 @@ public:
   {
     union
     {
-      typename BlockLoadT::TempStorage load;
-      cuda::std::conditional_t<BY_KEY, by_key_load_storage, NullType> load_by_key;
+      typename TileInputT::TempStorage load;
       typename BlockStoreT::TempStorage store;
       typename TileScanT::TempStorage scan;
     };
@@ -327,7 +296,7 @@ public:
                                              InitValueT init,
                                              OutputOpT out_op)
       : temp_storage_(temp_storage)
-      , d_in_(d_in)
+      , tile_input_{d_in}
       , d_out_(d_out)
       , op_(op)
       , init_(init)
@@ -389,27 +358,18 @@ private:
     const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
     const int valid_items     = IS_LAST_TILE ? static_cast<int>(num_items - tile_offset) : TILE_ITEMS;
 
-    if constexpr (PREFETCH)
+    if constexpr (TileInputT::PREFETCHABLE)
     {
       // Whole tiles only (the last tile's end may not be a multiple of 16 bytes).
       const unsigned long long ahead = static_cast<unsigned long long>(tile_idx) + prefetch_distance;
       if (threadIdx.x == 0 && prefetch_distance > 0 && ahead + 1 < num_tiles)
       {
-        const OffsetT ahead_offset = static_cast<OffsetT>(ahead) * OffsetT(TILE_ITEMS);
-        if constexpr (BY_KEY)
-        {
-          prefetch_tile(d_in_.keys, ahead_offset);
-          prefetch_tile(d_in_.values, ahead_offset);
-        }
-        else
-        {
-          prefetch_tile(d_in_, ahead_offset);
-        }
+        tile_input_.prefetch(static_cast<OffsetT>(ahead) * OffsetT(TILE_ITEMS));
       }
     }
 
     AccumT items[ITEMS_PER_THREAD];
-    load_tile<IS_LAST_TILE>(tile_offset, valid_items, items);
+    tile_input_.template load<IS_LAST_TILE>(temp_storage_.load, tile_offset, valid_items, items);
     __syncthreads();
     // Scan, with the look-back for every tile but the first.
     AccumT scanned[ITEMS_PER_THREAD];
@@ -442,81 +402,8 @@ private:
     }
   }
 
-  // Asks L2 for the tile of `ptr` at `offset` (when the pointer is 16-byte aligned).
-  template <typename V>
-  static STRATA_DEVICE STRATA_FORCEINLINE void prefetch_tile(V* ptr, OffsetT offset)
-  {
-    if ((reinterpret_cast<cuda::std::uintptr_t>(ptr) % 16) == 0)
-    {
-      PrefetchL2Bulk(ptr + offset, static_cast<unsigned int>(TILE_ITEMS * sizeof(V)));
-    }
-  }
-
-  // Loads the tile at `tile_offset` as accumulators. Items past the end of the last tile repeat its first item:
-  // they take part in nothing written.
-  template <bool IS_LAST_TILE>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  load_tile(OffsetT tile_offset, int valid_items, AccumT (&items)[ITEMS_PER_THREAD])
-  {
-    if constexpr (BY_KEY)
-    {
-      auto& storage = temp_storage_.load_by_key;
-      KeyT keys[ITEMS_PER_THREAD];
-      ValueInT values[ITEMS_PER_THREAD];
-      if (IS_LAST_TILE)
-      {
-        const KeyT first_key       = d_in_.keys[tile_offset];
-        const ValueInT first_value = d_in_.values[tile_offset];
-        KeyLoadT(storage.keys).template Load<PolicyT::LOAD_MODIFIER>(
-          d_in_.keys + tile_offset, keys, valid_items, first_key);
-        __syncthreads();
-        ValueLoadT(storage.values)
-          .template Load<PolicyT::LOAD_MODIFIER>(d_in_.values + tile_offset, values, valid_items, first_value);
-      }
-      else
-      {
-        KeyLoadT(storage.keys).template Load<PolicyT::LOAD_MODIFIER>(d_in_.keys + tile_offset, keys);
-        __syncthreads();
-        ValueLoadT(storage.values).template Load<PolicyT::LOAD_MODIFIER>(d_in_.values + tile_offset, values);
-      }
-      int heads[ITEMS_PER_THREAD];
-      const detail::scan::keys_differ<decltype(d_in_.equality_op)> differ{d_in_.equality_op};
-      if (tile_offset == OffsetT(0))
-      {
-        HeadsT(storage.heads).FlagHeads(heads, keys, differ);
-      }
-      else
-      {
-        HeadsT(storage.heads).FlagHeads(heads, keys, differ, KeyT(d_in_.keys[tile_offset - OffsetT(1)]));
-      }
-      STRATA_UNROLL
-      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
-      {
-        items[i] = AccumT{heads[i], static_cast<decltype(AccumT::value)>(values[i])};
-      }
-    }
-    else
-    {
-      InputT loaded[ITEMS_PER_THREAD];
-      if (IS_LAST_TILE)
-      {
-        BlockLoadT(temp_storage_.load)
-          .template Load<PolicyT::LOAD_MODIFIER>(d_in_ + tile_offset, loaded, valid_items, InputT(d_in_[tile_offset]));
-      }
-      else
-      {
-        BlockLoadT(temp_storage_.load).template Load<PolicyT::LOAD_MODIFIER>(d_in_ + tile_offset, loaded);
-      }
-      STRATA_UNROLL
-      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
-      {
-        items[i] = static_cast<AccumT>(loaded[i]);
-      }
-    }
-  }
-
   TempStorage& temp_storage_;
-  InputIteratorT d_in_;
+  TileInputT tile_input_;
   OutputIteratorT d_out_;
   ScanOpT op_;
   InitValueT init_;
