@@ -8,10 +8,9 @@
 // than the register file allows (36-44 KiB, against 20-24 KiB in AgentScan), so each look-back covers more bytes.
 // The grid is one wave of resident blocks that claim tiles in order. A block claims its next tile only when it
 // can start loading it at once (its buffer free, the previous tile's bulk store done reading it): a tile's
-// successors look back at it, and every moment it spends claimed but not loading, they wait too. (Claiming when
-// the previous tile had its prefix, as AgentScan does: int32 sums of 2^28 items in 36 KiB tiles took 658 us on an
-// H200, against 583-586 us; claiming tiles ahead into more buffers was 1.3-2.8x slower: docs/tuning.md, rounds 8
-// and 9.) Each block also prefetches into L2 the tile a fraction of a wave ahead of the one it claims.
+// successors look back at it, so every moment it spends claimed but not loading, they wait too. For the same
+// reason a block never claims ahead into a second buffer. Each block also prefetches into L2 the tile a fraction
+// of a wave ahead of the one it claims.
 //
 // Runs are read and written as 16-byte vectors; an odd number of vectors per thread keeps the eight lanes of each
 // shared-memory wavefront on distinct banks. The last tile, which may not be a whole number of 16-byte words,

@@ -8,8 +8,8 @@
 // while the tile is in flight, so later kernels find the L2 as a plain load would have left it.
 // On an H200, tile kernels streaming 2^26 items through DRAM ran 1.6-2.6% faster this way than with plain loads,
 // with the same DRAM bytes and no L2 hits. Reading with evict_last alone was faster still, but left the lines
-// favoured: a later kernel's re-read of a buffer of 60% of the L2 ran 1.5x slower (docs/performance.md,
-// 2026-11-24, third session).
+// favoured: a later kernel's re-read of a buffer of 60% of the L2 ran 1.5x slower (the l2_reuse_after cases of
+// benchmarks/compare/block_primitives.cu guard against that).
 // Any other modifier (LOAD_PLAIN: the plain load), an iterator that is not a pointer, a pointer into shared
 // memory, and the time-sliced algorithm read as they would without this.
 #pragma once

@@ -21,9 +21,7 @@ constexpr int items_for_bytes(int bytes, int input_size)
 
 // sm_90 (H100, H200), the default for any workload: 256 threads, 64 bytes of input per thread per tile (four
 // 16-byte vectors in flight), the grid one full wave at the occupancy the compiler allows.
-// sm90: 4.41 TB/s at 2^28 i32, 4.49 TB/s at 2^28 f64, 3.96 TB/s at 2^28 i8 (H200, 2026-11-22)
-// Eight neighbouring points (128..1024 threads, 32..128 bytes per thread, a 4-block cap) came within
-// 0.97..1.01 of this one in geometric mean over i8..f64 at 2^24 and 2^28 items: docs/tuning.md.
+// sm90: 4.41 TB/s at 2^28 i32, 4.49 TB/s at 2^28 f64, 3.96 TB/s at 2^28 i8 (H200)
 template <typename InputT, typename AccumT, op_kind OP, int INPUT_SIZE = static_cast<int>(sizeof(InputT))>
 struct sm90_tuning
 {

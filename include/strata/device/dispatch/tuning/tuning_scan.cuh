@@ -22,89 +22,123 @@ constexpr int items_for_bytes(int bytes, int accum_size, int most)
   return bytes / accum_size < 1 ? 1 : (bytes / accum_size > most ? most : bytes / accum_size);
 }
 
-// The sm_90 knobs: 256 threads, ITEMS items per thread, L2 prefetch PREFETCH_QUARTER quarters of a wave ahead,
-// a `__launch_bounds__` minimum of MIN_BLOCKS blocks per SM; and for arrays that take the bulk path (tiles in
-// shared memory), BULK_VECTORS 16-byte vectors per thread (0: no bulk path), for inputs of BULK_MIN_TILES_PER_SM
-// bulk tiles per SM or more.
-template <int ITEMS, int PREFETCH_QUARTER, int MIN_BLOCKS, int BULK_VECTORS = 0, int BULK_MIN_TILES_PER_SM = 1>
-struct sm90_knobs
+// The sm_90 tuning every workload starts from: 256 threads, warp-transposed plain loads and stores, warp-scans,
+// persistent blocks, a look-back that sleeps 32 ns doubling to 256 ns while a predecessor is INVALID, and tiles in
+// registers only (bulk_vectors_per_thread == 0: no bulk path). Workloads override the fields they tune.
+struct sm90_base_tuning
 {
-  static constexpr int threads          = 256;
-  static constexpr int items            = ITEMS;
-  static constexpr int prefetch_quarter = PREFETCH_QUARTER;
-  static constexpr int min_blocks       = MIN_BLOCKS;
-  static constexpr int bulk_vectors     = BULK_VECTORS;
-  static constexpr int bulk_min_tiles   = BULK_MIN_TILES_PER_SM;
+  static constexpr int threads                = 256;
+  static constexpr int look_back_delay_ns     = 32;
+  static constexpr int look_back_max_delay_ns = 256;
+  static constexpr bool persistent            = true;
+  // Register path: items per thread, how far ahead (quarters of a wave) a block prefetches a tile into L2, and the
+  // kernel's __launch_bounds__ minimum of blocks per SM (which caps its registers).
+  static constexpr int items_per_thread       = 16;
+  static constexpr int prefetch_quarter_waves = 1;
+  static constexpr int min_blocks_per_sm      = 1;
+  // Bulk path (tiles in shared memory, arrays of 4- or 8-byte arithmetic values on 16 bytes): 16-byte vectors per
+  // thread (odd; 0: none), the bulk tiles per SM an input must make to take it, and the bulk kernel's prefetch
+  // distance and launch bound.
+  static constexpr int bulk_vectors_per_thread     = 0;
+  static constexpr int bulk_min_tiles_per_sm       = 1;
+  static constexpr int bulk_prefetch_quarter_waves = 1;
+  static constexpr int bulk_min_blocks_per_sm      = 1;
 };
 
-// Gives a policy its BulkScanPolicy where its tuning has one: bulk tiles prefetch a quarter wave ahead.
-template <typename TuningT, bool = (TuningT::bulk_vectors > 0)>
+// The default (user operators, and the pairs of the by-key scans): about 128 bytes of accumulators per thread.
+template <typename AccumT, op_kind OP, int ACCUM_SIZE = static_cast<int>(sizeof(AccumT)), typename Enable = void>
+struct sm90_tuning : sm90_base_tuning
+{
+  // sm90: 3.11 TB/s by key at 2^28 i32/i32 (16 pairs), 0.47 of 12 pairs' time (H200)
+  static constexpr int items_per_thread = items_for_bytes(128, ACCUM_SIZE, 16);
+};
+
+// 4-byte integers under standard operators.
+template <typename AccumT, op_kind OP>
+struct sm90_tuning<AccumT,
+                   OP,
+                   4,
+                   cuda::std::enable_if_t<OP != op_kind::other && cuda::std::is_integral<AccumT>::value>>
+    : sm90_base_tuning
+{
+  static constexpr int items_per_thread        = 20; // sm90: 5-6% faster than 16 at 2^28 i32 (H100, H200)
+  static constexpr int min_blocks_per_sm       = 6;  // sm90: 40 registers (64 and 4 blocks per SM unbounded) (H200)
+  static constexpr int bulk_vectors_per_thread = 9;  // sm90: 3.69 TB/s at 2^28 i32, 36 KiB tiles (H200)
+  static constexpr int bulk_min_tiles_per_sm   = 20; // sm90: at 2^24 (14 per SM) bulk 0-6% slower than registers (H200)
+};
+
+// 4-byte floating point (the look-back folds in order).
+template <typename AccumT, op_kind OP>
+struct sm90_tuning<AccumT,
+                   OP,
+                   4,
+                   cuda::std::enable_if_t<OP != op_kind::other && !cuda::std::is_integral<AccumT>::value>>
+    : sm90_base_tuning
+{
+  static constexpr int items_per_thread        = 24; // sm90: 0.77 of 16 items' time at 2^28 f32 (H200)
+  static constexpr int prefetch_quarter_waves  = 2;  // sm90: a whole wave ahead 11% slower at 2^28 f32 (H100)
+  static constexpr int bulk_vectors_per_thread = 9;  // sm90: 3.72 TB/s at 2^28 f32, 36 KiB tiles (H200)
+  static constexpr int bulk_min_tiles_per_sm   = 5;  // sm90: at 2^24 (14 per SM) bulk 7% faster than registers (H200)
+};
+
+// 8-byte integers under standard operators.
+template <typename AccumT, op_kind OP>
+struct sm90_tuning<AccumT,
+                   OP,
+                   8,
+                   cuda::std::enable_if_t<OP != op_kind::other && cuda::std::is_integral<AccumT>::value>>
+    : sm90_base_tuning
+{
+  static constexpr int items_per_thread        = 20; // sm90: 2-5% faster than 16 at 2^24, 2^28 i64 (H200)
+  static constexpr int min_blocks_per_sm       = 4;  // sm90: 64 registers (80, 8 bytes spilled unbounded) (H200)
+  static constexpr int bulk_vectors_per_thread = 11; // sm90: 3.87 TB/s at 2^28 i64, 44 KiB tiles (H200)
+  static constexpr int bulk_min_tiles_per_sm   = 4;  // sm90: at 2^24 (7 per SM) bulk 1-2% faster than registers (H200)
+};
+
+// 8-byte floating point.
+template <typename AccumT, op_kind OP>
+struct sm90_tuning<AccumT,
+                   OP,
+                   8,
+                   cuda::std::enable_if_t<OP != op_kind::other && !cuda::std::is_integral<AccumT>::value>>
+    : sm90_base_tuning
+{
+  static constexpr int items_per_thread        = 20; // sm90: 0.95 of 16 items' time at 2^28 f64 (H200)
+  static constexpr int prefetch_quarter_waves  = 2;  // sm90: a whole wave ahead 3% slower at 2^28 f64 (H100)
+  static constexpr int min_blocks_per_sm       = 2;  // sm90: 79 registers (88 unbounded): 3 blocks per SM (H200)
+  static constexpr int bulk_vectors_per_thread = 11; // sm90: 3.86 TB/s at 2^28 f64, 44 KiB tiles (H200)
+  static constexpr int bulk_min_tiles_per_sm   = 1;  // sm90: at 2^20 (1.4 per SM) bulk 7-17% faster (H200)
+};
+
+// The register-path policy of an sm_90 tuning.
+template <typename TuningT>
+using sm90_scan_policy = AgentScanPolicy<TuningT::threads,
+                                         TuningT::items_per_thread,
+                                         BLOCK_LOAD_WARP_TRANSPOSE,
+                                         LOAD_PLAIN,
+                                         BLOCK_STORE_WARP_TRANSPOSE,
+                                         BLOCK_SCAN_WARP_SCANS,
+                                         TuningT::look_back_delay_ns,
+                                         TuningT::look_back_max_delay_ns,
+                                         TuningT::prefetch_quarter_waves,
+                                         TuningT::persistent,
+                                         TuningT::min_blocks_per_sm>;
+
+// Gives a policy the BulkScanPolicy of its sm_90 tuning, where the tuning has a bulk path.
+template <typename TuningT, bool = (TuningT::bulk_vectors_per_thread > 0)>
 struct sm90_bulk_policy
 {};
 template <typename TuningT>
 struct sm90_bulk_policy<TuningT, true>
 {
-  using BulkScanPolicy =
-    AgentScanBulkPolicy<TuningT::threads, TuningT::bulk_vectors, 32, 256, 1, 1, TuningT::bulk_min_tiles>;
+  using BulkScanPolicy = AgentScanBulkPolicy<TuningT::threads,
+                                             TuningT::bulk_vectors_per_thread,
+                                             TuningT::look_back_delay_ns,
+                                             TuningT::look_back_max_delay_ns,
+                                             TuningT::bulk_prefetch_quarter_waves,
+                                             TuningT::bulk_min_blocks_per_sm,
+                                             TuningT::bulk_min_tiles_per_sm>;
 };
-
-// sm_90, measured on an H200 and an H100 at 2^20, 2^24 and 2^28 items (scripts/tune.py over benchmarks/bench/scan;
-// docs/tuning.md). All use 256 threads, warp-transposed loads and stores, warp-scans, persistent blocks, and a
-// prefetch into L2 a quarter or half a wave ahead of the blocks: farther ahead costs the H100 (3.35 TB/s) up to
-// 20% and gains the H200 (4.8 TB/s) nothing. The default (user operators, and the pairs of the by-key scans):
-// about 128 bytes of accumulators per thread (by key, int32 keys and values at 2^28: 16 items take 0.47 of the
-// time of 12).
-template <typename AccumT, op_kind OP, int ACCUM_SIZE = static_cast<int>(sizeof(AccumT)), typename Enable = void>
-struct sm90_tuning
-    : sm90_knobs<items_for_bytes(128, ACCUM_SIZE, 16), 1, 1>
-{};
-
-// 4-byte integers under standard operators: 20 items, registers held to six blocks per SM (40 registers, four
-// blocks at 64 otherwise): 5-6% faster at 2^28 on both GPUs, 1.5% (H100) and 6% (H200) at 2^24. Arrays of at
-// least 20 bulk tiles per SM (four waves) take 36 KiB bulk tiles (256 threads x 9 vectors, five blocks per SM):
-// 9% faster than registers at 2^28 on an H200, but 0-6% slower at 2^24 (14 tiles per SM), which stays in
-// registers.
-template <typename AccumT, op_kind OP>
-struct sm90_tuning<AccumT,
-                   OP,
-                   4,
-                   cuda::std::enable_if_t<OP != op_kind::other && cuda::std::is_integral<AccumT>::value>>
-    : sm90_knobs<20, 1, 6, 9, 20>
-{};
-
-// 4-byte floating point (the look-back folds in order): 24 items; arrays of at least five bulk tiles per SM (one
-// wave) take 36 KiB bulk tiles (five blocks per SM): 7% faster at 2^24 on an H200 than registers, 9% at 2^28.
-template <typename AccumT, op_kind OP>
-struct sm90_tuning<AccumT,
-                   OP,
-                   4,
-                   cuda::std::enable_if_t<OP != op_kind::other && !cuda::std::is_integral<AccumT>::value>>
-    : sm90_knobs<24, 2, 1, 9, 5>
-{};
-
-// 8-byte integers under standard operators: 20 items, registers held to four blocks per SM (64 registers, three
-// blocks at 80 otherwise, 8 bytes spilled): 2-5% faster at 2^24 and 2^28 on both GPUs. Arrays of at least four
-// bulk tiles per SM (one wave) take 44 KiB bulk tiles (256 threads x 11 vectors, four blocks per SM): 1-2% faster
-// on an H200 at 2^24 and 2^28.
-template <typename AccumT, op_kind OP>
-struct sm90_tuning<AccumT,
-                   OP,
-                   8,
-                   cuda::std::enable_if_t<OP != op_kind::other && cuda::std::is_integral<AccumT>::value>>
-    : sm90_knobs<20, 1, 4, 11, 4>
-{};
-
-// 8-byte floating point: 20 items, a launch bound of two blocks per SM, under which ptxas fits 79 registers
-// instead of 88: three blocks of 256 threads per SM instead of two (6-11% faster on both GPUs). Bulk tiles as
-// for 8-byte integers, 1-3% faster on an H200 at 2^24 and 2^28, from one per SM: at 2^20 (1.4 per SM, where
-// registers leave SMs idle too) 5-8% faster than registers, at 2^16 (0.1 per SM) 5-13% slower.
-template <typename AccumT, op_kind OP>
-struct sm90_tuning<AccumT,
-                   OP,
-                   8,
-                   cuda::std::enable_if_t<OP != op_kind::other && !cuda::std::is_integral<AccumT>::value>>
-    : sm90_knobs<20, 2, 2, 11, 1>
-{};
 
 template <typename AccumT, typename ScanOpT>
 struct policy_hub
@@ -142,18 +176,7 @@ struct policy_hub
       : ChainedPolicy<900, Policy900, Policy800>
       , sm90_bulk_policy<sm90_tuning<AccumT, op_kind_v<ScanOpT>>>
   {
-    using tuning     = sm90_tuning<AccumT, op_kind_v<ScanOpT>>;
-    using ScanPolicy = AgentScanPolicy<tuning::threads,
-                                       tuning::items,
-                                       BLOCK_LOAD_WARP_TRANSPOSE,
-                                       LOAD_PLAIN,
-                                       BLOCK_STORE_WARP_TRANSPOSE,
-                                       BLOCK_SCAN_WARP_SCANS,
-                                       32,
-                                       256,
-                                       tuning::prefetch_quarter,
-                                       true,
-                                       tuning::min_blocks>;
+    using ScanPolicy = sm90_scan_policy<sm90_tuning<AccumT, op_kind_v<ScanOpT>>>;
   };
 
   using MaxPolicy = Policy900;
