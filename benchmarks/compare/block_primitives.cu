@@ -457,8 +457,5 @@ int main(int argc, char** argv)
     register_all<strata_lib>(equal_occupancy);
     register_all<cub_lib>(equal_occupancy);
   }
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return strata_bench::run_benchmarks(argc, argv);
 }

@@ -135,8 +135,5 @@ int main(int argc, char** argv)
   register_case<algorithm::sum, float>();
   register_case<algorithm::sum, double>();
   register_case<algorithm::argmin, float>();
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return strata_bench::run_benchmarks(argc, argv);
 }
