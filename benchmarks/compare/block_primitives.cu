@@ -351,10 +351,7 @@ void register_copy(const char* kind, io io_algorithm, const char* algorithm)
   const std::string name = case_name<T, BLOCK, IPT>(kind, io_algorithm, algorithm) + "/copy";
   benchmark::RegisterBenchmark(name.c_str(), [](benchmark::State& state) {
     buffers<T>& buf = shared_buffers<T>();
-    strata_bench::time_loop(state, [&](cudaStream_t s) {
-      STRATA_BENCH_CHECK(
-        cudaMemcpyAsync(buf.out.get(), buf.inputs.next(), num_items * sizeof(T), cudaMemcpyDeviceToDevice, s));
-    });
+    strata_bench::time_copy(state, buf.inputs, buf.out.get(), num_items * sizeof(T));
     strata_bench::set_counters(state, num_items, 2 * num_items * sizeof(T));
   })->UseManualTime()->Unit(benchmark::kMicrosecond);
 }

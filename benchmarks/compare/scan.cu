@@ -134,13 +134,7 @@ void bench(benchmark::State& state, int log2_n)
 
   if constexpr (LIB == library::copy)
   {
-    // Half the traffic is read, half written: one copy of moved / 2 bytes moves as much as the scan.
-    const std::size_t copy_bytes = moved / 2;
-    strata_bench::rotating_inputs<std::uint8_t> src(copy_bytes);
-    strata_bench::device_array<std::uint8_t> dst(copy_bytes);
-    strata_bench::time_loop(state, [&](cudaStream_t s) {
-      STRATA_BENCH_CHECK(cudaMemcpyAsync(dst.get(), src.next(), copy_bytes, cudaMemcpyDeviceToDevice, s));
-    });
+    strata_bench::time_copy(state, moved);
   }
   else
   {

@@ -1,6 +1,6 @@
 // Google Benchmark support: CUDA-event timing, inputs rotated through more memory than the L2 holds,
-// device-side random fills, the counters that make Google Benchmark print GB/s and items/s, and a main that
-// records the GPU in the JSON's context.
+// device-side random fills, the counters that make Google Benchmark print GB/s and items/s, the copy that bounds
+// a streaming algorithm, and a main that records the GPU in the JSON's context.
 //
 // Every comparison benchmark registers the same case twice, ".../strata" and ".../cub" (or ".../thrust"),
 // on the same buffers in the same process; scripts/compare_report.py turns the JSON into ratios and
@@ -285,6 +285,26 @@ void time_loop(benchmark::State& state, Launch&& launch, cudaStream_t stream = 0
     state.SetIterationTime(timer.stop(stream));
   }
   STRATA_BENCH_CHECK(cudaGetLastError());
+}
+
+// Times one device-to-device cudaMemcpyAsync of `copy_bytes` per iteration, from the next of `sources` to `dst`:
+// a copy reads and writes at the rate DRAM sustains, the bound of an algorithm that streams as many bytes.
+template <typename T>
+void time_copy(benchmark::State& state, rotating_inputs<T>& sources, T* dst, std::size_t copy_bytes)
+{
+  time_loop(state, [&](cudaStream_t s) {
+    STRATA_BENCH_CHECK(cudaMemcpyAsync(dst, sources.next(), copy_bytes, cudaMemcpyDeviceToDevice, s));
+  });
+}
+
+// The copy that moves `moved_bytes` in all, half read and half written, through buffers of its own: the ceiling
+// of a device algorithm whose reads and writes add up to `moved_bytes`.
+inline void time_copy(benchmark::State& state, std::size_t moved_bytes)
+{
+  const std::size_t copy_bytes = moved_bytes / 2;
+  rotating_inputs<std::uint8_t> sources(copy_bytes);
+  device_array<std::uint8_t> dst(copy_bytes);
+  time_copy(state, sources, dst.get(), copy_bytes);
 }
 
 // "13.0" for the CUDA version number 13000.
