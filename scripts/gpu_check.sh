@@ -18,6 +18,7 @@ shift
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 source "$root/scripts/env.sh"
+source "$root/scripts/bench_flags.sh"
 build=${STRATA_BUILD_DIR:-$root/build-gpu}
 steps=${STRATA_STEPS:-build,test,sanitize,bench}
 summary=()
@@ -87,7 +88,7 @@ if has_step bench; then
   : > "$out/benchmarks.log"
   for exe in $(cd "$build/benchmarks" && ls compare.* bench.* 2>/dev/null | grep -v '\.dir$' | grep -E "${STRATA_BENCH:-.}"); do
     timeout "${STRATA_BENCH_TIMEOUT:-600}" "$build/benchmarks/$exe" --benchmark_out="$tmp/$exe.json" --benchmark_out_format=json \
-      --benchmark_min_time=0.2s ${STRATA_BENCH_ARGS:-} >> "$out/benchmarks.log" 2>&1 \
+      "$(bench_min_time_arg "$build/benchmarks/$exe" 0.2)" ${STRATA_BENCH_ARGS:-} >> "$out/benchmarks.log" 2>&1 \
       || note "$exe" FAIL "benchmark exited non-zero"
   done
   if compgen -G "$tmp/*.json" > /dev/null; then
