@@ -10,7 +10,8 @@
 # STRATA_SANITIZE_TIMEOUT (seconds per sanitizer run, default 300), STRATA_SANITIZE_REGEX (sanitize only the GPU
 # tests whose names match, when no TEST is named), STRATA_BUILD_DIR, STRATA_BUILD_TARGETS
 # (ninja targets to build instead of all), STRATA_TEST_REGEX (ctest -R filter), STRATA_TEST_TIMEOUT (seconds
-# per test, default 600), STRATA_BENCH_TIMEOUT (seconds per benchmark executable, default 600).
+# per test, default 600), STRATA_BENCH_TIMEOUT (seconds per benchmark executable, default 600), STRATA_COMMIT
+# (the commit to record in benchmarks.json where the tree has no .git; default: git's, "-dirty" if changed).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: gpu_check.sh OUT_DIR [TEST ...]}
@@ -92,7 +93,18 @@ if has_step bench; then
       || note "$exe" FAIL "benchmark exited non-zero"
   done
   if compgen -G "$tmp/*.json" > /dev/null; then
-    python3 "$root/scripts/compare_report.py" --merge "$out/benchmarks.json" "$tmp"/*.json > "$out/compare.txt" 2>&1
+    if [ -n "${STRATA_COMMIT:-}" ]; then commit=$STRATA_COMMIT
+    elif commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null); then
+      git -C "$root" diff --quiet HEAD -- || commit+=-dirty
+    else commit=unknown; fi
+    # What the benchmarks' own context cannot know: the source, the compiler, the driver's release and the settings.
+    python3 "$root/scripts/compare_report.py" --merge "$out/benchmarks.json" \
+      --context "strata_commit=$commit" \
+      --context "nvcc_version=$(nvcc --version | sed -n 's/^Cuda compilation tools, release [^,]*, V//p')" \
+      --context "driver_version=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)" \
+      --context "check_date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+      --context "strata_bench=${STRATA_BENCH:-}" --context "strata_bench_args=${STRATA_BENCH_ARGS:-}" \
+      "$tmp"/*.json > "$out/compare.txt" 2>&1
     note bench ok "$((SECONDS - t)) s; ratios in compare.txt"
   else
     note bench FAIL "no benchmark produced results"
