@@ -3,7 +3,8 @@
 #   scripts/gpu_check.sh OUT_DIR [TEST ...]
 # configures and builds with every core, runs every test, runs compute-sanitizer (memcheck, racecheck,
 # synccheck) over the GPU tests (all, or the TESTs named, e.g. test.block.block_scan), runs the benchmarks,
-# writes logs and JSON into OUT_DIR and prints a short summary table last.
+# writes logs and JSON into OUT_DIR and prints a short summary table last. With matplotlib, the bench step also
+# leaves OUT_DIR/report.tar.gz: docs/performance.md regenerated with this run (scripts/perf_report.py).
 #
 # Environment: STRATA_STEPS (default "build,test,sanitize,bench"), STRATA_BENCH (regex of benchmark
 # executables to run, default all), STRATA_BENCH_ARGS (extra Google Benchmark flags),
@@ -106,6 +107,25 @@ if has_step bench; then
       --context "strata_bench=${STRATA_BENCH:-}" --context "strata_bench_args=${STRATA_BENCH_ARGS:-}" \
       "$tmp"/*.json > "$out/compare.txt" 2>&1
     note bench ok "$((SECONDS - t)) s; ratios in compare.txt"
+    if ! compgen -G "$tmp/compare.*.json" > /dev/null; then
+      :
+    elif python3 -c 'import matplotlib' 2> /dev/null; then
+      # docs/performance.md, its plots and this run's data file, beside the other GPUs' runs in docs/data, as one
+      # file (OUT stays a handful of files): unpacked into docs/ it replaces the report with this run in it.
+      report=$(mktemp -d)
+      slug=$(python3 "$root/scripts/perf_report.py" --slug "$out/benchmarks.json")
+      mkdir -p "$report/data" && cp "$out/benchmarks.json" "$report/data/$slug.json"
+      mapfile -t others < <(ls "$root"/docs/data/*.json 2> /dev/null | grep -v "/$slug\.json$")
+      if python3 "$root/scripts/perf_report.py" --out "$report" "${others[@]}" "$report/data/$slug.json" \
+           >> "$out/benchmarks.log" 2>&1 && tar -czf "$out/report.tar.gz" -C "$report" .; then
+        note report ok "report.tar.gz: performance.md, img/, data/$slug.json (unpack into docs/)"
+      else
+        note report FAIL "perf_report.py failed; see benchmarks.log"
+      fi
+      rm -rf "$report"
+    else
+      note report WARN "no matplotlib for python3: no report.tar.gz"
+    fi
   else
     note bench FAIL "no benchmark produced results"
   fi
