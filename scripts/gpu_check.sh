@@ -88,6 +88,7 @@ if has_step bench; then
   t=$SECONDS
   tmp=$(mktemp -d)
   : > "$out/benchmarks.log"
+  rm -f "$out/report.tar.gz"
   for exe in $(cd "$build/benchmarks" && ls compare.* bench.* 2>/dev/null | grep -v '\.dir$' | grep -E "${STRATA_BENCH:-.}"); do
     timeout "${STRATA_BENCH_TIMEOUT:-600}" "$build/benchmarks/$exe" --benchmark_out="$tmp/$exe.json" --benchmark_out_format=json \
       "$(bench_min_time_arg "$build/benchmarks/$exe" 0.2)" ${STRATA_BENCH_ARGS:-} >> "$out/benchmarks.log" 2>&1 \
@@ -107,24 +108,24 @@ if has_step bench; then
       --context "strata_bench=${STRATA_BENCH:-}" --context "strata_bench_args=${STRATA_BENCH_ARGS:-}" \
       "$tmp"/*.json > "$out/compare.txt" 2>&1
     note bench ok "$((SECONDS - t)) s; ratios in compare.txt"
-    if ! compgen -G "$tmp/compare.*.json" > /dev/null; then
-      :
-    elif python3 -c 'import matplotlib' 2> /dev/null; then
-      # docs/performance.md, its plots and this run's data file, beside the other GPUs' runs in docs/data, as one
-      # file (OUT stays a handful of files): unpacked into docs/ it replaces the report with this run in it.
-      report=$(mktemp -d)
-      slug=$(python3 "$root/scripts/perf_report.py" --slug "$out/benchmarks.json")
-      mkdir -p "$report/data" && cp "$out/benchmarks.json" "$report/data/$slug.json"
-      mapfile -t others < <(ls "$root"/docs/data/*.json 2> /dev/null | grep -v "/$slug\.json$")
-      if python3 "$root/scripts/perf_report.py" --out "$report" "${others[@]}" "$report/data/$slug.json" \
-           >> "$out/benchmarks.log" 2>&1 && tar -czf "$out/report.tar.gz" -C "$report" .; then
-        note report ok "report.tar.gz: performance.md, img/, data/$slug.json (unpack into docs/)"
+    if compgen -G "$tmp/compare.*.json" > /dev/null; then
+      if python3 -c 'import matplotlib' 2> /dev/null; then
+        # docs/performance.md, its plots and this run's data file, beside the other GPUs' runs in docs/data, as one
+        # file (OUT stays a handful of files): unpacked into docs/ it replaces the report with this run in it.
+        report=$(mktemp -d)
+        slug=$(python3 "$root/scripts/perf_report.py" --slug "$out/benchmarks.json")
+        mkdir -p "$report/data" && cp "$out/benchmarks.json" "$report/data/$slug.json"
+        mapfile -t others < <(ls "$root"/docs/data/*.json 2> /dev/null | grep -v "/$slug\.json$")
+        if python3 "$root/scripts/perf_report.py" --out "$report" "${others[@]}" "$report/data/$slug.json" \
+             >> "$out/benchmarks.log" 2>&1 && tar -czf "$out/report.tar.gz" -C "$report" .; then
+          note report ok "report.tar.gz: performance.md, img/, data/$slug.json (unpack into docs/)"
+        else
+          note report FAIL "perf_report.py failed; see benchmarks.log"
+        fi
+        rm -rf "$report"
       else
-        note report FAIL "perf_report.py failed; see benchmarks.log"
+        note report WARN "no matplotlib for python3: no report.tar.gz"
       fi
-      rm -rf "$report"
-    else
-      note report WARN "no matplotlib for python3: no report.tar.gz"
     fi
   else
     note bench FAIL "no benchmark produced results"
