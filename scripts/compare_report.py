@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Ratios of strata against CUB / Thrust from Google Benchmark JSON.
 
-Benchmarks are named "<case>/<library>" (library: strata, cub, thrust, copy). For each case the table shows
-strata's time and throughput and, for every other library, speed = other_time / strata_time (above 1: strata
-is faster). With --merge OUT, the input files are also merged into one JSON file, whose context is the first
+Benchmarks are named "<case>/<library>" (library: strata, cub, thrust, copy, cub_vectorize). For each case the
+table shows strata's time and throughput and, for every other library, speed = other_time / strata_time (above
+1: strata is faster). With --merge OUT, the input files are also merged into one JSON file, whose context is the first
 file's with the --context KEY=VALUE pairs added (scripts/gpu_check.sh adds the commit, nvcc and the date).
 """
 import argparse

@@ -44,7 +44,8 @@ ALGORITHMS = OrderedDict([
                       "A kernel that loads a tile, reduces it, adds the sum to every item and stores it, built once "
                       "with strata's classes and once with CUB's (same block size x items per thread, load/store and "
                       "reduce algorithms), over 2^26 items. `equal_occupancy`: both kernels held to the lower of their "
-                      "two occupancies.")),
+                      "two occupancies. `direct(vector)`: strata's DIRECT moves 16-byte vectors and CUB's does not; "
+                      "`vs cub_vectorize` compares it with CUB's VECTORIZE, which does.")),
     ("block_scan", ("BlockLoad, BlockScan, BlockStore",
                     "The same with an inclusive block scan. `l2_reuse_after`: the time to re-read an L2-resident "
                     "buffer after the kernel (near 1: strata's kernel leaves the L2 as CUB's does).")),
@@ -315,8 +316,8 @@ def markdown(runs):
              "- **vs copy** = the time of a device-to-device `cudaMemcpyAsync` that moves as many bytes (read plus "
              "written) / strata's time: how close strata comes to the memory system's rate (a reduction only reads "
              "and may pass 1). The plots draw the copy's GB/s as the ceiling.",
-             "- Run to run, ratios move by about 1% on large inputs and by several % at 2^16 and 2^20 items, where "
-             "a call takes a few microseconds.", ""]
+             "- Between runs on the same GPU, ratios have moved by up to about 2.5% from 2^24 items on and by up to "
+             "15% at 2^16 and 2^20 items, where a call takes a few microseconds.", ""]
     lines += runs_table(runs) + [""]
     for algorithm in algorithms_of(runs):
         title, description = ALGORITHMS.get(algorithm, (algorithm, ""))
