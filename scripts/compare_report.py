@@ -20,7 +20,7 @@ def load(paths):
             data = json.load(f)
         context = context or data.get("context")
         for b in data.get("benchmarks", []):
-            b["file"] = path
+            b.setdefault("file", path)  # a merged file keeps each entry's own source
             runs.append(b)
     return context, runs
 
