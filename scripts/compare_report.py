@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Ratios of strata against CUB / Thrust from Google Benchmark JSON.
 
-Benchmarks are named "<case>/<library>" (library: strata, cub, thrust, copy). For each case the table shows
-strata's time and throughput and, for every other library, speed = other_time / strata_time (above 1: strata
-is faster). With --merge OUT, the input files are also merged into one JSON file.
+Benchmarks are named "<case>/<library>" (library: strata, cub, thrust, copy, cub_vectorize). For each case the
+table shows strata's time and throughput and, for every other library, speed = other_time / strata_time (above
+1: strata is faster). With --merge OUT, the input files are also merged into one JSON file, whose context is the first
+file's with the --context KEY=VALUE pairs added (scripts/gpu_check.sh adds the commit, nvcc and the date).
 """
 import argparse
 import json
@@ -19,7 +20,7 @@ def load(paths):
             data = json.load(f)
         context = context or data.get("context")
         for b in data.get("benchmarks", []):
-            b["file"] = path
+            b.setdefault("file", path)  # a merged file keeps each entry's own source
             runs.append(b)
     return context, runs
 
@@ -27,9 +28,17 @@ def load(paths):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--merge", help="write all runs into this JSON file")
+    parser.add_argument("--context", action="append", default=[], metavar="KEY=VALUE",
+                        help="add KEY: VALUE to the merged file's context (repeatable)")
     parser.add_argument("files", nargs="+")
     args = parser.parse_args()
     context, runs = load(args.files)
+    context = dict(context or {})
+    for pair in args.context:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            parser.error(f"--context wants KEY=VALUE, not {pair!r}")
+        context[key] = value
     if args.merge:
         with open(args.merge, "w") as f:
             json.dump({"context": context, "benchmarks": runs}, f, indent=1)

@@ -3,14 +3,16 @@
 #   scripts/gpu_check.sh OUT_DIR [TEST ...]
 # configures and builds with every core, runs every test, runs compute-sanitizer (memcheck, racecheck,
 # synccheck) over the GPU tests (all, or the TESTs named, e.g. test.block.block_scan), runs the benchmarks,
-# writes logs and JSON into OUT_DIR and prints a short summary table last.
+# writes logs and JSON into OUT_DIR and prints a short summary table last. With matplotlib, the bench step also
+# leaves OUT_DIR/report.tar.gz: docs/performance.md regenerated with this run (scripts/perf_report.py).
 #
 # Environment: STRATA_STEPS (default "build,test,sanitize,bench"), STRATA_BENCH (regex of benchmark
 # executables to run, default all), STRATA_BENCH_ARGS (extra Google Benchmark flags),
 # STRATA_SANITIZE_TIMEOUT (seconds per sanitizer run, default 300), STRATA_SANITIZE_REGEX (sanitize only the GPU
 # tests whose names match, when no TEST is named), STRATA_BUILD_DIR, STRATA_BUILD_TARGETS
 # (ninja targets to build instead of all), STRATA_TEST_REGEX (ctest -R filter), STRATA_TEST_TIMEOUT (seconds
-# per test, default 600), STRATA_BENCH_TIMEOUT (seconds per benchmark executable, default 600).
+# per test, default 600), STRATA_BENCH_TIMEOUT (seconds per benchmark executable, default 600), STRATA_COMMIT
+# (the commit to record in benchmarks.json where the tree has no .git; default: git's, "-dirty" if changed).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: gpu_check.sh OUT_DIR [TEST ...]}
@@ -18,6 +20,7 @@ shift
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 source "$root/scripts/env.sh"
+source "$root/scripts/bench_flags.sh"
 build=${STRATA_BUILD_DIR:-$root/build-gpu}
 steps=${STRATA_STEPS:-build,test,sanitize,bench}
 summary=()
@@ -85,14 +88,45 @@ if has_step bench; then
   t=$SECONDS
   tmp=$(mktemp -d)
   : > "$out/benchmarks.log"
+  rm -f "$out/report.tar.gz"
   for exe in $(cd "$build/benchmarks" && ls compare.* bench.* 2>/dev/null | grep -v '\.dir$' | grep -E "${STRATA_BENCH:-.}"); do
     timeout "${STRATA_BENCH_TIMEOUT:-600}" "$build/benchmarks/$exe" --benchmark_out="$tmp/$exe.json" --benchmark_out_format=json \
-      --benchmark_min_time=0.2s ${STRATA_BENCH_ARGS:-} >> "$out/benchmarks.log" 2>&1 \
+      "$(bench_min_time_arg "$build/benchmarks/$exe" 0.2)" ${STRATA_BENCH_ARGS:-} >> "$out/benchmarks.log" 2>&1 \
       || note "$exe" FAIL "benchmark exited non-zero"
   done
   if compgen -G "$tmp/*.json" > /dev/null; then
-    python3 "$root/scripts/compare_report.py" --merge "$out/benchmarks.json" "$tmp"/*.json > "$out/compare.txt" 2>&1
+    if [ -n "${STRATA_COMMIT:-}" ]; then commit=$STRATA_COMMIT
+    elif commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null); then
+      git -C "$root" diff --quiet HEAD -- || commit+=-dirty
+    else commit=unknown; fi
+    # What the benchmarks' own context cannot know: the source, the compiler, the driver's release and the settings.
+    python3 "$root/scripts/compare_report.py" --merge "$out/benchmarks.json" \
+      --context "strata_commit=$commit" \
+      --context "nvcc_version=$(nvcc --version | sed -n 's/^Cuda compilation tools, release [^,]*, V//p')" \
+      --context "driver_version=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)" \
+      --context "check_date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+      --context "strata_bench=${STRATA_BENCH:-}" --context "strata_bench_args=${STRATA_BENCH_ARGS:-}" \
+      "$tmp"/*.json > "$out/compare.txt" 2>&1
     note bench ok "$((SECONDS - t)) s; ratios in compare.txt"
+    if compgen -G "$tmp/compare.*.json" > /dev/null; then
+      if python3 -c 'import matplotlib' 2> /dev/null; then
+        # docs/performance.md, its plots and this run's data file, beside the other GPUs' runs in docs/data, as one
+        # file (OUT stays a handful of files): unpacked into docs/ it replaces the report with this run in it.
+        report=$(mktemp -d)
+        slug=$(python3 "$root/scripts/perf_report.py" --slug "$out/benchmarks.json")
+        mkdir -p "$report/data" && cp "$out/benchmarks.json" "$report/data/$slug.json"
+        mapfile -t others < <(ls "$root"/docs/data/*.json 2> /dev/null | grep -v "/$slug\.json$")
+        if python3 "$root/scripts/perf_report.py" --out "$report" "${others[@]}" "$report/data/$slug.json" \
+             >> "$out/benchmarks.log" 2>&1 && tar -czf "$out/report.tar.gz" -C "$report" .; then
+          note report ok "report.tar.gz: performance.md, img/, data/$slug.json (unpack into docs/)"
+        else
+          note report FAIL "perf_report.py failed; see benchmarks.log"
+        fi
+        rm -rf "$report"
+      else
+        note report WARN "no matplotlib for python3: no report.tar.gz"
+      fi
+    fi
   else
     note bench FAIL "no benchmark produced results"
   fi

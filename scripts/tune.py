@@ -50,8 +50,16 @@ def compile_one(source, exe, defines, arch):
 RUN_TIMEOUT_S = int(os.environ.get("STRATA_TUNE_TIMEOUT", "180"))
 
 
-def run_one(exe, flt):
-    cmd = [exe, "--benchmark_format=json", "--benchmark_min_time=0.1s"]
+def min_time_flag(exe, seconds):
+    """--benchmark_min_time for `seconds` in the form exe's Google Benchmark takes: 1.8 wants a unit ("0.1s"; a bare
+    number still works there, with a warning), 1.7 rejects one (and the executable fails on the unknown flag).
+    Listing the benchmarks answers it without a GPU."""
+    r = subprocess.run([exe, "--benchmark_list_tests=true", f"--benchmark_min_time={seconds}s"], capture_output=True)
+    return f"--benchmark_min_time={seconds}s" if r.returncode == 0 else f"--benchmark_min_time={seconds}"
+
+
+def run_one(exe, flt, min_time):
+    cmd = [exe, "--benchmark_format=json", min_time]
     if flt:
         cmd.append(f"--benchmark_filter={flt}")
     try:
@@ -118,8 +126,10 @@ def main():
                 built.append(name)
 
     results = {}
+    # Every variant links the same Google Benchmark: one probe answers for all.
+    min_time = min_time_flag(os.path.join(build, built[0]), 0.1) if built else ""
     for name in built:  # one at a time: the GPU is measured, not shared
-        times, err = run_one(os.path.join(build, name), filters[name])
+        times, err = run_one(os.path.join(build, name), filters[name], min_time)
         if times is None:
             print(f"{name}: run failed\n{err}", file=sys.stderr)
             continue

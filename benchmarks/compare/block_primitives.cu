@@ -6,6 +6,12 @@
 // ".../l2_reuse_after/<library>" time something else: a re-read, after the kernel, of a buffer of 60% of the L2 that
 // was read once just before, which must find it in L2 as well after strata's kernel as after CUB's (strata's
 // transposing loads favour a tile in L2 only while it is in flight).
+//
+// DIRECT is not the same thing in the two libraries: strata's BLOCK_LOAD_DIRECT and BLOCK_STORE_DIRECT move full
+// tiles of arithmetic types as 16-byte vectors (docs/architecture.md, "Departures from CUB"), CUB's item by item.
+// The DIRECT cases are therefore named ".../direct(vector)/..." and also time ".../cub_vectorize" (at its own
+// occupancy), CUB's BLOCK_LOAD_VECTORIZE and BLOCK_STORE_VECTORIZE, which move the tile as strata's DIRECT does.
+// Each of these runs says in its label how its tile moves.
 #include <strata/block/block_load.cuh>
 #include <strata/block/block_reduce.cuh>
 #include <strata/block/block_scan.cuh>
@@ -47,7 +53,8 @@ enum class scan_alg
 
 struct strata_lib
 {
-  static constexpr const char* name = "strata";
+  static constexpr const char* name      = "strata";
+  static constexpr const char* direct_io = "DIRECT: 16-byte vectors";
   static constexpr strata::BlockLoadAlgorithm load(io a)
   {
     return a == io::direct ? strata::BLOCK_LOAD_DIRECT
@@ -80,7 +87,12 @@ struct strata_lib
 
 struct cub_lib
 {
-  static constexpr const char* name = "cub";
+  static constexpr const char* name      = "cub";
+  static constexpr const char* direct_io = "DIRECT: item by item";
+  // For the DIRECT cases' 8 items of 8 bytes per thread (PTX of CCCL 3.0): VECTORIZE loads 16-byte vectors after a
+  // run-time check that the tile is aligned for them, which these tiles pass (item by item otherwise), and stores
+  // 16-byte vectors. An odd item count would make it item by item in both directions.
+  static constexpr const char* vectorize_io = "VECTORIZE: 16-byte vectors";
   static constexpr cub::BlockLoadAlgorithm load(io a)
   {
     return a == io::direct ? cub::BLOCK_LOAD_DIRECT
@@ -312,9 +324,10 @@ void run(benchmark::State& state, Kernel kernel, Kernel reference, Kernel strata
   }
 }
 
+// "direct(vector)": the name says that strata's side of a DIRECT case moves vectors, CUB's does not.
 const char* io_name(io a)
 {
-  return a == io::direct ? "direct" : a == io::vectorize ? "vectorize" : "warp_transpose";
+  return a == io::direct ? "direct(vector)" : a == io::vectorize ? "vectorize" : "warp_transpose";
 }
 
 // "<kind>/<type>/<BLOCK>x<IPT>/<io>/<algorithm>": the name of a case, to which its runs add their suffixes.
@@ -326,12 +339,14 @@ std::string case_name(const char* kind, io io_algorithm, const char* algorithm)
 }
 
 // Registers one case, "<kind>/<type>/<BLOCK>x<IPT>/<io>/<algorithm>[/equal_occupancy]/<library>": `kernel` timed
-// at its own occupancy, or with `equal_occupancy` held to the lower of the strata and CUB kernels'.
+// at its own occupancy, or with `equal_occupancy` held to the lower of the strata and CUB kernels'. A non-empty
+// `label` goes into the run's label (the JSON's "label").
 template <typename T, int BLOCK, int IPT, typename Kernel>
 void register_case(const char* kind,
                    io io_algorithm,
                    const char* algorithm,
                    const char* library,
+                   const char* label,
                    Kernel kernel,
                    Kernel reference,
                    Kernel strata_kernel,
@@ -341,6 +356,10 @@ void register_case(const char* kind,
     case_name<T, BLOCK, IPT>(kind, io_algorithm, algorithm) + (equal_occupancy ? "/equal_occupancy/" : "/") + library;
   benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
     run<T, BLOCK, IPT>(state, kernel, reference, strata_kernel, equal_occupancy);
+    if (*label != '\0')
+    {
+      state.SetLabel(label);
+    }
   })->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
 
@@ -351,10 +370,7 @@ void register_copy(const char* kind, io io_algorithm, const char* algorithm)
   const std::string name = case_name<T, BLOCK, IPT>(kind, io_algorithm, algorithm) + "/copy";
   benchmark::RegisterBenchmark(name.c_str(), [](benchmark::State& state) {
     buffers<T>& buf = shared_buffers<T>();
-    strata_bench::time_loop(state, [&](cudaStream_t s) {
-      STRATA_BENCH_CHECK(
-        cudaMemcpyAsync(buf.out.get(), buf.inputs.next(), num_items * sizeof(T), cudaMemcpyDeviceToDevice, s));
-    });
+    strata_bench::time_copy(state, buf.inputs, buf.out.get(), num_items * sizeof(T));
     strata_bench::set_counters(state, num_items, 2 * num_items * sizeof(T));
   })->UseManualTime()->Unit(benchmark::kMicrosecond);
 }
@@ -408,12 +424,19 @@ template <typename Lib, typename T, int BLOCK, int IPT, io IO, reduce_alg ALG>
 void register_reduce(bool equal_occupancy)
 {
   const char* algorithm = ALG == reduce_alg::raking ? "raking" : "warp_reductions";
-  register_case<T, BLOCK, IPT>("block_reduce", IO, algorithm, Lib::name, load_reduce_store<Lib, T, BLOCK, IPT, IO, ALG>,
-                               load_reduce_store<cub_lib, T, BLOCK, IPT, IO, ALG>,
-                               load_reduce_store<strata_lib, T, BLOCK, IPT, IO, ALG>, equal_occupancy);
+  const auto reference  = load_reduce_store<cub_lib, T, BLOCK, IPT, IO, ALG>;
+  const auto strata     = load_reduce_store<strata_lib, T, BLOCK, IPT, IO, ALG>;
+  register_case<T, BLOCK, IPT>("block_reduce", IO, algorithm, Lib::name, IO == io::direct ? Lib::direct_io : "",
+                               load_reduce_store<Lib, T, BLOCK, IPT, IO, ALG>, reference, strata, equal_occupancy);
   if (std::is_same<Lib, cub_lib>::value && !equal_occupancy)
   {
     register_copy<T, BLOCK, IPT>("block_reduce", IO, algorithm);
+    if constexpr (IO == io::direct) // constexpr: no VECTORIZE kernel is instantiated for the other cases
+    {
+      register_case<T, BLOCK, IPT>("block_reduce", IO, algorithm, "cub_vectorize", cub_lib::vectorize_io,
+                                   load_reduce_store<cub_lib, T, BLOCK, IPT, io::vectorize, ALG>, reference, strata,
+                                   false);
+    }
   }
 }
 
@@ -421,12 +444,19 @@ template <typename Lib, typename T, int BLOCK, int IPT, io IO, scan_alg ALG>
 void register_scan(bool equal_occupancy)
 {
   const char* algorithm = ALG == scan_alg::raking ? "raking" : "warp_scans";
-  register_case<T, BLOCK, IPT>("block_scan", IO, algorithm, Lib::name, load_scan_store<Lib, T, BLOCK, IPT, IO, ALG>,
-                               load_scan_store<cub_lib, T, BLOCK, IPT, IO, ALG>,
-                               load_scan_store<strata_lib, T, BLOCK, IPT, IO, ALG>, equal_occupancy);
+  const auto reference  = load_scan_store<cub_lib, T, BLOCK, IPT, IO, ALG>;
+  const auto strata     = load_scan_store<strata_lib, T, BLOCK, IPT, IO, ALG>;
+  register_case<T, BLOCK, IPT>("block_scan", IO, algorithm, Lib::name, IO == io::direct ? Lib::direct_io : "",
+                               load_scan_store<Lib, T, BLOCK, IPT, IO, ALG>, reference, strata, equal_occupancy);
   if (std::is_same<Lib, cub_lib>::value && !equal_occupancy)
   {
     register_copy<T, BLOCK, IPT>("block_scan", IO, algorithm);
+    if constexpr (IO == io::direct) // constexpr: no VECTORIZE kernel is instantiated for the other cases
+    {
+      register_case<T, BLOCK, IPT>("block_scan", IO, algorithm, "cub_vectorize", cub_lib::vectorize_io,
+                                   load_scan_store<cub_lib, T, BLOCK, IPT, io::vectorize, ALG>, reference, strata,
+                                   false);
+    }
   }
   if (IO == io::warp_transpose && !equal_occupancy)
   {
@@ -457,8 +487,5 @@ int main(int argc, char** argv)
     register_all<strata_lib>(equal_occupancy);
     register_all<cub_lib>(equal_occupancy);
   }
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return strata_bench::run_benchmarks(argc, argv);
 }

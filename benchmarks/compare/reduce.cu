@@ -1,6 +1,8 @@
 // DeviceReduce: strata against cub::DeviceReduce on the same buffers in one process.
 // Sum of int8, int32, int64, float, double and ArgMin of float at 2^16, 2^20, 2^24 and 2^28 items.
-// Each case is registered as ".../strata" and ".../cub"; scripts/compare_report.py prints the ratios.
+// Each case is registered as ".../strata", ".../cub" and ".../copy": a device-to-device cudaMemcpyAsync whose reads
+// and writes add up to the bytes the reduction reads, the rate of DRAM traffic at that size (a reduction only
+// reads, so it may pass the copy by a little). scripts/compare_report.py prints the ratios.
 #include <strata/device/device_reduce.cuh>
 
 #include <cub/device/device_reduce.cuh>
@@ -110,6 +112,14 @@ void bench(benchmark::State& state, int log2_n)
   }
 }
 
+template <typename T>
+void bench_copy(benchmark::State& state, int log2_n)
+{
+  const std::size_t n = std::size_t(1) << log2_n;
+  strata_bench::time_copy(state, n * sizeof(T));
+  strata_bench::set_counters(state, n, n * sizeof(T));
+}
+
 template <algorithm ALG, typename T>
 void register_case()
 {
@@ -123,6 +133,9 @@ void register_case()
     benchmark::RegisterBenchmark((base + "/cub").c_str(), [log2_n](benchmark::State& st) {
       bench<false, ALG, T>(st, log2_n);
     })->UseManualTime()->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((base + "/copy").c_str(), [log2_n](benchmark::State& st) {
+      bench_copy<T>(st, log2_n);
+    })->UseManualTime()->Unit(benchmark::kMicrosecond);
   }
 }
 } // namespace
@@ -135,8 +148,5 @@ int main(int argc, char** argv)
   register_case<algorithm::sum, float>();
   register_case<algorithm::sum, double>();
   register_case<algorithm::argmin, float>();
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return strata_bench::run_benchmarks(argc, argv);
 }

@@ -134,13 +134,7 @@ void bench(benchmark::State& state, int log2_n)
 
   if constexpr (LIB == library::copy)
   {
-    // Half the traffic is read, half written: one copy of moved / 2 bytes moves as much as the scan.
-    const std::size_t copy_bytes = moved / 2;
-    strata_bench::rotating_inputs<std::uint8_t> src(copy_bytes);
-    strata_bench::device_array<std::uint8_t> dst(copy_bytes);
-    strata_bench::time_loop(state, [&](cudaStream_t s) {
-      STRATA_BENCH_CHECK(cudaMemcpyAsync(dst.get(), src.next(), copy_bytes, cudaMemcpyDeviceToDevice, s));
-    });
+    strata_bench::time_copy(state, moved);
   }
   else
   {
@@ -207,8 +201,5 @@ int main(int argc, char** argv)
   register_case<algorithm::sum, float>();
   register_case<algorithm::sum, double>();
   register_case<algorithm::sum_by_key, std::int32_t>();
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return strata_bench::run_benchmarks(argc, argv);
 }

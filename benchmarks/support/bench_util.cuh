@@ -1,11 +1,14 @@
 // Google Benchmark support: CUDA-event timing, inputs rotated through more memory than the L2 holds,
-// device-side random fills and the counters that make Google Benchmark print GB/s and items/s.
+// device-side random fills, the counters that make Google Benchmark print GB/s and items/s, the copy that bounds
+// a streaming algorithm, and a main that records the GPU in the JSON's context.
 //
 // Every comparison benchmark registers the same case twice, ".../strata" and ".../cub" (or ".../thrust"),
-// on the same buffers in the same process; scripts/compare_report.py turns the JSON into ratios.
+// on the same buffers in the same process; scripts/compare_report.py turns the JSON into ratios and
+// scripts/perf_report.py into docs/performance.md.
 #pragma once
 
 #include <benchmark/benchmark.h>
+#include <cuda/std/version>
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -284,4 +287,121 @@ void time_loop(benchmark::State& state, Launch&& launch, cudaStream_t stream = 0
   STRATA_BENCH_CHECK(cudaGetLastError());
 }
 
+// Times one device-to-device cudaMemcpyAsync of `copy_bytes` per iteration, from the next of `sources` to `dst`:
+// a copy reads and writes at the rate DRAM sustains, the bound of an algorithm that streams as many bytes.
+template <typename T>
+void time_copy(benchmark::State& state, rotating_inputs<T>& sources, T* dst, std::size_t copy_bytes)
+{
+  time_loop(state, [&](cudaStream_t s) {
+    STRATA_BENCH_CHECK(cudaMemcpyAsync(dst, sources.next(), copy_bytes, cudaMemcpyDeviceToDevice, s));
+  });
+}
+
+// The copy that moves `moved_bytes` in all, half read and half written, through buffers of its own: the ceiling
+// of a device algorithm whose reads and writes add up to `moved_bytes`.
+inline void time_copy(benchmark::State& state, std::size_t moved_bytes)
+{
+  const std::size_t copy_bytes = moved_bytes / 2;
+  rotating_inputs<std::uint8_t> sources(copy_bytes);
+  device_array<std::uint8_t> dst(copy_bytes);
+  time_copy(state, sources, dst.get(), copy_bytes);
+}
+
+// "13.0" for the CUDA version number 13000.
+inline std::string cuda_version_string(int version)
+{
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+// nvidia-smi's spelling of a GPU's UUID: "GPU-" and the 16 bytes in hex, grouped 4-2-2-2-6.
+inline std::string uuid_string(const cudaUUID_t& uuid)
+{
+  std::string text = "GPU-";
+  for (int i = 0; i < 16; ++i)
+  {
+    char byte[3];
+    std::snprintf(byte, sizeof(byte), "%02x", static_cast<unsigned char>(uuid.bytes[i]));
+    text += byte;
+    if (i == 3 || i == 5 || i == 7 || i == 9)
+    {
+      text += "-";
+    }
+  }
+  return text;
+}
+
+// Records the current GPU and the CUDA versions in the JSON's "context", so that a result file says what it was
+// measured on. Without a usable GPU it records why and goes on: listing the benchmarks needs no GPU.
+inline void add_device_context()
+{
+  benchmark::AddCustomContext("cuda_toolkit_version", cuda_version_string(CUDART_VERSION));
+#ifdef CCCL_VERSION
+  benchmark::AddCustomContext("cccl_version",
+                              std::to_string(CCCL_VERSION / 1000000) + "." + std::to_string(CCCL_VERSION / 1000 % 1000)
+                                + "." + std::to_string(CCCL_VERSION % 1000));
+#endif
+  int version = 0;
+  if (cudaRuntimeGetVersion(&version) == cudaSuccess)
+  {
+    benchmark::AddCustomContext("cuda_runtime_version", cuda_version_string(version));
+  }
+  if (cudaDriverGetVersion(&version) == cudaSuccess && version > 0) // 0: no driver installed
+  {
+    benchmark::AddCustomContext("cuda_driver_version", cuda_version_string(version));
+  }
+  int device = 0;
+  cudaDeviceProp prop{};
+  cudaError_t e = cudaGetDevice(&device);
+  if (e == cudaSuccess)
+  {
+    e = cudaGetDeviceProperties(&prop, device);
+  }
+  if (e != cudaSuccess)
+  {
+    cudaGetLastError(); // not left behind for a later check to report
+    benchmark::AddCustomContext("gpu_name", std::string("none (") + cudaGetErrorString(e) + ")");
+    return;
+  }
+  benchmark::AddCustomContext("gpu_name", prop.name);
+  benchmark::AddCustomContext("gpu_uuid", uuid_string(prop.uuid));
+  benchmark::AddCustomContext("gpu_compute_capability", std::to_string(prop.major) + "." + std::to_string(prop.minor));
+  benchmark::AddCustomContext("gpu_sm_count", std::to_string(prop.multiProcessorCount));
+  benchmark::AddCustomContext("gpu_memory_bytes", std::to_string(prop.totalGlobalMem));
+  benchmark::AddCustomContext("gpu_l2_bytes", std::to_string(prop.l2CacheSize));
+  int memory_clock_khz = 0;
+  int bus_bits         = 0;
+  if (cudaDeviceGetAttribute(&memory_clock_khz, cudaDevAttrMemoryClockRate, device) == cudaSuccess
+      && cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) == cudaSuccess)
+  {
+    // Double data rate: two transfers of the bus width per memory clock.
+    const double peak_gbps = 2.0 * memory_clock_khz * 1e3 * (bus_bits / 8) / 1e9;
+    benchmark::AddCustomContext("gpu_memory_clock_khz", std::to_string(memory_clock_khz));
+    benchmark::AddCustomContext("gpu_memory_bus_bits", std::to_string(bus_bits));
+    benchmark::AddCustomContext("gpu_peak_bandwidth_gbps", std::to_string(static_cast<long long>(peak_gbps)));
+  }
+}
+
+// The main of every benchmark executable: the GPU into the context, then Google Benchmark. A flag the installed
+// Google Benchmark does not take fails the run instead of being ignored (1.7 takes `--benchmark_min_time=0.2` but
+// rejects `=0.2s`, the form 1.8 documents), so that scripts/bench_flags.sh can tell which form a binary accepts.
+inline int run_benchmarks(int argc, char** argv)
+{
+  add_device_context();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+  {
+    return 1;
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
+
 } // namespace strata_bench
+
+// In place of BENCHMARK_MAIN() for benchmarks registered statically (BENCHMARK(...)).
+#define STRATA_BENCHMARK_MAIN()                      \
+  int main(int argc, char** argv)                    \
+  {                                                  \
+    return ::strata_bench::run_benchmarks(argc, argv); \
+  }

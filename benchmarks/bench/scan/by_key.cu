@@ -149,4 +149,4 @@ STRATA_SCAN_BY_KEY_BENCH(std::int32_t, std::int64_t, "keys_i32/values_i64");
 STRATA_SCAN_BY_KEY_BENCH(std::int64_t, std::int32_t, "keys_i64/values_i32");
 STRATA_SCAN_BY_KEY_BENCH(std::int8_t, std::int32_t, "keys_i8/values_i32");
 
-BENCHMARK_MAIN();
+STRATA_BENCHMARK_MAIN()

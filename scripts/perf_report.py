@@ -1,0 +1,552 @@
+#!/usr/bin/env python3
+"""docs/performance.md and docs/img/<algorithm>.png from the benchmark JSON that scripts/gpu_check.sh writes.
+
+  python3 scripts/perf_report.py docs/data/*.json           # writes docs/performance.md and docs/img/*.png
+  python3 scripts/perf_report.py --out DIR FILE...          # the same under DIR (gpu_check.sh: OUT/report.tar.gz)
+  python3 scripts/perf_report.py --check docs/data/*.json   # exit 1 if docs/performance.md is not what the data gives
+  python3 scripts/perf_report.py --slug FILE                # the name of FILE's run under docs/data ("nvidia-h200")
+  python3 scripts/perf_report.py --self-test                # the table logic on made-up runs
+
+Each FILE is the merged JSON of one gpu_check.sh run on one GPU; runs are ordered by GPU, and a later file of the
+same GPU replaces an earlier one. Only the compare.* executables' benchmarks are read. They are named
+"<algorithm>/<case>/<library>" (e.g. "reduce_sum/i32/2^28/strata"): each algorithm gets a section with one table
+(per case and GPU: strata's GB/s and its ratio to every other library) and one plot, so a new compare benchmark
+that follows the naming needs no change here. A case's value type ("i32", "f64") and input size ("2^28") are the
+parts of its name that look like one. With repetitions, every number is a median.
+
+The tables need only the standard library; the plots need matplotlib (--no-plots leaves them out).
+"""
+import argparse
+import contextlib
+import difflib
+import io
+import json
+import os
+import random
+import re
+import shlex
+import statistics
+import sys
+import tempfile
+from collections import OrderedDict
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Titles and one-line descriptions of the sections this project has; any other algorithm gets its name as title.
+ALGORITHMS = OrderedDict([
+    ("reduce_sum", ("DeviceReduce::Sum", "GB/s counts the bytes read.")),
+    ("reduce_argmin", ("DeviceReduce::ArgMin", "GB/s counts the bytes read.")),
+    ("scan_inclusive_sum", ("DeviceScan::InclusiveSum", "GB/s counts the bytes read and written.")),
+    ("scan_inclusive_sum_by_key", ("DeviceScan::InclusiveSumByKey",
+                                   "int32 keys in runs of 8 on average; GB/s counts keys and values read and values "
+                                   "written.")),
+    ("block_reduce", ("BlockLoad, BlockReduce, BlockStore",
+                      "A kernel that loads a tile, reduces it, adds the sum to every item and stores it, built once "
+                      "with strata's classes and once with CUB's (same block size x items per thread, load/store and "
+                      "reduce algorithms), over 2^26 items. `equal_occupancy`: both kernels held to the lower of their "
+                      "two occupancies. `direct(vector)`: strata's DIRECT moves 16-byte vectors and CUB's does not; "
+                      "`vs cub_vectorize` compares it with CUB's VECTORIZE, which does.")),
+    ("block_scan", ("BlockLoad, BlockScan, BlockStore",
+                    "The same with an inclusive block scan. `l2_reuse_after`: the time to re-read an L2-resident "
+                    "buffer after the kernel (near 1: strata's kernel leaves the L2 as CUB's does).")),
+])
+TYPES = ["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "bf16", "f32", "f64"]
+SIZE = re.compile(r"2\^(\d+)$")
+TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+MARKERS = ["†", "‡", "§", "¶"]
+
+
+class Result:
+    """One library's median on one case of one run: seconds and GB/s (None where the benchmark set no byte count),
+    or the error the benchmark reported."""
+
+    def __init__(self, seconds=None, gbps=None, error=None, label="", repetitions=1):
+        self.seconds, self.gbps, self.error, self.label = seconds, gbps, error, label
+        self.repetitions = repetitions
+
+
+class Run:
+    """One GPU's results: {(algorithm, case, library): Result}, the executables the algorithms came from, and the
+    JSON context."""
+
+    def __init__(self, path, context, results, executables):
+        self.path, self.context, self.results, self.executables = path, context, results, executables
+        self.name = context.get("gpu_name") or os.path.splitext(os.path.basename(path))[0]
+        self.slug = re.sub(r"[^a-z0-9]+", "-", self.name.lower()).strip("-")
+
+    def repetitions(self):
+        return max([r.repetitions for r in self.results.values()] + [1])
+
+
+def split_name(name):
+    """("reduce_sum", "i32/2^28", "strata") from "reduce_sum/i32/2^28/strata/manual_time"; None if too short."""
+    for suffix in ("/manual_time", "/real_time"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    parts = name.split("/")
+    if len(parts) < 3:
+        return None
+    return parts[0], "/".join(parts[1:-1]), parts[-1]
+
+
+def seconds_of(b):
+    return b["real_time"] * TIME_UNITS[b.get("time_unit", "ns")]
+
+
+def summarize(group):
+    """The Result of one library on one case from its Google Benchmark entries: the median aggregate where there
+    is one, else the median of the repetitions. An error in any repetition makes the result that error."""
+    if group["errors"]:
+        return Result(error=group["errors"][0], label=group["label"])
+    median = group["median"]
+    entries = group["iterations"] + ([median] if median else [])
+    if not entries:
+        return None
+    seconds = seconds_of(median) if median else statistics.median(seconds_of(b) for b in entries)
+    # Bytes per iteration are the same in every repetition; the median's throughput follows from the median's time.
+    with_bytes = [b for b in entries if b.get("bytes_per_second")]
+    gbps = with_bytes[0]["bytes_per_second"] * seconds_of(with_bytes[0]) / seconds / 1e9 if with_bytes else None
+    return Result(seconds, gbps, None, group["label"], max(b.get("repetitions", 1) for b in entries))
+
+
+def load_run(path):
+    with open(path) as f:
+        data = json.load(f)
+    groups = {}
+    executables = {}
+    for b in data.get("benchmarks", []):
+        # compare_report.py --merge keeps each entry's source file, "<tmp>/compare.reduce.json".
+        exe = os.path.basename(b.get("file", "")).rsplit(".json", 1)[0]
+        if exe and not exe.startswith("compare."):
+            continue
+        key = split_name(b.get("run_name") or b["name"])
+        if key is None:
+            continue
+        if exe:
+            executables.setdefault(key[0], exe)
+        g = groups.setdefault(key, {"iterations": [], "median": None, "errors": [], "label": ""})
+        if b.get("error_occurred"):
+            g["errors"].append(b.get("error_message") or "error")
+            continue
+        g["label"] = b.get("label") or g["label"]
+        if b.get("run_type") == "aggregate":
+            if b.get("aggregate_name") == "median":
+                g["median"] = b
+            continue
+        g["iterations"].append(b)
+    results = {}
+    for key, g in groups.items():
+        r = summarize(g)
+        if r is not None:
+            results[key] = r
+    return Run(path, data.get("context") or {}, results, executables)
+
+
+def load_runs(paths):
+    """One Run per GPU, ordered by GPU; of two files of the same GPU, the later on the command line."""
+    runs = OrderedDict()
+    for path in paths:
+        run = load_run(path)
+        if run.slug in runs:
+            print(f"perf_report: {path} replaces {runs[run.slug].path} ({run.name})", file=sys.stderr)
+        runs[run.slug] = run
+    return [runs[slug] for slug in sorted(runs)]
+
+
+def natural(text):
+    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", text) if t]
+
+
+def case_parts(case):
+    """(value type or "", log2 size or None, the rest of the name) of a case such as "i32/2^28"."""
+    parts = case.split("/")
+    vtype = next((p for p in parts if p in TYPES), "")
+    size = next((int(SIZE.match(p).group(1)) for p in parts if SIZE.match(p)), None)
+    rest = "/".join(p for p in parts if p != vtype and not SIZE.match(p))
+    return vtype, size, rest
+
+
+def case_order(case):
+    vtype, size, rest = case_parts(case)
+    return (TYPES.index(vtype) if vtype in TYPES else len(TYPES), natural(rest), -1 if size is None else size)
+
+
+def library_order(lib):
+    return ({"strata": 0, "cub": 1, "thrust": 2, "copy": 9}.get(lib, 5), lib)
+
+
+def algorithms_of(runs):
+    found = {key[0] for run in runs for key in run.results if key[2] == "strata"}
+    known = [a for a in ALGORITHMS if a in found]
+    return known + sorted(found - set(known))
+
+
+def section_data(runs, algorithm):
+    """The cases of one algorithm that strata ran on some GPU (in display order) and the other libraries."""
+    cases = sorted({key[1] for run in runs for key in run.results if key[0] == algorithm and key[2] == "strata"},
+                   key=case_order)
+    libraries = sorted({key[2] for run in runs for key in run.results
+                        if key[0] == algorithm and key[1] in cases and key[2] != "strata"}, key=library_order)
+    return cases, libraries
+
+
+def short_names(runs):
+    """Column headings: the GPU's model ("H200") where that tells the runs apart, else the name less "NVIDIA"."""
+    full = [re.sub(r"^NVIDIA\s+", "", run.name) for run in runs]
+    short = [name.split()[0] if name else name for name in full]
+    return short if len(set(short)) == len(short) else full
+
+
+def fmt_gbps(value):
+    return "—" if value is None else (f"{value:.0f}" if value >= 100 else f"{value:.1f}")
+
+
+def ratio_cell(strata, other):
+    if strata is None or other is None:
+        return "—"
+    if strata.error or other.error:
+        return "error"
+    return f"{other.seconds / strata.seconds:.3f}"
+
+
+def section_table(runs, algorithm):
+    """The Markdown lines of one algorithm's table and its notes."""
+    cases, libraries = section_data(runs, algorithm)
+    names = short_names(runs)
+    head = ["case"]
+    for name in names:
+        prefix = f"{name} " if len(runs) > 1 else ""
+        head += [f"{prefix}GB/s"] + [f"vs {lib}" for lib in libraries]
+    lines = ["| " + " | ".join(head) + " |", "|---" + "|--:" * (len(head) - 1) + "|"]
+    label_sets = []  # distinct {library: label} of the labelled cases, in order of first use
+    errors = []
+    for case in cases:
+        cells = []
+        labels = {}
+        for run, name in zip(runs, names):
+            s = run.results.get((algorithm, case, "strata"))
+            cells.append("error" if s is not None and s.error else fmt_gbps(s.gbps if s else None))
+            for lib in libraries:
+                cells.append(ratio_cell(s, run.results.get((algorithm, case, lib))))
+            for lib in ["strata"] + libraries:
+                r = run.results.get((algorithm, case, lib))
+                if r is not None and r.label:
+                    labels[lib] = r.label
+                if r is not None and r.error:
+                    errors.append(f"`{case}` {lib} on {name}: {r.error}")
+        marker = ""
+        if labels:
+            if labels not in label_sets:
+                label_sets.append(labels)
+            i = label_sets.index(labels)
+            marker = " " + (MARKERS[i] if i < len(MARKERS) else f"[{i + 1}]")
+        lines.append(f"| {case}{marker} | " + " | ".join(cells) + " |")
+    lines.append("")
+    for i, labels in enumerate(label_sets):
+        marker = MARKERS[i] if i < len(MARKERS) else f"[{i + 1}]"
+        lines.append(f"{marker} " + "; ".join(f"{lib}: {labels[lib]}" for lib in sorted(labels, key=library_order))
+                     + ".")
+    if errors:
+        lines.append("Errors: " + "; ".join(errors) + ".")
+    if label_sets or errors:
+        lines.append("")
+    return lines
+
+
+def context_date(context):
+    return (context.get("check_date") or context.get("date") or "?")[:10]
+
+
+def runs_table(runs):
+    def row(title, values):
+        return f"| {title} | " + " | ".join(values) + " |"
+
+    def gib(value, unit):
+        return f"{int(value) / 2**unit:.0f}" if value else "?"
+
+    lines = [row("GPU", [run.name for run in runs]), "|---" * (len(runs) + 1) + "|"]
+    lines.append(row("SMs, memory, L2", [
+        f"{c.get('gpu_sm_count', '?')} SMs, {gib(c.get('gpu_memory_bytes'), 30)} GiB, "
+        f"{gib(c.get('gpu_l2_bytes'), 20)} MiB L2" for c in (run.context for run in runs)]))
+    lines.append(row("peak DRAM bandwidth",
+                     [f"{run.context.get('gpu_peak_bandwidth_gbps', '?')} GB/s" for run in runs]))
+    lines.append(row("driver, CUDA runtime", [
+        f"{run.context.get('driver_version') or run.context.get('cuda_driver_version', '?')}, "
+        f"{run.context.get('cuda_runtime_version', '?')}" for run in runs]))
+    lines.append(row("nvcc, CCCL", [
+        f"{run.context.get('nvcc_version') or run.context.get('cuda_toolkit_version', '?')}, "
+        f"{run.context.get('cccl_version', '?')}" for run in runs]))
+    lines.append(row("strata commit", [f"`{run.context.get('strata_commit', '?')}`" for run in runs]))
+    lines.append(row("date", [context_date(run.context) for run in runs]))
+    lines.append(row("numbers", [
+        f"median of {run.repetitions()} repetitions" if run.repetitions() > 1 else "one repetition" for run in runs]))
+    return lines
+
+
+def reproduce(runs):
+    lines = ["## Reproducing", "",
+             "On a GPU machine, at the commit named above, once per GPU (the merged JSON goes to docs/data):", "",
+             "```sh"]
+    for run in runs:
+        env = ["STRATA_STEPS=build,bench"]
+        if run.context.get("strata_bench"):
+            env.append("STRATA_BENCH=" + shlex.quote(run.context["strata_bench"]))
+        if run.context.get("strata_bench_args"):
+            env.append("STRATA_BENCH_ARGS=" + shlex.quote(run.context["strata_bench_args"]))
+        lines += [f"# {run.name}", " ".join(env) + " scripts/gpu_check.sh OUT",
+                  f"cp OUT/benchmarks.json docs/data/{run.slug}.json"]
+    lines += ["```", "", "then, with Python 3 and matplotlib, this page and its plots:", "", "```sh",
+              "python3 scripts/perf_report.py docs/data/*.json", "```", "",
+              "gpu_check.sh also leaves this report, for its own run and the other GPUs in docs/data, in "
+              "OUT/report.tar.gz (unpack it into docs/)."]
+    return lines
+
+
+def image_name(algorithm):
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", algorithm) + ".png"
+
+
+def markdown(runs):
+    lines = ["<!-- generated by scripts/perf_report.py from the benchmark JSON in docs/data; do not edit -->",
+             "# Performance against CUB", "",
+             "strata and CUB run the same operation on the same buffers in one process (`benchmarks/compare/`), "
+             "timed with CUDA events over inputs rotated through more than twice the L2 size. In the tables:", "",
+             "- **GB/s**: strata's throughput, the bytes the operation must move per second.",
+             "- **vs cub** = CUB's time / strata's time: above 1, strata is faster (1.05: CUB takes 5% longer).",
+             "- **vs copy** = the time of a device-to-device `cudaMemcpyAsync` that moves as many bytes (read plus "
+             "written) / strata's time: how close strata comes to the memory system's rate (a reduction only reads "
+             "and may pass 1). The plots draw the copy's GB/s as the ceiling.",
+             "- Between runs on the same GPU, ratios have moved by up to about 2.5% from 2^24 items on and by up to "
+             "15% at 2^16 and 2^20 items, where a call takes a few microseconds.", ""]
+    lines += runs_table(runs) + [""]
+    for algorithm in algorithms_of(runs):
+        title, description = ALGORITHMS.get(algorithm, (algorithm, ""))
+        exes = sorted({run.executables[algorithm] for run in runs if algorithm in run.executables})
+        source = ", ".join(f"benchmarks/compare/{exe.split('.', 1)[1]}.cu" for exe in exes)
+        about = f"`{algorithm}/...`" + (f" in {source}" if source else "") + "." + (f" {description}" if description
+                                                                                      else "")
+        lines += [f"## {title}", "", about, "", f"![{algorithm}](img/{image_name(algorithm)})", ""]
+        lines += section_table(runs, algorithm)
+    lines += reproduce(runs)
+    return "\n".join(lines) + "\n"
+
+
+LIBRARY_STYLES = {"strata": ("C0", "-"), "cub": ("C1", "-"), "thrust": ("C2", "-"), "copy": ("0.45", ":")}
+
+
+def style(lib, index):
+    return LIBRARY_STYLES.get(lib, (f"C{3 + index % 6}", "--"))
+
+
+def gbps_of(run, algorithm, case, lib):
+    r = run.results.get((algorithm, case, lib))
+    return r.gbps if r is not None else None
+
+
+def plot(runs, algorithm, path):
+    """Throughput against input size, a panel per value type (and variant), a row per GPU; algorithms whose cases
+    have no size get bars per case instead."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cases, others = section_data(runs, algorithm)
+    libraries = ["strata"] + others
+    names = short_names(runs)
+    sized = [c for c in cases if case_parts(c)[1] is not None]
+    if sized:
+        panels = sorted({(case_parts(c)[0], case_parts(c)[2]) for c in sized},
+                        key=lambda p: (TYPES.index(p[0]) if p[0] in TYPES else len(TYPES), natural(p[1])))
+        fig, axes = plt.subplots(len(runs), len(panels), figsize=(3.2 * len(panels), 2.6 * len(runs)),
+                                 sharey=True, squeeze=False)
+        for row, (run, name) in enumerate(zip(runs, names)):
+            for col, (vtype, rest) in enumerate(panels):
+                ax = axes[row][col]
+                in_panel = sorted((case_parts(c)[1], c) for c in sized if case_parts(c)[0] == vtype
+                                  and case_parts(c)[2] == rest)
+                for i, lib in enumerate(libraries):
+                    points = [(size, gbps_of(run, algorithm, c, lib)) for size, c in in_panel
+                              if gbps_of(run, algorithm, c, lib)]
+                    if points:
+                        color, line = style(lib, i)
+                        ax.plot([p[0] for p in points], [p[1] for p in points], line, color=color, marker=".",
+                                label=lib)
+                sizes = [size for size, _ in in_panel]
+                ax.set_xticks(sizes)
+                ax.set_xticklabels([f"$2^{{{s}}}$" for s in sizes])
+                ax.grid(alpha=0.3)
+                if row == 0:
+                    ax.set_title(" ".join(p for p in (vtype, rest) if p), fontsize=10)
+                if col == 0:
+                    ax.set_ylabel(f"{name} GB/s")
+                if row == len(runs) - 1:
+                    ax.set_xlabel("items")
+        axes[0][0].legend(fontsize=8)
+    else:
+        measured = [c for c in cases if any(gbps_of(run, algorithm, c, lib) for run in runs for lib in libraries)]
+        height = 0.8 / len(libraries)
+        fig, axes = plt.subplots(1, len(runs), figsize=(4 + 3 * len(runs), 1 + 0.2 * len(measured) * len(libraries)),
+                                 sharey=True, squeeze=False)
+        for col, (run, name) in enumerate(zip(runs, names)):
+            ax = axes[0][col]
+            for i, lib in enumerate(libraries):
+                bars = [(y + i * height, gbps_of(run, algorithm, c, lib)) for y, c in enumerate(measured)
+                        if gbps_of(run, algorithm, c, lib)]
+                ax.barh([b[0] for b in bars], [b[1] for b in bars], height=height, color=style(lib, i)[0], label=lib)
+            ax.set_yticks([y + 0.4 - height / 2 for y in range(len(measured))])
+            ax.set_yticklabels(measured, fontsize=8)
+            ax.set_xlabel(f"{name} GB/s")
+            ax.grid(axis="x", alpha=0.3)
+        axes[0][0].invert_yaxis()  # the first case on top (once: the panels share the axis)
+        axes[0][0].legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1), ncol=len(libraries), frameon=False)
+    fig.tight_layout()
+    # No software version in the file, so that the same data and matplotlib give the same bytes.
+    fig.savefig(path, dpi=100, metadata={"Software": None})
+    plt.close(fig)
+
+
+def self_test():
+    """The table logic on made-up runs: medians, ratios, missing libraries, errors, labels, ordering and
+    replacement of a GPU's earlier file. Needs no matplotlib."""
+
+    def entry(name, us, reps=1, index=0, bps=None, kind="iteration", agg=None, label=None, error=None,
+              file="compare.x.json"):
+        b = {"name": name + "/manual_time", "run_name": name + "/manual_time", "run_type": kind, "real_time": us,
+             "time_unit": "us", "repetitions": reps, "repetition_index": index, "file": "/tmp/t/" + file}
+        if bps:
+            b["bytes_per_second"] = bps
+        if agg:
+            b["aggregate_name"] = agg
+        if label:
+            b["label"] = label
+        if error:
+            b["error_occurred"], b["error_message"] = True, error
+        return b
+
+    mb = 1e6  # bytes: at 1 us, 1000 GB/s
+    gpu_a = [entry("reduce_sum/i32/2^20/strata", t, 3, i, mb / (t * 1e-6)) for i, t in enumerate([3.0, 1.0, 2.0])]
+    gpu_a += [entry("reduce_sum/i32/2^20/cub", t, 3, i, mb / (t * 1e-6)) for i, t in enumerate([4.0, 4.0, 4.0])]
+    gpu_a += [entry("reduce_sum/i32/2^20/cub", 5.0, 3, 0, mb / 5e-6, "aggregate", "median"),
+              entry("reduce_sum/i32/2^20/cub", 9.0, 3, 0, mb / 9e-6, "aggregate", "mean"),
+              entry("reduce_sum/i8/2^16/strata", 2.0, bps=mb / 2e-6),
+              entry("reduce_sum/i8/2^16/copy", 1.0, bps=mb / 1e-6),
+              entry("reduce_sum/i32/2^16/strata", 1.0, bps=mb / 1e-6),
+              entry("reduce_sum/i32/2^16/cub", 1.0, error="strata and cub disagree"),
+              entry("block_scan/f64/128x8/direct(vector)/raking/strata", 10.0, bps=1e9, label="DIRECT: vectors"),
+              entry("block_scan/f64/128x8/direct(vector)/raking/cub", 20.0, bps=1e9 / 2, label="DIRECT: items"),
+              entry("block_scan/i32/128x16/warp_transpose/raking/l2_reuse_after/strata", 4.0),
+              entry("block_scan/i32/128x16/warp_transpose/raking/l2_reuse_after/cub", 5.0),
+              entry("sort_keys/u32/2^24/strata", 8.0, bps=1e9),
+              entry("reduce_sum/i8/16", 2.0, bps=mb / 2e-6, file="bench.reduce.sum.json")]
+    gpu_b = [entry("reduce_sum/i32/2^20/strata", 1.0, bps=mb / 1e-6), entry("reduce_sum/i32/2^20/cub", 1.5)]
+    stale_b = [entry("reduce_sum/i32/2^20/strata", 100.0, bps=mb / 1e-4)]
+    context_a = {"gpu_name": "NVIDIA H100 80GB HBM3", "strata_commit": "abc1234", "check_date": "2026-11-24T10:00:00Z",
+                 "strata_bench": "^compare\\.", "strata_bench_args": "--benchmark_repetitions=3"}
+    context_b = {"gpu_name": "NVIDIA H200", "strata_commit": "abc1234"}
+
+    checks = []
+
+    def check(what, condition):
+        checks.append((what, bool(condition)))
+
+    with tempfile.TemporaryDirectory() as tmp:
+        def write(name, context, benchmarks):
+            path = os.path.join(tmp, name)
+            with open(path, "w") as f:
+                json.dump({"context": context, "benchmarks": benchmarks}, f)
+            return path
+
+        paths = [write("b_stale.json", context_b, stale_b), write("a.json", context_a, gpu_a),
+                 write("b.json", context_b, gpu_b)]
+        shuffled = list(gpu_a)
+        random.Random(1).shuffle(shuffled)
+        with contextlib.redirect_stderr(io.StringIO()):  # the notes that b.json replaces b_stale.json
+            runs = load_runs(paths)
+            again = markdown(load_runs([write("b_stale.json", context_b, stale_b), write("b.json", context_b, gpu_b),
+                                        write("a2.json", context_a, shuffled)]))
+        md = markdown(runs)
+
+    a, b = runs
+    check("runs ordered by GPU, the later H200 file kept", [r.slug for r in runs] == ["nvidia-h100-80gb-hbm3",
+                                                                                      "nvidia-h200"]
+          and b.results[("reduce_sum", "i32/2^20", "strata")].seconds == 1e-6)
+    check("median of the repetitions", abs(a.results[("reduce_sum", "i32/2^20", "strata")].seconds - 2e-6) < 1e-12)
+    check("GB/s of the median", abs(a.results[("reduce_sum", "i32/2^20", "strata")].gbps - 500) < 1e-9)
+    check("the median aggregate over the repetitions",
+          abs(a.results[("reduce_sum", "i32/2^20", "cub")].seconds - 5e-6) < 1e-12)
+    check("ratio = other time / strata time", "| i32/2^20 | 500 | 2.500 | — | 1000 | 1.500 | — |" in md)
+    check("missing library shown as —", "| i8/2^16 | 500 | — | 0.500 | — | — | — |" in md)
+    check("error shown and listed", "| i32/2^16 | 1000 | error | — |" in md and "strata and cub disagree" in md)
+    check("labels marked and listed", "| f64/128x8/direct(vector)/raking † |" in md
+          and "† strata: DIRECT: vectors; cub: DIRECT: items." in md)
+    check("no GB/s without bytes", "| i32/128x16/warp_transpose/raking/l2_reuse_after | — | 1.250 |" in md)
+    check("tuning-format executables left out", ("reduce_sum", "i8", "16") not in a.results)
+    check("unknown algorithm gets a section", "## sort_keys" in md and "img/sort_keys.png" in md)
+    check("sections in the known order", md.index("## DeviceReduce::Sum") < md.index("## BlockLoad, BlockScan")
+          < md.index("## sort_keys"))
+    check("case order: type, then size", md.index("| i8/2^16 |") < md.index("| i32/2^16 |") < md.index("| i32/2^20 |"))
+    check("same output whatever the order of files and entries", md == again)
+    check("reproducing command from the context",
+          "STRATA_STEPS=build,bench STRATA_BENCH='^compare\\.' STRATA_BENCH_ARGS=--benchmark_repetitions=3 "
+          "scripts/gpu_check.sh OUT" in md and "cp OUT/benchmarks.json docs/data/nvidia-h200.json" in md)
+    check("generated-file header", md.startswith("<!-- generated by scripts/perf_report.py"))
+    for what, ok in checks:
+        if not ok:
+            print(f"FAILED: {what}")
+    failed = sum(not ok for _, ok in checks)
+    print(f"perf_report self-test: {len(checks) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("files", nargs="*", help="merged benchmark JSON, one file per GPU")
+    parser.add_argument("--out", default=os.path.join(ROOT, "docs"),
+                        help="where performance.md and img/ go (default: docs/)")
+    parser.add_argument("--no-plots", action="store_true", help="write the Markdown only")
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 if OUT/performance.md differs from what the files give")
+    parser.add_argument("--slug", action="store_true", help="print each file's name under docs/data and exit")
+    parser.add_argument("--self-test", action="store_true", help="test the table logic and exit")
+    args = parser.parse_args()
+    if args.self_test:
+        return self_test()
+    if not args.files:
+        parser.error("no benchmark JSON given")
+    if args.slug:
+        for path in args.files:
+            print(load_run(path).slug)
+        return 0
+    runs = load_runs(args.files)
+    if not algorithms_of(runs):
+        print("perf_report: no compare benchmark with a strata run in " + " ".join(args.files), file=sys.stderr)
+        return 1
+    text = markdown(runs)
+    target = os.path.join(args.out, "performance.md")
+    if args.check:
+        current = open(target).read() if os.path.exists(target) else ""
+        if current == text:
+            return 0
+        sys.stdout.writelines(difflib.unified_diff(current.splitlines(True), text.splitlines(True), target,
+                                                   "generated", n=1))
+        return 1
+    if not args.no_plots:
+        try:
+            import matplotlib  # noqa: F401 (only whether it is there; plot() imports what it uses)
+        except ImportError:
+            print("perf_report: the plots need matplotlib (apt-get install python3-matplotlib, or pip); "
+                  "--no-plots writes the Markdown alone", file=sys.stderr)
+            return 1
+    os.makedirs(args.out, exist_ok=True)
+    with open(target, "w") as f:
+        f.write(text)
+    if not args.no_plots:
+        os.makedirs(os.path.join(args.out, "img"), exist_ok=True)
+        for algorithm in algorithms_of(runs):
+            plot(runs, algorithm, os.path.join(args.out, "img", image_name(algorithm)))
+    print(f"perf_report: {target} ({text.count(chr(10))} lines) from {len(runs)} run(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
