@@ -3,6 +3,12 @@
 # strata_add_test(<name> GPU|HOST SOURCES <files...>)
 #   One executable per test file. GPU tests exit with STRATA_SKIP_RETURN_CODE when the machine has no GPU,
 #   and CTest reports them as skipped; HOST tests always run.
+#
+# strata_add_test_variants(<layer> <source> VARIANT <variant> <NAME=VALUE>... [VARIANT <variant> <NAME=VALUE>...]...)
+#   One GPU test executable per variant, all built from one <source> named <stem>.variants.cu, for tests split
+#   only because one executable with every variant would take too long to compile: test.<layer>.<stem>_<variant>,
+#   compiled with that variant's preprocessor definitions. The source reads its parameters from them and stops
+#   with #error when one is missing. The per-layer glob in tests/CMakeLists.txt leaves *.variants.cu files out.
 
 # Catch2 v3 (most systems) or v2 (Debian 12 ships 2.13); tests/support/catch2_shim.hpp hides the difference.
 find_package(Catch2 3 QUIET CONFIG)
@@ -33,5 +39,45 @@ function(strata_add_test name)
     set_tests_properties(${name} PROPERTIES LABELS gpu)
   else()
     set_tests_properties(${name} PROPERTIES LABELS host)
+  endif()
+endfunction()
+
+function(strata_add_test_variants layer source)
+  get_filename_component(file ${source} NAME)
+  if(NOT file MATCHES "^([A-Za-z0-9_]+)\\.variants\\.cu$")
+    message(FATAL_ERROR "strata_add_test_variants: ${source} is not named <stem>.variants.cu")
+  endif()
+  set(stem ${CMAKE_MATCH_1})
+  get_filename_component(source ${source} ABSOLUTE)
+  set_property(GLOBAL APPEND PROPERTY STRATA_TEST_VARIANT_SOURCES ${source})
+  # VARIANT <variant> <definition>... : each VARIANT starts a new executable.
+  set(name "")
+  set(expect_variant_name OFF)
+  foreach(arg IN LISTS ARGN ITEMS VARIANT)
+    if(arg STREQUAL "VARIANT")
+      if(expect_variant_name)
+        message(FATAL_ERROR "strata_add_test_variants(${source}): VARIANT without a name")
+      endif()
+      if(name)
+        strata_add_test(${name} GPU SOURCES ${source})
+        target_compile_definitions(${name} PRIVATE ${definitions})
+      endif()
+      set(expect_variant_name ON)
+    elseif(expect_variant_name)
+      set(name test.${layer}.${stem}_${arg})
+      set(definitions "")
+      set(expect_variant_name OFF)
+    elseif(name)
+      if(CMAKE_CUDA_COMPILER_ID STREQUAL "NVIDIA")
+        # nvcc splits a -D value at commas (a list of macros) unless they are escaped.
+        string(REPLACE "," "\\," arg "${arg}")
+      endif()
+      list(APPEND definitions "${arg}")
+    else()
+      message(FATAL_ERROR "strata_add_test_variants(${source}): '${arg}' before the first VARIANT")
+    endif()
+  endforeach()
+  if(NOT name)
+    message(FATAL_ERROR "strata_add_test_variants(${source}): no VARIANT")
   endif()
 endfunction()

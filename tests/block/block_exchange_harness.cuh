@@ -6,10 +6,13 @@
 // the same way to its own output plane. The host knows which tile position thread t's item i stands for in each
 // arrangement (blocked_pos, striped_pos, warp_striped_pos below), so a method from arrangement A to arrangement B
 // must leave in (t, i) the input item that stood for position B(t, i) under A.
+// TempStorage larger than static shared memory allows (48 KiB) is given to the kernel as dynamic shared memory
+// (shared_storage.cuh).
 #pragma once
 
 #include <strata/block/block_exchange.cuh>
 
+#include "shared_storage.cuh"
 #include "test_util.cuh"
 
 #include <algorithm>
@@ -80,13 +83,17 @@ struct no_storage
 {};
 
 template <typename T, int BX, int BY, int BZ, int I, bool TIME_SLICING, bool PRIVATE_STORAGE>
+using storage_t = std::conditional_t<PRIVATE_STORAGE, no_storage,
+                                     typename strata::BlockExchange<T, BX, I, TIME_SLICING, BY, BZ>::TempStorage>;
+
+template <typename T, int BX, int BY, int BZ, int I, bool TIME_SLICING, bool PRIVATE_STORAGE>
 __global__ void __launch_bounds__(BX* BY* BZ) exchange_kernel(
   const T* d_in, const int* d_ranks, const int* d_guarded_ranks, const unsigned char* d_flags, T* d_out)
 {
   using BlockExchangeT = strata::BlockExchange<T, BX, I, TIME_SLICING, BY, BZ>;
-  using storage_t      = std::conditional_t<PRIVATE_STORAGE, no_storage, typename BlockExchangeT::TempStorage>;
   constexpr int TILE   = BX * BY * BZ * I;
-  __shared__ storage_t temp_storage;
+  using StorageT       = storage_t<T, BX, BY, BZ, I, TIME_SLICING, PRIVATE_STORAGE>;
+  auto& temp_storage   = strata_test::block_shared_storage<StorageT>();
 
   const int t                = static_cast<int>(threadIdx.x + BX * (threadIdx.y + BY * threadIdx.z));
   const std::size_t tile     = blockIdx.x;
@@ -170,11 +177,8 @@ __global__ void __launch_bounds__(BX* BY* BZ) exchange_kernel(
     [&](BlockExchangeT e, T(&same)[I]) { e.ScatterToStripedFlagged(same, ranks, flags); });
 }
 
-// The largest static shared-memory allocation a kernel may make.
-constexpr std::size_t max_static_smem = 48 * 1024;
-
 // Runs every method on `tiles` tiles of random items with random ranks and flags, and checks every output plane.
-// A configuration whose TempStorage exceeds static shared memory is not compiled (the case reports it skipped).
+// The private-storage constructor has only static shared memory; otherwise storage beyond it is dynamic.
 template <typename T,
           int BX,
           int BY               = 1,
@@ -184,119 +188,113 @@ template <typename T,
           bool PRIVATE_STORAGE = false>
 void check_exchange(std::uint64_t salt, int tiles = 3)
 {
-  using BlockExchangeT          = strata::BlockExchange<T, BX, I, TIME_SLICING, BY, BZ>;
-  constexpr int THREADS         = BX * BY * BZ;
-  constexpr int TILE            = THREADS * I;
-  constexpr std::size_t STORAGE = sizeof(typename BlockExchangeT::TempStorage);
+  using BlockExchangeT  = strata::BlockExchange<T, BX, I, TIME_SLICING, BY, BZ>;
+  constexpr int THREADS = BX * BY * BZ;
+  constexpr int TILE    = THREADS * I;
+  static_assert(!PRIVATE_STORAGE || !strata_test::needs_dynamic_shared_v<typename BlockExchangeT::TempStorage>,
+                "the private-storage constructor's TempStorage must fit static shared memory");
   CAPTURE(BX, BY, BZ, I, TIME_SLICING, PRIVATE_STORAGE, sizeof(T));
-  if constexpr (STORAGE > max_static_smem)
-  {
-    WARN("skipped: TempStorage of " << STORAGE << " bytes exceeds static shared memory");
-    return;
-  }
-  else
-  {
-    const std::size_t n   = static_cast<std::size_t>(tiles) * TILE;
-    const std::vector<T> in = strata_test::random_vector<T>(n, salt);
+  const std::size_t n   = static_cast<std::size_t>(tiles) * TILE;
+  const std::vector<T> in = strata_test::random_vector<T>(n, salt);
 
-    // Per tile: a random permutation of its positions; the guarded ranks drop about a quarter of the items
-    // (rank -1), the flags another random quarter.
-    std::vector<int> ranks(n);
-    std::vector<int> guarded_ranks(n);
-    std::vector<unsigned char> flags(n);
-    std::mt19937_64 rng = strata_test::make_rng(salt ^ 0xe8c4a11ULL);
+  // Per tile: a random permutation of its positions; the guarded ranks drop about a quarter of the items
+  // (rank -1), the flags another random quarter.
+  std::vector<int> ranks(n);
+  std::vector<int> guarded_ranks(n);
+  std::vector<unsigned char> flags(n);
+  std::mt19937_64 rng = strata_test::make_rng(salt ^ 0xe8c4a11ULL);
+  for (int tile = 0; tile < tiles; ++tile)
+  {
+    const auto first = ranks.begin() + static_cast<std::ptrdiff_t>(tile) * TILE;
+    std::iota(first, first + TILE, 0);
+    std::shuffle(first, first + TILE, rng);
+  }
+  for (std::size_t k = 0; k < n; ++k)
+  {
+    guarded_ranks[k] = (rng() % 4 == 0) ? -1 : ranks[k];
+    flags[k]         = (rng() % 4 == 0) ? 0 : 1;
+  }
+
+  strata_test::device_buffer<T> d_in(in);
+  strata_test::device_buffer<int> d_ranks(ranks);
+  strata_test::device_buffer<int> d_guarded_ranks(guarded_ranks);
+  strata_test::device_buffer<unsigned char> d_flags(flags);
+  strata_test::device_buffer<T> d_out(static_cast<std::size_t>(num_planes) * n);
+
+  strata_test::launch_with_shared_storage<storage_t<T, BX, BY, BZ, I, TIME_SLICING, PRIVATE_STORAGE>>(
+    exchange_kernel<T, BX, BY, BZ, I, TIME_SLICING, PRIVATE_STORAGE>, tiles, dim3(BX, BY, BZ), d_in.data(),
+    d_ranks.data(), d_guarded_ranks.data(), d_flags.data(), d_out.data());
+  STRATA_TEST_SYNC();
+  const std::vector<T> out = d_out.download();
+
+  for (int o = 0; o < num_ops; ++o)
+  {
     for (int tile = 0; tile < tiles; ++tile)
     {
-      const auto first = ranks.begin() + static_cast<std::ptrdiff_t>(tile) * TILE;
-      std::iota(first, first + TILE, 0);
-      std::shuffle(first, first + TILE, rng);
-    }
-    for (std::size_t k = 0; k < n; ++k)
-    {
-      guarded_ranks[k] = (rng() % 4 == 0) ? -1 : ranks[k];
-      flags[k]         = (rng() % 4 == 0) ? 0 : 1;
-    }
-
-    strata_test::device_buffer<T> d_in(in);
-    strata_test::device_buffer<int> d_ranks(ranks);
-    strata_test::device_buffer<int> d_guarded_ranks(guarded_ranks);
-    strata_test::device_buffer<unsigned char> d_flags(flags);
-    strata_test::device_buffer<T> d_out(static_cast<std::size_t>(num_planes) * n);
-
-    exchange_kernel<T, BX, BY, BZ, I, TIME_SLICING, PRIVATE_STORAGE><<<tiles, dim3(BX, BY, BZ)>>>(
-      d_in.data(), d_ranks.data(), d_guarded_ranks.data(), d_flags.data(), d_out.data());
-    STRATA_TEST_SYNC();
-    const std::vector<T> out = d_out.download();
-
-    for (int o = 0; o < num_ops; ++o)
-    {
-      for (int tile = 0; tile < tiles; ++tile)
+      const std::size_t base = static_cast<std::size_t>(tile) * TILE;
+      // The tile as the input arrangement defines it; unwritten positions stay unset.
+      std::vector<T> positions(TILE);
+      std::vector<bool> is_set(TILE, false);
+      auto place = [&](int pos, const T& v) {
+        positions[pos] = v;
+        is_set[pos]    = true;
+      };
+      for (int t = 0; t < THREADS; ++t)
       {
-        const std::size_t base = static_cast<std::size_t>(tile) * TILE;
-        // The tile as the input arrangement defines it; unwritten positions stay unset.
-        std::vector<T> positions(TILE);
-        std::vector<bool> is_set(TILE, false);
-        auto place = [&](int pos, const T& v) {
-          positions[pos] = v;
-          is_set[pos]    = true;
-        };
+        for (int i = 0; i < I; ++i)
+        {
+          const std::size_t k = base + static_cast<std::size_t>(t) * I + i;
+          switch (o)
+          {
+            case striped_to_blocked: place(striped_pos(t, i, THREADS, I), in[k]); break;
+            case blocked_to_striped: place(blocked_pos(t, i, THREADS, I), in[k]); break;
+            case warp_striped_to_blocked: place(warp_striped_pos(t, i, THREADS, I), in[k]); break;
+            case blocked_to_warp_striped: place(blocked_pos(t, i, THREADS, I), in[k]); break;
+            case scatter_to_blocked:
+            case scatter_to_striped: place(ranks[k], in[k]); break;
+            case scatter_to_striped_guarded:
+              if (guarded_ranks[k] >= 0)
+              {
+                place(guarded_ranks[k], in[k]);
+              }
+              break;
+            case scatter_to_striped_flagged:
+              if (flags[k])
+              {
+                place(ranks[k], in[k]);
+              }
+              break;
+          }
+        }
+      }
+      // Read back in the output arrangement; positions nobody wrote are unspecified and not compared.
+      for (bool in_place : {false, true})
+      {
+        const std::size_t plane_base = static_cast<std::size_t>(plane_of(o, in_place)) * n + base;
+        std::vector<T> expected;
+        std::vector<T> actual;
         for (int t = 0; t < THREADS; ++t)
         {
           for (int i = 0; i < I; ++i)
           {
-            const std::size_t k = base + static_cast<std::size_t>(t) * I + i;
+            int pos = 0;
             switch (o)
             {
-              case striped_to_blocked: place(striped_pos(t, i, THREADS, I), in[k]); break;
-              case blocked_to_striped: place(blocked_pos(t, i, THREADS, I), in[k]); break;
-              case warp_striped_to_blocked: place(warp_striped_pos(t, i, THREADS, I), in[k]); break;
-              case blocked_to_warp_striped: place(blocked_pos(t, i, THREADS, I), in[k]); break;
-              case scatter_to_blocked:
-              case scatter_to_striped: place(ranks[k], in[k]); break;
-              case scatter_to_striped_guarded:
-                if (guarded_ranks[k] >= 0)
-                {
-                  place(guarded_ranks[k], in[k]);
-                }
-                break;
-              case scatter_to_striped_flagged:
-                if (flags[k])
-                {
-                  place(ranks[k], in[k]);
-                }
-                break;
+              case striped_to_blocked:
+              case warp_striped_to_blocked:
+              case scatter_to_blocked: pos = blocked_pos(t, i, THREADS, I); break;
+              case blocked_to_warp_striped: pos = warp_striped_pos(t, i, THREADS, I); break;
+              default: pos = striped_pos(t, i, THREADS, I); break;
             }
-          }
-        }
-        // Read back in the output arrangement; positions nobody wrote are unspecified and not compared.
-        for (bool in_place : {false, true})
-        {
-          const std::size_t plane_base = static_cast<std::size_t>(plane_of(o, in_place)) * n + base;
-          std::vector<T> expected;
-          std::vector<T> actual;
-          for (int t = 0; t < THREADS; ++t)
-          {
-            for (int i = 0; i < I; ++i)
+            if (is_set[pos])
             {
-              int pos = 0;
-              switch (o)
-              {
-                case striped_to_blocked:
-                case warp_striped_to_blocked:
-                case scatter_to_blocked: pos = blocked_pos(t, i, THREADS, I); break;
-                case blocked_to_warp_striped: pos = warp_striped_pos(t, i, THREADS, I); break;
-                default: pos = striped_pos(t, i, THREADS, I); break;
-              }
-              if (is_set[pos])
-              {
-                expected.push_back(positions[pos]);
-                actual.push_back(out[plane_base + static_cast<std::size_t>(t) * I + i]);
-              }
+              expected.push_back(positions[pos]);
+              actual.push_back(out[plane_base + static_cast<std::size_t>(t) * I + i]);
             }
           }
-          INFO(op_name(o) << (in_place ? " in place" : " out of place") << ", tile " << tile);
-          STRATA_REQUIRE_EQUAL_VECTORS(actual, expected);
         }
+        INFO(op_name(o) << (in_place ? " in place" : " out of place") << ", tile " << tile);
+        STRATA_REQUIRE_EQUAL_VECTORS(actual, expected);
       }
     }
   }

@@ -14,11 +14,14 @@
 // of pointers as vectors where aligned), BLOCK_*_TRANSPOSE and BLOCK_*_WARP_TRANSPOSE (whose loads put the tile's
 // L2 lines back to normal priority, line by line) also on pointers 1, 2 and 3 items past the allocation's
 // alignment, and every algorithm through a plain iterator type (no pointer: no vector accesses).
+// Shared memory: TempStorage larger than static shared memory allows (48 KiB) is given to the kernel as dynamic
+// shared memory (shared_storage.cuh), so every case of a sweep runs.
 #pragma once
 
 #include <strata/block/block_load.cuh>
 #include <strata/block/block_store.cuh>
 
+#include "shared_storage.cuh"
 #include "test_util.cuh"
 
 #include <algorithm>
@@ -116,6 +119,17 @@ struct kernel_args : kernel_args_base
   T* stored_iterator_partial; // Store(wrapped_iterator, items, valid_items); full size
 };
 
+// The kernel's shared memory: the TempStorage of both collectives (never live at the same time), or none where the
+// collectives use their private storage.
+template <typename T, int BX, int BY, int BZ, int I, strata::BlockLoadAlgorithm ALGORITHM>
+union load_store_storage
+{
+  typename strata::BlockLoad<T, BX, I, ALGORITHM, BY, BZ>::TempStorage load;
+  typename strata::BlockStore<T, BX, I, store_algorithm_v<ALGORITHM>, BY, BZ>::TempStorage store;
+};
+template <typename T, int BX, int BY, int BZ, int I, strata::BlockLoadAlgorithm ALGORITHM, bool PRIVATE_STORAGE>
+using storage_t = std::conditional_t<PRIVATE_STORAGE, no_storage, load_store_storage<T, BX, BY, BZ, I, ALGORITHM>>;
+
 template <typename T,
           int BX,
           int BY,
@@ -130,13 +144,8 @@ __global__ void __launch_bounds__(BX* BY* BZ) load_store_kernel(kernel_args<T> a
   constexpr int TILE    = THREADS * I;
   using BlockLoadT      = strata::BlockLoad<T, BX, I, ALGORITHM, BY, BZ>;
   using BlockStoreT     = strata::BlockStore<T, BX, I, store_algorithm_v<ALGORITHM>, BY, BZ>;
-  union shared_t
-  {
-    typename BlockLoadT::TempStorage load;
-    typename BlockStoreT::TempStorage store;
-  };
-  using storage_t = std::conditional_t<PRIVATE_STORAGE, no_storage, shared_t>;
-  __shared__ storage_t temp_storage;
+  using StorageT        = storage_t<T, BX, BY, BZ, I, ALGORITHM, PRIVATE_STORAGE>;
+  auto& temp_storage    = strata_test::block_shared_storage<StorageT>();
 
   auto make_load = [&]() {
     if constexpr (PRIVATE_STORAGE)
@@ -268,7 +277,8 @@ void run_and_check(std::uint64_t salt, int offset)
   args.stored_partial          = d_stored_partial.data() + offset;
   args.stored_iterator         = d_stored_iterator.data() + offset;
   args.stored_iterator_partial = d_stored_iterator_partial.data() + offset;
-  load_store_kernel<T, BX, BY, BZ, I, ALGORITHM, PRIVATE_STORAGE, MODIFIER><<<tiles, dim3(BX, BY, BZ)>>>(args);
+  strata_test::launch_with_shared_storage<storage_t<T, BX, BY, BZ, I, ALGORITHM, PRIVATE_STORAGE>>(
+    load_store_kernel<T, BX, BY, BZ, I, ALGORITHM, PRIVATE_STORAGE, MODIFIER>, tiles, dim3(BX, BY, BZ), args);
   STRATA_TEST_SYNC();
 
   const T poison = poison_value<T>();
@@ -327,42 +337,29 @@ void run_and_check(std::uint64_t salt, int offset)
   check_store(d_stored_iterator_partial, true, "Store(iterator, items, valid_items)");
 }
 
-// The largest static shared-memory allocation a kernel may make.
-constexpr std::size_t max_static_smem = 48 * 1024;
-
-// Checks BlockLoad<ALGORITHM> and the matching BlockStore on one block shape. Configurations the algorithm does
-// not support (warp transposes of partial warps) or whose storage exceeds static shared memory are not compiled.
+// Checks BlockLoad<ALGORITHM> and the matching BlockStore on one block shape. Storage larger than static shared
+// memory is given to the kernel as dynamic shared memory; the private-storage constructors have only static.
 template <typename T, int BX, int BY, int BZ, int I, strata::BlockLoadAlgorithm ALGORITHM,
           bool PRIVATE_STORAGE = false, strata::CacheLoadModifier MODIFIER = strata::LOAD_DEFAULT>
 void check_load_store(std::uint64_t salt)
 {
-  constexpr int THREADS = BX * BY * BZ;
-  using BlockLoadT      = strata::BlockLoad<T, BX, I, ALGORITHM, BY, BZ>;
+  static_assert(!needs_whole_warps(ALGORITHM) || (BX * BY * BZ) % 32 == 0, "the warp transposes need whole warps");
+  static_assert(!PRIVATE_STORAGE
+                  || !strata_test::needs_dynamic_shared_v<load_store_storage<T, BX, BY, BZ, I, ALGORITHM>>,
+                "the private-storage constructors' TempStorage must fit static shared memory");
   CAPTURE(BX, BY, BZ, I, static_cast<int>(ALGORITHM), PRIVATE_STORAGE, static_cast<int>(MODIFIER), sizeof(T));
-  if constexpr (needs_whole_warps(ALGORITHM) && THREADS % 32 != 0)
+  run_and_check<T, BX, BY, BZ, I, ALGORITHM, PRIVATE_STORAGE, MODIFIER>(salt, 0);
+  if constexpr (ALGORITHM == strata::BLOCK_LOAD_VECTORIZE || ALGORITHM == strata::BLOCK_LOAD_DIRECT
+                || ALGORITHM == strata::BLOCK_LOAD_TRANSPOSE || ALGORITHM == strata::BLOCK_LOAD_WARP_TRANSPOSE)
   {
-    SUCCEED("warp transposes need whole warps");
-  }
-  else if constexpr (sizeof(typename BlockLoadT::TempStorage) > max_static_smem)
-  {
-    WARN("skipped: TempStorage of " << sizeof(typename BlockLoadT::TempStorage)
-                                   << " bytes exceeds static shared memory");
-  }
-  else
-  {
-    run_and_check<T, BX, BY, BZ, I, ALGORITHM, PRIVATE_STORAGE, MODIFIER>(salt, 0);
-    if constexpr (ALGORITHM == strata::BLOCK_LOAD_VECTORIZE || ALGORITHM == strata::BLOCK_LOAD_DIRECT
-                  || ALGORITHM == strata::BLOCK_LOAD_TRANSPOSE || ALGORITHM == strata::BLOCK_LOAD_WARP_TRANSPOSE)
+    for (int offset : {1, 2, 3})
     {
-      for (int offset : {1, 2, 3})
-      {
-        run_and_check<T, BX, BY, BZ, I, ALGORITHM, PRIVATE_STORAGE, MODIFIER>(salt, offset);
-      }
+      run_and_check<T, BX, BY, BZ, I, ALGORITHM, PRIVATE_STORAGE, MODIFIER>(salt, offset);
     }
   }
 }
 
-// Every algorithm on one shape.
+// Every algorithm on one shape; the warp transposes only on blocks of whole warps (they support no others).
 template <typename T, int BX, int BY, int BZ, int I, bool PRIVATE_STORAGE = false,
           strata::CacheLoadModifier MODIFIER = strata::LOAD_DEFAULT>
 void check_every_algorithm(std::uint64_t salt)
@@ -371,8 +368,12 @@ void check_every_algorithm(std::uint64_t salt)
   check_load_store<T, BX, BY, BZ, I, strata::BLOCK_LOAD_STRIPED, PRIVATE_STORAGE, MODIFIER>(salt + 1);
   check_load_store<T, BX, BY, BZ, I, strata::BLOCK_LOAD_VECTORIZE, PRIVATE_STORAGE, MODIFIER>(salt + 2);
   check_load_store<T, BX, BY, BZ, I, strata::BLOCK_LOAD_TRANSPOSE, PRIVATE_STORAGE, MODIFIER>(salt + 3);
-  check_load_store<T, BX, BY, BZ, I, strata::BLOCK_LOAD_WARP_TRANSPOSE, PRIVATE_STORAGE, MODIFIER>(salt + 4);
-  check_load_store<T, BX, BY, BZ, I, strata::BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED, PRIVATE_STORAGE, MODIFIER>(salt + 5);
+  if constexpr ((BX * BY * BZ) % 32 == 0)
+  {
+    check_load_store<T, BX, BY, BZ, I, strata::BLOCK_LOAD_WARP_TRANSPOSE, PRIVATE_STORAGE, MODIFIER>(salt + 4);
+    check_load_store<T, BX, BY, BZ, I, strata::BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED, PRIVATE_STORAGE, MODIFIER>(
+      salt + 5);
+  }
 }
 
 } // namespace block_load_store_test

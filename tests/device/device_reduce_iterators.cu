@@ -1,4 +1,4 @@
-// DeviceReduce with Thrust's fancy iterators, more than 2^31 items, and bad input.
+// DeviceReduce with Thrust's fancy iterators, and more than 2^31 items (bad input: device_reduce_errors.cu).
 #include <strata/device/device_reduce.cuh>
 
 #include <thrust/device_ptr.h>
@@ -83,44 +83,4 @@ TEST_CASE("DeviceReduce handles more than 2^31 items", "[device][reduce][large]"
                                                  strata::Identity{}, 0LL, s);
   });
   CHECK(d_sum.download()[0] == static_cast<long long>(m));
-}
-
-TEST_CASE("DeviceReduce rejects bad input before writing anything", "[device][reduce][errors]")
-{
-  const std::size_t n = 100000;
-  strata_test::device_buffer<int> d_in(strata_test::random_vector<int>(n, 1));
-  strata_test::device_buffer<int> d_out(1);
-  std::size_t bytes = 0;
-  REQUIRE(strata::DeviceReduce::Sum(nullptr, bytes, d_in.data(), d_out.data(), n) == cudaSuccess);
-  void* d_temp = nullptr;
-  STRATA_TEST_CUDA(cudaMalloc(&d_temp, bytes));
-  const int poisoned = d_out.download()[0];
-
-  std::size_t too_small = bytes - 1;
-  CHECK(strata::DeviceReduce::Sum(d_temp, too_small, d_in.data(), d_out.data(), n) == cudaErrorInvalidValue);
-  CHECK(strata::DeviceReduce::Sum(d_temp, bytes, static_cast<int*>(nullptr), d_out.data(), n) == cudaErrorInvalidValue);
-  CHECK(strata::DeviceReduce::Sum(d_temp, bytes, d_in.data(), static_cast<int*>(nullptr), n) == cudaErrorInvalidValue);
-  CHECK(strata::DeviceReduce::Sum(d_temp, bytes, d_in.data(), d_out.data(), -5) == cudaErrorInvalidValue);
-  std::size_t query = 0;
-  CHECK(strata::DeviceReduce::Sum(nullptr, query, d_in.data(), d_out.data(), -1) == cudaErrorInvalidValue);
-  STRATA_TEST_CUDA(cudaDeviceSynchronize());
-  CHECK(d_out.download()[0] == poisoned);
-  STRATA_TEST_CUDA(cudaFree(d_temp));
-}
-
-TEST_CASE("DeviceReduce of no items asks for one byte and writes the empty result", "[device][reduce][errors]")
-{
-  strata_test::device_buffer<int> d_in(1);
-  strata_test::device_buffer<int> d_out(1);
-  std::size_t bytes = 0;
-  REQUIRE(strata::DeviceReduce::Sum(nullptr, bytes, d_in.data(), d_out.data(), 0) == cudaSuccess);
-  CHECK(bytes == 1);
-  strata_test::launch([&](void* temp, std::size_t& b, cudaStream_t s) {
-    return strata::DeviceReduce::Reduce(temp, b, d_in.data(), d_out.data(), 0, cuda::std::plus<>{}, 77, s);
-  });
-  CHECK(d_out.download()[0] == 77);
-  strata_test::launch([&](void* temp, std::size_t& b, cudaStream_t s) {
-    return strata::DeviceReduce::Min(temp, b, d_in.data(), d_out.data(), 0, s);
-  });
-  CHECK(d_out.download()[0] == std::numeric_limits<int>::max());
 }

@@ -245,15 +245,7 @@ inline std::vector<int> decade_keys(std::size_t n, const key_pattern& pattern, s
 
 // -- untouched outputs -------------------------------------------------------------------------------------------
 
-// Whether every byte of `v` still holds the poison pattern of device_buffer.
-template <typename T>
-bool all_poisoned(const std::vector<T>& v)
-{
-  const unsigned char* bytes = reinterpret_cast<const unsigned char*>(v.data());
-  return std::all_of(bytes, bytes + v.size() * sizeof(T), [](unsigned char b) {
-    return b == strata_test::poison_byte;
-  });
-}
+using strata_test::all_poisoned;
 
 // One element of a device array, read on its own (for outputs too large to download).
 template <typename T>

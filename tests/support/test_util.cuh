@@ -386,6 +386,16 @@ private:
   std::size_t size_;
 };
 
+// Whether every byte of `v` still holds the poison pattern of device_buffer (nothing wrote to it).
+template <typename T>
+bool all_poisoned(const std::vector<T>& v)
+{
+  const unsigned char* bytes = reinterpret_cast<const unsigned char*>(v.data());
+  return std::all_of(bytes, bytes + v.size() * sizeof(T), [](unsigned char b) {
+    return b == poison_byte;
+  });
+}
+
 // -- comparison ------------------------------------------------------------------------------------------
 
 // Index of the first element where `a` and `b` differ, or -1 when they are equal (sizes included).
