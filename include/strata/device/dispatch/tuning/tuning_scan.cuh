@@ -49,7 +49,7 @@ struct sm90_base_tuning
 template <typename AccumT, op_kind OP, int ACCUM_SIZE = static_cast<int>(sizeof(AccumT)), typename Enable = void>
 struct sm90_tuning : sm90_base_tuning
 {
-  // sm90: 3.11 TB/s by key at 2^28 i32/i32 (16 pairs), 0.47 of 12 pairs' time (H200)
+  // sm90: 3.09 TB/s by key at 2^28 i32/i32 (16 pairs), 0.47 of 12 pairs' time (H200)
   static constexpr int items_per_thread = items_for_bytes(128, ACCUM_SIZE, 16);
 };
 
@@ -63,7 +63,7 @@ struct sm90_tuning<AccumT,
 {
   static constexpr int items_per_thread        = 20; // sm90: 5-6% faster than 16 at 2^28 i32 (H100, H200)
   static constexpr int min_blocks_per_sm       = 6;  // sm90: 40 registers (64 and 4 blocks per SM unbounded) (H200)
-  static constexpr int bulk_vectors_per_thread = 9;  // sm90: 3.69 TB/s at 2^28 i32, 36 KiB tiles (H200)
+  static constexpr int bulk_vectors_per_thread = 9;  // sm90: 3.66 TB/s at 2^28 i32, 36 KiB tiles (H200)
   static constexpr int bulk_min_tiles_per_sm   = 20; // sm90: at 2^24 (14 per SM) bulk 0-6% slower than registers (H200)
 };
 
@@ -77,7 +77,7 @@ struct sm90_tuning<AccumT,
 {
   static constexpr int items_per_thread        = 24; // sm90: 0.77 of 16 items' time at 2^28 f32 (H200)
   static constexpr int prefetch_quarter_waves  = 2;  // sm90: a whole wave ahead 11% slower at 2^28 f32 (H100)
-  static constexpr int bulk_vectors_per_thread = 9;  // sm90: 3.72 TB/s at 2^28 f32, 36 KiB tiles (H200)
+  static constexpr int bulk_vectors_per_thread = 9;  // sm90: 3.70 TB/s at 2^28 f32, 36 KiB tiles (H200)
   static constexpr int bulk_min_tiles_per_sm   = 5;  // sm90: at 2^24 (14 per SM) bulk 7% faster than registers (H200)
 };
 
@@ -91,7 +91,7 @@ struct sm90_tuning<AccumT,
 {
   static constexpr int items_per_thread        = 20; // sm90: 2-5% faster than 16 at 2^24, 2^28 i64 (H200)
   static constexpr int min_blocks_per_sm       = 4;  // sm90: 64 registers (80, 8 bytes spilled unbounded) (H200)
-  static constexpr int bulk_vectors_per_thread = 11; // sm90: 3.87 TB/s at 2^28 i64, 44 KiB tiles (H200)
+  static constexpr int bulk_vectors_per_thread = 11; // sm90: 3.85 TB/s at 2^28 i64, 44 KiB tiles (H200)
   static constexpr int bulk_min_tiles_per_sm   = 4;  // sm90: at 2^24 (7 per SM) bulk 1-2% faster than registers (H200)
 };
 
@@ -106,7 +106,7 @@ struct sm90_tuning<AccumT,
   static constexpr int items_per_thread        = 20; // sm90: 0.95 of 16 items' time at 2^28 f64 (H200)
   static constexpr int prefetch_quarter_waves  = 2;  // sm90: a whole wave ahead 3% slower at 2^28 f64 (H100)
   static constexpr int min_blocks_per_sm       = 2;  // sm90: 79 registers (88 unbounded): 3 blocks per SM (H200)
-  static constexpr int bulk_vectors_per_thread = 11; // sm90: 3.86 TB/s at 2^28 f64, 44 KiB tiles (H200)
+  static constexpr int bulk_vectors_per_thread = 11; // sm90: 3.85 TB/s at 2^28 f64, 44 KiB tiles (H200)
   static constexpr int bulk_min_tiles_per_sm   = 1;  // sm90: at 2^20 (1.4 per SM) bulk 7-17% faster (H200)
 };
 
