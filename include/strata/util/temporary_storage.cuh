@@ -27,6 +27,9 @@ namespace temporary_storage
 // Alignment of every slot: enough for any vector access and for cache-line-aligned tile state.
 constexpr std::size_t ALIGN_BYTES = 256;
 
+// The size a layout without slots asks for: any non-null buffer will do, and none of it is touched.
+constexpr std::size_t EMPTY_SIZE = 1;
+
 class slot;
 
 // A typed view of a slot: `count` elements of T once the layout is mapped to a buffer.
@@ -129,7 +132,7 @@ public:
     {
       total += round_up(s.bytes_);
     }
-    return total == 0 ? 1 : total + ALIGN_BYTES - 1;
+    return total == 0 ? EMPTY_SIZE : total + ALIGN_BYTES - 1;
   }
 
   // Points every slot into `buffer`. cudaErrorInvalidValue when the buffer is null or smaller than get_size().

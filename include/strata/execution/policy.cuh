@@ -1,0 +1,183 @@
+// strata's execution policy: which stream an algorithm runs on and where its temporary storage comes from.
+//
+//   strata::reduce(strata::par, first, last);                    // the legacy default stream, the pool
+//   strata::reduce(strata::par.on(stream), first, last);         // a cudaStream_t or a cuda::stream_ref
+//   strata::reduce(strata::par(alloc).on(stream), first, last);  // temporary storage from `alloc`
+//
+// A policy is a small value: making or copying one allocates nothing and touches no CUDA state. par(alloc) holds
+// a reference to an lvalue allocator (which must outlive the policy's use) and a copy of an rvalue one.
+//
+// The policy is also a Thrust CUDA execution policy: thrust::reduce(strata::par.on(s), ...) finds strata's
+// reduce by argument-dependent lookup, as Thrust finds its own backends' algorithms, and Thrust algorithms
+// strata does not implement run Thrust's CUDA backend on the policy's stream, with their temporary buffers from
+// the policy's allocator. Like thrust::cuda::par_nosync, they synchronize only where they return a host value.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/execution/allocator.cuh>
+
+#include <cuda/stream_ref>
+
+#include <thrust/pair.h>
+#include <thrust/system/detail/bad_alloc.h>
+#include <thrust/system/cuda/detail/execution_policy.h>
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+// The stream a policy without .on(...) uses, and the stream that 0 means in the caller's translation unit (nvcc
+// --default-stream per-thread makes it the per-thread stream): an explicit handle, so that the compiled backend,
+// built either way, reads it the same.
+inline cudaStream_t resolve_stream(cudaStream_t stream) noexcept
+{
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+  return stream == nullptr ? cudaStreamPerThread : stream;
+#else
+  return stream == nullptr ? cudaStreamLegacy : stream;
+#endif
+}
+} // namespace detail
+
+namespace detail
+{
+// Where a policy keeps its allocator: a copy (mutable: allocating may change an allocator's state, and policies are
+// passed as const values), or a pointer to the caller's allocator.
+template <typename HolderT>
+struct allocator_storage
+{
+  mutable HolderT allocator;
+  constexpr HolderT& get() const noexcept
+  {
+    return allocator;
+  }
+};
+template <typename A>
+struct allocator_storage<A&>
+{
+  A* allocator;
+  constexpr A& get() const noexcept
+  {
+    return *allocator;
+  }
+};
+} // namespace detail
+
+// AllocatorHolderT: the allocator held (a type, or an lvalue reference to one). strata/execution/allocator.cuh says
+// what an allocator may be.
+template <typename AllocatorHolderT = pool_allocator>
+class execution_policy : public thrust::cuda_cub::execution_policy<execution_policy<AllocatorHolderT>>
+{
+public:
+  using allocator_holder_type = AllocatorHolderT;
+  using allocator_type        = std::remove_cv_t<std::remove_reference_t<AllocatorHolderT>>;
+
+  template <typename H = AllocatorHolderT, typename = std::enable_if_t<std::is_default_constructible<H>::value>>
+  constexpr execution_policy() noexcept
+      : storage_{}
+      , stream_(nullptr)
+  {}
+
+  execution_policy(detail::allocator_storage<AllocatorHolderT> storage, cudaStream_t stream)
+      : storage_(std::move(storage))
+      , stream_(stream)
+  {}
+
+  // The same policy on `stream`.
+  execution_policy on(cudaStream_t stream) const
+  {
+    execution_policy p = *this;
+    p.stream_          = stream;
+    return p;
+  }
+  execution_policy on(::cuda::stream_ref stream) const
+  {
+    return on(stream.get());
+  }
+
+  // The same stream, with temporary storage from `allocator`: held by reference for an lvalue, by value otherwise.
+  template <typename A, typename = std::enable_if_t<detail::is_allocator_v<std::remove_cv_t<std::remove_reference_t<A>>>>>
+  auto operator()(A&& allocator) const
+  {
+    if constexpr (std::is_lvalue_reference<A>::value)
+    {
+      return execution_policy<A>(detail::allocator_storage<A>{&allocator}, stream_);
+    }
+    else
+    {
+      using holder = std::remove_cv_t<A>;
+      return execution_policy<holder>(detail::allocator_storage<holder>{std::move(allocator)}, stream_);
+    }
+  }
+
+  // The stream the policy's work runs on (the default stream, resolved, when none was given).
+  cudaStream_t stream() const noexcept
+  {
+    return detail::resolve_stream(stream_);
+  }
+
+  // The allocator (the caller's own, for par(lvalue)).
+  allocator_type& allocator() const noexcept
+  {
+    return storage_.get();
+  }
+
+private:
+  // What Thrust's CUDA backend asks of a policy (found by argument-dependent lookup): its stream, whether to
+  // synchronize where it need not, and its temporary buffers, from the policy's allocator on the policy's stream.
+  friend cudaStream_t get_stream(const execution_policy& policy) noexcept
+  {
+    return policy.stream();
+  }
+  friend bool must_perform_optional_stream_synchronization(const execution_policy&) noexcept
+  {
+    return false;
+  }
+  template <typename T>
+  friend thrust::pair<T*, std::ptrdiff_t> get_temporary_buffer(execution_policy& policy, std::ptrdiff_t n)
+  {
+    void* ptr = nullptr;
+    detail::allocator_adapter<allocator_type> adapter(policy.allocator());
+    if (adapter.allocate(&ptr, sizeof(T) * static_cast<std::size_t>(n), policy.stream()) != cudaSuccess)
+    {
+      throw thrust::system::detail::bad_alloc(
+        "strata: the policy's allocator did not provide a Thrust algorithm's temporary buffer");
+    }
+    return thrust::pair<T*, std::ptrdiff_t>(static_cast<T*>(ptr), n);
+  }
+  template <typename Pointer>
+  friend void return_temporary_buffer(execution_policy& policy, Pointer ptr, std::ptrdiff_t n)
+  {
+    using T = typename thrust::detail::pointer_traits<Pointer>::element_type;
+    detail::allocator_adapter<allocator_type> adapter(policy.allocator());
+    adapter.deallocate(
+      static_cast<void*>(thrust::raw_pointer_cast(ptr)), sizeof(T) * static_cast<std::size_t>(n), policy.stream());
+  }
+
+  detail::allocator_storage<AllocatorHolderT> storage_;
+  cudaStream_t stream_;
+};
+
+// strata's parallel policy: `strata::par`, `strata::par.on(stream)`, `strata::par(alloc)`, `strata::par(alloc).on(s)`.
+constexpr execution_policy<> par{};
+
+template <typename T>
+struct is_execution_policy : std::false_type
+{};
+template <typename A>
+struct is_execution_policy<execution_policy<A>> : std::true_type
+{};
+template <typename T>
+constexpr bool is_execution_policy_v = is_execution_policy<std::remove_cv_t<std::remove_reference_t<T>>>::value;
+
+namespace detail
+{
+template <typename PolicyT>
+using enable_if_execution_policy_t = std::enable_if_t<is_execution_policy_v<PolicyT>, int>;
+
+} // namespace detail
+
+STRATA_NAMESPACE_END
