@@ -47,6 +47,21 @@ cudaError_t check_arguments(const void* d_temp_storage,
   return cudaSuccess;
 }
 
+// Whether `it` is a null pointer (iterators that are not pointers never are).
+template <typename IteratorT>
+constexpr bool is_null_pointer(const IteratorT& it)
+{
+  if constexpr (cuda::std::is_pointer<IteratorT>::value)
+  {
+    return it == nullptr;
+  }
+  else
+  {
+    (void) it;
+    return false;
+  }
+}
+
 // Calls f(offset) with num_items as the narrowest offset type that holds it with room for rounding up to
 // whole tiles: 32-bit up to 2^31 - 1 items, 64-bit beyond.
 template <typename NumItemsT, typename F>

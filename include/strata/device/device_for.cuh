@@ -1,0 +1,234 @@
+// DeviceFor: an operation applied to every index of a shape or every item of a range, CUB's names and signatures.
+//
+//   strata::DeviceFor::Bulk(n, op, stream);                     // op(i) for i in [0, n)
+//   strata::DeviceFor::ForEachN(d_data, n, op, stream);         // op(d_data[i]): op may change the item
+//   strata::DeviceFor::ForEachCopyN(d_data, n, op, stream);     // op(copy of d_data[i]): read as 16-byte vectors
+//   strata::DeviceFor::ForEach(first, last, op, strata::par.on(stream));   // policy form
+//
+// The order in which op sees items is unspecified; op must not depend on it. The two-phase forms (d_temp_storage
+// first) exist for CUB's signatures; nothing here needs temporary storage (the size query answers 1 byte). Nothing
+// synchronizes; no items: nothing is launched.
+// Errors (cudaErrorInvalidValue, before anything is launched): a negative count, a null pointer with items.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/device/dispatch/dispatch_arguments.cuh>
+#include <strata/device/dispatch/dispatch_for.cuh>
+#include <strata/device/dispatch/dispatch_transform.cuh>
+#include <strata/execution/policy.cuh>
+#include <strata/nvtx.cuh>
+#include <strata/util/error.cuh>
+#include <strata/util/temporary_storage.cuh>
+
+#include <cuda/std/iterator>
+#include <cuda/std/tuple>
+#include <cuda/std/type_traits>
+
+#include <thrust/iterator/counting_iterator.h>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace for_each
+{
+// cudaErrorInvalidValue for a negative count, or a null pointer with items.
+template <typename IteratorT, typename NumItemsT>
+cudaError_t check_range(IteratorT first, NumItemsT num_items)
+{
+  static_assert(cuda::std::is_integral<NumItemsT>::value, "the count must be an integer");
+  if constexpr (cuda::std::is_signed<NumItemsT>::value)
+  {
+    if (num_items < 0)
+    {
+      return cudaErrorInvalidValue;
+    }
+  }
+  if constexpr (cuda::std::is_pointer<IteratorT>::value)
+  {
+    if (num_items > NumItemsT(0) && first == nullptr)
+    {
+      return cudaErrorInvalidValue;
+    }
+  }
+  return cudaSuccess;
+}
+
+// op(first[i]) for i in [0, num_items), on the item itself.
+template <typename IteratorT, typename NumItemsT, typename OpT>
+cudaError_t for_each_n(IteratorT first, NumItemsT num_items, OpT op, cudaStream_t stream)
+{
+  STRATA_RETURN_IF_ERROR(check_range(first, num_items));
+  return dispatch_offset(num_items, [&](auto offset) {
+    return DispatchFor<IteratorT, decltype(offset), OpT>::Dispatch(first, offset, op, stream);
+  });
+}
+
+// op(a copy of first[i]) for i in [0, num_items): arrays are read as vectors.
+template <typename IteratorT, typename NumItemsT, typename OpT>
+cudaError_t for_each_copy_n(IteratorT first, NumItemsT num_items, OpT op, cudaStream_t stream)
+{
+  STRATA_RETURN_IF_ERROR(check_range(first, num_items));
+  return dispatch_offset(num_items, [&](auto offset) {
+    using OffsetT = decltype(offset);
+    return DispatchTransform<OffsetT, OpT, transform::no_output, transform::policy_hub, IteratorT>::Dispatch(
+      cuda::std::make_tuple(first), transform::no_output{}, offset, op, stream);
+  });
+}
+
+// The size query of the two-phase forms: nothing is stored.
+inline bool size_query(void* d_temp_storage, size_t& temp_storage_bytes)
+{
+  if (d_temp_storage == nullptr)
+  {
+    temp_storage_bytes = temporary_storage::EMPTY_SIZE;
+    return true;
+  }
+  return false;
+}
+} // namespace for_each
+} // namespace detail
+
+struct DeviceFor
+{
+  // op(i) for every i in [0, shape) (ShapeT: an integer type).
+  template <typename ShapeT, typename OpT>
+  static cudaError_t Bulk(ShapeT shape, OpT op, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceFor::Bulk");
+    static_assert(cuda::std::is_integral<ShapeT>::value, "Bulk's shape must be an integer");
+    return detail::for_each::for_each_n(thrust::counting_iterator<ShapeT>(ShapeT(0)), shape, op, stream);
+  }
+
+  // op(first[i]) for every i in [0, num_items): op receives the item and may change it.
+  template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
+  static cudaError_t ForEachN(RandomAccessIteratorT first, NumItemsT num_items, OpT op, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceFor::ForEachN");
+    return detail::for_each::for_each_n(first, num_items, op, stream);
+  }
+
+  // op(*it) for every it in [first, last).
+  template <typename RandomAccessIteratorT, typename OpT>
+  static cudaError_t ForEach(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceFor::ForEach");
+    return detail::for_each::for_each_n(first, cuda::std::distance(first, last), op, stream);
+  }
+
+  // op(a copy of first[i]) for every i in [0, num_items): items are read as 16-byte vectors where they are arrays.
+  template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
+  static cudaError_t ForEachCopyN(RandomAccessIteratorT first, NumItemsT num_items, OpT op, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceFor::ForEachCopyN");
+    return detail::for_each::for_each_copy_n(first, num_items, op, stream);
+  }
+
+  template <typename RandomAccessIteratorT, typename OpT>
+  static cudaError_t
+  ForEachCopy(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op, cudaStream_t stream = nullptr)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceFor::ForEachCopy");
+    return detail::for_each::for_each_copy_n(first, cuda::std::distance(first, last), op, stream);
+  }
+
+  // -- Two-phase forms (CUB's signatures): nothing is stored ---------------------------------------------------
+
+  template <typename ShapeT, typename OpT>
+  static cudaError_t
+  Bulk(void* d_temp_storage, size_t& temp_storage_bytes, ShapeT shape, OpT op, cudaStream_t stream = nullptr)
+  {
+    return detail::for_each::size_query(d_temp_storage, temp_storage_bytes) ? cudaSuccess : Bulk(shape, op, stream);
+  }
+
+  template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
+  static cudaError_t ForEachN(void* d_temp_storage,
+                              size_t& temp_storage_bytes,
+                              RandomAccessIteratorT first,
+                              NumItemsT num_items,
+                              OpT op,
+                              cudaStream_t stream = nullptr)
+  {
+    return detail::for_each::size_query(d_temp_storage, temp_storage_bytes)
+           ? cudaSuccess
+           : ForEachN(first, num_items, op, stream);
+  }
+
+  template <typename RandomAccessIteratorT, typename OpT>
+  static cudaError_t ForEach(void* d_temp_storage,
+                             size_t& temp_storage_bytes,
+                             RandomAccessIteratorT first,
+                             RandomAccessIteratorT last,
+                             OpT op,
+                             cudaStream_t stream = nullptr)
+  {
+    return detail::for_each::size_query(d_temp_storage, temp_storage_bytes) ? cudaSuccess
+                                                                             : ForEach(first, last, op, stream);
+  }
+
+  template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
+  static cudaError_t ForEachCopyN(void* d_temp_storage,
+                                  size_t& temp_storage_bytes,
+                                  RandomAccessIteratorT first,
+                                  NumItemsT num_items,
+                                  OpT op,
+                                  cudaStream_t stream = nullptr)
+  {
+    return detail::for_each::size_query(d_temp_storage, temp_storage_bytes)
+           ? cudaSuccess
+           : ForEachCopyN(first, num_items, op, stream);
+  }
+
+  template <typename RandomAccessIteratorT, typename OpT>
+  static cudaError_t ForEachCopy(void* d_temp_storage,
+                                 size_t& temp_storage_bytes,
+                                 RandomAccessIteratorT first,
+                                 RandomAccessIteratorT last,
+                                 OpT op,
+                                 cudaStream_t stream = nullptr)
+  {
+    return detail::for_each::size_query(d_temp_storage, temp_storage_bytes) ? cudaSuccess
+                                                                             : ForEachCopy(first, last, op, stream);
+  }
+
+  // -- Policy forms: the stream from `policy` (no temporary storage is taken) ------------------------------------
+
+  template <typename ShapeT, typename OpT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
+  static cudaError_t Bulk(ShapeT shape, OpT op, const PolicyT& policy)
+  {
+    return Bulk(shape, op, policy.stream());
+  }
+
+  template <typename RandomAccessIteratorT,
+            typename NumItemsT,
+            typename OpT,
+            typename PolicyT,
+            detail::enable_if_execution_policy_t<PolicyT> = 0>
+  static cudaError_t ForEachN(RandomAccessIteratorT first, NumItemsT num_items, OpT op, const PolicyT& policy)
+  {
+    return ForEachN(first, num_items, op, policy.stream());
+  }
+
+  template <typename RandomAccessIteratorT, typename OpT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
+  static cudaError_t ForEach(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op, const PolicyT& policy)
+  {
+    return ForEach(first, last, op, policy.stream());
+  }
+
+  template <typename RandomAccessIteratorT,
+            typename NumItemsT,
+            typename OpT,
+            typename PolicyT,
+            detail::enable_if_execution_policy_t<PolicyT> = 0>
+  static cudaError_t ForEachCopyN(RandomAccessIteratorT first, NumItemsT num_items, OpT op, const PolicyT& policy)
+  {
+    return ForEachCopyN(first, num_items, op, policy.stream());
+  }
+
+  template <typename RandomAccessIteratorT, typename OpT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
+  static cudaError_t ForEachCopy(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op, const PolicyT& policy)
+  {
+    return ForEachCopy(first, last, op, policy.stream());
+  }
+};
+
+STRATA_NAMESPACE_END
