@@ -270,7 +270,10 @@ class AgentScan
   static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
   static constexpr int TILE_ITEMS       = PolicyT::TILE_ITEMS;
 
-  using OutputT     = detail::non_void_value_t<OutputIteratorT, AccumT>;
+  // What is written: the output's value type, or the output operator's result where the output has none.
+  using OutputT = detail::non_void_value_t<
+    OutputIteratorT,
+    cuda::std::decay_t<cuda::std::invoke_result_t<OutputOpT&, const AccumT&, const AccumT&>>>;
   using TileStateT  = ScanTileState<AccumT>;
   using TileInputT  = detail::scan::scan_tile_input<PolicyT, InputIteratorT, AccumT, OffsetT>;
   using TileScanT   = detail::scan::tile_scan<PolicyT, AccumT, ScanOpT, InitValueT, INCLUSIVE>;
