@@ -13,5 +13,9 @@
 
 #include <strata/block/block.cuh>
 
+#include <strata/device/device_for.cuh>
 #include <strata/device/device_reduce.cuh>
 #include <strata/device/device_scan.cuh>
+#include <strata/device/device_transform.cuh>
+
+#include <strata/execution/execution.cuh>

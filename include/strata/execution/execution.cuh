@@ -1,0 +1,8 @@
+// The frontend in one include: execution policies, the memory pool's view, and the std-like algorithms.
+#pragma once
+
+#include <strata/execution/memory_pool.cuh>
+#include <strata/execution/policy.cuh>
+#include <strata/execution/reduce.cuh>
+#include <strata/execution/scan.cuh>
+#include <strata/execution/transform.cuh>

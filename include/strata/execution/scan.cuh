@@ -1,0 +1,335 @@
+// Frontend scans: std-like calls over DeviceScan's single pass, temporary storage from the policy's allocator.
+// They return the end of the output and never synchronize the host; they may be captured into a CUDA graph.
+//
+//   strata::inclusive_scan(strata::par.on(stream), first, last, out);                       // sums
+//   strata::exclusive_scan(strata::par.on(stream), first, last, out, 0, cuda::maximum<>{});
+//   strata::inclusive_scan_by_key(strata::par.on(stream), keys, keys + n, values, out);    // per run of equal keys
+//
+// The operator must be associative; it need not be commutative (results are the sequential ones, floats the same
+// bits run to run). Argument orders are std::'s; the orders Thrust's algorithms use where they differ from std::
+// (thrust::inclusive_scan with init before op, thrust::transform_*_scan with the unary operator first) are
+// accepted too, told apart by which argument can be called on an item. Errors throw strata::cuda_error naming the
+// algorithm. The output may be the input (in place); by-key outputs must not overlap the keys.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/device/device_scan.cuh>
+#include <strata/execution/iterators.cuh>
+#include <strata/execution/policy.cuh>
+#include <strata/nvtx.cuh>
+#include <strata/util/cuda_error.cuh>
+
+#include <cuda/std/functional>
+#include <cuda/std/iterator>
+
+#include <thrust/iterator/transform_iterator.h>
+
+#include <type_traits>
+
+STRATA_NAMESPACE_BEGIN
+
+// -- inclusive_scan -------------------------------------------------------------------------------------------
+
+namespace detail
+{
+namespace frontend
+{
+// The scans, throwing strata::cuda_error naming `name`; InitT no_init for an inclusive scan without init.
+template <bool INCLUSIVE, typename PolicyT, typename InputIt, typename OutputIt, typename BinaryOp, typename InitT>
+OutputIt scan(const PolicyT& policy, const char* name, InputIt first, InputIt last, OutputIt d_first, BinaryOp op, InitT init)
+{
+  const auto n = cuda::std::distance(first, last);
+  if constexpr (!INCLUSIVE)
+  {
+    throw_on_error(DeviceScan::ExclusiveScan(unwrap(first), unwrap(d_first), op, init, n, policy), name);
+  }
+  else if constexpr (std::is_same<InitT, scan::no_init>::value)
+  {
+    throw_on_error(DeviceScan::InclusiveScan(unwrap(first), unwrap(d_first), op, n, policy), name);
+  }
+  else
+  {
+    throw_on_error(DeviceScan::InclusiveScanInit(unwrap(first), unwrap(d_first), op, init, n, policy), name);
+  }
+  return d_first + n;
+}
+} // namespace frontend
+} // namespace detail
+
+template <typename A, typename InputIt, typename OutputIt, typename BinaryOp>
+OutputIt inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, BinaryOp op)
+{
+  STRATA_NVTX_RANGE("strata::inclusive_scan");
+  return detail::frontend::scan<true>(policy, "strata::inclusive_scan", first, last, d_first, op, detail::scan::no_init{});
+}
+
+template <typename A, typename InputIt, typename OutputIt>
+OutputIt inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first)
+{
+  return inclusive_scan(policy, first, last, d_first, cuda::std::plus<>{});
+}
+
+// init op items..., std's order (op, init).
+template <typename A,
+          typename InputIt,
+          typename OutputIt,
+          typename BinaryOp,
+          typename T,
+          std::enable_if_t<detail::is_binary_for_v<BinaryOp, T>, int> = 0>
+OutputIt
+inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, BinaryOp op, T init)
+{
+  STRATA_NVTX_RANGE("strata::inclusive_scan");
+  return detail::frontend::scan<true>(policy, "strata::inclusive_scan", first, last, d_first, op, init);
+}
+
+// Thrust's order (init, op), as thrust::inclusive_scan calls it.
+template <typename A,
+          typename InputIt,
+          typename OutputIt,
+          typename T,
+          typename BinaryOp,
+          std::enable_if_t<detail::is_binary_for_v<BinaryOp, T>, int> = 0>
+OutputIt
+inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, T init, BinaryOp op)
+{
+  return inclusive_scan(policy, first, last, d_first, op, init);
+}
+
+// -- exclusive_scan -------------------------------------------------------------------------------------------
+
+template <typename A, typename InputIt, typename OutputIt, typename T, typename BinaryOp>
+OutputIt
+exclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, T init, BinaryOp op)
+{
+  STRATA_NVTX_RANGE("strata::exclusive_scan");
+  return detail::frontend::scan<false>(policy, "strata::exclusive_scan", first, last, d_first, op, init);
+}
+
+template <typename A, typename InputIt, typename OutputIt, typename T>
+OutputIt exclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, T init)
+{
+  return exclusive_scan(policy, first, last, d_first, init, cuda::std::plus<>{});
+}
+
+// Thrust's form without init: init is the input's value type's zero.
+template <typename A, typename InputIt, typename OutputIt>
+OutputIt exclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first)
+{
+  return exclusive_scan(policy, first, last, d_first, detail::iter_value_t<InputIt>{}, cuda::std::plus<>{});
+}
+
+// -- transform scans ------------------------------------------------------------------------------------------
+
+// binary_op over unary_op(items), std's order (binary_op, unary_op).
+template <typename A,
+          typename InputIt,
+          typename OutputIt,
+          typename BinaryOp,
+          typename UnaryOp,
+          std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
+OutputIt transform_inclusive_scan(
+  const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, BinaryOp binary_op, UnaryOp unary_op)
+{
+  STRATA_NVTX_RANGE("strata::transform_inclusive_scan");
+  return detail::frontend::scan<true>(policy, "strata::transform_inclusive_scan",
+                                      thrust::make_transform_iterator(detail::unwrap(first), unary_op),
+                                      thrust::make_transform_iterator(detail::unwrap(last), unary_op), d_first,
+                                      binary_op, detail::scan::no_init{});
+}
+
+// Thrust's order (unary_op, binary_op).
+template <typename A,
+          typename InputIt,
+          typename OutputIt,
+          typename UnaryOp,
+          typename BinaryOp,
+          std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
+OutputIt transform_inclusive_scan(
+  const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, UnaryOp unary_op, BinaryOp binary_op)
+{
+  return transform_inclusive_scan(policy, first, last, d_first, binary_op, unary_op);
+}
+
+// init op binary_op over unary_op(items), std's order (binary_op, unary_op, init).
+template <typename A,
+          typename InputIt,
+          typename OutputIt,
+          typename BinaryOp,
+          typename UnaryOp,
+          typename T,
+          std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
+OutputIt transform_inclusive_scan(const execution_policy<A>& policy,
+                                  InputIt first,
+                                  InputIt last,
+                                  OutputIt d_first,
+                                  BinaryOp binary_op,
+                                  UnaryOp unary_op,
+                                  T init)
+{
+  STRATA_NVTX_RANGE("strata::transform_inclusive_scan");
+  return detail::frontend::scan<true>(policy, "strata::transform_inclusive_scan",
+                                      thrust::make_transform_iterator(detail::unwrap(first), unary_op),
+                                      thrust::make_transform_iterator(detail::unwrap(last), unary_op), d_first,
+                                      binary_op, init);
+}
+
+// Thrust's order (unary_op, init, binary_op).
+template <typename A,
+          typename InputIt,
+          typename OutputIt,
+          typename UnaryOp,
+          typename T,
+          typename BinaryOp,
+          std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
+OutputIt transform_inclusive_scan(const execution_policy<A>& policy,
+                                  InputIt first,
+                                  InputIt last,
+                                  OutputIt d_first,
+                                  UnaryOp unary_op,
+                                  T init,
+                                  BinaryOp binary_op)
+{
+  return transform_inclusive_scan(policy, first, last, d_first, binary_op, unary_op, init);
+}
+
+// init op binary_op over unary_op(items before i), std's order (init, binary_op, unary_op).
+template <typename A,
+          typename InputIt,
+          typename OutputIt,
+          typename T,
+          typename BinaryOp,
+          typename UnaryOp,
+          std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<T, InputIt>, int> = 0>
+OutputIt transform_exclusive_scan(const execution_policy<A>& policy,
+                                  InputIt first,
+                                  InputIt last,
+                                  OutputIt d_first,
+                                  T init,
+                                  BinaryOp binary_op,
+                                  UnaryOp unary_op)
+{
+  STRATA_NVTX_RANGE("strata::transform_exclusive_scan");
+  return detail::frontend::scan<false>(policy, "strata::transform_exclusive_scan",
+                                       thrust::make_transform_iterator(detail::unwrap(first), unary_op),
+                                       thrust::make_transform_iterator(detail::unwrap(last), unary_op), d_first,
+                                       binary_op, init);
+}
+
+// Thrust's order (unary_op, init, binary_op).
+template <typename A,
+          typename InputIt,
+          typename OutputIt,
+          typename UnaryOp,
+          typename T,
+          typename BinaryOp,
+          std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
+OutputIt transform_exclusive_scan(const execution_policy<A>& policy,
+                                  InputIt first,
+                                  InputIt last,
+                                  OutputIt d_first,
+                                  UnaryOp unary_op,
+                                  T init,
+                                  BinaryOp binary_op)
+{
+  return transform_exclusive_scan(policy, first, last, d_first, init, binary_op, unary_op);
+}
+
+// -- scans by key ---------------------------------------------------------------------------------------------
+
+// Inclusive scan of each run of keys equal under binary_pred, as thrust::inclusive_scan_by_key.
+template <typename A, typename KeyIt, typename ValueIt, typename OutputIt, typename BinaryPredicate, typename BinaryOp>
+OutputIt inclusive_scan_by_key(const execution_policy<A>& policy,
+                               KeyIt keys_first,
+                               KeyIt keys_last,
+                               ValueIt values_first,
+                               OutputIt d_first,
+                               BinaryPredicate binary_pred,
+                               BinaryOp op)
+{
+  STRATA_NVTX_RANGE("strata::inclusive_scan_by_key");
+  const auto n = cuda::std::distance(keys_first, keys_last);
+  detail::throw_on_error(DeviceScan::InclusiveScanByKey(detail::unwrap(keys_first), detail::unwrap(values_first),
+                                                        detail::unwrap(d_first), op, n, binary_pred, policy),
+                         "strata::inclusive_scan_by_key");
+  return d_first + n;
+}
+
+template <typename A, typename KeyIt, typename ValueIt, typename OutputIt, typename BinaryPredicate>
+OutputIt inclusive_scan_by_key(const execution_policy<A>& policy,
+                               KeyIt keys_first,
+                               KeyIt keys_last,
+                               ValueIt values_first,
+                               OutputIt d_first,
+                               BinaryPredicate binary_pred)
+{
+  return inclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first, binary_pred, cuda::std::plus<>{});
+}
+
+template <typename A, typename KeyIt, typename ValueIt, typename OutputIt>
+OutputIt inclusive_scan_by_key(
+  const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first, OutputIt d_first)
+{
+  return inclusive_scan_by_key(
+    policy, keys_first, keys_last, values_first, d_first, cuda::std::equal_to<>{}, cuda::std::plus<>{});
+}
+
+// Exclusive scan of each run of equal keys, every run starting from init, as thrust::exclusive_scan_by_key.
+template <typename A,
+          typename KeyIt,
+          typename ValueIt,
+          typename OutputIt,
+          typename T,
+          typename BinaryPredicate,
+          typename BinaryOp>
+OutputIt exclusive_scan_by_key(const execution_policy<A>& policy,
+                               KeyIt keys_first,
+                               KeyIt keys_last,
+                               ValueIt values_first,
+                               OutputIt d_first,
+                               T init,
+                               BinaryPredicate binary_pred,
+                               BinaryOp op)
+{
+  STRATA_NVTX_RANGE("strata::exclusive_scan_by_key");
+  const auto n = cuda::std::distance(keys_first, keys_last);
+  detail::throw_on_error(DeviceScan::ExclusiveScanByKey(detail::unwrap(keys_first), detail::unwrap(values_first),
+                                                        detail::unwrap(d_first), op, init, n, binary_pred, policy),
+                         "strata::exclusive_scan_by_key");
+  return d_first + n;
+}
+
+template <typename A, typename KeyIt, typename ValueIt, typename OutputIt, typename T, typename BinaryPredicate>
+OutputIt exclusive_scan_by_key(const execution_policy<A>& policy,
+                               KeyIt keys_first,
+                               KeyIt keys_last,
+                               ValueIt values_first,
+                               OutputIt d_first,
+                               T init,
+                               BinaryPredicate binary_pred)
+{
+  return exclusive_scan_by_key(
+    policy, keys_first, keys_last, values_first, d_first, init, binary_pred, cuda::std::plus<>{});
+}
+
+template <typename A, typename KeyIt, typename ValueIt, typename OutputIt, typename T>
+OutputIt exclusive_scan_by_key(const execution_policy<A>& policy,
+                               KeyIt keys_first,
+                               KeyIt keys_last,
+                               ValueIt values_first,
+                               OutputIt d_first,
+                               T init)
+{
+  return exclusive_scan_by_key(
+    policy, keys_first, keys_last, values_first, d_first, init, cuda::std::equal_to<>{}, cuda::std::plus<>{});
+}
+
+template <typename A, typename KeyIt, typename ValueIt, typename OutputIt>
+OutputIt exclusive_scan_by_key(
+  const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first, OutputIt d_first)
+{
+  return exclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first,
+                               detail::iter_value_t<ValueIt>{}, cuda::std::equal_to<>{}, cuda::std::plus<>{});
+}
+
+STRATA_NAMESPACE_END
