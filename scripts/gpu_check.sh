@@ -6,13 +6,14 @@
 # writes logs and JSON into OUT_DIR and prints a short summary table last. With matplotlib, the bench step also
 # leaves OUT_DIR/report.tar.gz: docs/performance.md regenerated with this run (scripts/perf_report.py).
 #
-# Environment: STRATA_STEPS (default "build,test,sanitize,bench"), STRATA_BENCH (regex of benchmark
-# executables to run, default all), STRATA_BENCH_ARGS (extra Google Benchmark flags),
-# STRATA_SANITIZE_TIMEOUT (seconds per sanitizer run, default 300), STRATA_SANITIZE_REGEX (sanitize only the GPU
-# tests whose names match, when no TEST is named), STRATA_BUILD_DIR, STRATA_BUILD_TARGETS
-# (ninja targets to build instead of all), STRATA_TEST_REGEX (ctest -R filter), STRATA_TEST_TIMEOUT (seconds
-# per test, default 600), STRATA_BENCH_TIMEOUT (seconds per benchmark executable, default 600), STRATA_COMMIT
-# (the commit to record in benchmarks.json where the tree has no .git; default: git's, "-dirty" if changed).
+# Environment: STRATA_STEPS (default "build,test,sanitize,bench"), STRATA_BENCH (regex of benchmark executables to
+# run, default all), STRATA_BENCH_ARGS (extra Google Benchmark flags), STRATA_SANITIZE_TIMEOUT (seconds per sanitizer
+# run, default 300), STRATA_SANITIZE_REGEX (sanitize only the GPU tests whose names match, when no TEST is named),
+# STRATA_SANITIZE_ARGS (arguments for the sanitized test executables, e.g. the Catch2 test spec '~[large]' to leave
+# out the cases over 2^31 items), STRATA_BUILD_DIR, STRATA_BUILD_TARGETS (ninja targets to build instead of all),
+# STRATA_TEST_REGEX (ctest -R filter), STRATA_TEST_TIMEOUT (seconds per test, default 600), STRATA_BENCH_TIMEOUT
+# (seconds per benchmark executable, default 600), STRATA_COMMIT (the commit to record in benchmarks.json where the
+# tree has no .git; default: git's, "-dirty" if changed).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: gpu_check.sh OUT_DIR [TEST ...]}
@@ -69,10 +70,11 @@ if has_step sanitize; then
   for test in "${tests[@]}"; do for tool in memcheck racecheck synccheck; do echo "$test $tool"; done; done > "$jobs_file"
   export build out
   export STRATA_SANITIZE_TIMEOUT=${STRATA_SANITIZE_TIMEOUT:-300}
+  export STRATA_SANITIZE_ARGS=${STRATA_SANITIZE_ARGS:-}
   xargs -r -P 6 -L 1 bash -c '
     log=$(mktemp)
     timeout "$STRATA_SANITIZE_TIMEOUT" compute-sanitizer --tool "$1" --error-exitcode 99 --print-limit 20 \
-      "$build/tests/$0" > "$log" 2>&1
+      "$build/tests/$0" $STRATA_SANITIZE_ARGS > "$log" 2>&1
     rc=$?
     { echo "### $0 $1 rc=$rc"; if [ $rc -ne 0 ]; then tail -n 60 "$log"; else tail -n 2 "$log"; fi; } >> "$out/sanitizer.log"
     rm -f "$log"' < "$jobs_file"

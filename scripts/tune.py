@@ -15,6 +15,7 @@ is a variant (mind the count). Results go to OUT/tune_<flavor>.json.
 """
 import argparse
 import concurrent.futures
+import glob
 import itertools
 import json
 import math
@@ -41,7 +42,8 @@ def compile_one(source, exe, defines, arch):
     cmd = ["nvcc", "-std=c++17", "-O3", f"-arch={arch}", "--extended-lambda",
            "-I", os.path.join(ROOT, "include"), "-I", os.path.join(ROOT, "benchmarks", "support")]
     cmd += [f"-D{k}={v}" for k, v in defines.items()]
-    cmd += [source, os.path.join(ROOT, "backend", "device_cache.cpp"), "-o", exe, "-lbenchmark", "-lpthread"]
+    backend = sorted(glob.glob(os.path.join(ROOT, "backend", "*.cpp")))
+    cmd += [source, *backend, "-o", exe, "-lbenchmark", "-lpthread"]
     r = subprocess.run(cmd, capture_output=True, text=True)
     return r.returncode, r.stderr[-4000:]
 
