@@ -1,104 +1,63 @@
-// strata quick start: a custom kernel built from strata's warp primitives, with CUB's names and contracts.
-//
-// Each warp of 32 threads sums its 32 values (WarpReduce) and turns them into running totals (WarpScan).
-// The program checks the results against the host and prints a few of them.
-#include <strata/warp/warp_reduce.cuh>
-#include <strata/warp/warp_scan.cuh>
+// strata quick start: the std-like frontend on a stream. Temporary storage comes from strata's pool; errors throw
+// strata::cuda_error. The program checks every result on the host and prints what it computed.
+#include <strata/execution/execution.cuh>
+
+#include <thrust/device_vector.h>
+#include <thrust/host_vector.h>
 
 #include <cstdio>
-#include <cstdlib>
-#include <vector>
+#include <exception>
 
-namespace
+#include "example_util.cuh"
+
+struct square
 {
-constexpr int BLOCK_THREADS   = 128;
-constexpr int WARPS_PER_BLOCK = BLOCK_THREADS / 32;
+  __host__ __device__ int operator()(int x) const
+  {
+    return x * x;
+  }
+};
 
-__global__ void warp_totals(const int* in, int* running, int* warp_sums, int n)
+struct is_odd
 {
-  using WarpReduce = strata::WarpReduce<int>;
-  using WarpScan   = strata::WarpScan<int>;
-  __shared__ typename WarpReduce::TempStorage reduce_storage[WARPS_PER_BLOCK];
-  __shared__ typename WarpScan::TempStorage scan_storage[WARPS_PER_BLOCK];
-
-  const int i    = blockIdx.x * BLOCK_THREADS + threadIdx.x;
-  const int warp = threadIdx.x / 32;
-  const int x    = i < n ? in[i] : 0;
-
-  int prefix = 0;
-  WarpScan(scan_storage[warp]).InclusiveSum(x, prefix);
-  const int sum = WarpReduce(reduce_storage[warp]).Sum(x);
-  if (i < n)
+  __host__ __device__ bool operator()(int x) const
   {
-    running[i] = prefix;
+    return x % 2 != 0;
   }
-  if (threadIdx.x % 32 == 0)
-  {
-    warp_sums[i / 32] = sum;
-  }
-}
-
-bool check(cudaError_t e, const char* what)
-{
-  if (e != cudaSuccess)
-  {
-    std::fprintf(stderr, "quick_start: %s: %s\n", what, cudaGetErrorString(e));
-  }
-  return e == cudaSuccess;
-}
-} // namespace
+};
 
 int main()
+try
 {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
-  {
-    std::fprintf(stderr, "quick_start: no CUDA GPU on this machine; strata's examples need one to run.\n");
-    return 1;
-  }
+  example::require_gpu("quick_start");
+  const int n = 10000;
+  cudaStream_t stream;
+  example::check(cudaStreamCreate(&stream), "cudaStreamCreate");
+  const auto policy = strata::par.on(stream);
 
-  const int n     = 1 << 20;
-  const int warps = n / 32;
-  std::vector<int> h_in(n);
-  std::srand(7);
-  for (int& v : h_in)
-  {
-    v = std::rand() % 201 - 100;
-  }
+  thrust::device_vector<int> v(n), running(n), squares(n);
+  strata::sequence(policy, v.begin(), v.end(), 1);                            // 1, 2, ..., n
+  const int sum = strata::reduce(policy, v.begin(), v.end());                 // waits for the result
+  const auto odd = strata::count_if(policy, v.begin(), v.end(), is_odd{});
+  strata::inclusive_scan(policy, v.begin(), v.end(), running.begin());        // 1, 3, 6, 10, ...
+  strata::transform(policy, v.begin(), v.end(), squares.begin(), square{});   // 1, 4, 9, 16, ...
+  example::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
 
-  int *d_in = nullptr, *d_running = nullptr, *d_sums = nullptr;
-  bool ok = check(cudaMalloc(&d_in, n * sizeof(int)), "cudaMalloc") && check(cudaMalloc(&d_running, n * sizeof(int)), "cudaMalloc")
-         && check(cudaMalloc(&d_sums, warps * sizeof(int)), "cudaMalloc")
-         && check(cudaMemcpy(d_in, h_in.data(), n * sizeof(int), cudaMemcpyHostToDevice), "cudaMemcpy");
-  std::vector<int> h_running(n), h_sums(warps);
-  if (ok)
+  const thrust::host_vector<int> h_running = running, h_squares = squares;
+  bool ok = sum == n * (n + 1) / 2 && odd == n / 2;
+  for (int i = 0; i < n; ++i)
   {
-    warp_totals<<<n / BLOCK_THREADS, BLOCK_THREADS>>>(d_in, d_running, d_sums, n);
-    ok = check(cudaGetLastError(), "launch")
-      && check(cudaMemcpy(h_running.data(), d_running, n * sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy")
-      && check(cudaMemcpy(h_sums.data(), d_sums, warps * sizeof(int), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    const int x = i + 1;
+    ok = ok && h_running[i] == x * (x + 1) / 2 && h_squares[i] == x * x;
   }
-  cudaFree(d_in);
-  cudaFree(d_running);
-  cudaFree(d_sums);
-  if (!ok)
-  {
-    return 1;
-  }
-
-  int wrong = 0;
-  for (int w = 0; w < warps; ++w)
-  {
-    int total = 0;
-    for (int l = 0; l < 32; ++l)
-    {
-      total += h_in[w * 32 + l];
-      wrong += h_running[w * 32 + l] != total;
-    }
-    wrong += h_sums[w] != total;
-  }
-  std::printf("quick_start: %d warps; warp 0 sums to %d, its running totals start %d %d %d ...\n", warps, h_sums[0],
-              h_running[0], h_running[1], h_running[2]);
-  std::printf("quick_start: %s\n", wrong == 0 ? "all results match the host" : "MISMATCH");
-  return wrong == 0 ? 0 : 1;
+  std::printf("quick_start: 1 + ... + %d = %d, %d of them odd; running sums %d %d %d %d ...; squares %d %d %d %d ...\n",
+              n, sum, static_cast<int>(odd), h_running[0], h_running[1], h_running[2], h_running[3], h_squares[0],
+              h_squares[1], h_squares[2], h_squares[3]);
+  example::check(cudaStreamDestroy(stream), "cudaStreamDestroy");
+  return example::report("quick_start", ok);
+}
+catch (const std::exception& e)
+{
+  std::fprintf(stderr, "quick_start: %s\n", e.what());
+  return 1;
 }
