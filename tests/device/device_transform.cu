@@ -213,9 +213,10 @@ __global__ void fill_with_pattern(T* data, std::size_t n)
   }
 }
 
-// Counts the items of out[0, n) that are not 2 pattern(i), and the bytes of out[n, capacity) that are not poison.
+// Counts the items of out[0, n) that are not 2 pattern(first + i) (the input started at item `first` of the pattern),
+// and the bytes of out[n, capacity) that are not poison.
 template <typename T>
-__global__ void count_wrong(const T* out, std::size_t n, std::size_t capacity, u64* wrong)
+__global__ void count_wrong(const T* out, std::size_t first, std::size_t n, std::size_t capacity, u64* wrong)
 {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < capacity;
        i += std::size_t(gridDim.x) * blockDim.x)
@@ -223,7 +224,7 @@ __global__ void count_wrong(const T* out, std::size_t n, std::size_t capacity, u
     bool ok = true;
     if (i < n)
     {
-      ok = out[i] == static_cast<T>(2 * pattern<T>{}(i));
+      ok = out[i] == static_cast<T>(2 * pattern<T>{}(first + i));
     }
     else
     {
@@ -272,7 +273,7 @@ TEMPLATE_TEST_CASE("DeviceTransform::Transform at every partial-tile remainder a
         CAPTURE(n, offset);
         REQUIRE(e == cudaSuccess);
       }
-      count_wrong<<<64, 256, 0, s>>>(d_out.data() + offset, n, capacity - offset, wrong.data());
+      count_wrong<<<64, 256, 0, s>>>(d_out.data() + offset, offset, n, capacity - offset, wrong.data());
       ++runs;
     }
   }

@@ -12,10 +12,15 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 int main(int argc, char* argv[])
 {
 #if STRATA_TEST_NEEDS_GPU
+  // Every kernel loaded before the first test: the tests that hold a stream behind a spinning gate kernel enqueue
+  // algorithms behind it, and with CUDA's lazy loading the first launch of a kernel loads its module, which waits
+  // for the gate kernel to finish. The caller's setting, if any, stands.
+  setenv("CUDA_MODULE_LOADING", "EAGER", 0);
   int devices = 0;
   const cudaError_t error = cudaGetDeviceCount(&devices);
   if (error != cudaSuccess || devices == 0)
