@@ -10,10 +10,11 @@
 # run, default all), STRATA_BENCH_ARGS (extra Google Benchmark flags), STRATA_SANITIZE_TIMEOUT (seconds per sanitizer
 # run, default 300), STRATA_SANITIZE_REGEX (sanitize only the GPU tests whose names match, when no TEST is named),
 # STRATA_SANITIZE_ARGS (arguments for the sanitized test executables, e.g. the Catch2 test spec '~[large]' to leave
-# out the cases over 2^31 items), STRATA_BUILD_DIR, STRATA_BUILD_TARGETS (ninja targets to build instead of all),
-# STRATA_TEST_REGEX (ctest -R filter), STRATA_TEST_TIMEOUT (seconds per test, default 600), STRATA_BENCH_TIMEOUT
-# (seconds per benchmark executable, default 600), STRATA_COMMIT (the commit to record in benchmarks.json where the
-# tree has no .git; default: git's, "-dirty" if changed).
+# out the cases over 2^31 items), STRATA_SANITIZE_MAX_ITEMS (the largest size of the size-class sweeps under the
+# sanitizer, default 131072; tests/support/test_util.cuh), STRATA_BUILD_DIR, STRATA_BUILD_TARGETS (ninja targets
+# to build instead of all), STRATA_TEST_REGEX (ctest -R filter), STRATA_TEST_TIMEOUT (seconds per test, default
+# 600), STRATA_BENCH_TIMEOUT (seconds per benchmark executable, default 600), STRATA_COMMIT (the commit to record in
+# benchmarks.json where the tree has no .git; default: git's, "-dirty" if changed).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: gpu_check.sh OUT_DIR [TEST ...]}
@@ -71,6 +72,7 @@ if has_step sanitize; then
   export build out
   export STRATA_SANITIZE_TIMEOUT=${STRATA_SANITIZE_TIMEOUT:-300}
   export STRATA_SANITIZE_ARGS=${STRATA_SANITIZE_ARGS:-}
+  export STRATA_TEST_MAX_ITEMS=${STRATA_SANITIZE_MAX_ITEMS:-131072}
   xargs -r -P 6 -L 1 bash -c '
     log=$(mktemp)
     timeout "$STRATA_SANITIZE_TIMEOUT" compute-sanitizer --tool "$1" --error-exitcode 99 --print-limit 20 \

@@ -301,9 +301,15 @@ std::vector<T> random_vector(std::size_t n, std::uint64_t salt)
 // -- sizes ---------------------------------------------------------------------------------------------------
 
 // The size classes every tile-based algorithm is tested at: 0, 1, tile-1, tile, tile+1, primes, 2^k±1 and
-// random sizes, all at most `max_size`, sorted and without duplicates.
+// random sizes, all at most `max_size`, sorted and without duplicates. The environment variable
+// STRATA_TEST_MAX_ITEMS lowers `max_size` (scripts/gpu_check.sh sets it under compute-sanitizer, whose tools run
+// the larger sizes for many minutes).
 inline std::vector<std::size_t> test_sizes(std::size_t tile, std::size_t max_size, std::uint64_t salt = 0)
 {
+  if (const char* cap = std::getenv("STRATA_TEST_MAX_ITEMS"); cap != nullptr && *cap != '\0')
+  {
+    max_size = std::min<std::size_t>(max_size, std::strtoull(cap, nullptr, 10));
+  }
   std::vector<std::size_t> s = {0, 1, 2, 31, 32, 33, 97, 997, 7919, 65537, 1000003};
   if (tile > 1)
   {
@@ -375,10 +381,12 @@ public:
     STRATA_TEST_CUDA(cudaMemcpy(host.data(), ptr_, sizeof(T) * size_, cudaMemcpyDeviceToHost));
     return host;
   }
-  // Fill every byte with poison_byte, so elements a kernel failed to write are caught.
+  // Fill every byte with poison_byte, so elements a kernel failed to write are caught. Done when it returns: a
+  // memset of device memory does not wait for itself, and work on a non-blocking stream is not ordered after it.
   void poison()
   {
     STRATA_TEST_CUDA(cudaMemset(ptr_, poison_byte, sizeof(T) * (size_ ? size_ : 1)));
+    STRATA_TEST_CUDA(cudaStreamSynchronize(nullptr));
   }
 
 private:
