@@ -66,12 +66,21 @@ private:
   bool switched_ = false;
 };
 
-// A block given back, and the event recorded on its stream when it was: work that reuses the block waits for it.
+// A block given back, the event recorded on its stream when it was, and that stream's ID: work on another stream
+// that reuses the block waits for the event; work on the same stream comes after the release already.
 struct cached_block
 {
   void* ptr;
   cudaEvent_t freed;
+  bool on_known_stream; // stream_id holds the releasing stream's ID
+  unsigned long long stream_id;
 };
+
+// The stream's ID (unique in the process, never reused, unlike a destroyed stream's handle); false if it has none.
+bool stream_id(cudaStream_t stream, unsigned long long& id)
+{
+  return cudaStreamGetId(stream, &id) == cudaSuccess;
+}
 
 // One device: strata's own stream-ordered pool (cudaMallocFromPoolAsync, a release threshold that keeps all of its
 // memory), and above it free lists of blocks per size class. Allocating and freeing through the pool are ordered
@@ -111,24 +120,42 @@ public:
     {
       return cudaMallocFromPoolAsync(ptr, class_bytes(c), pool_, stream);
     }
-    cached_block block{nullptr, nullptr};
+    unsigned long long id = 0;
+    const bool known      = stream_id(stream, id);
+    cached_block block{nullptr, nullptr, false, 0};
     {
+      // The newest block released on this stream, else the newest of all.
       std::lock_guard<std::mutex> lock(mutex_);
-      if (!free_[c].empty())
+      std::vector<cached_block>& list = free_[c];
+      if (!list.empty())
       {
-        block = free_[c].back();
-        free_[c].pop_back();
+        auto it = list.end() - 1;
+        for (auto same = list.rbegin(); known && same != list.rend(); ++same)
+        {
+          if (same->on_known_stream && same->stream_id == id)
+          {
+            it = same.base() - 1;
+            break;
+          }
+        }
+        block = *it;
+        list.erase(it);
         cached_bytes_ -= class_bytes(c);
       }
     }
     if (block.ptr != nullptr)
     {
-      if (const cudaError_t e = cudaStreamWaitEvent(stream, block.freed, 0); e != cudaSuccess)
+      // Released on this stream: stream order already puts the release first. Else the stream waits for it.
+      const bool same_stream = known && block.on_known_stream && block.stream_id == id;
+      if (!same_stream)
       {
-        give_back(block.ptr, c, block.freed);
-        return e;
+        if (const cudaError_t e = cudaStreamWaitEvent(stream, block.freed, 0); e != cudaSuccess)
+        {
+          give_back(block, c);
+          return e;
+        }
       }
-      spare_event(block.freed); // the wait has taken the event's state: it may be recorded again
+      spare_event(block.freed); // no one needs the event's state any more: it may be recorded again
       *ptr = block.ptr;
     }
     else if (const cudaError_t e = cudaMallocFromPoolAsync(ptr, class_bytes(c), pool_, stream); e != cudaSuccess)
@@ -158,7 +185,9 @@ public:
       }
       return cudaFreeAsync(ptr, stream);
     }
-    give_back(ptr, c, freed);
+    cached_block block{ptr, freed, false, 0};
+    block.on_known_stream = stream_id(stream, block.stream_id);
+    give_back(block, c);
     return cudaSuccess;
   }
 
@@ -232,10 +261,10 @@ private:
     }
   }
 
-  void give_back(void* ptr, int c, cudaEvent_t freed)
+  void give_back(const cached_block& block, int c)
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    free_[c].push_back(cached_block{ptr, freed});
+    free_[c].push_back(block);
     cached_bytes_ += class_bytes(c);
   }
 
