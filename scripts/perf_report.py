@@ -40,6 +40,21 @@ ALGORITHMS = OrderedDict([
     ("scan_inclusive_sum_by_key", ("DeviceScan::InclusiveSumByKey",
                                    "int32 keys in runs of 8 on average; GB/s counts keys and values read and values "
                                    "written.")),
+    ("frontend_latency", ("The frontend, end to end: strata::reduce, inclusive_scan, transform",
+                          "int32 items. Host wall-clock time of one call until the host holds the result (reduce) or "
+                          "the output is ready (the others, with a cudaStreamSynchronize), warm pool and caches. "
+                          "`thrust`: the same call with `thrust::cuda::par.on(s)`; `raw`: strata's two-phase device "
+                          "call on a buffer allocated once (reduce: plus the copy of the sum to pinned memory and the "
+                          "synchronization); `cub`: the same with CUB. At 2^10 every library is near the launch and "
+                          "synchronization floor (an empty kernel + cudaStreamSynchronize: 9.7-10.8 us on the H100).")),
+    ("frontend_throughput", ("The frontend at large sizes",
+                             "CUDA-event time of one call over inputs larger than the L2. Reduce reads 4n bytes and "
+                             "returns the sum to the host; scan and transform read 4n and write 4n bytes without "
+                             "synchronizing (Thrust with `par_nosync`). `copy`: a device-to-device cudaMemcpyAsync of "
+                             "the same bytes.")),
+    ("transform", ("DeviceTransform::Transform",
+                   "out[i] = 2 x in[i] (unary) or a[i] + b[i] (binary); GB/s counts the bytes read and written. "
+                   "`copy`: cudaMemcpyAsync of the same bytes.")),
     ("block_reduce", ("BlockLoad, BlockReduce, BlockStore",
                       "A kernel that loads a tile, reduces it, adds the sum to every item and stores it, built once "
                       "with strata's classes and once with CUB's (same block size x items per thread, load/store and "
@@ -213,10 +228,12 @@ def section_table(runs, algorithm):
     """The Markdown lines of one algorithm's table and its notes."""
     cases, libraries = section_data(runs, algorithm)
     names = short_names(runs)
+    # A latency section gives strata's time per call; the others its throughput.
+    latency = algorithm.endswith("_latency")
     head = ["case"]
     for name in names:
         prefix = f"{name} " if len(runs) > 1 else ""
-        head += [f"{prefix}GB/s"] + [f"vs {lib}" for lib in libraries]
+        head += [f"{prefix}{'us' if latency else 'GB/s'}"] + [f"vs {lib}" for lib in libraries]
     lines = ["| " + " | ".join(head) + " |", "|---" + "|--:" * (len(head) - 1) + "|"]
     label_sets = []  # distinct {library: label} of the labelled cases, in order of first use
     errors = []
@@ -225,7 +242,12 @@ def section_table(runs, algorithm):
         labels = {}
         for run, name in zip(runs, names):
             s = run.results.get((algorithm, case, "strata"))
-            cells.append("error" if s is not None and s.error else fmt_gbps(s.gbps if s else None))
+            if s is not None and s.error:
+                cells.append("error")
+            elif latency:
+                cells.append("—" if s is None else f"{s.seconds * 1e6:.1f}")
+            else:
+                cells.append(fmt_gbps(s.gbps if s else None))
             for lib in libraries:
                 cells.append(ratio_cell(s, run.results.get((algorithm, case, lib))))
             for lib in ["strata"] + libraries:
@@ -353,6 +375,9 @@ def plot(runs, algorithm, path):
     cases, others = section_data(runs, algorithm)
     libraries = ["strata"] + others
     names = short_names(runs)
+    # A row per GPU that ran the algorithm.
+    ran = [(run, name) for run, name in zip(runs, names) if any(key[0] == algorithm for key in run.results)]
+    runs, names = [run for run, _ in ran], [name for _, name in ran]
     sized = [c for c in cases if case_parts(c)[1] is not None]
     if sized:
         panels = sorted({(case_parts(c)[0], case_parts(c)[2]) for c in sized},
