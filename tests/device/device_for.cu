@@ -295,7 +295,7 @@ TEST_CASE("DeviceFor visits every index once at every partial-tile remainder of 
   STRATA_TEST_SYNC();
   cudaStream_t s{};
   STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  for (std::size_t n = 0; n <= 2 * for_tile() + 1; ++n)
+  for (const std::size_t n : strata_test::remainder_sweep(2 * for_tile() + 1, for_tile()))
   {
     STRATA_TEST_CUDA(cudaMemsetAsync(visits.data(), 0, capacity * sizeof(unsigned int), s));
     const cudaError_t e = strata::DeviceFor::Bulk(n, count_visit{visits.data()}, s);
@@ -313,7 +313,8 @@ TEST_CASE("DeviceFor visits every index once at every partial-tile remainder of 
   std::vector<u64> expected_sums;
   for (const std::size_t offset : {std::size_t(0), std::size_t(1)})
   {
-    for (std::size_t n = 0; n + offset <= 2 * copy_tile<std::int8_t>() + 1; ++n)
+    for (const std::size_t n : strata_test::remainder_sweep(2 * copy_tile<std::int8_t>() + 1 - offset,
+                                                            copy_tile<std::int8_t>()))
     {
       expected_sums.push_back(n);
     }
@@ -324,7 +325,8 @@ TEST_CASE("DeviceFor visits every index once at every partial-tile remainder of 
   std::size_t run = 0;
   for (const std::size_t offset : {std::size_t(0), std::size_t(1)})
   {
-    for (std::size_t n = 0; n + offset <= 2 * copy_tile<std::int8_t>() + 1; ++n, ++run)
+    for (const std::size_t n : strata_test::remainder_sweep(2 * copy_tile<std::int8_t>() + 1 - offset,
+                                                            copy_tile<std::int8_t>()))
     {
       const sum_ticks op{sums.data() + 2 * run, sums.data() + 2 * run + 1};
       const cudaError_t e = strata::DeviceFor::ForEachCopyN(ones.data() + offset, n, op, s);
@@ -333,6 +335,7 @@ TEST_CASE("DeviceFor visits every index once at every partial-tile remainder of 
         CAPTURE(n, offset);
         REQUIRE(e == cudaSuccess);
       }
+      ++run;
     }
   }
   STRATA_TEST_CUDA(cudaStreamSynchronize(s));

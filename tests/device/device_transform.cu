@@ -263,7 +263,7 @@ TEMPLATE_TEST_CASE("DeviceTransform::Transform at every partial-tile remainder a
   std::size_t runs = 0;
   for (std::size_t offset : {std::size_t(0), std::size_t(1)})
   {
-    for (std::size_t n = 0; n + offset <= 2 * tile + 1; ++n)
+    for (const std::size_t n : strata_test::remainder_sweep(2 * tile + 1 - offset, tile))
     {
       STRATA_TEST_CUDA(cudaMemsetAsync(d_out.data(), strata_test::poison_byte, capacity * sizeof(T), s));
       const cudaError_t e =

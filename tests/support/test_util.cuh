@@ -332,6 +332,25 @@ inline std::vector<std::size_t> test_sizes(std::size_t tile, std::size_t max_siz
   return s;
 }
 
+// Every n in [0, last], for the partial-tile remainder sweeps (one launch or more per n). Under
+// STRATA_TEST_MAX_ITEMS (compute-sanitizer runs, where each launch costs milliseconds) a sample of it: every n up
+// to 64, every n within 3 of a multiple of `tile`, and every 61st n in between.
+inline std::vector<std::size_t> remainder_sweep(std::size_t last, std::size_t tile)
+{
+  const char* cap     = std::getenv("STRATA_TEST_MAX_ITEMS");
+  const bool sampled  = cap != nullptr && *cap != '\0';
+  std::vector<std::size_t> s;
+  for (std::size_t n = 0; n <= last; ++n)
+  {
+    const std::size_t r = tile > 0 ? n % tile : 0;
+    if (!sampled || n <= 64 || r <= 3 || tile - r <= 3 || n % 61 == 0 || n == last)
+    {
+      s.push_back(n);
+    }
+  }
+  return s;
+}
+
 // -- device buffers ------------------------------------------------------------------------------------------
 
 // The byte written by poison(): a pattern no correct result is likely to hold in every byte.
