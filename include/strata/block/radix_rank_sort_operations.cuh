@@ -18,7 +18,12 @@
 
 #include <cuda/std/bit>
 #include <cuda/std/cstdint>
+#include <cuda/std/tuple>
 #include <cuda/std/type_traits>
+#include <cuda/std/utility>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 STRATA_NAMESPACE_BEGIN
 namespace detail
@@ -55,21 +60,25 @@ enum class radix_key_kind
   floating_point
 };
 
+// Floating-point key types: the standard ones and CUDA's 16-bit __half and __nv_bfloat16.
+template <typename KeyT>
+constexpr bool is_radix_float_v = cuda::std::is_floating_point<KeyT>::value || cuda::std::is_same<KeyT, __half>::value
+                               || cuda::std::is_same<KeyT, __nv_bfloat16>::value;
+
 template <typename KeyT>
 constexpr radix_key_kind radix_kind_of()
 {
-  return cuda::std::is_floating_point<KeyT>::value ? radix_key_kind::floating_point
+  return is_radix_float_v<KeyT> ? radix_key_kind::floating_point
        : (cuda::std::is_signed<KeyT>::value ? radix_key_kind::signed_integer : radix_key_kind::unsigned_integer);
 }
 
 // How a key type maps to and from its bit-ordered unsigned bits. Supported: the integral types of 1, 2, 4 and 8 bytes
-// (bool included), float and double.
+// (bool included), float, double, __half and __nv_bfloat16.
 template <typename KeyT>
 struct radix_traits
 {
-  static_assert(cuda::std::is_integral<KeyT>::value || cuda::std::is_same<KeyT, float>::value
-                  || cuda::std::is_same<KeyT, double>::value,
-                "radix sorting supports integral keys, float and double");
+  static_assert(cuda::std::is_integral<KeyT>::value || is_radix_float_v<KeyT>,
+                "radix sorting supports integral keys, float, double, __half and __nv_bfloat16");
 
   using bit_ordered_type = typename unsigned_bits<static_cast<int>(sizeof(KeyT))>::type;
 
@@ -138,7 +147,7 @@ struct radix_traits
 
 //! BaseDigitExtractor<KeyT>::ProcessFloatMinusZero(bits): for floating-point keys, the twiddled bits of -0.0 become
 //! those of +0.0 (so both zeros fall into the same digit in every pass); other keys and types pass unchanged.
-template <typename KeyT, bool IS_FP = cuda::std::is_floating_point<KeyT>::value>
+template <typename KeyT, bool IS_FP = detail::is_radix_float_v<KeyT>>
 struct BaseDigitExtractor
 {
   using UnsignedBits = typename detail::radix_traits<KeyT>::bit_ordered_type;
@@ -238,5 +247,142 @@ public:
     return IS_DESCENDING ? traits::min_raw_binary_key() : traits::max_raw_binary_key();
   }
 };
+
+namespace detail
+{
+namespace radix_sort
+{
+// The decomposer of keys that are arithmetic types themselves.
+struct no_decomposer
+{};
+
+// A wide enough unsigned type for BFE.
+template <typename BitsT>
+using bfe_word_t = cuda::std::conditional_t<sizeof(BitsT) == 8, unsigned long long, unsigned int>;
+
+// key_codec<KeyT, IS_DESCENDING, DecomposerT>: the digits a radix sort orders keys by. digit(key, bit_start, num_bits)
+// is bits [bit_start, bit_start + num_bits) (num_bits <= 32) of the key's sort image: its bit-ordered bits with -0.0
+// read as +0.0, complemented for a descending sort, so that ascending digit order is the sort's order either way.
+// BITS is the width of the image. Keys stay in their own type everywhere else: nothing is converted back.
+template <typename KeyT, bool IS_DESCENDING, typename DecomposerT = no_decomposer>
+struct key_codec;
+
+// Arithmetic keys.
+template <typename KeyT, bool IS_DESCENDING>
+struct key_codec<KeyT, IS_DESCENDING, no_decomposer>
+{
+  using traits = radix_traits<KeyT>;
+  using bits_t = typename traits::bit_ordered_type;
+
+  static constexpr int BITS = static_cast<int>(sizeof(KeyT)) * 8;
+
+  STRATA_HOST_DEVICE explicit key_codec(no_decomposer = {}) {}
+
+  static STRATA_HOST_DEVICE STRATA_FORCEINLINE bits_t image(const KeyT& key)
+  {
+    bits_t bits = traits::to_bit_ordered(traits::to_bits(key));
+    if constexpr (traits::KIND == radix_key_kind::floating_point)
+    {
+      bits = bits == static_cast<bits_t>(~traits::HIGH_BIT) ? traits::HIGH_BIT : bits;
+    }
+    return IS_DESCENDING ? static_cast<bits_t>(~bits) : bits;
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t
+  digit(const KeyT& key, cuda::std::uint32_t bit_start, cuda::std::uint32_t num_bits) const
+  {
+    return BFE(static_cast<bfe_word_t<bits_t>>(image(key)), bit_start, num_bits);
+  }
+};
+
+// Keys that a decomposer maps to a tuple of references to arithmetic members, the most significant first: the image
+// is the concatenation of the members' images, the last member in the lowest bits.
+template <typename KeyT, bool IS_DESCENDING, typename DecomposerT>
+struct key_codec
+{
+  using tuple_t = cuda::std::remove_cv_t<
+    cuda::std::remove_reference_t<decltype(cuda::std::declval<DecomposerT&>()(cuda::std::declval<KeyT&>()))>>;
+  static constexpr int MEMBERS = static_cast<int>(cuda::std::tuple_size<tuple_t>::value);
+
+  template <int I>
+  using member_t = cuda::std::remove_cv_t<cuda::std::remove_reference_t<cuda::std::tuple_element_t<I, tuple_t>>>;
+
+private:
+  template <size_t... I>
+  static STRATA_HOST_DEVICE constexpr int bits_of(cuda::std::index_sequence<I...>)
+  {
+    return (0 + ... + static_cast<int>(sizeof(member_t<static_cast<int>(I)>) * 8));
+  }
+
+  // Bits of the members after member I (below it in the image).
+  template <int I>
+  static STRATA_HOST_DEVICE constexpr int offset_of()
+  {
+    if constexpr (I + 1 >= MEMBERS)
+    {
+      return 0;
+    }
+    else
+    {
+      return static_cast<int>(sizeof(member_t<I + 1>) * 8) + offset_of<I + 1>();
+    }
+  }
+
+public:
+  static constexpr int BITS = bits_of(cuda::std::make_index_sequence<MEMBERS>{});
+  static_assert(BITS <= 256, "keys of at most 256 bits");
+
+  DecomposerT decomposer;
+
+  STRATA_HOST_DEVICE explicit key_codec(DecomposerT decomposer = {})
+      : decomposer(decomposer)
+  {}
+
+  STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t
+  digit(const KeyT& key, cuda::std::uint32_t bit_start, cuda::std::uint32_t num_bits) const
+  {
+    KeyT copy     = key;
+    auto members  = decomposer(copy);
+    unsigned long long bits = 0;
+    gather(members, bit_start, num_bits, bits, cuda::std::make_index_sequence<MEMBERS>{});
+    return static_cast<cuda::std::uint32_t>(bits) & (num_bits >= 32 ? 0xffffffffu : ((1u << num_bits) - 1u));
+  }
+
+private:
+  // ORs into `bits` the part of member I's image that falls into [bit_start, bit_start + num_bits), right-aligned.
+  template <typename TupleT, size_t... I>
+  static STRATA_DEVICE STRATA_FORCEINLINE void gather(const TupleT& members,
+                                                      cuda::std::uint32_t bit_start,
+                                                      cuda::std::uint32_t num_bits,
+                                                      unsigned long long& bits,
+                                                      cuda::std::index_sequence<I...>)
+  {
+    (gather_one<static_cast<int>(I)>(cuda::std::get<I>(members), bit_start, num_bits, bits), ...);
+  }
+
+  template <int I>
+  static STRATA_DEVICE STRATA_FORCEINLINE void gather_one(const member_t<I>& member,
+                                                          cuda::std::uint32_t bit_start,
+                                                          cuda::std::uint32_t num_bits,
+                                                          unsigned long long& bits)
+  {
+    constexpr cuda::std::uint32_t OFFSET = static_cast<cuda::std::uint32_t>(offset_of<I>());
+    constexpr cuda::std::uint32_t WIDTH  = static_cast<cuda::std::uint32_t>(sizeof(member_t<I>) * 8);
+    if (bit_start < OFFSET + WIDTH && bit_start + num_bits > OFFSET)
+    {
+      const unsigned long long image = key_codec<member_t<I>, IS_DESCENDING>::image(member);
+      if constexpr (OFFSET == 0)
+      {
+        bits |= image >> bit_start;
+      }
+      else
+      {
+        bits |= bit_start >= OFFSET ? (image >> (bit_start - OFFSET)) : (image << (OFFSET - bit_start));
+      }
+    }
+  }
+};
+} // namespace radix_sort
+} // namespace detail
 
 STRATA_NAMESPACE_END

@@ -1,0 +1,479 @@
+// AgentRadixSortOnesweep: one digit pass of a onesweep radix sort (Adinets & Merrill, 2022) over one tile, and the
+// whole sort of an input that fits one tile.
+//
+// A pass over a tile:
+//   1. load the keys warp-striped (warp w holds a contiguous run of 32 * ITEMS_PER_THREAD keys);
+//   2. rank them by the pass's digit: per-warp digit counters in shared memory, the lanes of a warp with equal
+//      digits found by matching (ballots), one of them bumping the counter; a scan over (digit, warp) gives each
+//      key its stable place in the tile sorted by digit;
+//   3. publish the tile's count of every digit, then look back over the earlier tiles' published counts, digit by
+//      digit (one thread per digit), until a tile that has published its inclusive count: together with the
+//      histogram kernel's digit offsets that is where this tile's keys of each digit go;
+//   4. scatter the keys into shared memory in sorted order and write them out from there, so that the keys of a
+//      digit leave as one contiguous run; values follow the same way.
+//
+// Look-back words are 32 bits: an epoch (1..7, the launch within the sort, so that words from earlier launches read
+// as unpublished and nothing is cleared between passes), an "inclusive" flag and a count of at most 2^28 - 1 keys.
+// Larger inputs run each pass in portions of at most that many keys; the last tile of a portion hands the next
+// portion its digit offsets.
+#pragma once
+
+#include <strata/agent/agent_radix_sort_histogram.cuh>
+#include <strata/block/block_scan.cuh>
+#include <strata/block/radix_rank_sort_operations.cuh>
+#include <strata/config.cuh>
+#include <strata/util/ptx.cuh>
+#include <strata/util/uninitialized.cuh>
+
+#include <cuda/atomic>
+#include <cuda/std/bit>
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+
+template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, int RADIX_BITS_ = 8, int MIN_BLOCKS_PER_SM_ = 1>
+struct AgentRadixSortOnesweepPolicy
+{
+  static constexpr int BLOCK_THREADS     = BLOCK_THREADS_;
+  static constexpr int ITEMS_PER_THREAD  = ITEMS_PER_THREAD_;
+  static constexpr int RADIX_BITS        = RADIX_BITS_;
+  static constexpr int MIN_BLOCKS_PER_SM = MIN_BLOCKS_PER_SM_;
+  static constexpr int TILE_ITEMS        = BLOCK_THREADS * ITEMS_PER_THREAD;
+};
+
+namespace detail
+{
+namespace radix_sort
+{
+constexpr cuda::std::uint32_t LOOKBACK_EPOCH_SHIFT = 29;
+constexpr cuda::std::uint32_t LOOKBACK_INCLUSIVE   = 1u << 28;
+constexpr cuda::std::uint32_t LOOKBACK_COUNT_MASK  = LOOKBACK_INCLUSIVE - 1u;
+constexpr unsigned long long MAX_PORTION_ITEMS     = LOOKBACK_COUNT_MASK;
+constexpr int LOOKBACK_EPOCHS                      = 7;
+
+// Buffers a pass reads and writes: 0 the input, 1 the output, 2 the third buffer (temporary storage for the in/out
+// forms; for the DoubleBuffer forms the input is also the output or the third buffer).
+enum buffer_index
+{
+  BUFFER_IN  = 0,
+  BUFFER_OUT = 1,
+  BUFFER_TMP = 2,
+};
+
+enum class pass_kind
+{
+  skip, // every key has the same digit: the pass would not move anything
+  sort,
+  copy, // a skipped pass that still moves the keys, so that the result lands in the output
+};
+
+struct pass_plan
+{
+  pass_kind kind;
+  int src;
+  int dst;
+};
+
+// What pass `pass` of `passes` does, given the trivial passes (bit q: every key has the same digit in pass q).
+// The passes that move keys alternate between the output and the third buffer and end in the output; the first one
+// reads the input. The in/out forms move the keys at least once. In the DoubleBuffer forms the input is one of
+// the other two buffers, so the number of moves must have the parity of `passes` (which the host used to tell the
+// caller where the result is): where it has not, the first trivial pass copies.
+STRATA_HOST_DEVICE inline pass_plan plan_pass(unsigned int trivial, int passes, int pass, bool double_buffer)
+{
+  const unsigned int all = passes >= 32 ? 0xffffffffu : ((1u << passes) - 1u);
+  trivial &= all;
+  const int sorting = passes - cuda::std::popcount(trivial);
+  const bool copy   = trivial != 0 && (double_buffer ? ((sorting ^ passes) & 1) != 0 : sorting == 0);
+  const int copy_pass = copy ? cuda::std::countr_zero(trivial) : -1;
+  const bool is_trivial = (trivial >> pass) & 1u;
+  if (is_trivial && pass != copy_pass)
+  {
+    return {pass_kind::skip, 0, 0};
+  }
+  const int moves = sorting + (copy ? 1 : 0);
+  const unsigned int earlier = (1u << pass) - 1u;
+  const int r     = cuda::std::popcount(~trivial & all & earlier) + ((copy && copy_pass < pass) ? 1 : 0);
+  const int dst   = ((moves - 1 - r) % 2 == 0) ? BUFFER_OUT : BUFFER_TMP;
+  const int src   = r == 0 ? BUFFER_IN : (dst == BUFFER_OUT ? BUFFER_TMP : BUFFER_OUT);
+  return {is_trivial ? pass_kind::copy : pass_kind::sort, src, dst};
+}
+
+// The keys and values buffers of a sort (see buffer_index).
+template <typename KeyT, typename ValueT>
+struct sort_buffers
+{
+  KeyT* keys[3];
+  ValueT* values[3];
+
+  // Selected without indexing the arrays by a runtime index (which would copy them to the stack).
+  STRATA_HOST_DEVICE KeyT* key(int index) const
+  {
+    return index == BUFFER_IN ? keys[BUFFER_IN] : (index == BUFFER_OUT ? keys[BUFFER_OUT] : keys[BUFFER_TMP]);
+  }
+  STRATA_HOST_DEVICE ValueT* value(int index) const
+  {
+    return index == BUFFER_IN ? values[BUFFER_IN] : (index == BUFFER_OUT ? values[BUFFER_OUT] : values[BUFFER_TMP]);
+  }
+};
+} // namespace radix_sort
+} // namespace detail
+
+template <typename PolicyT, typename KeyT, typename ValueT, typename OffsetT, typename CodecT>
+struct AgentRadixSortOnesweep
+{
+  static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
+  static constexpr int TILE_ITEMS       = PolicyT::TILE_ITEMS;
+  static constexpr int RADIX_BITS       = PolicyT::RADIX_BITS;
+  static constexpr int RADIX_DIGITS     = 1 << RADIX_BITS;
+  static constexpr int WARPS            = BLOCK_THREADS / WARP_THREADS;
+  static constexpr int WARP_ITEMS       = WARP_THREADS * ITEMS_PER_THREAD;
+  // An odd row of warp counters per digit: the lanes of a warp bump counters of different digits in distinct banks.
+  static constexpr int PADDED_WARPS = (WARPS % 2 == 0) ? WARPS + 1 : WARPS;
+  static constexpr bool KEYS_ONLY   = cuda::std::is_same<ValueT, NullType>::value;
+
+  static_assert(BLOCK_THREADS % WARP_THREADS == 0, "whole warps");
+  static_assert(BLOCK_THREADS >= RADIX_DIGITS, "one thread per digit");
+  static_assert(TILE_ITEMS <= static_cast<int>(detail::radix_sort::LOOKBACK_COUNT_MASK), "tile counts fit a word");
+
+  using BlockScanT = BlockScan<cuda::std::uint32_t, BLOCK_THREADS>;
+
+  struct _TempStorage
+  {
+    union
+    {
+      cuda::std::uint32_t warp_counts[RADIX_DIGITS][PADDED_WARPS];
+      KeyT keys[TILE_ITEMS];
+      ValueT values[KEYS_ONLY ? 1 : TILE_ITEMS];
+    } exchange;
+    OffsetT digit_base[RADIX_DIGITS]; // a sorted tile slot j of digit d goes to digit_base[d] + j
+    cuda::std::uint32_t digit_prefix[RADIX_DIGITS]; // the tile's keys of smaller digits
+    typename BlockScanT::TempStorage scan;
+  };
+  struct TempStorage : Uninitialized<_TempStorage>
+  {};
+
+  _TempStorage& storage;
+  CodecT codec;
+  const unsigned int warp;
+  const unsigned int lane;
+
+  STRATA_DEVICE STRATA_FORCEINLINE AgentRadixSortOnesweep(TempStorage& storage, CodecT codec)
+      : storage(storage.Alias())
+      , codec(codec)
+      , warp(threadIdx.x / WARP_THREADS)
+      , lane(LaneId())
+  {}
+
+  // The tile position of this thread's item i in the warp-striped arrangement.
+  STRATA_DEVICE STRATA_FORCEINLINE int Position(int i) const
+  {
+    return static_cast<int>(warp) * WARP_ITEMS + i * WARP_THREADS + static_cast<int>(lane);
+  }
+
+  // The digit a key at tile position `position` is ranked by: positions at or past `valid` (no key) rank last.
+  STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t
+  RankDigit(const KeyT& key, int position, int valid, cuda::std::uint32_t bit_start, cuda::std::uint32_t num_bits) const
+  {
+    return position < valid ? codec.digit(key, bit_start, num_bits) : cuda::std::uint32_t(RADIX_DIGITS - 1);
+  }
+
+  // ranks[i] = the stable place of keys[i] in the tile sorted by the digit; counts(count) is called by the threads
+  // t < RADIX_DIGITS with the tile's number of keys of digit t (positions past `valid` counted in the last digit),
+  // before the ranks are complete. Leaves storage.digit_prefix set; the caller syncs before reusing the exchange.
+  template <typename CountsCallbackT>
+  STRATA_DEVICE STRATA_FORCEINLINE void Rank(const KeyT (&keys)[ITEMS_PER_THREAD],
+                                             int valid,
+                                             cuda::std::uint32_t bit_start,
+                                             cuda::std::uint32_t num_bits,
+                                             cuda::std::uint32_t (&ranks)[ITEMS_PER_THREAD],
+                                             CountsCallbackT counts)
+  {
+    constexpr int COUNTERS = RADIX_DIGITS * PADDED_WARPS;
+    for (int i = threadIdx.x; i < COUNTERS; i += BLOCK_THREADS)
+    {
+      (&storage.exchange.warp_counts[0][0])[i] = 0;
+    }
+    __syncthreads();
+
+    // Strip by strip, the lanes of equal digits take consecutive places after the warp's earlier keys of the digit.
+    const unsigned int lanes_below = LaneMaskLt();
+    STRATA_UNROLL
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      const cuda::std::uint32_t digit = RankDigit(keys[i], Position(i), valid, bit_start, num_bits);
+      const unsigned int peers        = MatchAny<RADIX_BITS>(digit);
+      const int below                 = __popc(peers & lanes_below);
+      cuda::std::uint32_t before      = 0;
+      if (below == 0)
+      {
+        cuda::std::uint32_t& counter = storage.exchange.warp_counts[digit][warp];
+        before                       = counter;
+        counter                      = before + static_cast<cuda::std::uint32_t>(__popc(peers));
+      }
+      before   = __shfl_sync(0xffffffffu, before, __ffs(peers) - 1);
+      ranks[i] = before + static_cast<cuda::std::uint32_t>(below);
+      WarpSync();
+    }
+    __syncthreads();
+
+    // Per digit: the warps' counts become exclusive prefixes across warps, and their sum the tile's count.
+    cuda::std::uint32_t count = 0;
+    if (threadIdx.x < RADIX_DIGITS)
+    {
+      STRATA_UNROLL
+      for (int w = 0; w < WARPS; ++w)
+      {
+        const cuda::std::uint32_t c                     = storage.exchange.warp_counts[threadIdx.x][w];
+        storage.exchange.warp_counts[threadIdx.x][w] = count;
+        count += c;
+      }
+      counts(count);
+    }
+    cuda::std::uint32_t prefix = 0;
+    BlockScanT(storage.scan).ExclusiveSum(count, prefix);
+    if (threadIdx.x < RADIX_DIGITS)
+    {
+      storage.digit_prefix[threadIdx.x] = prefix;
+    }
+    __syncthreads();
+
+    STRATA_UNROLL
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      const cuda::std::uint32_t digit = RankDigit(keys[i], Position(i), valid, bit_start, num_bits);
+      ranks[i] += storage.digit_prefix[digit] + storage.exchange.warp_counts[digit][warp];
+    }
+  }
+
+  // Loads the tile items at positions below `valid` from `in` (warp-striped).
+  template <typename T>
+  STRATA_DEVICE STRATA_FORCEINLINE void Load(const T* in, int valid, T (&items)[ITEMS_PER_THREAD]) const
+  {
+    STRATA_UNROLL
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      const int position = Position(i);
+      if (valid == TILE_ITEMS || position < valid)
+      {
+        items[i] = in[position];
+      }
+    }
+  }
+
+  // -- one digit pass over one tile ------------------------------------------------------------------------
+
+  // Sorts tile `tile` of the portion [portion_begin, portion_end) by digit pass `pass` (plan: a sorting pass),
+  // from the plan's source to its destination. offsets: this pass's row for this portion, [digit]; next_offsets: the
+  // row of the next portion (null for the last). lookback: [tile][digit] words of this portion.
+  STRATA_DEVICE STRATA_FORCEINLINE void SortTile(const KeyT* d_keys_in,
+                                                 KeyT* d_keys_out,
+                                                 const ValueT* d_values_in,
+                                                 ValueT* d_values_out,
+                                                 OffsetT tile_begin,
+                                                 int valid,
+                                                 unsigned int tile,
+                                                 bool last_tile,
+                                                 cuda::std::uint32_t bit_start,
+                                                 cuda::std::uint32_t num_bits,
+                                                 const OffsetT* offsets,
+                                                 OffsetT* next_offsets,
+                                                 cuda::std::uint32_t* lookback,
+                                                 cuda::std::uint32_t epoch)
+  {
+    KeyT keys[ITEMS_PER_THREAD];
+    Load(d_keys_in + tile_begin, valid, keys);
+
+    // Rank, publishing each digit's count (without the empty positions of a partial tile) as soon as it is known.
+    cuda::std::uint32_t ranks[ITEMS_PER_THREAD];
+    cuda::std::uint32_t own_count = 0;
+    const cuda::std::uint32_t epoch_bits = epoch << detail::radix_sort::LOOKBACK_EPOCH_SHIFT;
+    Rank(keys, valid, bit_start, num_bits, ranks, [&](cuda::std::uint32_t count) {
+      own_count = count - (threadIdx.x == RADIX_DIGITS - 1 ? static_cast<cuda::std::uint32_t>(TILE_ITEMS - valid) : 0u);
+      const cuda::std::uint32_t word =
+        epoch_bits | (tile == 0 ? detail::radix_sort::LOOKBACK_INCLUSIVE : 0u) | own_count;
+      cuda::atomic_ref<cuda::std::uint32_t, cuda::thread_scope_device>(
+        lookback[static_cast<size_t>(tile) * RADIX_DIGITS + threadIdx.x])
+        .store(word, cuda::std::memory_order_relaxed);
+    });
+    __syncthreads();
+
+    // Keys into shared memory in sorted order, while one thread per digit looks back for the tile's global place.
+    STRATA_UNROLL
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      storage.exchange.keys[ranks[i]] = keys[i];
+    }
+    if (threadIdx.x < RADIX_DIGITS)
+    {
+      const cuda::std::uint32_t exclusive = LookBack(tile, lookback, epoch_bits);
+      if (tile != 0)
+      {
+        cuda::atomic_ref<cuda::std::uint32_t, cuda::thread_scope_device>(
+          lookback[static_cast<size_t>(tile) * RADIX_DIGITS + threadIdx.x])
+          .store(epoch_bits | detail::radix_sort::LOOKBACK_INCLUSIVE | (exclusive + own_count),
+                 cuda::std::memory_order_relaxed);
+      }
+      const OffsetT base = offsets[threadIdx.x] + exclusive;
+      if (last_tile && next_offsets != nullptr)
+      {
+        next_offsets[threadIdx.x] = base + own_count;
+      }
+      storage.digit_base[threadIdx.x] = base - storage.digit_prefix[threadIdx.x];
+    }
+    __syncthreads();
+
+    // Out in sorted order: consecutive slots of a digit go to consecutive addresses.
+    cuda::std::uint32_t slot_digit[KEYS_ONLY ? 1 : ITEMS_PER_THREAD];
+    STRATA_UNROLL
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      const int slot = k * BLOCK_THREADS + static_cast<int>(threadIdx.x);
+      if (valid == TILE_ITEMS || slot < valid)
+      {
+        const KeyT key                  = storage.exchange.keys[slot];
+        const cuda::std::uint32_t digit = codec.digit(key, bit_start, num_bits);
+        d_keys_out[storage.digit_base[digit] + static_cast<OffsetT>(slot)] = key;
+        if constexpr (!KEYS_ONLY)
+        {
+          slot_digit[k] = digit;
+        }
+      }
+    }
+
+    if constexpr (!KEYS_ONLY)
+    {
+      ValueT values[ITEMS_PER_THREAD];
+      Load(d_values_in + tile_begin, valid, values);
+      __syncthreads();
+      STRATA_UNROLL
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      {
+        storage.exchange.values[ranks[i]] = values[i];
+      }
+      __syncthreads();
+      STRATA_UNROLL
+      for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+      {
+        const int slot = k * BLOCK_THREADS + static_cast<int>(threadIdx.x);
+        if (valid == TILE_ITEMS || slot < valid)
+        {
+          d_values_out[storage.digit_base[slot_digit[k]] + static_cast<OffsetT>(slot)] = storage.exchange.values[slot];
+        }
+      }
+    }
+  }
+
+  // The number of keys of digit threadIdx.x in the portion's tiles before `tile`: walks back over their words,
+  // adding counts, until a tile with an inclusive count.
+  STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t
+  LookBack(unsigned int tile, cuda::std::uint32_t* lookback, cuda::std::uint32_t epoch_bits) const
+  {
+    cuda::std::uint32_t exclusive = 0;
+    unsigned int predecessor      = tile;
+    while (predecessor > 0)
+    {
+      --predecessor;
+      cuda::std::uint32_t word = 0;
+      do
+      {
+        word = cuda::atomic_ref<cuda::std::uint32_t, cuda::thread_scope_device>(
+                 lookback[static_cast<size_t>(predecessor) * RADIX_DIGITS + threadIdx.x])
+                 .load(cuda::std::memory_order_relaxed);
+      } while ((word & ~(detail::radix_sort::LOOKBACK_INCLUSIVE | detail::radix_sort::LOOKBACK_COUNT_MASK))
+               != epoch_bits);
+      exclusive += word & detail::radix_sort::LOOKBACK_COUNT_MASK;
+      if (word & detail::radix_sort::LOOKBACK_INCLUSIVE)
+      {
+        break;
+      }
+    }
+    return exclusive;
+  }
+
+  // A trivial pass that must still move the keys: the tile as it is.
+  STRATA_DEVICE STRATA_FORCEINLINE void CopyTile(const KeyT* d_keys_in,
+                                                 KeyT* d_keys_out,
+                                                 const ValueT* d_values_in,
+                                                 ValueT* d_values_out,
+                                                 OffsetT tile_begin,
+                                                 int valid) const
+  {
+    for (int slot = threadIdx.x; slot < valid; slot += BLOCK_THREADS)
+    {
+      d_keys_out[tile_begin + slot] = d_keys_in[tile_begin + slot];
+      if constexpr (!KEYS_ONLY)
+      {
+        d_values_out[tile_begin + slot] = d_values_in[tile_begin + slot];
+      }
+    }
+  }
+
+  // -- an input of one tile -------------------------------------------------------------------------------
+
+  // Sorts the `valid` keys (and values) of one tile by every pass in shared memory; d_keys_out may be d_keys_in.
+  STRATA_DEVICE STRATA_FORCEINLINE void SortSingleTile(const KeyT* d_keys_in,
+                                                       KeyT* d_keys_out,
+                                                       const ValueT* d_values_in,
+                                                       ValueT* d_values_out,
+                                                       int valid,
+                                                       detail::radix_sort::pass_bits<RADIX_BITS> bits)
+  {
+    KeyT keys[ITEMS_PER_THREAD];
+    ValueT values[KEYS_ONLY ? 1 : ITEMS_PER_THREAD];
+    Load(d_keys_in, valid, keys);
+    if constexpr (!KEYS_ONLY)
+    {
+      Load(d_values_in, valid, values);
+    }
+    const int passes = bits.passes();
+    for (int pass = 0; pass < passes; ++pass)
+    {
+      cuda::std::uint32_t ranks[ITEMS_PER_THREAD];
+      Rank(keys, valid, bits.start(pass), bits.width(pass), ranks, [](cuda::std::uint32_t) {});
+      __syncthreads();
+      Exchange(keys, ranks);
+      if constexpr (!KEYS_ONLY)
+      {
+        Exchange(values, ranks);
+      }
+    }
+    // The empty positions of the tile ranked last in every pass: the keys are at positions below `valid`.
+    STRATA_UNROLL
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      const int position = Position(i);
+      if (position < valid)
+      {
+        d_keys_out[position] = keys[i];
+        if constexpr (!KEYS_ONLY)
+        {
+          d_values_out[position] = values[i];
+        }
+      }
+    }
+  }
+
+  // items[i] moves to tile position ranks[i]; then each thread holds its warp-striped positions again.
+  template <typename T>
+  STRATA_DEVICE STRATA_FORCEINLINE void Exchange(T (&items)[ITEMS_PER_THREAD], const cuda::std::uint32_t (&ranks)[ITEMS_PER_THREAD])
+  {
+    T* buffer = reinterpret_cast<T*>(&storage.exchange);
+    STRATA_UNROLL
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      buffer[ranks[i]] = items[i];
+    }
+    __syncthreads();
+    STRATA_UNROLL
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      items[i] = buffer[Position(i)];
+    }
+    __syncthreads();
+  }
+};
+
+STRATA_NAMESPACE_END

@@ -1,0 +1,400 @@
+// DispatchRadixSort: DeviceRadixSort's kernels and the host closure that sizes, checks and launches them.
+//
+// An input of at most one single-tile policy tile is one launch: one block sorts it in shared memory. A larger one:
+//   1. one clear of the sort's state (digit counts, look-back words);
+//   2. the histogram kernel: every pass's digit counts in one read of the keys, turned into digit offsets by the
+//      last block, which also marks the passes whose digit is the same for every key;
+//   3. per digit pass (and per portion of at most 2^28 - 1 keys), the onesweep kernel, one block per tile, launched
+//      with programmatic stream serialization on sm_90 so that its launch overlaps the kernel before it. Each block
+//      reads the plan of its pass (skip, sort or copy, and between which buffers) from the histogram's result, so
+//      that skipped passes cost one launch and no memory traffic, and the host never waits for the histogram.
+#pragma once
+
+#include <strata/agent/agent_radix_sort_histogram.cuh>
+#include <strata/agent/agent_radix_sort_onesweep.cuh>
+#include <strata/config.cuh>
+#include <strata/device/dispatch/chained_policy.cuh>
+#include <strata/device/dispatch/tuning/tuning_radix_sort.cuh>
+#include <strata/util/device.cuh>
+#include <strata/util/double_buffer.cuh>
+#include <strata/util/error.cuh>
+#include <strata/util/ptx.cuh>
+#include <strata/util/temporary_storage.cuh>
+#include <strata/util/type_traits.cuh>
+#include <strata/util/uninitialized.cuh>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace radix_sort
+{
+// The largest number of digit passes of a key (the histogram keeps that many rows).
+template <int RADIX_BITS, typename CodecT>
+STRATA_HOST_DEVICE constexpr int max_passes()
+{
+  return (CodecT::BITS + RADIX_BITS - 1) / RADIX_BITS;
+}
+
+STRATA_KERNELS_BEGIN
+
+template <typename MaxPolicyT, typename KeyT, typename OffsetT, typename CodecT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::HistogramPolicy::BLOCK_THREADS) void
+DeviceRadixSortHistogramKernel(const KeyT* d_keys,
+                               OffsetT num_items,
+                               bit_range range,
+                               sort_state<OffsetT> state,
+                               CodecT codec)
+{
+  using Policy            = typename MaxPolicyT::ActivePolicy::HistogramPolicy;
+  constexpr int RADIX_BITS = MaxPolicyT::ActivePolicy::OnesweepPolicy::RADIX_BITS;
+  using Agent = AgentRadixSortHistogram<Policy, RADIX_BITS, max_passes<RADIX_BITS, CodecT>(), KeyT, OffsetT, CodecT>;
+  __shared__ typename Agent::TempStorage temp_storage;
+  // The first digit pass may be launched now; it waits for this grid before it reads anything.
+  GridLaunchDependents();
+  Agent(temp_storage, d_keys, num_items, pass_bits<RADIX_BITS>(range), state, codec).Process();
+}
+
+// One digit pass over one portion: block b sorts tile b of [portion_begin, portion_end).
+template <typename MaxPolicyT, typename KeyT, typename ValueT, typename OffsetT, typename CodecT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::OnesweepPolicy::BLOCK_THREADS,
+                                           MaxPolicyT::ActivePolicy::OnesweepPolicy::MIN_BLOCKS_PER_SM) void
+DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers,
+                              bool double_buffer,
+                              sort_state<OffsetT> state,
+                              cuda::std::uint32_t* lookback,
+                              bit_range range,
+                              int pass,
+                              int portion,
+                              OffsetT portion_begin,
+                              OffsetT portion_end,
+                              cuda::std::uint32_t epoch,
+                              CodecT codec)
+{
+  using Policy             = typename MaxPolicyT::ActivePolicy::OnesweepPolicy;
+  constexpr int RADIX_BITS = Policy::RADIX_BITS;
+  using Agent              = AgentRadixSortOnesweep<Policy, KeyT, ValueT, OffsetT, CodecT>;
+  __shared__ typename Agent::TempStorage temp_storage;
+  const pass_bits<RADIX_BITS> bits(range);
+
+  GridLaunchDependents();
+  GridDependencyWait();
+  const pass_plan plan = plan_pass(*state.trivial_passes, bits.passes(), pass, double_buffer);
+  if (plan.kind == pass_kind::skip)
+  {
+    return;
+  }
+  const OffsetT tile_begin = portion_begin + static_cast<OffsetT>(blockIdx.x) * Policy::TILE_ITEMS;
+  const OffsetT rest       = portion_end - tile_begin;
+  const int valid          = rest < OffsetT(Policy::TILE_ITEMS) ? static_cast<int>(rest) : Policy::TILE_ITEMS;
+  Agent agent(temp_storage, codec);
+  KeyT* const keys_src     = buffers.key(plan.src);
+  KeyT* const keys_dst     = buffers.key(plan.dst);
+  ValueT* const values_src = buffers.value(plan.src);
+  ValueT* const values_dst = buffers.value(plan.dst);
+  if (plan.kind == pass_kind::copy)
+  {
+    agent.CopyTile(keys_src, keys_dst, values_src, values_dst, tile_begin, valid);
+    return;
+  }
+  OffsetT* row = state.offsets + (static_cast<size_t>(pass) * state.portions + portion) * (1 << RADIX_BITS);
+  agent.SortTile(keys_src,
+                 keys_dst,
+                 values_src,
+                 values_dst,
+                 tile_begin,
+                 valid,
+                 blockIdx.x,
+                 blockIdx.x == gridDim.x - 1,
+                 bits.start(pass),
+                 bits.width(pass),
+                 row,
+                 portion + 1 < state.portions ? row + (1 << RADIX_BITS) : nullptr,
+                 lookback,
+                 epoch);
+}
+
+// The whole sort of at most one tile, in one block.
+template <typename MaxPolicyT, typename KeyT, typename ValueT, typename OffsetT, typename CodecT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SingleTilePolicy::BLOCK_THREADS, 1) void
+DeviceRadixSortSingleTileKernel(const KeyT* d_keys_in,
+                                KeyT* d_keys_out,
+                                const ValueT* d_values_in,
+                                ValueT* d_values_out,
+                                int num_items,
+                                bit_range range,
+                                CodecT codec)
+{
+  using Policy = typename MaxPolicyT::ActivePolicy::SingleTilePolicy;
+  using Agent  = AgentRadixSortOnesweep<Policy, KeyT, ValueT, OffsetT, CodecT>;
+  __shared__ typename Agent::TempStorage temp_storage;
+  Agent(temp_storage, codec)
+    .SortSingleTile(d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, pass_bits<Policy::RADIX_BITS>(range));
+}
+
+STRATA_KERNELS_END
+} // namespace radix_sort
+} // namespace detail
+
+// The dispatch closure of DeviceRadixSort. ValueT is NullType for keys only. With is_overwrite_okay (the
+// DoubleBuffer forms) both buffers of d_keys (and d_values) are scratch and the selectors are set to the result;
+// otherwise d_keys.Current() is the read-only input and d_keys.Alternate() the output.
+template <bool IS_DESCENDING,
+          typename KeyT,
+          typename ValueT,
+          typename OffsetT,
+          typename DecomposerT = detail::radix_sort::no_decomposer,
+          typename PolicyHub   = detail::radix_sort::policy_hub<KeyT, ValueT, OffsetT>>
+struct DispatchRadixSort
+{
+  using MaxPolicy                = typename PolicyHub::MaxPolicy;
+  using CodecT                   = detail::radix_sort::key_codec<KeyT, IS_DESCENDING, DecomposerT>;
+  static constexpr bool KEYS_ONLY = cuda::std::is_same<ValueT, NullType>::value;
+
+  void* d_temp_storage;
+  size_t& temp_storage_bytes;
+  DoubleBuffer<KeyT>& d_keys;
+  DoubleBuffer<ValueT>& d_values;
+  OffsetT num_items;
+  int begin_bit;
+  int end_bit;
+  bool is_overwrite_okay;
+  cudaStream_t stream;
+  CodecT codec;
+  int device;
+  int ptx_version;
+
+  template <typename ActivePolicyT>
+  cudaError_t Invoke()
+  {
+    using OnesweepPolicy     = typename ActivePolicyT::OnesweepPolicy;
+    using HistogramPolicy    = typename ActivePolicyT::HistogramPolicy;
+    using SingleTilePolicy   = typename ActivePolicyT::SingleTilePolicy;
+    constexpr int RADIX_BITS = OnesweepPolicy::RADIX_BITS;
+    constexpr int DIGITS     = 1 << RADIX_BITS;
+    static_assert(SingleTilePolicy::RADIX_BITS == RADIX_BITS, "one digit width per policy");
+
+    const detail::radix_sort::bit_range range{begin_bit, end_bit};
+    const int passes = detail::radix_sort::pass_bits<RADIX_BITS>(range).passes();
+    const bool single_tile = num_items <= OffsetT(SingleTilePolicy::TILE_ITEMS);
+    const bool onesweep    = !single_tile && passes > 0;
+
+    // Temporary storage: the third buffer of the in/out forms, and the sort's state: [header][offsets][look-back].
+    constexpr OffsetT TILE       = OnesweepPolicy::TILE_ITEMS;
+    const OffsetT portion_tiles  = static_cast<OffsetT>(detail::radix_sort::MAX_PORTION_ITEMS / TILE);
+    const OffsetT portion_items  = portion_tiles * TILE;
+    const OffsetT tiles          = (num_items + TILE - 1) / TILE;
+    const int portions           = onesweep ? static_cast<int>((num_items + portion_items - 1) / portion_items) : 0;
+    const size_t lookback_tiles  = onesweep ? static_cast<size_t>(tiles < portion_tiles ? tiles : portion_tiles) : 0;
+    constexpr size_t HEADER      = 16;
+    const size_t offsets_bytes   = detail::round_up<size_t>(
+      static_cast<size_t>(passes) * portions * DIGITS * sizeof(OffsetT), 16);
+    const size_t state_bytes =
+      onesweep ? HEADER + offsets_bytes + lookback_tiles * DIGITS * sizeof(cuda::std::uint32_t) : 0;
+    const bool third_buffer = onesweep && !is_overwrite_okay;
+
+    detail::temporary_storage::layout<3> layout;
+    auto keys_tmp   = layout.get_slot(0)->create_alias<KeyT>(third_buffer ? static_cast<size_t>(num_items) : 0);
+    auto values_tmp = layout.get_slot(1)->create_alias<ValueT>(
+      third_buffer && !KEYS_ONLY ? static_cast<size_t>(num_items) : 0);
+    auto state_mem = layout.get_slot(2)->create_alias<char>(state_bytes);
+    if (d_temp_storage == nullptr)
+    {
+      temp_storage_bytes = layout.get_size();
+      return cudaSuccess;
+    }
+    STRATA_RETURN_IF_ERROR(layout.map_to_buffer(d_temp_storage, temp_storage_bytes));
+    if (num_items == 0)
+    {
+      return cudaSuccess;
+    }
+    if (d_keys.d_buffers[0] == nullptr || d_keys.d_buffers[1] == nullptr
+        || (!KEYS_ONLY && (d_values.d_buffers[0] == nullptr || d_values.d_buffers[1] == nullptr)))
+    {
+      return cudaErrorInvalidValue;
+    }
+
+    // Where the result goes: the output of the in/out forms; for the DoubleBuffer forms the buffer that one move
+    // per pass would end in.
+    const int key_result   = is_overwrite_okay ? (d_keys.selector ^ (passes & 1)) : 1;
+    const int value_result = is_overwrite_okay ? (d_values.selector ^ (passes & 1)) : 1;
+    KeyT* const keys_in    = d_keys.d_buffers[is_overwrite_okay ? d_keys.selector : 0];
+    ValueT* const values_in = d_values.d_buffers[is_overwrite_okay ? d_values.selector : 0];
+
+    cudaError_t error = cudaSuccess;
+    if (passes == 0)
+    {
+      // No bits to sort by: the input is the result.
+      if (!is_overwrite_okay)
+      {
+        error = copy(d_keys.d_buffers[1], keys_in);
+        if (error == cudaSuccess && !KEYS_ONLY)
+        {
+          error = copy(d_values.d_buffers[1], values_in);
+        }
+      }
+    }
+    else if (single_tile)
+    {
+      const auto kernel = detail::radix_sort::DeviceRadixSortSingleTileKernel<MaxPolicy, KeyT, ValueT, OffsetT, CodecT>;
+      error             = detail::check_launch(Launch(dim3(1),
+                                          dim3(SingleTilePolicy::BLOCK_THREADS),
+                                          stream,
+                                          kernel,
+                                          static_cast<const KeyT*>(keys_in),
+                                          d_keys.d_buffers[key_result],
+                                          static_cast<const ValueT*>(values_in),
+                                          d_values.d_buffers[value_result],
+                                          static_cast<int>(num_items),
+                                          range,
+                                          codec),
+                                   stream);
+    }
+    else
+    {
+      detail::radix_sort::sort_buffers<KeyT, ValueT> buffers{};
+      buffers.keys[detail::radix_sort::BUFFER_IN]    = keys_in;
+      buffers.keys[detail::radix_sort::BUFFER_OUT]   = d_keys.d_buffers[key_result];
+      buffers.keys[detail::radix_sort::BUFFER_TMP]   = is_overwrite_okay ? d_keys.d_buffers[key_result ^ 1] : keys_tmp.get();
+      buffers.values[detail::radix_sort::BUFFER_IN]  = values_in;
+      buffers.values[detail::radix_sort::BUFFER_OUT] = d_values.d_buffers[value_result];
+      buffers.values[detail::radix_sort::BUFFER_TMP] =
+        is_overwrite_okay ? d_values.d_buffers[value_result ^ 1] : values_tmp.get();
+      error = onesweep_sort<ActivePolicyT>(buffers, state_mem.get(), HEADER, offsets_bytes, state_bytes, portions,
+                                           portion_items);
+    }
+    if (error == cudaSuccess && is_overwrite_okay)
+    {
+      d_keys.selector   = key_result;
+      d_values.selector = value_result;
+    }
+    return error;
+  }
+
+  template <typename T>
+  cudaError_t copy(T* d_out, const T* d_in) const
+  {
+    if (d_out == d_in)
+    {
+      return cudaSuccess;
+    }
+    return cudaMemcpyAsync(d_out, d_in, static_cast<size_t>(num_items) * sizeof(T), cudaMemcpyDeviceToDevice, stream);
+  }
+
+  template <typename ActivePolicyT>
+  cudaError_t onesweep_sort(const detail::radix_sort::sort_buffers<KeyT, ValueT>& buffers,
+                            char* state_mem,
+                            size_t header_bytes,
+                            size_t offsets_bytes,
+                            size_t state_bytes,
+                            int portions,
+                            OffsetT portion_items) const
+  {
+    using OnesweepPolicy     = typename ActivePolicyT::OnesweepPolicy;
+    using HistogramPolicy    = typename ActivePolicyT::HistogramPolicy;
+    constexpr int RADIX_BITS = OnesweepPolicy::RADIX_BITS;
+    const detail::radix_sort::bit_range range{begin_bit, end_bit};
+    const int passes = detail::radix_sort::pass_bits<RADIX_BITS>(range).passes();
+
+    detail::radix_sort::sort_state<OffsetT> state{};
+    state.blocks_done    = reinterpret_cast<unsigned int*>(state_mem);
+    state.trivial_passes = reinterpret_cast<unsigned int*>(state_mem) + 1;
+    state.offsets        = reinterpret_cast<OffsetT*>(state_mem + header_bytes);
+    state.portions       = portions;
+    auto* lookback       = reinterpret_cast<cuda::std::uint32_t*>(state_mem + header_bytes + offsets_bytes);
+    STRATA_RETURN_IF_ERROR(cudaMemsetAsync(state_mem, 0, state_bytes, stream));
+
+    // Histogram: one wave, at most one block per tile of the histogram policy.
+    const auto histogram = detail::radix_sort::DeviceRadixSortHistogramKernel<MaxPolicy, KeyT, OffsetT, CodecT>;
+    size_t wave          = 0;
+    STRATA_RETURN_IF_ERROR(WaveBlocks(wave, histogram, HistogramPolicy::BLOCK_THREADS, device));
+    const size_t histogram_tiles =
+      static_cast<size_t>((num_items + OffsetT(HistogramPolicy::TILE_ITEMS) - 1) / OffsetT(HistogramPolicy::TILE_ITEMS));
+    STRATA_RETURN_IF_ERROR(detail::check_launch(Launch(dim3(static_cast<unsigned int>(
+                                                         histogram_tiles < wave ? histogram_tiles : wave)),
+                                                       dim3(HistogramPolicy::BLOCK_THREADS),
+                                                       stream,
+                                                       histogram,
+                                                       static_cast<const KeyT*>(buffers.keys[detail::radix_sort::BUFFER_IN]),
+                                                       num_items,
+                                                       range,
+                                                       state,
+                                                       codec),
+                                                stream));
+
+    // The digit passes, portion by portion.
+    const auto onesweep =
+      detail::radix_sort::DeviceRadixSortOnesweepKernel<MaxPolicy, KeyT, ValueT, OffsetT, CodecT>;
+    constexpr OffsetT TILE = OnesweepPolicy::TILE_ITEMS;
+    int launch             = 0;
+    for (int pass = 0; pass < passes; ++pass)
+    {
+      for (int portion = 0; portion < portions; ++portion, ++launch)
+      {
+        const OffsetT portion_begin = static_cast<OffsetT>(portion) * portion_items;
+        const OffsetT rest          = num_items - portion_begin;
+        const OffsetT portion_end   = portion_begin + (rest < portion_items ? rest : portion_items);
+        const unsigned int grid     = static_cast<unsigned int>((portion_end - portion_begin + TILE - 1) / TILE);
+        const auto epoch =
+          static_cast<cuda::std::uint32_t>(launch % detail::radix_sort::LOOKBACK_EPOCHS + 1);
+        STRATA_RETURN_IF_ERROR(detail::check_launch(LaunchAfter(ptx_version >= 900,
+                                                                dim3(grid),
+                                                                dim3(OnesweepPolicy::BLOCK_THREADS),
+                                                                stream,
+                                                                onesweep,
+                                                                buffers,
+                                                                is_overwrite_okay,
+                                                                state,
+                                                                lookback,
+                                                                range,
+                                                                pass,
+                                                                portion,
+                                                                portion_begin,
+                                                                portion_end,
+                                                                epoch,
+                                                                codec),
+                                                    stream));
+      }
+    }
+    return cudaSuccess;
+  }
+
+  // Checks the bit range, picks the policy for the current device's PTX version and runs (or sizes) the sort.
+  static cudaError_t Dispatch(void* d_temp_storage,
+                              size_t& temp_storage_bytes,
+                              DoubleBuffer<KeyT>& d_keys,
+                              DoubleBuffer<ValueT>& d_values,
+                              OffsetT num_items,
+                              int begin_bit,
+                              int end_bit,
+                              bool is_overwrite_okay,
+                              cudaStream_t stream,
+                              DecomposerT decomposer = {})
+  {
+    if (begin_bit < 0 || end_bit < begin_bit || end_bit > CodecT::BITS)
+    {
+      return cudaErrorInvalidValue;
+    }
+    int device = 0;
+    STRATA_RETURN_IF_ERROR(CurrentDevice(device));
+    int ptx_version = 0;
+    STRATA_RETURN_IF_ERROR(PtxVersion(ptx_version, device));
+    DispatchRadixSort closure{d_temp_storage,
+                              temp_storage_bytes,
+                              d_keys,
+                              d_values,
+                              num_items,
+                              begin_bit,
+                              end_bit,
+                              is_overwrite_okay,
+                              stream,
+                              CodecT(decomposer),
+                              device,
+                              ptx_version};
+    return MaxPolicy::Invoke(ptx_version, closure);
+  }
+};
+
+STRATA_NAMESPACE_END
