@@ -2,8 +2,9 @@
 """Ratios of strata against CUB / Thrust from Google Benchmark JSON.
 
 Benchmarks are named "<case>/<library>" (library: strata, cub, thrust, copy, cub_vectorize). For each case the
-table shows strata's time and throughput and, for every other library, speed = other_time / strata_time (above
-1: strata is faster). With --merge OUT, the input files are also merged into one JSON file, whose context is the first
+table shows strata's time and throughput (GB/s where the benchmark counts bytes, G items/s where it counts items:
+keys per second for the sorts) and, for every other library, speed = other_time / strata_time (above 1: strata is
+faster). With --merge OUT, the input files are also merged into one JSON file, whose context is the first
 file's with the --context KEY=VALUE pairs added (scripts/gpu_check.sh adds the commit, nvcc and the date).
 """
 import argparse
@@ -60,10 +61,11 @@ def main():
         cases.setdefault(case, {})[lib] = {
             "time_us": b["real_time"] * {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[b.get("time_unit", "ns")],
             "gbps": b.get("bytes_per_second", 0.0) / 1e9,
+            "gips": b.get("items_per_second", 0.0) / 1e9,
         }
 
     width = max([len(c) for c in cases] + [10])
-    print(f"{'case':<{width}}  {'strata us':>10} {'GB/s':>8}  ratios (other time / strata time)")
+    print(f"{'case':<{width}}  {'strata us':>10} {'GB/s':>8} {'Gitem/s':>8}  ratios (other time / strata time)")
     worst = None
     for case, libs in cases.items():
         s = libs.get("strata")
@@ -83,7 +85,8 @@ def main():
             parts.append(f"vs {lib} {ratio:5.3f}x")
             if lib in ("cub", "thrust") and (worst is None or ratio < worst[0]):
                 worst = (ratio, case, lib)
-        print(f"{case:<{width}}  {s['time_us']:10.2f} {s['gbps']:8.1f}  {'  '.join(parts)}")
+        rates = " ".join(f"{v:8.{digits}f}" if v else f"{'-':>8}" for v, digits in ((s["gbps"], 1), (s["gips"], 2)))
+        print(f"{case:<{width}}  {s['time_us']:10.2f} {rates}  {'  '.join(parts)}")
     if worst:
         print(f"lowest ratio: {worst[0]:.3f}x ({worst[1]} vs {worst[2]})")
     return 0

@@ -64,7 +64,19 @@ ALGORITHMS = OrderedDict([
     ("block_scan", ("BlockLoad, BlockScan, BlockStore",
                     "The same with an inclusive block scan. `l2_reuse_after`: the time to re-read an L2-resident "
                     "buffer after the kernel (near 1: strata's kernel leaves the L2 as CUB's does).")),
+    ("radix_sort_keys", ("DeviceRadixSort::SortKeys",
+                         "In/out form, all key bits. `random`: random keys; `and3`: each key the AND of 3 random words "
+                         "(0.544 bits of entropy per bit); floating-point keys finite. Gkeys/s: keys sorted per "
+                         "second; `temp vs cub`: strata's temporary bytes / CUB's for the same call.")),
+    ("radix_sort_pairs", ("DeviceRadixSort::SortPairs",
+                          "In/out form, all key bits, keys and values of the types named (u32_u32: u32 keys, u32 "
+                          "values); keys as for SortKeys.")),
+    ("radix_sort_skip", ("DeviceRadixSort::SortKeys, skipped digit passes",
+                         "u64 keys below 2^20 sorted on all 64 bits: 5 of the 8 digit passes see the same digit in "
+                         "every key and can be skipped.")),
 ])
+# Sections whose rate is items per second (Gkeys/s) rather than bytes per second.
+ITEM_RATE_PREFIXES = ("radix_sort",)
 TYPES = ["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "bf16", "f32", "f64"]
 SIZE = re.compile(r"2\^(\d+)$")
 TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
@@ -75,9 +87,11 @@ class Result:
     """One library's median on one case of one run: seconds and GB/s (None where the benchmark set no byte count),
     or the error the benchmark reported."""
 
-    def __init__(self, seconds=None, gbps=None, error=None, label="", repetitions=1):
+    def __init__(self, seconds=None, gbps=None, error=None, label="", repetitions=1, gips=None, temp_ratio=None):
         self.seconds, self.gbps, self.error, self.label = seconds, gbps, error, label
         self.repetitions = repetitions
+        # G items/s, and strata's temporary bytes / CUB's (counters temp_bytes_strata, temp_bytes_cub) where set.
+        self.gips, self.temp_ratio = gips, temp_ratio
 
 
 class Run:
@@ -121,7 +135,11 @@ def summarize(group):
     # Bytes per iteration are the same in every repetition; the median's throughput follows from the median's time.
     with_bytes = [b for b in entries if b.get("bytes_per_second")]
     gbps = with_bytes[0]["bytes_per_second"] * seconds_of(with_bytes[0]) / seconds / 1e9 if with_bytes else None
-    return Result(seconds, gbps, None, group["label"], max(b.get("repetitions", 1) for b in entries))
+    with_items = [b for b in entries if b.get("items_per_second")]
+    gips = with_items[0]["items_per_second"] * seconds_of(with_items[0]) / seconds / 1e9 if with_items else None
+    with_temp = [b for b in entries if b.get("temp_bytes_strata") and b.get("temp_bytes_cub")]
+    temp_ratio = with_temp[0]["temp_bytes_strata"] / with_temp[0]["temp_bytes_cub"] if with_temp else None
+    return Result(seconds, gbps, None, group["label"], max(b.get("repetitions", 1) for b in entries), gips, temp_ratio)
 
 
 def load_run(path):
@@ -212,6 +230,17 @@ def short_names(runs):
     return short if len(set(short)) == len(short) else full
 
 
+def item_rate(algorithm):
+    return algorithm.startswith(ITEM_RATE_PREFIXES)
+
+
+def rate_of(result, algorithm):
+    """The number a section tabulates and plots: GB/s, or Gkeys/s for the item-rate sections."""
+    if result is None:
+        return None
+    return result.gips if item_rate(algorithm) else result.gbps
+
+
 def fmt_gbps(value):
     return "—" if value is None else (f"{value:.0f}" if value >= 100 else f"{value:.1f}")
 
@@ -230,10 +259,14 @@ def section_table(runs, algorithm):
     names = short_names(runs)
     # A latency section gives strata's time per call; the others its throughput.
     latency = algorithm.endswith("_latency")
+    unit = "us" if latency else ("Gkeys/s" if item_rate(algorithm) else "GB/s")
+    # Where strata's runs carry both libraries' temporary bytes, a column of their ratio.
+    temp = any(run.results.get((algorithm, case, "strata")) is not None
+               and run.results[(algorithm, case, "strata")].temp_ratio is not None for run in runs for case in cases)
     head = ["case"]
     for name in names:
         prefix = f"{name} " if len(runs) > 1 else ""
-        head += [f"{prefix}{'us' if latency else 'GB/s'}"] + [f"vs {lib}" for lib in libraries]
+        head += [f"{prefix}{unit}"] + [f"vs {lib}" for lib in libraries] + (["temp vs cub"] if temp else [])
     lines = ["| " + " | ".join(head) + " |", "|---" + "|--:" * (len(head) - 1) + "|"]
     label_sets = []  # distinct {library: label} of the labelled cases, in order of first use
     errors = []
@@ -247,9 +280,11 @@ def section_table(runs, algorithm):
             elif latency:
                 cells.append("—" if s is None else f"{s.seconds * 1e6:.1f}")
             else:
-                cells.append(fmt_gbps(s.gbps if s else None))
+                cells.append(fmt_gbps(rate_of(s, algorithm)))
             for lib in libraries:
                 cells.append(ratio_cell(s, run.results.get((algorithm, case, lib))))
+            if temp:
+                cells.append("—" if s is None or s.temp_ratio is None else f"{s.temp_ratio:.3f}")
             for lib in ["strata"] + libraries:
                 r = run.results.get((algorithm, case, lib))
                 if r is not None and r.label:
@@ -361,8 +396,8 @@ def style(lib, index):
 
 
 def gbps_of(run, algorithm, case, lib):
-    r = run.results.get((algorithm, case, lib))
-    return r.gbps if r is not None else None
+    """The plotted rate: GB/s, or Gkeys/s for the item-rate sections."""
+    return rate_of(run.results.get((algorithm, case, lib)), algorithm)
 
 
 def plot(runs, algorithm, path):
@@ -403,7 +438,7 @@ def plot(runs, algorithm, path):
                 if row == 0:
                     ax.set_title(" ".join(p for p in (vtype, rest) if p), fontsize=10)
                 if col == 0:
-                    ax.set_ylabel(f"{name} GB/s")
+                    ax.set_ylabel(f"{name} {'Gkeys/s' if item_rate(algorithm) else 'GB/s'}")
                 if row == len(runs) - 1:
                     ax.set_xlabel("items")
         axes[0][0].legend(fontsize=8)
@@ -420,7 +455,7 @@ def plot(runs, algorithm, path):
                 ax.barh([b[0] for b in bars], [b[1] for b in bars], height=height, color=style(lib, i)[0], label=lib)
             ax.set_yticks([y + 0.4 - height / 2 for y in range(len(measured))])
             ax.set_yticklabels(measured, fontsize=8)
-            ax.set_xlabel(f"{name} GB/s")
+            ax.set_xlabel(f"{name} {'Gkeys/s' if item_rate(algorithm) else 'GB/s'}")
             ax.grid(axis="x", alpha=0.3)
         axes[0][0].invert_yaxis()  # the first case on top (once: the panels share the axis)
         axes[0][0].legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1), ncol=len(libraries), frameon=False)
@@ -435,11 +470,14 @@ def self_test():
     replacement of a GPU's earlier file. Needs no matplotlib."""
 
     def entry(name, us, reps=1, index=0, bps=None, kind="iteration", agg=None, label=None, error=None,
-              file="compare.x.json"):
+              file="compare.x.json", ips=None, counters=None):
         b = {"name": name + "/manual_time", "run_name": name + "/manual_time", "run_type": kind, "real_time": us,
              "time_unit": "us", "repetitions": reps, "repetition_index": index, "file": "/tmp/t/" + file}
         if bps:
             b["bytes_per_second"] = bps
+        if ips:
+            b["items_per_second"] = ips
+        b.update(counters or {})
         if agg:
             b["aggregate_name"] = agg
         if label:
@@ -462,6 +500,10 @@ def self_test():
               entry("block_scan/i32/128x16/warp_transpose/raking/l2_reuse_after/strata", 4.0),
               entry("block_scan/i32/128x16/warp_transpose/raking/l2_reuse_after/cub", 5.0),
               entry("sort_keys/u32/2^24/strata", 8.0, bps=1e9),
+              entry("radix_sort_keys/u32/random/2^24/strata", 10.0, ips=1.5e9,
+                    counters={"temp_bytes_strata": 100.0, "temp_bytes_cub": 200.0}),
+              entry("radix_sort_keys/u32/random/2^24/cub", 12.0, ips=1.25e9,
+                    counters={"temp_bytes_strata": 100.0, "temp_bytes_cub": 200.0}),
               entry("reduce_sum/i8/16", 2.0, bps=mb / 2e-6, file="bench.reduce.sum.json")]
     gpu_b = [entry("reduce_sum/i32/2^20/strata", 1.0, bps=mb / 1e-6), entry("reduce_sum/i32/2^20/cub", 1.5)]
     stale_b = [entry("reduce_sum/i32/2^20/strata", 100.0, bps=mb / 1e-4)]
@@ -507,6 +549,10 @@ def self_test():
     check("no GB/s without bytes", "| i32/128x16/warp_transpose/raking/l2_reuse_after | — | 1.250 |" in md)
     check("tuning-format executables left out", ("reduce_sum", "i8", "16") not in a.results)
     check("unknown algorithm gets a section", "## sort_keys" in md and "img/sort_keys.png" in md)
+    check("keys/s and the temporary bytes' ratio in a sort section",
+          "| case | H100 Gkeys/s | vs cub | temp vs cub | H200 Gkeys/s | vs cub | temp vs cub |" in md
+          and "| u32/random/2^24 | 1.5 | 1.200 | 0.500 | — | — | — |" in md)
+    check("no temp column where no run has the counters", "| case | H100 GB/s | vs cub | vs copy | H200 GB/s |" in md)
     check("sections in the known order", md.index("## DeviceReduce::Sum") < md.index("## BlockLoad, BlockScan")
           < md.index("## sort_keys"))
     check("case order: type, then size", md.index("| i8/2^16 |") < md.index("| i32/2^16 |") < md.index("| i32/2^20 |"))

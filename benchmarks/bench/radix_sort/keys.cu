@@ -1,0 +1,29 @@
+// DeviceRadixSort::SortKeys (in/out form, all key bits) in the tuning format. The search space is declared below;
+// the tuning driver compiles this file once per point with -DTUNE_BASE=0 and the TUNE_* values, and once with
+// TUNE_BASE=1 (the tuned defaults of tuning_radix_sort.cuh) to compare against. The knobs are the onesweep
+// kernel's (the digit passes, nearly all of the time): block size, items per thread, digit width and the minimum
+// blocks per SM of its launch bounds; the histogram and single-tile kernels keep the library's policies
+// (support/radix_sort_tuning.cuh). A point whose tile does not fit in 48 KiB of static shared memory, or whose block
+// has fewer threads than digits, reports its cases as skipped.
+//
+// Key types: u32 and u64, or the one that -DTUNE_KEY_T=<type> names (e.g. -DTUNE_KEY_T=float); runtime axes: 2^16 ...
+// 2^28 keys, random (entropy:1000) and each the AND of 3 random words (entropy:544).
+//
+// %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:1024:32
+// %RANGE% TUNE_ITEMS_PER_THREAD ipt 4:24:1
+// %RANGE% TUNE_RADIX_BITS rb 7:8:1
+// %RANGE% TUNE_MIN_BLOCKS mb 1:4:1
+#include "radix_sort_tuning.cuh"
+
+#include <cstdint>
+
+int main(int argc, char** argv)
+{
+#ifdef TUNE_KEY_T
+  radix_sort_bench::register_sort<TUNE_KEY_T>("radix_sort_keys");
+#else
+  radix_sort_bench::register_sort<std::uint32_t>("radix_sort_keys");
+  radix_sort_bench::register_sort<std::uint64_t>("radix_sort_keys");
+#endif
+  return strata_bench::run_benchmarks(argc, argv);
+}

@@ -1,0 +1,35 @@
+// DeviceRadixSort::SortPairs (in/out form, all key bits) in the tuning format. The search space is declared below;
+// the tuning driver compiles this file once per point with -DTUNE_BASE=0 and the TUNE_* values, and once with
+// TUNE_BASE=1 (the tuned defaults of tuning_radix_sort.cuh) to compare against. The knobs are the onesweep
+// kernel's (the digit passes, nearly all of the time): block size, items per thread, digit width and the minimum
+// blocks per SM of its launch bounds; the histogram and single-tile kernels keep the library's policies
+// (support/radix_sort_tuning.cuh). A point whose tile does not fit in 48 KiB of static shared memory, or whose block
+// has fewer threads than digits, reports its cases as skipped.
+//
+// Key and value types: u32/u32 and u64/u64, or the pair that -DTUNE_KEY_T=<type> and -DTUNE_VALUE_T=<type> name
+// (the value type defaults to the key type; values are integers of 4 or 8 bytes, each item's input index, which
+// the validation needs); runtime axes: 2^16 ... 2^28 pairs, random keys (entropy:1000) and keys each the AND of 3
+// random words (entropy:544).
+//
+// %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:1024:32
+// %RANGE% TUNE_ITEMS_PER_THREAD ipt 4:24:1
+// %RANGE% TUNE_RADIX_BITS rb 7:8:1
+// %RANGE% TUNE_MIN_BLOCKS mb 1:4:1
+#include "radix_sort_tuning.cuh"
+
+#include <cstdint>
+
+#if defined(TUNE_KEY_T) && !defined(TUNE_VALUE_T)
+#  define TUNE_VALUE_T TUNE_KEY_T
+#endif
+
+int main(int argc, char** argv)
+{
+#ifdef TUNE_KEY_T
+  radix_sort_bench::register_sort<TUNE_KEY_T, TUNE_VALUE_T>("radix_sort_pairs");
+#else
+  radix_sort_bench::register_sort<std::uint32_t, std::uint32_t>("radix_sort_pairs");
+  radix_sort_bench::register_sort<std::uint64_t, std::uint64_t>("radix_sort_pairs");
+#endif
+  return strata_bench::run_benchmarks(argc, argv);
+}
