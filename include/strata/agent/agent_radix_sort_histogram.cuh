@@ -130,6 +130,14 @@ struct AgentRadixSortHistogram
 
     // Count every pass's digits of this block's tiles (tiles strided by the grid), items striped over the threads.
     const int part = (threadIdx.x / WARP_THREADS) % PARTS;
+    cuda::std::uint32_t start[MAX_PASSES];
+    cuda::std::uint32_t width[MAX_PASSES];
+    STRATA_UNROLL
+    for (int pass = 0; pass < MAX_PASSES; ++pass)
+    {
+      start[pass] = pass < passes ? bits.start(pass) : 0u;
+      width[pass] = pass < passes ? bits.width(pass) : 0u;
+    }
     for (OffsetT tile_begin = static_cast<OffsetT>(blockIdx.x) * TILE_ITEMS; tile_begin < num_items;
          tile_begin += static_cast<OffsetT>(gridDim.x) * TILE_ITEMS)
     {
@@ -150,9 +158,13 @@ struct AgentRadixSortHistogram
         const OffsetT idx = static_cast<OffsetT>(i * BLOCK_THREADS + threadIdx.x);
         if (idx < rest)
         {
-          for (int pass = 0; pass < passes; ++pass)
+          STRATA_UNROLL
+          for (int pass = 0; pass < MAX_PASSES; ++pass)
           {
-            atomicAdd(&storage.counts[part][pass][codec.digit(keys[i], bits.start(pass), bits.width(pass))], 1u);
+            if (pass < passes)
+            {
+              atomicAdd(&storage.counts[part][pass][codec.digit(keys[i], start[pass], width[pass])], 1u);
+            }
           }
         }
       }

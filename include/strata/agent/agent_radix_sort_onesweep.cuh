@@ -174,16 +174,25 @@ struct AgentRadixSortOnesweep
   }
 
   // The digit a key at tile position `position` is ranked by: positions at or past `valid` (no key) rank last.
+  // FULL: the tile has no such position.
+  template <bool FULL>
   STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t
   RankDigit(const KeyT& key, int position, int valid, cuda::std::uint32_t bit_start, cuda::std::uint32_t num_bits) const
   {
-    return position < valid ? codec.digit(key, bit_start, num_bits) : cuda::std::uint32_t(RADIX_DIGITS - 1);
+    if constexpr (FULL)
+    {
+      return codec.digit(key, bit_start, num_bits);
+    }
+    else
+    {
+      return position < valid ? codec.digit(key, bit_start, num_bits) : cuda::std::uint32_t(RADIX_DIGITS - 1);
+    }
   }
 
   // ranks[i] = the stable place of keys[i] in the tile sorted by the digit; counts(count) is called by the threads
   // t < RADIX_DIGITS with the tile's number of keys of digit t (positions past `valid` counted in the last digit),
   // before the ranks are complete. Leaves storage.digit_prefix set; the caller syncs before reusing the exchange.
-  template <typename CountsCallbackT>
+  template <bool FULL, typename CountsCallbackT>
   STRATA_DEVICE STRATA_FORCEINLINE void Rank(const KeyT (&keys)[ITEMS_PER_THREAD],
                                              int valid,
                                              cuda::std::uint32_t bit_start,
@@ -203,8 +212,12 @@ struct AgentRadixSortOnesweep
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
-      const cuda::std::uint32_t digit = RankDigit(keys[i], Position(i), valid, bit_start, num_bits);
-      const unsigned int peers        = MatchAny<RADIX_BITS>(digit);
+      const cuda::std::uint32_t digit = RankDigit<FULL>(keys[i], Position(i), valid, bit_start, num_bits);
+#if defined(STRATA_RADIX_MATCH_SYNC)
+      const unsigned int peers = MatchAnySync(digit);
+#else
+      const unsigned int peers = MatchAny<RADIX_BITS>(digit);
+#endif
       const int below                 = __popc(peers & lanes_below);
       cuda::std::uint32_t before      = 0;
       if (below == 0)
@@ -243,20 +256,20 @@ struct AgentRadixSortOnesweep
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
-      const cuda::std::uint32_t digit = RankDigit(keys[i], Position(i), valid, bit_start, num_bits);
+      const cuda::std::uint32_t digit = RankDigit<FULL>(keys[i], Position(i), valid, bit_start, num_bits);
       ranks[i] += storage.digit_prefix[digit] + storage.exchange.warp_counts[digit][warp];
     }
   }
 
   // Loads the tile items at positions below `valid` from `in` (warp-striped).
-  template <typename T>
+  template <bool FULL, typename T>
   STRATA_DEVICE STRATA_FORCEINLINE void Load(const T* in, int valid, T (&items)[ITEMS_PER_THREAD]) const
   {
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
       const int position = Position(i);
-      if (valid == TILE_ITEMS || position < valid)
+      if (FULL || position < valid)
       {
         items[i] = in[position];
       }
@@ -267,7 +280,9 @@ struct AgentRadixSortOnesweep
 
   // Sorts tile `tile` of the portion [portion_begin, portion_end) by digit pass `pass` (plan: a sorting pass),
   // from the plan's source to its destination. offsets: this pass's row for this portion, [digit]; next_offsets: the
-  // row of the next portion (null for the last). lookback: [tile][digit] words of this portion.
+  // row of the next portion (null for the last). lookback: [tile][digit] words of this portion. FULL: valid is a
+  // whole tile.
+  template <bool FULL>
   STRATA_DEVICE STRATA_FORCEINLINE void SortTile(const KeyT* d_keys_in,
                                                  KeyT* d_keys_out,
                                                  const ValueT* d_values_in,
@@ -284,14 +299,14 @@ struct AgentRadixSortOnesweep
                                                  cuda::std::uint32_t epoch)
   {
     KeyT keys[ITEMS_PER_THREAD];
-    Load(d_keys_in + tile_begin, valid, keys);
+    Load<FULL>(d_keys_in + tile_begin, valid, keys);
 
     // Rank, publishing each digit's count (without the empty positions of a partial tile) as soon as it is known.
     cuda::std::uint32_t ranks[ITEMS_PER_THREAD];
     cuda::std::uint32_t own_count = 0;
     const cuda::std::uint32_t epoch_bits = epoch << detail::radix_sort::LOOKBACK_EPOCH_SHIFT;
-    Rank(keys, valid, bit_start, num_bits, ranks, [&](cuda::std::uint32_t count) {
-      own_count = count - (threadIdx.x == RADIX_DIGITS - 1 ? static_cast<cuda::std::uint32_t>(TILE_ITEMS - valid) : 0u);
+    Rank<FULL>(keys, valid, bit_start, num_bits, ranks, [&](cuda::std::uint32_t count) {
+      own_count = count - (!FULL && threadIdx.x == RADIX_DIGITS - 1 ? static_cast<cuda::std::uint32_t>(TILE_ITEMS - valid) : 0u);
       const cuda::std::uint32_t word =
         epoch_bits | (tile == 0 ? detail::radix_sort::LOOKBACK_INCLUSIVE : 0u) | own_count;
       cuda::atomic_ref<cuda::std::uint32_t, cuda::thread_scope_device>(
@@ -331,7 +346,7 @@ struct AgentRadixSortOnesweep
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
     {
       const int slot = k * BLOCK_THREADS + static_cast<int>(threadIdx.x);
-      if (valid == TILE_ITEMS || slot < valid)
+      if (FULL || slot < valid)
       {
         const KeyT key                  = storage.exchange.keys[slot];
         const cuda::std::uint32_t digit = codec.digit(key, bit_start, num_bits);
@@ -346,7 +361,7 @@ struct AgentRadixSortOnesweep
     if constexpr (!KEYS_ONLY)
     {
       ValueT values[ITEMS_PER_THREAD];
-      Load(d_values_in + tile_begin, valid, values);
+      Load<FULL>(d_values_in + tile_begin, valid, values);
       __syncthreads();
       STRATA_UNROLL
       for (int i = 0; i < ITEMS_PER_THREAD; ++i)
@@ -358,7 +373,7 @@ struct AgentRadixSortOnesweep
       for (int k = 0; k < ITEMS_PER_THREAD; ++k)
       {
         const int slot = k * BLOCK_THREADS + static_cast<int>(threadIdx.x);
-        if (valid == TILE_ITEMS || slot < valid)
+        if (FULL || slot < valid)
         {
           d_values_out[storage.digit_base[slot_digit[k]] + static_cast<OffsetT>(slot)] = storage.exchange.values[slot];
         }
@@ -423,16 +438,16 @@ struct AgentRadixSortOnesweep
   {
     KeyT keys[ITEMS_PER_THREAD];
     ValueT values[KEYS_ONLY ? 1 : ITEMS_PER_THREAD];
-    Load(d_keys_in, valid, keys);
+    Load<false>(d_keys_in, valid, keys);
     if constexpr (!KEYS_ONLY)
     {
-      Load(d_values_in, valid, values);
+      Load<false>(d_values_in, valid, values);
     }
     const int passes = bits.passes();
     for (int pass = 0; pass < passes; ++pass)
     {
       cuda::std::uint32_t ranks[ITEMS_PER_THREAD];
-      Rank(keys, valid, bits.start(pass), bits.width(pass), ranks, [](cuda::std::uint32_t) {});
+      Rank<false>(keys, valid, bits.start(pass), bits.width(pass), ranks, [](cuda::std::uint32_t) {});
       __syncthreads();
       Exchange(keys, ranks);
       if constexpr (!KEYS_ONLY)

@@ -341,7 +341,8 @@ STRATA_DEVICE STRATA_FORCEINLINE unsigned int MatchAny(unsigned int label, unsig
     STRATA_UNROLL
     for (int bit = 0; bit < LABEL_BITS; ++bit)
     {
-      const bool set               = (label >> bit) & 1u;
+      // A constant mask lets the bit test produce the ballot's predicate directly.
+      const bool set               = (label & (1u << bit)) != 0;
       const unsigned int set_lanes = __ballot_sync(member_mask, set);
       peers &= set ? set_lanes : ~set_lanes;
     }

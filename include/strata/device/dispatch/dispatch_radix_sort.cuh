@@ -100,20 +100,18 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers,
     return;
   }
   OffsetT* row = state.offsets + (static_cast<size_t>(pass) * state.portions + portion) * (1 << RADIX_BITS);
-  agent.SortTile(keys_src,
-                 keys_dst,
-                 values_src,
-                 values_dst,
-                 tile_begin,
-                 valid,
-                 blockIdx.x,
-                 blockIdx.x == gridDim.x - 1,
-                 bits.start(pass),
-                 bits.width(pass),
-                 row,
-                 portion + 1 < state.portions ? row + (1 << RADIX_BITS) : nullptr,
-                 lookback,
-                 epoch);
+  OffsetT* next_row = portion + 1 < state.portions ? row + (1 << RADIX_BITS) : nullptr;
+  const bool last   = blockIdx.x == gridDim.x - 1;
+  if (valid == Policy::TILE_ITEMS)
+  {
+    agent.template SortTile<true>(keys_src, keys_dst, values_src, values_dst, tile_begin, valid, blockIdx.x, last,
+                                  bits.start(pass), bits.width(pass), row, next_row, lookback, epoch);
+  }
+  else
+  {
+    agent.template SortTile<false>(keys_src, keys_dst, values_src, values_dst, tile_begin, valid, blockIdx.x, last,
+                                   bits.start(pass), bits.width(pass), row, next_row, lookback, epoch);
+  }
 }
 
 // The whole sort of at most one tile, in one block.
