@@ -9,11 +9,16 @@
 #include <strata/util/uninitialized.cuh>
 
 #include <strata/thread/thread.cuh>
+#include <strata/thread/thread_merge.cuh>
+#include <strata/thread/thread_sort.cuh>
 #include <strata/warp/warp.cuh>
+#include <strata/warp/warp_merge_sort.cuh>
 
 #include <strata/block/block.cuh>
+#include <strata/block/block_merge_sort.cuh>
 
 #include <strata/device/device_for.cuh>
+#include <strata/device/device_merge_sort.cuh>
 #include <strata/device/device_reduce.cuh>
 #include <strata/device/device_scan.cuh>
 #include <strata/device/device_transform.cuh>

@@ -1,0 +1,315 @@
+// DeviceMergeSort: a stable merge sort of keys, or of keys with values, under any strict weak order, with CUB's
+// two-phase temporary-storage API (device/dispatch/dispatch_merge_sort.cuh: tiles sorted by BlockMergeSort, then
+// merge passes partitioned by merge path).
+//
+//   size_t bytes = 0;
+//   strata::DeviceMergeSort::SortPairs(nullptr, bytes, d_keys, d_values, n, cuda::std::less<>{});   // size query
+//   cudaMalloc(&d_temp, bytes);
+//   strata::DeviceMergeSort::SortPairs(d_temp, bytes, d_keys, d_values, n, cuda::std::less<>{}, stream);
+//
+// compare_op(a, b) is true when a goes before b: any strict weak order on the key type, callable on the device.
+// Every form is stable (keys that compare equal keep their input order): SortKeys and SortPairs as well as the
+// StableSort* ones, which exist to say so at the call site, as in CUB. Keys and values are read and written through
+// any random-access iterators; the in-place forms and the output iterators of the *Copy forms are read back by the
+// merge passes, so they must be readable too. The *Copy forms leave their inputs untouched (the input may also be the
+// output). num_items may be any integer type; more than 2^31 items take 64-bit offsets.
+// Complexity: O(n log n) comparisons; 1 + 2 ceil(log2(n / tile)) launches; temporary storage of n keys and n values
+// (none for a single tile).
+// Every call also has a single-phase form that takes an execution policy in place of the temporary-storage
+// arguments and the stream (strata/execution/policy.cuh):
+//
+//   strata::DeviceMergeSort::SortKeys(d_keys, n, cuda::std::greater<>{}, strata::par.on(stream));
+//
+// Errors (cudaErrorInvalidValue, before anything is launched or written): negative num_items, too small
+// temp_storage_bytes, a null key or value pointer with num_items > 0. No items: the query asks for one byte and
+// nothing is written.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/device/dispatch/dispatch_arguments.cuh>
+#include <strata/device/dispatch/dispatch_merge_sort.cuh>
+#include <strata/execution/policy.cuh>
+#include <strata/nvtx.cuh>
+#include <strata/util/error.cuh>
+#include <strata/util/uninitialized.cuh>
+
+STRATA_NAMESPACE_BEGIN
+struct DeviceMergeSort
+{
+  // -- Two-phase forms ------------------------------------------------------------------------------------------
+
+  //! Sorts d_keys in place, d_items[i] moving with d_keys[i].
+  template <typename KeyIteratorT, typename ValueIteratorT, typename OffsetT, typename CompareOpT>
+  static cudaError_t SortPairs(void* d_temp_storage,
+                               size_t& temp_storage_bytes,
+                               KeyIteratorT d_keys,
+                               ValueIteratorT d_items,
+                               OffsetT num_items,
+                               CompareOpT compare_op,
+                               cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortPairs");
+    return sort(d_temp_storage, temp_storage_bytes, d_keys, d_items, d_keys, d_items, num_items, compare_op, stream);
+  }
+
+  //! Sorts d_input_keys into d_output_keys, d_input_items[i] moving with d_input_keys[i] into d_output_items.
+  template <typename KeyInputIteratorT,
+            typename ValueInputIteratorT,
+            typename KeyIteratorT,
+            typename ValueIteratorT,
+            typename OffsetT,
+            typename CompareOpT>
+  static cudaError_t SortPairsCopy(void* d_temp_storage,
+                                   size_t& temp_storage_bytes,
+                                   KeyInputIteratorT d_input_keys,
+                                   ValueInputIteratorT d_input_items,
+                                   KeyIteratorT d_output_keys,
+                                   ValueIteratorT d_output_items,
+                                   OffsetT num_items,
+                                   CompareOpT compare_op,
+                                   cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortPairsCopy");
+    return sort(d_temp_storage,
+                temp_storage_bytes,
+                d_input_keys,
+                d_input_items,
+                d_output_keys,
+                d_output_items,
+                num_items,
+                compare_op,
+                stream);
+  }
+
+  //! Sorts d_keys in place.
+  template <typename KeyIteratorT, typename OffsetT, typename CompareOpT>
+  static cudaError_t SortKeys(void* d_temp_storage,
+                              size_t& temp_storage_bytes,
+                              KeyIteratorT d_keys,
+                              OffsetT num_items,
+                              CompareOpT compare_op,
+                              cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortKeys");
+    return sort(d_temp_storage, temp_storage_bytes, d_keys, no_items(), d_keys, no_items(), num_items, compare_op, stream);
+  }
+
+  //! Sorts d_input_keys into d_output_keys.
+  template <typename KeyInputIteratorT, typename KeyIteratorT, typename OffsetT, typename CompareOpT>
+  static cudaError_t SortKeysCopy(void* d_temp_storage,
+                                  size_t& temp_storage_bytes,
+                                  KeyInputIteratorT d_input_keys,
+                                  KeyIteratorT d_output_keys,
+                                  OffsetT num_items,
+                                  CompareOpT compare_op,
+                                  cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortKeysCopy");
+    return sort(
+      d_temp_storage, temp_storage_bytes, d_input_keys, no_items(), d_output_keys, no_items(), num_items, compare_op, stream);
+  }
+
+  //! As SortPairs (which is stable too).
+  template <typename KeyIteratorT, typename ValueIteratorT, typename OffsetT, typename CompareOpT>
+  static cudaError_t StableSortPairs(void* d_temp_storage,
+                                     size_t& temp_storage_bytes,
+                                     KeyIteratorT d_keys,
+                                     ValueIteratorT d_items,
+                                     OffsetT num_items,
+                                     CompareOpT compare_op,
+                                     cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceMergeSort::StableSortPairs");
+    return sort(d_temp_storage, temp_storage_bytes, d_keys, d_items, d_keys, d_items, num_items, compare_op, stream);
+  }
+
+  //! As SortKeys (which is stable too).
+  template <typename KeyIteratorT, typename OffsetT, typename CompareOpT>
+  static cudaError_t StableSortKeys(void* d_temp_storage,
+                                    size_t& temp_storage_bytes,
+                                    KeyIteratorT d_keys,
+                                    OffsetT num_items,
+                                    CompareOpT compare_op,
+                                    cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceMergeSort::StableSortKeys");
+    return sort(d_temp_storage, temp_storage_bytes, d_keys, no_items(), d_keys, no_items(), num_items, compare_op, stream);
+  }
+
+  //! As SortKeysCopy (which is stable too).
+  template <typename KeyInputIteratorT, typename KeyIteratorT, typename OffsetT, typename CompareOpT>
+  static cudaError_t StableSortKeysCopy(void* d_temp_storage,
+                                        size_t& temp_storage_bytes,
+                                        KeyInputIteratorT d_input_keys,
+                                        KeyIteratorT d_output_keys,
+                                        OffsetT num_items,
+                                        CompareOpT compare_op,
+                                        cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceMergeSort::StableSortKeysCopy");
+    return sort(
+      d_temp_storage, temp_storage_bytes, d_input_keys, no_items(), d_output_keys, no_items(), num_items, compare_op, stream);
+  }
+
+  // -- Single-phase forms: temporary storage and stream from `policy` ------------------------------------------
+
+  template <typename KeyIteratorT,
+            typename ValueIteratorT,
+            typename OffsetT,
+            typename CompareOpT,
+            typename PolicyT,
+            detail::enable_if_execution_policy_t<PolicyT> = 0>
+  static cudaError_t
+  SortPairs(KeyIteratorT d_keys, ValueIteratorT d_items, OffsetT num_items, CompareOpT compare_op, const PolicyT& policy)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortPairs");
+    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return sort(d_temp, bytes, d_keys, d_items, d_keys, d_items, num_items, compare_op, stream);
+    });
+  }
+
+  template <typename KeyInputIteratorT,
+            typename ValueInputIteratorT,
+            typename KeyIteratorT,
+            typename ValueIteratorT,
+            typename OffsetT,
+            typename CompareOpT,
+            typename PolicyT,
+            detail::enable_if_execution_policy_t<PolicyT> = 0>
+  static cudaError_t SortPairsCopy(KeyInputIteratorT d_input_keys,
+                                   ValueInputIteratorT d_input_items,
+                                   KeyIteratorT d_output_keys,
+                                   ValueIteratorT d_output_items,
+                                   OffsetT num_items,
+                                   CompareOpT compare_op,
+                                   const PolicyT& policy)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortPairsCopy");
+    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return sort(
+        d_temp, bytes, d_input_keys, d_input_items, d_output_keys, d_output_items, num_items, compare_op, stream);
+    });
+  }
+
+  template <typename KeyIteratorT,
+            typename OffsetT,
+            typename CompareOpT,
+            typename PolicyT,
+            detail::enable_if_execution_policy_t<PolicyT> = 0>
+  static cudaError_t SortKeys(KeyIteratorT d_keys, OffsetT num_items, CompareOpT compare_op, const PolicyT& policy)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortKeys");
+    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return sort(d_temp, bytes, d_keys, no_items(), d_keys, no_items(), num_items, compare_op, stream);
+    });
+  }
+
+  template <typename KeyInputIteratorT,
+            typename KeyIteratorT,
+            typename OffsetT,
+            typename CompareOpT,
+            typename PolicyT,
+            detail::enable_if_execution_policy_t<PolicyT> = 0>
+  static cudaError_t SortKeysCopy(KeyInputIteratorT d_input_keys,
+                                  KeyIteratorT d_output_keys,
+                                  OffsetT num_items,
+                                  CompareOpT compare_op,
+                                  const PolicyT& policy)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortKeysCopy");
+    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return sort(d_temp, bytes, d_input_keys, no_items(), d_output_keys, no_items(), num_items, compare_op, stream);
+    });
+  }
+
+  template <typename KeyIteratorT,
+            typename ValueIteratorT,
+            typename OffsetT,
+            typename CompareOpT,
+            typename PolicyT,
+            detail::enable_if_execution_policy_t<PolicyT> = 0>
+  static cudaError_t StableSortPairs(
+    KeyIteratorT d_keys, ValueIteratorT d_items, OffsetT num_items, CompareOpT compare_op, const PolicyT& policy)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceMergeSort::StableSortPairs");
+    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return sort(d_temp, bytes, d_keys, d_items, d_keys, d_items, num_items, compare_op, stream);
+    });
+  }
+
+  template <typename KeyIteratorT,
+            typename OffsetT,
+            typename CompareOpT,
+            typename PolicyT,
+            detail::enable_if_execution_policy_t<PolicyT> = 0>
+  static cudaError_t StableSortKeys(KeyIteratorT d_keys, OffsetT num_items, CompareOpT compare_op, const PolicyT& policy)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceMergeSort::StableSortKeys");
+    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return sort(d_temp, bytes, d_keys, no_items(), d_keys, no_items(), num_items, compare_op, stream);
+    });
+  }
+
+  template <typename KeyInputIteratorT,
+            typename KeyIteratorT,
+            typename OffsetT,
+            typename CompareOpT,
+            typename PolicyT,
+            detail::enable_if_execution_policy_t<PolicyT> = 0>
+  static cudaError_t StableSortKeysCopy(KeyInputIteratorT d_input_keys,
+                                        KeyIteratorT d_output_keys,
+                                        OffsetT num_items,
+                                        CompareOpT compare_op,
+                                        const PolicyT& policy)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceMergeSort::StableSortKeysCopy");
+    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return sort(d_temp, bytes, d_input_keys, no_items(), d_output_keys, no_items(), num_items, compare_op, stream);
+    });
+  }
+
+private:
+  // The value iterators of a keys-only sort.
+  static NullType* no_items()
+  {
+    return nullptr;
+  }
+
+  template <typename KeyInputIteratorT,
+            typename ValueInputIteratorT,
+            typename KeyIteratorT,
+            typename ValueIteratorT,
+            typename NumItemsT,
+            typename CompareOpT>
+  static cudaError_t sort(void* d_temp_storage,
+                          size_t& temp_storage_bytes,
+                          KeyInputIteratorT d_input_keys,
+                          ValueInputIteratorT d_input_items,
+                          KeyIteratorT d_output_keys,
+                          ValueIteratorT d_output_items,
+                          NumItemsT num_items,
+                          CompareOpT compare_op,
+                          cudaStream_t stream)
+  {
+    STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_input_keys, d_output_keys, false));
+    if constexpr (!cuda::std::is_same<ValueIteratorT, NullType*>::value)
+    {
+      STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_input_items, d_output_items, false));
+    }
+    return detail::dispatch_offset(num_items, [&](auto offset) {
+      using OffsetT = decltype(offset);
+      return DispatchMergeSort<KeyInputIteratorT, ValueInputIteratorT, KeyIteratorT, ValueIteratorT, OffsetT, CompareOpT>::
+        Dispatch(d_temp_storage,
+                 temp_storage_bytes,
+                 d_input_keys,
+                 d_input_items,
+                 d_output_keys,
+                 d_output_items,
+                 offset,
+                 compare_op,
+                 stream);
+    });
+  }
+};
+
+STRATA_NAMESPACE_END
