@@ -219,16 +219,17 @@ struct AgentRadixSortOnesweep
       const unsigned int peers = MatchAny<RADIX_BITS>(digit);
 #endif
       const int below                 = __popc(peers & lanes_below);
-      cuda::std::uint32_t before      = 0;
+      // Every lane reads the counter (the lanes of a digit read one word: a broadcast) before the lowest lane of
+      // each digit moves it on.
+      cuda::std::uint32_t& counter     = storage.exchange.warp_counts[digit][warp];
+      const cuda::std::uint32_t before = counter;
+      WarpSync();
       if (below == 0)
       {
-        cuda::std::uint32_t& counter = storage.exchange.warp_counts[digit][warp];
-        before                       = counter;
-        counter                      = before + static_cast<cuda::std::uint32_t>(__popc(peers));
+        counter = before + static_cast<cuda::std::uint32_t>(__popc(peers));
       }
-      before   = __shfl_sync(0xffffffffu, before, __ffs(peers) - 1);
-      ranks[i] = before + static_cast<cuda::std::uint32_t>(below);
       WarpSync();
+      ranks[i] = before + static_cast<cuda::std::uint32_t>(below);
     }
     __syncthreads();
 

@@ -57,7 +57,8 @@ DeviceRadixSortHistogramKernel(const KeyT* d_keys,
   Agent(temp_storage, d_keys, num_items, pass_bits<RADIX_BITS>(range), state, codec).Process();
 }
 
-// One digit pass over one portion: block b sorts tile b of [portion_begin, portion_end).
+// One digit pass over one portion: each block sorts one tile of [portion_begin, portion_end), taken from
+// `tile_counter`.
 template <typename MaxPolicyT, typename KeyT, typename ValueT, typename OffsetT, typename CodecT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::OnesweepPolicy::BLOCK_THREADS,
                                            MaxPolicyT::ActivePolicy::OnesweepPolicy::MIN_BLOCKS_PER_SM) void
@@ -65,6 +66,7 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers,
                               bool double_buffer,
                               sort_state<OffsetT> state,
                               cuda::std::uint32_t* lookback,
+                              unsigned int* tile_counter,
                               bit_range range,
                               int pass,
                               int portion,
@@ -86,7 +88,15 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers,
   {
     return;
   }
-  const OffsetT tile_begin = portion_begin + static_cast<OffsetT>(blockIdx.x) * Policy::TILE_ITEMS;
+  // Tiles in the order blocks start, so that a tile only looks back at tiles whose blocks already run.
+  __shared__ unsigned int tile_slot;
+  if (threadIdx.x == 0)
+  {
+    tile_slot = atomicAdd(tile_counter, 1u);
+  }
+  __syncthreads();
+  const unsigned int tile  = tile_slot;
+  const OffsetT tile_begin = portion_begin + static_cast<OffsetT>(tile) * Policy::TILE_ITEMS;
   const OffsetT rest       = portion_end - tile_begin;
   const int valid          = rest < OffsetT(Policy::TILE_ITEMS) ? static_cast<int>(rest) : Policy::TILE_ITEMS;
   Agent agent(temp_storage, codec);
@@ -101,15 +111,15 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers,
   }
   OffsetT* row = state.offsets + (static_cast<size_t>(pass) * state.portions + portion) * (1 << RADIX_BITS);
   OffsetT* next_row = portion + 1 < state.portions ? row + (1 << RADIX_BITS) : nullptr;
-  const bool last   = blockIdx.x == gridDim.x - 1;
+  const bool last   = tile == gridDim.x - 1;
   if (valid == Policy::TILE_ITEMS)
   {
-    agent.template SortTile<true>(keys_src, keys_dst, values_src, values_dst, tile_begin, valid, blockIdx.x, last,
+    agent.template SortTile<true>(keys_src, keys_dst, values_src, values_dst, tile_begin, valid, tile, last,
                                   bits.start(pass), bits.width(pass), row, next_row, lookback, epoch);
   }
   else
   {
-    agent.template SortTile<false>(keys_src, keys_dst, values_src, values_dst, tile_begin, valid, blockIdx.x, last,
+    agent.template SortTile<false>(keys_src, keys_dst, values_src, values_dst, tile_begin, valid, tile, last,
                                    bits.start(pass), bits.width(pass), row, next_row, lookback, epoch);
   }
 }
@@ -186,7 +196,8 @@ struct DispatchRadixSort
     const OffsetT tiles          = (num_items + TILE - 1) / TILE;
     const int portions           = onesweep ? static_cast<int>((num_items + portion_items - 1) / portion_items) : 0;
     const size_t lookback_tiles  = onesweep ? static_cast<size_t>(tiles < portion_tiles ? tiles : portion_tiles) : 0;
-    constexpr size_t HEADER      = 16;
+    // Header: the histogram's block counter, the trivial passes, and one tile counter per digit-pass launch.
+    const size_t HEADER          = detail::round_up<size_t>((2 + static_cast<size_t>(passes) * portions) * 4, 16);
     const size_t offsets_bytes   = detail::round_up<size_t>(
       static_cast<size_t>(passes) * portions * DIGITS * sizeof(OffsetT), 16);
     const size_t state_bytes =
@@ -299,6 +310,7 @@ struct DispatchRadixSort
     detail::radix_sort::sort_state<OffsetT> state{};
     state.blocks_done    = reinterpret_cast<unsigned int*>(state_mem);
     state.trivial_passes = reinterpret_cast<unsigned int*>(state_mem) + 1;
+    unsigned int* tile_counters = reinterpret_cast<unsigned int*>(state_mem) + 2;
     state.offsets        = reinterpret_cast<OffsetT*>(state_mem + header_bytes);
     state.portions       = portions;
     auto* lookback       = reinterpret_cast<cuda::std::uint32_t*>(state_mem + header_bytes + offsets_bytes);
@@ -346,6 +358,7 @@ struct DispatchRadixSort
                                                                 is_overwrite_okay,
                                                                 state,
                                                                 lookback,
+                                                                tile_counters + launch,
                                                                 range,
                                                                 pass,
                                                                 portion,
