@@ -372,3 +372,10 @@ TEST_CASE("BlockMergeSort every overload, private storage", "[block][merge_sort]
     check_sort<std::int64_t, int, 96, 1, 1, 5, keys_call>(k, full, 1, greater_op{});
   }
 }
+
+TEST_CASE("BlockMergeSort with a comparator taking its arguments by value", "[block][merge_sort]")
+{
+  const std::vector<std::int16_t> k = make_keys<std::int16_t>(16 * 64 * 5, entropy::full, 501);
+  check_sort<std::int16_t, NullType, 64, 1, 1, 5, plain>(k, std::vector<int>(8, 64 * 5), 0, less_by_value{});
+  check_sort<std::int16_t, int, 64, 1, 1, 5, partial>(k, some_valid_items(64 * 5), 0, less_by_value{});
+}

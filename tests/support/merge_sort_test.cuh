@@ -34,6 +34,17 @@ struct less_op
   }
 };
 
+// As less_op, taking its arguments by value. Comparators taking references and comparators taking values are both
+// tested: ptxas 13.0 miscompiled an earlier SerialMerge for the first kind only (thread/thread_merge.cuh).
+struct less_by_value
+{
+  template <typename T>
+  __host__ __device__ bool operator()(T a, T b) const
+  {
+    return a < b;
+  }
+};
+
 struct greater_op
 {
   template <typename T>

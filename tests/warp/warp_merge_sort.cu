@@ -345,4 +345,10 @@ TEST_CASE("WarpMergeSort value types and every overload", "[warp][merge_sort]")
   {
     check_sort<std::int64_t, int, 6, 8, 32, keys_call | partial | stable>(k, valid, 2, less_op{});
   }
+  SECTION("a comparator taking its arguments by value")
+  {
+    check_sort<std::int64_t, NullType, 6, 8, 32, plain>(k, full, 0, less_by_value{});
+    const std::vector<std::int16_t> k16 = make_keys<std::int16_t>(32 * 80, entropy::full, 802);
+    check_sort<std::int16_t, int, 5, 16, 64, partial>(k16, some_valid_items(80), 0, less_by_value{});
+  }
 }

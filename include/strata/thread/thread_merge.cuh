@@ -74,39 +74,49 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE void SerialMerge(KeyIteratorT keys,
 {
   const int keys1_end = keys1_beg + keys1_count;
   const int keys2_end = keys2_beg + keys2_count;
-  // The next key of each range, read ahead so that each step compares two registers.
+  // The next item of each range, and its key, read ahead so that each step compares two registers. Each step reads
+  // one key: the one after the item it takes, from the range it took it from, at an index computed once. (An
+  // earlier form, which advanced each range's index and then read at it in two branches, was miscompiled by
+  // ptxas 13.0 for some comparators taking their arguments by reference: a read landed one item too far.)
+  int next1 = keys1_beg;
+  int next2 = keys2_beg;
   KeyT key1{};
   KeyT key2{};
-  if (keys1_beg < keys1_end)
+  if (next1 < keys1_end)
   {
-    key1 = keys[keys1_beg];
+    key1 = keys[next1];
   }
-  if (keys2_beg < keys2_end)
+  if (next2 < keys2_end)
   {
-    key2 = keys[keys2_beg];
+    key2 = keys[next2];
   }
   STRATA_UNROLL
   for (int item = 0; item < ITEMS_PER_THREAD; ++item)
   {
-    const bool has1  = keys1_beg < keys1_end;
-    const bool has2  = keys2_beg < keys2_end;
-    const bool take2 = has2 && (!has1 || compare_op(key2, key1));
-    if (take2)
+    const bool has1 = next1 < keys1_end;
+    const bool has2 = next2 < keys2_end;
+    if (has1 || has2)
     {
-      output[item]  = key2;
-      indices[item] = keys2_beg;
-      if (++keys2_beg < keys2_end)
+      const bool take2 = has2 && (!has1 || compare_op(key2, key1));
+      const int taken  = take2 ? next2 : next1;
+      output[item]     = take2 ? key2 : key1;
+      indices[item]    = taken;
+      const int following = taken + 1;
+      const bool more     = following < (take2 ? keys2_end : keys1_end);
+      KeyT following_key  = take2 ? key2 : key1;
+      if (more)
       {
-        key2 = keys[keys2_beg];
+        following_key = keys[following];
       }
-    }
-    else if (has1)
-    {
-      output[item]  = key1;
-      indices[item] = keys1_beg;
-      if (++keys1_beg < keys1_end)
+      if (take2)
       {
-        key1 = keys[keys1_beg];
+        next2 = following;
+        key2  = following_key;
+      }
+      else
+      {
+        next1 = following;
+        key1  = following_key;
       }
     }
   }
