@@ -137,6 +137,8 @@ struct AgentRadixSortOnesweep
   static_assert(BLOCK_THREADS % WARP_THREADS == 0, "whole warps");
   static_assert(BLOCK_THREADS >= RADIX_DIGITS, "one thread per digit");
   static_assert(TILE_ITEMS <= static_cast<int>(detail::radix_sort::LOOKBACK_COUNT_MASK), "tile counts fit a word");
+  static_assert(TILE_ITEMS * (sizeof(KeyT) > sizeof(ValueT) ? sizeof(KeyT) : sizeof(ValueT)) <= 40 * 1024,
+                "a tile of keys or values must fit 40 KiB of static shared memory: values of at most 160 bytes");
 
   using BlockScanT = BlockScan<cuda::std::uint32_t, BLOCK_THREADS>;
 

@@ -23,13 +23,34 @@ constexpr int dominant_size()
                                                                                        : static_cast<int>(sizeof(ValueT));
 }
 
+// Items per thread of `threads` threads that keep a tile of `item_bytes`-byte items within `budget` bytes of shared
+// memory (at most `most`, at least 1).
+constexpr int items_within(int threads, int item_bytes, int most, int budget = 32 * 1024)
+{
+  return budget / (threads * item_bytes) < 1 ? 1 : (budget / (threads * item_bytes) > most ? most : budget / (threads * item_bytes));
+}
+
+// Threads of a tile: one per digit at least; fewer for large items, whose tiles must still fit static shared memory.
+constexpr int threads_for(int item_bytes, int threads)
+{
+  return item_bytes > 16 ? 256 : threads;
+}
+
 // sm_90 (H100, H200): 384 threads, tiles of 24 KiB of the dominant type at most, 8-bit digits.
 template <int DOMINANT_SIZE, bool KEYS_ONLY>
 struct sm90_tuning
 {
-  static constexpr int threads = 384;
-  static constexpr int items   = DOMINANT_SIZE <= 2 ? 20 : (DOMINANT_SIZE <= 4 ? 16 : 8);
+  static constexpr int threads       = threads_for(DOMINANT_SIZE, 384);
+  static constexpr int items         = DOMINANT_SIZE <= 2 ? 20 : (DOMINANT_SIZE <= 4 ? 16 : items_within(threads, DOMINANT_SIZE, 8));
   static constexpr int blocks_per_sm = 2;
+};
+
+// The single-block sort of small inputs: 512 threads (256 for large items), up to 8 items each.
+template <int DOMINANT_SIZE>
+struct single_tile_tuning
+{
+  static constexpr int threads = threads_for(DOMINANT_SIZE, DOMINANT_SIZE <= 8 ? 512 : 256);
+  static constexpr int items   = items_within(threads, DOMINANT_SIZE, DOMINANT_SIZE <= 4 ? 8 : 4);
 };
 
 template <typename KeyT, typename ValueT, typename OffsetT>
@@ -41,17 +62,22 @@ struct policy_hub
   // Pascal and Volta: 256 threads, 8-bit digits.
   struct Policy600 : ChainedPolicy<600, Policy600, Policy600>
   {
-    using OnesweepPolicy   = AgentRadixSortOnesweepPolicy<256, DOMINANT_SIZE <= 4 ? 16 : 8, 8>;
+    using OnesweepPolicy =
+      AgentRadixSortOnesweepPolicy<256, DOMINANT_SIZE <= 4 ? 16 : items_within(256, DOMINANT_SIZE, 8), 8>;
     using HistogramPolicy  = AgentRadixSortHistogramPolicy<256, 8>;
-    using SingleTilePolicy = AgentRadixSortOnesweepPolicy<256, DOMINANT_SIZE <= 4 ? 8 : 4, 8>;
+    using SingleTilePolicy = AgentRadixSortOnesweepPolicy<256, items_within(256, DOMINANT_SIZE, DOMINANT_SIZE <= 4 ? 8 : 4), 8>;
   };
 
   // Ampere: as Pascal, with the sm_90 tile.
   struct Policy800 : ChainedPolicy<800, Policy800, Policy600>
   {
-    using OnesweepPolicy   = AgentRadixSortOnesweepPolicy<384, sm90_tuning<DOMINANT_SIZE, KEYS_ONLY>::items, 8>;
+    using OnesweepPolicy   = AgentRadixSortOnesweepPolicy<sm90_tuning<DOMINANT_SIZE, KEYS_ONLY>::threads,
+                                                      sm90_tuning<DOMINANT_SIZE, KEYS_ONLY>::items,
+                                                      8>;
     using HistogramPolicy  = AgentRadixSortHistogramPolicy<256, 8>;
-    using SingleTilePolicy = AgentRadixSortOnesweepPolicy<512, DOMINANT_SIZE <= 4 ? 8 : 4, 8>;
+    using SingleTilePolicy = AgentRadixSortOnesweepPolicy<single_tile_tuning<DOMINANT_SIZE>::threads,
+                                                          single_tile_tuning<DOMINANT_SIZE>::items,
+                                                          8>;
   };
 
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
@@ -59,7 +85,9 @@ struct policy_hub
     using tuning           = sm90_tuning<DOMINANT_SIZE, KEYS_ONLY>;
     using OnesweepPolicy   = AgentRadixSortOnesweepPolicy<tuning::threads, tuning::items, 8, tuning::blocks_per_sm>;
     using HistogramPolicy  = AgentRadixSortHistogramPolicy<256, 8>;
-    using SingleTilePolicy = AgentRadixSortOnesweepPolicy<512, DOMINANT_SIZE <= 4 ? 8 : 4, 8>;
+    using SingleTilePolicy = AgentRadixSortOnesweepPolicy<single_tile_tuning<DOMINANT_SIZE>::threads,
+                                                          single_tile_tuning<DOMINANT_SIZE>::items,
+                                                          8>;
   };
 
   using MaxPolicy = Policy900;
