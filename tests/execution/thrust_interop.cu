@@ -15,7 +15,9 @@
 #include <thrust/gather.h>
 #include <thrust/generate.h>
 #include <thrust/inner_product.h>
+#include <thrust/iterator/constant_iterator.h>
 #include <thrust/logical.h>
+#include <thrust/partition.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
 #include <thrust/scatter.h>
@@ -256,13 +258,15 @@ void run_thrust_fallbacks(const Policy& policy, exec_test::gated_stream& stream)
 {
   const std::size_t n      = 1000003;
   const std::vector<int> h = strata_test::random_vector<int>(n, 3);
-  std::vector<int> sorted  = h;
-  std::sort(sorted.begin(), sorted.end());
 
   thrust::device_vector<int> d = exec_test::upload(h);
-  thrust::sort(policy, d.begin(), d.end());
+  // stable_partition: odd values first, each group in input order (Thrust's own, with a temporary copy of the data).
+  std::vector<int> partitioned = h;
+  std::stable_partition(partitioned.begin(), partitioned.end(), is_odd{});
+  thrust::stable_partition(policy, d.begin(), d.end(), is_odd{});
   stream.sync();
-  STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(d), sorted);
+  STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(d), partitioned);
+  exec_test::upload_into(d, h);
 
   // Few distinct keys, so unique and reduce_by_key have work to do.
   std::vector<int> small(n);
@@ -279,11 +283,20 @@ void run_thrust_fallbacks(const Policy& policy, exec_test::gated_stream& stream)
   d_small.resize(distinct.size());
   STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(d_small), distinct);
 
-  thrust::device_vector<int> keys   = exec_test::upload(small);
-  thrust::device_vector<int> values = exec_test::upload(h);
-  thrust::sort_by_key(policy, keys.begin(), keys.end(), values.begin());
+  // reduce_by_key over the sorted keys: the length of each run of equal keys.
+  const thrust::device_vector<int> sorted_keys = exec_test::upload(small_sorted);
+  thrust::device_vector<int> run_keys(distinct.size()), run_lengths(distinct.size());
+  const auto runs = thrust::reduce_by_key(policy, sorted_keys.begin(), sorted_keys.end(),
+                                          thrust::make_constant_iterator(1), run_keys.begin(), run_lengths.begin());
   stream.sync();
-  STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(keys), small_sorted);
+  REQUIRE(runs.first - run_keys.begin() == static_cast<std::ptrdiff_t>(distinct.size()));
+  std::vector<int> lengths;
+  for (const int key : distinct)
+  {
+    lengths.push_back(static_cast<int>(std::count(small_sorted.begin(), small_sorted.end(), key)));
+  }
+  STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(run_keys), distinct);
+  STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(run_lengths), lengths);
 
   thrust::device_vector<int> odd(n);
   const auto odd_end = thrust::copy_if(policy, d.begin(), d.end(), odd.begin(), is_odd{});
@@ -311,13 +324,13 @@ TEST_CASE("Thrust's own algorithms given strata's policy take their temporary bu
   const std::size_t before = strata::memory_pool_stats().high_water_mark;
 
   // Thrust's own policy: the temporary buffers come from elsewhere, the pool's mark stays.
-  thrust::sort(thrust::cuda::par.on(stream.get()), d.begin(), d.end());
+  thrust::stable_partition(thrust::cuda::par.on(stream.get()), d.begin(), d.end(), is_odd{});
   stream.sync();
   CHECK(strata::memory_pool_stats().high_water_mark == before);
 
-  // strata's policy: the sort's buffers (n keys and more) come from the pool.
+  // strata's policy: stable_partition's buffer (a copy of the n items) comes from the pool.
   exec_test::upload_into(d, strata_test::random_vector<int>(n, 5));
-  thrust::sort(strata::par.on(stream.get()), d.begin(), d.end());
+  thrust::stable_partition(strata::par.on(stream.get()), d.begin(), d.end(), is_odd{});
   stream.sync();
   CHECK(strata::memory_pool_stats().high_water_mark >= before + n * sizeof(int));
   CHECK(strata::memory_pool_stats().bytes_in_use == before);

@@ -47,7 +47,7 @@ namespace frontend
 template <typename CountT, typename PredicateT>
 struct count_matches
 {
-  PredicateT pred;
+  mutable PredicateT pred; // mutable: user functors (Thrust's own among them) may have a non-const operator()
   template <typename T>
   STRATA_HOST_DEVICE STRATA_FORCEINLINE CountT operator()(const T& x) const
   {
@@ -69,7 +69,7 @@ struct equals_value
 template <typename PredicateT, bool NEGATE>
 struct as_bool
 {
-  PredicateT pred;
+  mutable PredicateT pred;
   template <typename... T>
   STRATA_HOST_DEVICE STRATA_FORCEINLINE bool operator()(const T&... x) const
   {
@@ -81,7 +81,7 @@ struct as_bool
 template <typename OpT>
 struct apply_to_pair
 {
-  OpT op;
+  mutable OpT op;
   template <typename TupleT>
   STRATA_HOST_DEVICE STRATA_FORCEINLINE auto operator()(const TupleT& t) const
     -> decltype(op(thrust::get<0>(t), thrust::get<1>(t)))
@@ -95,7 +95,7 @@ struct apply_to_pair
 template <typename CompareT>
 struct arg_min_by
 {
-  CompareT comp;
+  mutable CompareT comp;
   template <typename KeyT, typename ValueT>
   STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyValuePair<KeyT, ValueT>
   operator()(const KeyValuePair<KeyT, ValueT>& a, const KeyValuePair<KeyT, ValueT>& b) const
@@ -107,7 +107,7 @@ struct arg_min_by
 template <typename CompareT, bool LAST>
 struct arg_max_by
 {
-  CompareT comp;
+  mutable CompareT comp;
   template <typename KeyT, typename ValueT>
   STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyValuePair<KeyT, ValueT>
   operator()(const KeyValuePair<KeyT, ValueT>& a, const KeyValuePair<KeyT, ValueT>& b) const
@@ -127,7 +127,7 @@ struct min_and_max
 template <typename CompareT>
 struct arg_minmax_by
 {
-  CompareT comp;
+  mutable CompareT comp;
   template <typename KeyT, typename ValueT>
   STRATA_HOST_DEVICE STRATA_FORCEINLINE min_and_max<KeyT, ValueT>
   operator()(const min_and_max<KeyT, ValueT>& a, const min_and_max<KeyT, ValueT>& b) const
