@@ -202,7 +202,8 @@ struct DispatchRadixSort
       static_cast<size_t>(passes) * portions * DIGITS * sizeof(OffsetT), 16);
     const size_t state_bytes =
       onesweep ? HEADER + offsets_bytes + lookback_tiles * DIGITS * sizeof(cuda::std::uint32_t) : 0;
-    const bool third_buffer = onesweep && !is_overwrite_okay;
+    // One pass moves the keys at most once, from the input to the output: no third buffer.
+    const bool third_buffer = onesweep && !is_overwrite_okay && passes >= 2;
 
     detail::temporary_storage::layout<3> layout;
     auto keys_tmp   = layout.get_slot(0)->create_alias<KeyT>(third_buffer ? static_cast<size_t>(num_items) : 0);
