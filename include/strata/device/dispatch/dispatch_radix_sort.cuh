@@ -174,14 +174,43 @@ struct DispatchRadixSort
   int device;
   int ptx_version;
 
+  // Where the state of a onesweep sort lies in its temporary storage: [header][offsets][look-back words]. The
+  // header holds the histogram's block counter, the trivial passes and one tile counter per digit-pass launch.
+  struct state_layout
+  {
+    int passes;
+    int portions;
+    OffsetT portion_items;
+    size_t header_bytes;
+    size_t offsets_bytes;
+    size_t bytes;
+  };
+
+  template <typename OnesweepPolicy>
+  state_layout onesweep_state(int passes) const
+  {
+    constexpr int DIGITS   = 1 << OnesweepPolicy::RADIX_BITS;
+    constexpr OffsetT TILE = OnesweepPolicy::TILE_ITEMS;
+    state_layout l{};
+    l.passes                    = passes;
+    const OffsetT portion_tiles = static_cast<OffsetT>(detail::radix_sort::MAX_PORTION_ITEMS / TILE);
+    l.portion_items             = portion_tiles * TILE;
+    l.portions                  = static_cast<int>((num_items + l.portion_items - 1) / l.portion_items);
+    const OffsetT tiles         = (num_items + TILE - 1) / TILE;
+    const size_t lookback_tiles = static_cast<size_t>(tiles < portion_tiles ? tiles : portion_tiles);
+    l.header_bytes = detail::round_up<size_t>((2 + static_cast<size_t>(passes) * l.portions) * 4, 16);
+    l.offsets_bytes =
+      detail::round_up<size_t>(static_cast<size_t>(passes) * l.portions * DIGITS * sizeof(OffsetT), 16);
+    l.bytes = l.header_bytes + l.offsets_bytes + lookback_tiles * DIGITS * sizeof(cuda::std::uint32_t);
+    return l;
+  }
+
   template <typename ActivePolicyT>
   cudaError_t Invoke()
   {
     using OnesweepPolicy     = typename ActivePolicyT::OnesweepPolicy;
-    using HistogramPolicy    = typename ActivePolicyT::HistogramPolicy;
     using SingleTilePolicy   = typename ActivePolicyT::SingleTilePolicy;
     constexpr int RADIX_BITS = OnesweepPolicy::RADIX_BITS;
-    constexpr int DIGITS     = 1 << RADIX_BITS;
     static_assert(SingleTilePolicy::RADIX_BITS == RADIX_BITS, "one digit width per policy");
 
     const detail::radix_sort::bit_range range{begin_bit, end_bit};
@@ -189,19 +218,8 @@ struct DispatchRadixSort
     const bool single_tile = num_items <= OffsetT(SingleTilePolicy::TILE_ITEMS);
     const bool onesweep    = !single_tile && passes > 0;
 
-    // Temporary storage: the third buffer of the in/out forms, and the sort's state: [header][offsets][look-back].
-    constexpr OffsetT TILE       = OnesweepPolicy::TILE_ITEMS;
-    const OffsetT portion_tiles  = static_cast<OffsetT>(detail::radix_sort::MAX_PORTION_ITEMS / TILE);
-    const OffsetT portion_items  = portion_tiles * TILE;
-    const OffsetT tiles          = (num_items + TILE - 1) / TILE;
-    const int portions           = onesweep ? static_cast<int>((num_items + portion_items - 1) / portion_items) : 0;
-    const size_t lookback_tiles  = onesweep ? static_cast<size_t>(tiles < portion_tiles ? tiles : portion_tiles) : 0;
-    // Header: the histogram's block counter, the trivial passes, and one tile counter per digit-pass launch.
-    const size_t HEADER          = detail::round_up<size_t>((2 + static_cast<size_t>(passes) * portions) * 4, 16);
-    const size_t offsets_bytes   = detail::round_up<size_t>(
-      static_cast<size_t>(passes) * portions * DIGITS * sizeof(OffsetT), 16);
-    const size_t state_bytes =
-      onesweep ? HEADER + offsets_bytes + lookback_tiles * DIGITS * sizeof(cuda::std::uint32_t) : 0;
+    // Temporary storage: the third buffer of the in/out forms, and the sort's state.
+    const state_layout state = onesweep ? onesweep_state<OnesweepPolicy>(passes) : state_layout{};
     // One pass moves the keys at most once, from the input to the output: no third buffer.
     const bool third_buffer = onesweep && !is_overwrite_okay && passes >= 2;
 
@@ -209,7 +227,7 @@ struct DispatchRadixSort
     auto keys_tmp   = layout.get_slot(0)->create_alias<KeyT>(third_buffer ? static_cast<size_t>(num_items) : 0);
     auto values_tmp = layout.get_slot(1)->create_alias<ValueT>(
       third_buffer && !KEYS_ONLY ? static_cast<size_t>(num_items) : 0);
-    auto state_mem = layout.get_slot(2)->create_alias<char>(state_bytes);
+    auto state_mem = layout.get_slot(2)->create_alias<char>(state.bytes);
     if (d_temp_storage == nullptr)
     {
       temp_storage_bytes = layout.get_size();
@@ -272,8 +290,7 @@ struct DispatchRadixSort
       buffers.values[detail::radix_sort::BUFFER_OUT] = d_values.d_buffers[value_result];
       buffers.values[detail::radix_sort::BUFFER_TMP] =
         is_overwrite_okay ? d_values.d_buffers[value_result ^ 1] : values_tmp.get();
-      error = onesweep_sort<ActivePolicyT>(buffers, state_mem.get(), HEADER, offsets_bytes, state_bytes, portions,
-                                           portion_items);
+      error = onesweep_sort<ActivePolicyT>(buffers, state_mem.get(), state);
     }
     if (error == cudaSuccess && is_overwrite_okay)
     {
@@ -296,26 +313,23 @@ struct DispatchRadixSort
   template <typename ActivePolicyT>
   cudaError_t onesweep_sort(const detail::radix_sort::sort_buffers<KeyT, ValueT>& buffers,
                             char* state_mem,
-                            size_t header_bytes,
-                            size_t offsets_bytes,
-                            size_t state_bytes,
-                            int portions,
-                            OffsetT portion_items) const
+                            const state_layout& layout) const
   {
-    using OnesweepPolicy     = typename ActivePolicyT::OnesweepPolicy;
-    using HistogramPolicy    = typename ActivePolicyT::HistogramPolicy;
-    constexpr int RADIX_BITS = OnesweepPolicy::RADIX_BITS;
+    using OnesweepPolicy  = typename ActivePolicyT::OnesweepPolicy;
+    using HistogramPolicy = typename ActivePolicyT::HistogramPolicy;
     const detail::radix_sort::bit_range range{begin_bit, end_bit};
-    const int passes = detail::radix_sort::pass_bits<RADIX_BITS>(range).passes();
+    const int passes          = layout.passes;
+    const int portions        = layout.portions;
+    const OffsetT portion_items = layout.portion_items;
 
     detail::radix_sort::sort_state<OffsetT> state{};
     state.blocks_done    = reinterpret_cast<unsigned int*>(state_mem);
     state.trivial_passes = reinterpret_cast<unsigned int*>(state_mem) + 1;
     unsigned int* tile_counters = reinterpret_cast<unsigned int*>(state_mem) + 2;
-    state.offsets        = reinterpret_cast<OffsetT*>(state_mem + header_bytes);
+    state.offsets        = reinterpret_cast<OffsetT*>(state_mem + layout.header_bytes);
     state.portions       = portions;
-    auto* lookback       = reinterpret_cast<cuda::std::uint32_t*>(state_mem + header_bytes + offsets_bytes);
-    STRATA_RETURN_IF_ERROR(cudaMemsetAsync(state_mem, 0, state_bytes, stream));
+    auto* lookback = reinterpret_cast<cuda::std::uint32_t*>(state_mem + layout.header_bytes + layout.offsets_bytes);
+    STRATA_RETURN_IF_ERROR(cudaMemsetAsync(state_mem, 0, layout.bytes, stream));
 
     // Histogram: one wave, at most one block per tile of the histogram policy.
     const auto histogram = detail::radix_sort::DeviceRadixSortHistogramKernel<MaxPolicy, KeyT, OffsetT, CodecT>;
