@@ -119,6 +119,42 @@ struct AgentRadixSortHistogram
       , codec(codec)
   {}
 
+  // Adds the digits of every pass of the `valid` keys at `keys` (striped over the threads) to the counts of `part`.
+  template <bool FULL>
+  STRATA_DEVICE STRATA_FORCEINLINE void CountTile(const KeyT* keys_in,
+                                                  int valid,
+                                                  int part,
+                                                  int passes,
+                                                  const cuda::std::uint32_t (&start)[MAX_PASSES],
+                                                  const cuda::std::uint32_t (&width)[MAX_PASSES])
+  {
+    KeyT keys[ITEMS_PER_THREAD];
+    STRATA_UNROLL
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      const int idx = i * BLOCK_THREADS + static_cast<int>(threadIdx.x);
+      if (FULL || idx < valid)
+      {
+        keys[i] = keys_in[idx];
+      }
+    }
+    STRATA_UNROLL
+    for (int pass = 0; pass < MAX_PASSES; ++pass)
+    {
+      if (pass < passes)
+      {
+        STRATA_UNROLL
+        for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+        {
+          if (FULL || i * BLOCK_THREADS + static_cast<int>(threadIdx.x) < valid)
+          {
+            atomicAdd(&storage.counts[part][pass][codec.digit(keys[i], start[pass], width[pass])], 1u);
+          }
+        }
+      }
+    }
+  }
+
   STRATA_DEVICE STRATA_FORCEINLINE void Process()
   {
     const int passes = bits.passes();
@@ -141,32 +177,14 @@ struct AgentRadixSortHistogram
     for (OffsetT tile_begin = static_cast<OffsetT>(blockIdx.x) * TILE_ITEMS; tile_begin < num_items;
          tile_begin += static_cast<OffsetT>(gridDim.x) * TILE_ITEMS)
     {
-      KeyT keys[ITEMS_PER_THREAD];
       const OffsetT rest = num_items - tile_begin;
-      STRATA_UNROLL
-      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      if (rest >= OffsetT(TILE_ITEMS))
       {
-        const OffsetT idx = static_cast<OffsetT>(i * BLOCK_THREADS + threadIdx.x);
-        if (idx < rest)
-        {
-          keys[i] = d_keys[tile_begin + idx];
-        }
+        CountTile<true>(d_keys + tile_begin, TILE_ITEMS, part, passes, start, width);
       }
-      STRATA_UNROLL
-      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      else
       {
-        const OffsetT idx = static_cast<OffsetT>(i * BLOCK_THREADS + threadIdx.x);
-        if (idx < rest)
-        {
-          STRATA_UNROLL
-          for (int pass = 0; pass < MAX_PASSES; ++pass)
-          {
-            if (pass < passes)
-            {
-              atomicAdd(&storage.counts[part][pass][codec.digit(keys[i], start[pass], width[pass])], 1u);
-            }
-          }
-        }
+        CountTile<false>(d_keys + tile_begin, static_cast<int>(rest), part, passes, start, width);
       }
     }
     __syncthreads();

@@ -133,12 +133,13 @@ struct AgentRadixSortOnesweep
   // An odd row of warp counters per digit: the lanes of a warp bump counters of different digits in distinct banks.
   static constexpr int PADDED_WARPS = (WARPS % 2 == 0) ? WARPS + 1 : WARPS;
   static constexpr bool KEYS_ONLY   = cuda::std::is_same<ValueT, NullType>::value;
+  // The keys leave a few slots at a time: unrolled further, the loop holds more registers than the (latency-bound)
+  // digit pass can spare. With values, each slot's digit is kept for the values, which needs the whole unroll.
+  static constexpr int OUT_UNROLL = KEYS_ONLY ? 4 : ITEMS_PER_THREAD;
 
   static_assert(BLOCK_THREADS % WARP_THREADS == 0, "whole warps");
   static_assert(BLOCK_THREADS >= RADIX_DIGITS, "one thread per digit");
   static_assert(TILE_ITEMS <= static_cast<int>(detail::radix_sort::LOOKBACK_COUNT_MASK), "tile counts fit a word");
-  static_assert(TILE_ITEMS * (sizeof(KeyT) > sizeof(ValueT) ? sizeof(KeyT) : sizeof(ValueT)) <= 40 * 1024,
-                "a tile of keys or values must fit 40 KiB of static shared memory: values of at most 160 bytes");
 
   using BlockScanT = BlockScan<cuda::std::uint32_t, BLOCK_THREADS>;
 
@@ -146,14 +147,19 @@ struct AgentRadixSortOnesweep
   {
     union
     {
-      cuda::std::uint32_t warp_counts[RADIX_DIGITS][PADDED_WARPS];
-      KeyT keys[TILE_ITEMS];
+      // Ranking: the warps' digit counters; the keys land in `keys` in sorted order as they are ranked.
+      struct
+      {
+        cuda::std::uint32_t warp_counts[RADIX_DIGITS][PADDED_WARPS];
+        KeyT keys[TILE_ITEMS];
+      } sort;
       ValueT values[KEYS_ONLY ? 1 : TILE_ITEMS];
     } exchange;
     OffsetT digit_base[RADIX_DIGITS]; // a sorted tile slot j of digit d goes to digit_base[d] + j
     cuda::std::uint32_t digit_prefix[RADIX_DIGITS]; // the tile's keys of smaller digits
     typename BlockScanT::TempStorage scan;
   };
+  static_assert(sizeof(_TempStorage) <= 48 * 1024, "the tile must fit 48 KiB of static shared memory");
   struct TempStorage : Uninitialized<_TempStorage>
   {};
 
@@ -191,60 +197,42 @@ struct AgentRadixSortOnesweep
     }
   }
 
-  // ranks[i] = the stable place of keys[i] in the tile sorted by the digit; counts(count) is called by the threads
-  // t < RADIX_DIGITS with the tile's number of keys of digit t (positions past `valid` counted in the last digit),
-  // before the ranks are complete. Leaves storage.digit_prefix set; the caller syncs before reusing the exchange.
-  template <bool FULL, typename CountsCallbackT>
+  // Ranks the keys by the digit: place(i, rank) is called with the stable place of keys[i] in the tile sorted by
+  // the digit, counts(count) by the threads t < RADIX_DIGITS with the tile's number of keys of digit t (positions
+  // past `valid` counted in the last digit) before any place is known. Leaves storage.digit_prefix set for the
+  // calling thread's digit; the caller syncs before reusing the exchange.
+  //
+  // Counts first: every warp adds its keys to its digit counters (shared atomics), a scan over (digit, warp) turns
+  // the counters into each warp's first place per digit, then strip by strip the lanes of equal digits (found by
+  // ballots) take consecutive places from there, the lowest of them moving the counter on.
+  template <bool FULL, typename CountsCallbackT, typename PlaceT>
   STRATA_DEVICE STRATA_FORCEINLINE void Rank(const KeyT (&keys)[ITEMS_PER_THREAD],
                                              int valid,
                                              cuda::std::uint32_t bit_start,
                                              cuda::std::uint32_t num_bits,
-                                             cuda::std::uint32_t (&ranks)[ITEMS_PER_THREAD],
-                                             CountsCallbackT counts)
+                                             CountsCallbackT counts,
+                                             PlaceT place)
   {
-    constexpr int COUNTERS = RADIX_DIGITS * PADDED_WARPS;
-    for (int i = threadIdx.x; i < COUNTERS; i += BLOCK_THREADS)
+    auto& warp_counts = storage.exchange.sort.warp_counts;
+    for (int i = threadIdx.x; i < RADIX_DIGITS * PADDED_WARPS; i += BLOCK_THREADS)
     {
-      (&storage.exchange.warp_counts[0][0])[i] = 0;
+      (&warp_counts[0][0])[i] = 0;
     }
     __syncthreads();
-
-    // Strip by strip, the lanes of equal digits take consecutive places after the warp's earlier keys of the digit.
-    const unsigned int lanes_below = LaneMaskLt();
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
-      const cuda::std::uint32_t digit = RankDigit<FULL>(keys[i], Position(i), valid, bit_start, num_bits);
-#if defined(STRATA_RADIX_MATCH_SYNC)
-      const unsigned int peers = MatchAnySync(digit);
-#else
-      const unsigned int peers = MatchAny<RADIX_BITS>(digit);
-#endif
-      const int below                 = __popc(peers & lanes_below);
-      // Every lane reads the counter (the lanes of a digit read one word: a broadcast) before the lowest lane of
-      // each digit moves it on.
-      cuda::std::uint32_t& counter     = storage.exchange.warp_counts[digit][warp];
-      const cuda::std::uint32_t before = counter;
-      WarpSync();
-      if (below == 0)
-      {
-        counter = before + static_cast<cuda::std::uint32_t>(__popc(peers));
-      }
-      WarpSync();
-      ranks[i] = before + static_cast<cuda::std::uint32_t>(below);
+      atomicAdd(&warp_counts[RankDigit<FULL>(keys[i], Position(i), valid, bit_start, num_bits)][warp], 1u);
     }
     __syncthreads();
 
-    // Per digit: the warps' counts become exclusive prefixes across warps, and their sum the tile's count.
     cuda::std::uint32_t count = 0;
     if (threadIdx.x < RADIX_DIGITS)
     {
       STRATA_UNROLL
       for (int w = 0; w < WARPS; ++w)
       {
-        const cuda::std::uint32_t c                     = storage.exchange.warp_counts[threadIdx.x][w];
-        storage.exchange.warp_counts[threadIdx.x][w] = count;
-        count += c;
+        count += warp_counts[threadIdx.x][w];
       }
       counts(count);
     }
@@ -253,14 +241,34 @@ struct AgentRadixSortOnesweep
     if (threadIdx.x < RADIX_DIGITS)
     {
       storage.digit_prefix[threadIdx.x] = prefix;
+      STRATA_UNROLL
+      for (int w = 0; w < WARPS; ++w)
+      {
+        const cuda::std::uint32_t c   = warp_counts[threadIdx.x][w];
+        warp_counts[threadIdx.x][w] = prefix;
+        prefix += c;
+      }
     }
     __syncthreads();
 
+    const unsigned int lanes_below = LaneMaskLt();
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
       const cuda::std::uint32_t digit = RankDigit<FULL>(keys[i], Position(i), valid, bit_start, num_bits);
-      ranks[i] += storage.digit_prefix[digit] + storage.exchange.warp_counts[digit][warp];
+      const unsigned int peers        = MatchAny<RADIX_BITS>(digit);
+      const int below                 = __popc(peers & lanes_below);
+      // Every lane reads the counter (the lanes of a digit read one word: a broadcast) before the lowest lane of
+      // each digit moves it on.
+      cuda::std::uint32_t& counter     = warp_counts[digit][warp];
+      const cuda::std::uint32_t before = counter;
+      WarpSync();
+      if (below == 0)
+      {
+        counter = before + static_cast<cuda::std::uint32_t>(__popc(peers));
+      }
+      WarpSync();
+      place(i, before + static_cast<cuda::std::uint32_t>(below));
     }
   }
 
@@ -304,26 +312,41 @@ struct AgentRadixSortOnesweep
     KeyT keys[ITEMS_PER_THREAD];
     Load<FULL>(d_keys_in + tile_begin, valid, keys);
 
-    // Rank, publishing each digit's count (without the empty positions of a partial tile) as soon as it is known.
-    cuda::std::uint32_t ranks[ITEMS_PER_THREAD];
+    // Rank, publishing each digit's count (without the empty positions of a partial tile) as soon as it is known,
+    // and put the keys into shared memory in sorted order.
+    cuda::std::uint32_t ranks[KEYS_ONLY ? 1 : ITEMS_PER_THREAD];
     cuda::std::uint32_t own_count = 0;
     const cuda::std::uint32_t epoch_bits = epoch << detail::radix_sort::LOOKBACK_EPOCH_SHIFT;
-    Rank<FULL>(keys, valid, bit_start, num_bits, ranks, [&](cuda::std::uint32_t count) {
-      own_count = count - (!FULL && threadIdx.x == RADIX_DIGITS - 1 ? static_cast<cuda::std::uint32_t>(TILE_ITEMS - valid) : 0u);
-      const cuda::std::uint32_t word =
-        epoch_bits | (tile == 0 ? detail::radix_sort::LOOKBACK_INCLUSIVE : 0u) | own_count;
-      cuda::atomic_ref<cuda::std::uint32_t, cuda::thread_scope_device>(
-        lookback[static_cast<size_t>(tile) * RADIX_DIGITS + threadIdx.x])
-        .store(word, cuda::std::memory_order_relaxed);
-    });
-    __syncthreads();
+    Rank<FULL>(
+      keys,
+      valid,
+      bit_start,
+      num_bits,
+      [&](cuda::std::uint32_t count) {
+        own_count = count
+                  - (!FULL && threadIdx.x == RADIX_DIGITS - 1 ? static_cast<cuda::std::uint32_t>(TILE_ITEMS - valid) : 0u);
+        const cuda::std::uint32_t word =
+          epoch_bits | (tile == 0 ? detail::radix_sort::LOOKBACK_INCLUSIVE : 0u) | own_count;
+        cuda::atomic_ref<cuda::std::uint32_t, cuda::thread_scope_device>(
+          lookback[static_cast<size_t>(tile) * RADIX_DIGITS + threadIdx.x])
+          .store(word, cuda::std::memory_order_relaxed);
+      },
+      [&](int i, cuda::std::uint32_t rank) {
+        storage.exchange.sort.keys[rank] = keys[i];
+        if constexpr (!KEYS_ONLY)
+        {
+          ranks[i] = rank;
+        }
+      });
 
-    // Keys into shared memory in sorted order, while one thread per digit looks back for the tile's global place.
-    STRATA_UNROLL
-    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    // The values are loaded now, so that their latency hides behind the look-back and the keys' way out.
+    ValueT values[KEYS_ONLY ? 1 : ITEMS_PER_THREAD];
+    if constexpr (!KEYS_ONLY)
     {
-      storage.exchange.keys[ranks[i]] = keys[i];
+      Load<FULL>(d_values_in + tile_begin, valid, values);
     }
+
+    // One thread per digit looks back for the tile's global place.
     if (threadIdx.x < RADIX_DIGITS)
     {
       const cuda::std::uint32_t exclusive = LookBack(tile, lookback, epoch_bits);
@@ -345,13 +368,13 @@ struct AgentRadixSortOnesweep
 
     // Out in sorted order: consecutive slots of a digit go to consecutive addresses.
     cuda::std::uint32_t slot_digit[KEYS_ONLY ? 1 : ITEMS_PER_THREAD];
-    STRATA_UNROLL
+#pragma unroll(OUT_UNROLL)
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
     {
       const int slot = k * BLOCK_THREADS + static_cast<int>(threadIdx.x);
       if (FULL || slot < valid)
       {
-        const KeyT key                  = storage.exchange.keys[slot];
+        const KeyT key                  = storage.exchange.sort.keys[slot];
         const cuda::std::uint32_t digit = codec.digit(key, bit_start, num_bits);
         d_keys_out[storage.digit_base[digit] + static_cast<OffsetT>(slot)] = key;
         if constexpr (!KEYS_ONLY)
@@ -363,8 +386,6 @@ struct AgentRadixSortOnesweep
 
     if constexpr (!KEYS_ONLY)
     {
-      ValueT values[ITEMS_PER_THREAD];
-      Load<FULL>(d_values_in + tile_begin, valid, values);
       __syncthreads();
       STRATA_UNROLL
       for (int i = 0; i < ITEMS_PER_THREAD; ++i)
@@ -450,7 +471,10 @@ struct AgentRadixSortOnesweep
     for (int pass = 0; pass < passes; ++pass)
     {
       cuda::std::uint32_t ranks[ITEMS_PER_THREAD];
-      Rank<false>(keys, valid, bits.start(pass), bits.width(pass), ranks, [](cuda::std::uint32_t) {});
+      Rank<false>(
+        keys, valid, bits.start(pass), bits.width(pass), [](cuda::std::uint32_t) {}, [&](int i, cuda::std::uint32_t rank) {
+          ranks[i] = rank;
+        });
       __syncthreads();
       Exchange(keys, ranks);
       if constexpr (!KEYS_ONLY)

@@ -36,13 +36,21 @@ constexpr int threads_for(int item_bytes, int threads)
   return item_bytes > 16 ? 256 : threads;
 }
 
-// sm_90 (H100, H200): 384 threads, tiles of 24 KiB of the dominant type at most, 8-bit digits.
+// sm_90 (H100, H200): blocks of 256 threads (one per digit), 8-bit digits. The digit pass is latency-bound: keys
+// only, a tile of 40 (1- and 2-byte), 32 (4-byte) or 16 (8-byte) keys per thread in 3 blocks per SM; with
+// values, 28 items of up to 4 bytes or 16 of 8 per thread in 2 blocks per SM (the values' ranks and digits take the
+// registers of the third). Other sizes: tiles of at most 32 KiB.
 template <int DOMINANT_SIZE, bool KEYS_ONLY>
 struct sm90_tuning
 {
-  static constexpr int threads       = threads_for(DOMINANT_SIZE, 384);
-  static constexpr int items         = DOMINANT_SIZE <= 2 ? 20 : (DOMINANT_SIZE <= 4 ? 16 : items_within(threads, DOMINANT_SIZE, 8));
-  static constexpr int blocks_per_sm = 2;
+  static constexpr int threads = 256;
+  static constexpr int items =
+    KEYS_ONLY ? (DOMINANT_SIZE <= 2   ? 40
+                 : DOMINANT_SIZE == 4 ? 32
+                 : DOMINANT_SIZE == 8 ? 16
+                                      : items_within(threads, DOMINANT_SIZE, 16))
+              : (DOMINANT_SIZE <= 4 ? 28 : DOMINANT_SIZE == 8 ? 16 : items_within(threads, DOMINANT_SIZE, 8));
+  static constexpr int blocks_per_sm = KEYS_ONLY && DOMINANT_SIZE <= 8 ? 3 : 2;
 };
 
 // The single-block sort of small inputs: 512 threads (256 for large items), up to 8 items each.
