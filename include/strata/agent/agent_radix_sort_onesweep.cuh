@@ -159,7 +159,6 @@ struct AgentRadixSortOnesweep
     cuda::std::uint32_t digit_prefix[RADIX_DIGITS]; // the tile's keys of smaller digits
     typename BlockScanT::TempStorage scan;
   };
-  static_assert(sizeof(_TempStorage) <= 48 * 1024, "the tile must fit 48 KiB of static shared memory");
   struct TempStorage : Uninitialized<_TempStorage>
   {};
 
@@ -173,7 +172,10 @@ struct AgentRadixSortOnesweep
       , codec(codec)
       , warp(threadIdx.x / WARP_THREADS)
       , lane(LaneId())
-  {}
+  {
+    // Here rather than in the class, so that a tuning driver can take sizeof(TempStorage) to skip such a policy.
+    static_assert(sizeof(_TempStorage) <= 48 * 1024, "the tile must fit 48 KiB of static shared memory");
+  }
 
   // The tile position of this thread's item i in the warp-striped arrangement.
   STRATA_DEVICE STRATA_FORCEINLINE int Position(int i) const
