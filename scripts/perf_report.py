@@ -40,9 +40,11 @@ ALGORITHMS = OrderedDict([
     ("scan_inclusive_sum_by_key", ("DeviceScan::InclusiveSumByKey",
                                    "int32 keys in runs of 8 on average; GB/s counts keys and values read and values "
                                    "written.")),
-    ("frontend_latency", ("The frontend, end to end: strata::reduce, inclusive_scan, transform",
+    ("frontend_latency", ("The frontend, end to end: strata::reduce, inclusive_scan, transform, sort",
                           "int32 items. Host wall-clock time of one call until the host holds the result (reduce) or "
                           "the output is ready (the others, with a cudaStreamSynchronize), warm pool and caches. "
+                          "sort: strata::sort and thrust::sort in place; raw and cub: DeviceRadixSort::SortKeys from "
+                          "the input to the output. "
                           "`thrust`: the same call with `thrust::cuda::par.on(s)`; `raw`: strata's two-phase device "
                           "call on a buffer allocated once (reduce: plus the copy of the sum to pinned memory and the "
                           "synchronization); `cub`: the same with CUB. At 2^10 every library is near the launch and "

@@ -1,4 +1,5 @@
-// The frontend end to end: strata::reduce, strata::inclusive_scan and strata::transform (x * 2) on int32 data,
+// The frontend end to end: strata::reduce, strata::inclusive_scan, strata::transform (x * 2) and strata::sort on
+// int32 data,
 // against the same algorithm through Thrust (thrust::cuda::par.on(s)), through strata's device layer on a
 // pre-allocated buffer ("raw": the two-phase call with its temporary storage allocated once), and through CUB's
 // device layer the same way ("cub", for reference), in one process, on one non-blocking stream created once.
@@ -12,6 +13,10 @@
 //            host memory, cudaStreamSynchronize(s); DeviceScan::InclusiveSum / DeviceTransform::Transform, then
 //            cudaStreamSynchronize(s)
 //   cub      as raw, with cub::DeviceReduce / DeviceScan / DeviceTransform
+//   sort (latency only): strata::sort(strata::par.on(s), out, out + n) and thrust::sort(thrust::cuda::par.on(s), ...)
+//            sort the output buffer in place (sorted after the first call; a radix sort's work does not depend on the
+//            order); raw and cub are DeviceRadixSort::SortKeys from the input to the output, temporary storage
+//            allocated once. For the check, the output holds the input before strata's and Thrust's calls.
 // frontend_throughput/<algo>/2^k/<library>, k = 24, 28: CUDA-event time of one call over inputs rotated through
 // more memory than the L2 holds, bytes counters set (reduce reads 4n bytes, the others read 4n and write 4n).
 // Libraries strata, raw, thrust, and for transform copy: a device-to-device cudaMemcpyAsync of the same 4n bytes
@@ -24,17 +29,21 @@
 // scripts/compare_report.py prints every library's time over strata's: "vs raw 1.02x" means strata is 2% faster.
 #include <strata/device/device_reduce.cuh>
 #include <strata/device/device_scan.cuh>
+#include <strata/device/device_radix_sort.cuh>
 #include <strata/device/device_transform.cuh>
 #include <strata/execution/reduce.cuh>
 #include <strata/execution/scan.cuh>
+#include <strata/execution/sort.cuh>
 #include <strata/execution/transform.cuh>
 
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_transform.cuh>
 
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
+#include <thrust/sort.h>
 #include <thrust/system/cuda/execution_policy.h>
 #include <thrust/transform.h>
 
@@ -54,7 +63,8 @@ enum class algorithm
 {
   reduce,
   inclusive_scan,
-  transform
+  transform,
+  sort
 };
 
 enum class library
@@ -68,7 +78,7 @@ enum class library
 
 const char* name_of(algorithm alg)
 {
-  static const char* const names[] = {"reduce", "inclusive_scan", "transform"};
+  static const char* const names[] = {"reduce", "inclusive_scan", "transform", "sort"};
   return names[static_cast<int>(alg)];
 }
 
@@ -190,9 +200,13 @@ public:
       {
         strata::inclusive_scan(strata::par.on(s), d_in, d_in + n_, data_.output());
       }
-      else
+      else if constexpr (ALG == algorithm::transform)
       {
         strata::transform(strata::par.on(s), d_in, d_in + n_, data_.output(), strata_bench::twice<int>{});
+      }
+      else
+      {
+        strata::sort(strata::par.on(s), data_.output(), data_.output() + n_);
       }
     }
     else if constexpr (LIB == library::thrust)
@@ -232,7 +246,15 @@ public:
   std::vector<int> result()
   {
     value_ = 0x5a5a5a5a;
-    STRATA_BENCH_CHECK(cudaMemset(data_.output(), 0xa5, data_.size() * sizeof(int)));
+    if (ALG == algorithm::sort && (LIB == library::strata || LIB == library::thrust))
+    {
+      STRATA_BENCH_CHECK(
+        cudaMemcpy(data_.output(), data_.input(0), data_.size() * sizeof(int), cudaMemcpyDeviceToDevice));
+    }
+    else
+    {
+      STRATA_BENCH_CHECK(cudaMemset(data_.output(), 0xa5, data_.size() * sizeof(int)));
+    }
     run<true>(data_.input(0), bench_stream());
     if constexpr (ALG == algorithm::reduce)
     {
@@ -273,9 +295,13 @@ private:
     {
       return strata::DeviceScan::InclusiveSum(d_temp, bytes, d_in, out, n_, s);
     }
-    else if constexpr (LIB == library::raw)
+    else if constexpr (LIB == library::raw && ALG == algorithm::transform)
     {
       return strata::DeviceTransform::Transform(d_temp, bytes, d_in, out, n_, strata_bench::twice<int>{}, s);
+    }
+    else if constexpr (LIB == library::raw)
+    {
+      return strata::DeviceRadixSort::SortKeys(d_temp, bytes, d_in, out, n_, 0, int(sizeof(int) * 8), s);
     }
     else if constexpr (ALG == algorithm::reduce)
     {
@@ -285,9 +311,13 @@ private:
     {
       return cub::DeviceScan::InclusiveSum(d_temp, bytes, d_in, out, n_, s);
     }
-    else
+    else if constexpr (ALG == algorithm::transform)
     {
       return cub::DeviceTransform::Transform(d_temp, bytes, d_in, out, n_, strata_bench::twice<int>{}, s);
+    }
+    else
+    {
+      return cub::DeviceRadixSort::SortKeys(d_temp, bytes, d_in, out, n_, 0, int(sizeof(int) * 8), s);
     }
   }
 
@@ -302,9 +332,13 @@ private:
     {
       thrust::inclusive_scan(policy, d_in, d_in + n_, data_.output());
     }
-    else
+    else if constexpr (ALG == algorithm::transform)
     {
       thrust::transform(policy, d_in, d_in + n_, data_.output(), strata_bench::twice<int>{});
+    }
+    else
+    {
+      thrust::sort(policy, data_.output(), data_.output() + n_);
     }
   }
 
@@ -412,15 +446,18 @@ void register_algorithm()
   {
     register_cases<ALG, true, library::strata, library::thrust, library::raw, library::cub>(log2_n);
   }
-  for (int log2_n : {24, 28})
+  if constexpr (ALG != algorithm::sort)
   {
-    if constexpr (ALG == algorithm::transform)
+    for (int log2_n : {24, 28})
     {
-      register_cases<ALG, false, library::strata, library::raw, library::thrust, library::copy>(log2_n);
-    }
-    else
-    {
-      register_cases<ALG, false, library::strata, library::raw, library::thrust>(log2_n);
+      if constexpr (ALG == algorithm::transform)
+      {
+        register_cases<ALG, false, library::strata, library::raw, library::thrust, library::copy>(log2_n);
+      }
+      else
+      {
+        register_cases<ALG, false, library::strata, library::raw, library::thrust>(log2_n);
+      }
     }
   }
 }
@@ -431,5 +468,6 @@ int main(int argc, char** argv)
   register_algorithm<algorithm::reduce>();
   register_algorithm<algorithm::inclusive_scan>();
   register_algorithm<algorithm::transform>();
+  register_algorithm<algorithm::sort>();
   return strata_bench::run_benchmarks(argc, argv);
 }
