@@ -66,6 +66,32 @@ private:
   bool switched_ = false;
 };
 
+// Relaxes the calling thread's stream-capture mode for a scope, restoring it after. Creating the pool or an event
+// is not a stream operation, but under a global or thread-local capture the runtime refuses such calls
+// (cudaErrorStreamCaptureUnsupported, and the capture is invalidated): the first allocation of a process may come
+// from a stream being captured.
+class relaxed_capture
+{
+public:
+  relaxed_capture()
+  {
+    changed_ = cudaThreadExchangeStreamCaptureMode(&mode_) == cudaSuccess;
+  }
+  ~relaxed_capture()
+  {
+    if (changed_)
+    {
+      cudaThreadExchangeStreamCaptureMode(&mode_);
+    }
+  }
+  relaxed_capture(const relaxed_capture&)            = delete;
+  relaxed_capture& operator=(const relaxed_capture&) = delete;
+
+private:
+  cudaStreamCaptureMode mode_ = cudaStreamCaptureModeRelaxed;
+  bool changed_               = false;
+};
+
 // A block given back, the event recorded on its stream when it was, and that stream's ID: work on another stream
 // that reuses the block waits for the event; work on the same stream comes after the release already.
 struct cached_block
@@ -103,6 +129,7 @@ public:
     props.handleTypes   = cudaMemHandleTypeNone;
     props.location.type = cudaMemLocationTypeDevice;
     props.location.id   = device_;
+    const relaxed_capture relaxed;
     if (const cudaError_t e = cudaMemPoolCreate(&pool_, &props); e != cudaSuccess)
     {
       return e;
@@ -281,6 +308,7 @@ private:
       }
     }
     const on_device current(device_);
+    const relaxed_capture relaxed;
     cudaEvent_t e = nullptr;
     return cudaEventCreateWithFlags(&e, cudaEventDisableTiming) == cudaSuccess ? e : nullptr;
   }

@@ -741,11 +741,12 @@ TEST_CASE("an allocator that throws or returns null makes every sort throw strat
     check("strata::stable_sort", reset_c, unchanged_c, [&] {
       strata::stable_sort(p, dc.begin(), dc.end(), custom_by_bc{});
     });
+    // No CHECK around the calls: it would catch the exception the check expects.
     check("strata::is_sorted", sorted_keys, no_check, [&] {
-      CHECK(strata::is_sorted(p, di.begin(), di.end()));
+      (void) strata::is_sorted(p, di.begin(), di.end());
     });
     check("strata::is_sorted_until", sorted_keys, no_check, [&] {
-      CHECK(strata::is_sorted_until(p, di.begin(), di.end()) == di.end());
+      (void) strata::is_sorted_until(p, di.begin(), di.end());
     });
   }
 }
