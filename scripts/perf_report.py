@@ -76,9 +76,13 @@ ALGORITHMS = OrderedDict([
     ("radix_sort_skip", ("DeviceRadixSort::SortKeys, skipped digit passes",
                          "u64 keys below 2^20 sorted on all 64 bits: 5 of the 8 digit passes see the same digit in "
                          "every key and can be skipped.")),
+    ("merge_sort_keys", ("DeviceMergeSort::SortKeysCopy",
+                         "Random keys, ascending by cuda::std::less<>, inputs rotated through more memory than the L2 "
+                         "holds; Gkeys/s: keys sorted per second.")),
+    ("merge_sort_pairs", ("DeviceMergeSort::SortPairsCopy", "As SortKeysCopy, each key with a value of the type named.")),
 ])
 # Sections whose rate is items per second (Gkeys/s) rather than bytes per second.
-ITEM_RATE_PREFIXES = ("radix_sort",)
+ITEM_RATE_PREFIXES = ("radix_sort", "merge_sort")
 TYPES = ["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "bf16", "f32", "f64"]
 SIZE = re.compile(r"2\^(\d+)$")
 TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
