@@ -51,6 +51,8 @@ struct sm90_tuning
                                       : items_within(threads, DOMINANT_SIZE, 16))
               : (DOMINANT_SIZE <= 4 ? 28 : DOMINANT_SIZE == 8 ? 16 : items_within(threads, DOMINANT_SIZE, 8));
   static constexpr int blocks_per_sm = KEYS_ONLY && DOMINANT_SIZE <= 8 ? 3 : 2;
+  // sm90 at 2^28 (H100, CUB time / strata time): u8 1.19, u16 1.19, u32 1.17, u64 0.95, f32 1.03, f64 0.90,
+  // u32/u32 0.95, u64/u64 0.97.
 };
 
 // The single-block sort of small inputs: 512 threads (256 for large items), up to 8 items each.
