@@ -7,13 +7,14 @@
 //
 // Runtime axes: the input size, 2^16 ... 2^28 items, and the keys' bit entropy in thousandths: 1000 random keys,
 // 544 each key the AND of 3 random words (radix_sort_inputs.cuh; 811, 337 and 201 are 2, 4 and 5 words).
-// Names: "<name>/<types>/<log2 items>/entropy:<thousandths>", e.g. "radix_sort_keys/u32/24/entropy:544".
+// Names (tuning_axes.cuh): "radix_sort_keys/KeyT{ct}:U32/Elements{io}[pow2]:24/Entropy:544".
 #pragma once
 
 #include <strata/device/dispatch/dispatch_radix_sort.cuh>
 
 #include "bench_util.cuh"
 #include "radix_sort_inputs.cuh"
+#include "tuning_axes.cuh"
 
 #include <cstdint>
 #include <set>
@@ -175,18 +176,19 @@ void sort(benchmark::State& state)
   }
 }
 
-// Registers sort<KeyT, ValueT> as "<name>/<types>" over the sizes and entropies.
+// Registers sort<KeyT, ValueT> as "<name>/KeyT{ct}:<key token>[/ValueT{ct}:<value token>]" over the sizes and
+// entropies (tuning_axes.cuh).
 template <typename KeyT, typename ValueT = strata_bench::no_values>
-void register_sort(const std::string& name)
+void register_sort(const std::string& name, const char* key_token, const char* value_token = nullptr)
 {
-  std::string types = strata_bench::sort_type_name<KeyT>();
+  std::string full = strata_bench::tuning_name(name, "KeyT", key_token);
   if constexpr (!std::is_same<ValueT, strata_bench::no_values>::value)
   {
-    types += "_" + strata_bench::sort_type_name<ValueT>();
+    full = strata_bench::tuning_name(full, "ValueT", value_token);
   }
-  benchmark::RegisterBenchmark((name + "/" + types).c_str(), sort<KeyT, ValueT>)
+  benchmark::RegisterBenchmark(full.c_str(), sort<KeyT, ValueT>)
     ->ArgsProduct({{16, 20, 24, 28}, {1000, 544}})
-    ->ArgNames({"", "entropy"})
+    ->ArgNames({"Elements{io}[pow2]", "Entropy"})
     ->UseManualTime()
     ->Unit(benchmark::kMicrosecond);
 }

@@ -10,6 +10,7 @@
 // %RANGE% TUNE_LOAD ld 0:1:1
 // %RANGE% TUNE_STORE st 0:1:1
 #include "bench_util.cuh"
+#include "tuning_axes.cuh"
 #include "merge_sort_tuning_policy.cuh"
 
 #include <cstdint>
@@ -86,14 +87,18 @@ void keys(benchmark::State& state)
 }
 } // namespace
 
-#define STRATA_MERGE_SORT_KEYS_BENCH(T, name)                                                                   \
-  BENCHMARK(keys<T>)->Name("merge_sort_keys/" name)->DenseRange(16, 28, 4)->UseManualTime()->Unit(benchmark::kMicrosecond)
+#define STRATA_MERGE_SORT_KEYS_BENCH(token)                                                                    \
+  BENCHMARK(keys<STRATA_TUNE_TYPE(token)>)                                                                       \
+    ->Name(strata_bench::tuning_name("merge_sort_keys", "KeyT", STRATA_TUNE_STRING(token)))                     \
+    ->ArgName("Elements{io}[pow2]")                                                                              \
+    ->DenseRange(16, 28, 4)                                                                                      \
+    ->UseManualTime()                                                                                            \
+    ->Unit(benchmark::kMicrosecond);
 
-STRATA_MERGE_SORT_KEYS_BENCH(std::int8_t, "i8");
-STRATA_MERGE_SORT_KEYS_BENCH(std::int16_t, "i16");
-STRATA_MERGE_SORT_KEYS_BENCH(std::int32_t, "i32");
-STRATA_MERGE_SORT_KEYS_BENCH(std::int64_t, "i64");
-STRATA_MERGE_SORT_KEYS_BENCH(float, "f32");
-STRATA_MERGE_SORT_KEYS_BENCH(double, "f64");
+#ifdef TUNE_KeyT
+STRATA_MERGE_SORT_KEYS_BENCH(TUNE_KeyT)
+#else
+STRATA_ARITHMETIC_TYPES(STRATA_MERGE_SORT_KEYS_BENCH)
+#endif
 
 STRATA_BENCHMARK_MAIN()

@@ -11,6 +11,7 @@
 // %RANGE% TUNE_LOAD ld 0:1:1
 // %RANGE% TUNE_STORE st 0:1:1
 #include "bench_util.cuh"
+#include "tuning_axes.cuh"
 #include "merge_sort_tuning_policy.cuh"
 
 #include <algorithm>
@@ -91,11 +92,22 @@ void pairs(benchmark::State& state)
 }
 } // namespace
 
-#define STRATA_MERGE_SORT_PAIRS_BENCH(K, V, name)                                                               \
-  BENCHMARK(pairs<K, V>)->Name("merge_sort_pairs/" name)->DenseRange(16, 28, 4)->UseManualTime()->Unit(benchmark::kMicrosecond)
+#define STRATA_MERGE_SORT_PAIRS_BENCH(key, value)                                                              \
+  BENCHMARK(pairs<STRATA_TUNE_TYPE(key), STRATA_TUNE_TYPE(value)>)                                               \
+    ->Name(strata_bench::tuning_name(                                                                            \
+      strata_bench::tuning_name("merge_sort_pairs", "KeyT", STRATA_TUNE_STRING(key)), "ValueT",                 \
+      STRATA_TUNE_STRING(value)))                                                                                \
+    ->ArgName("Elements{io}[pow2]")                                                                              \
+    ->DenseRange(16, 28, 4)                                                                                      \
+    ->UseManualTime()                                                                                            \
+    ->Unit(benchmark::kMicrosecond);
 
-STRATA_MERGE_SORT_PAIRS_BENCH(std::int32_t, std::int32_t, "i32_i32");
-STRATA_MERGE_SORT_PAIRS_BENCH(std::int64_t, std::int64_t, "i64_i64");
-STRATA_MERGE_SORT_PAIRS_BENCH(std::int32_t, std::int64_t, "i32_i64");
+#if defined(TUNE_KeyT) && defined(TUNE_ValueT)
+STRATA_MERGE_SORT_PAIRS_BENCH(TUNE_KeyT, TUNE_ValueT)
+#else
+STRATA_MERGE_SORT_PAIRS_BENCH(I32, I32)
+STRATA_MERGE_SORT_PAIRS_BENCH(I64, I64)
+STRATA_MERGE_SORT_PAIRS_BENCH(I32, I64)
+#endif
 
 STRATA_BENCHMARK_MAIN()

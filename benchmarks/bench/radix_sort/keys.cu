@@ -6,8 +6,9 @@
 // (support/radix_sort_tuning.cuh). A point whose tile does not fit in 48 KiB of static shared memory, or whose block
 // has fewer threads than digits, reports its cases as skipped.
 //
-// Key types: u32 and u64, or the one that -DTUNE_KEY_T=<type> names (e.g. -DTUNE_KEY_T=float); runtime axes: 2^16 ...
-// 2^28 keys, random (entropy:1000) and each the AND of 3 random words (entropy:544).
+// Key types (the KeyT{ct} axis): U32 and U64, or the one that -DTUNE_KeyT=<token> names (e.g. -DTUNE_KeyT=F32;
+// tuning_axes.cuh); runtime axes: 2^16 ... 2^28 keys, random (Entropy:1000) and each the AND of 3 random words
+// (Entropy:544).
 //
 // %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:1024:32
 // %RANGE% TUNE_ITEMS_PER_THREAD ipt 4:24:1
@@ -19,11 +20,11 @@
 
 int main(int argc, char** argv)
 {
-#ifdef TUNE_KEY_T
-  radix_sort_bench::register_sort<TUNE_KEY_T>("radix_sort_keys");
+#ifdef TUNE_KeyT
+  radix_sort_bench::register_sort<STRATA_TUNE_TYPE(TUNE_KeyT)>("radix_sort_keys", STRATA_TUNE_STRING(TUNE_KeyT));
 #else
-  radix_sort_bench::register_sort<std::uint32_t>("radix_sort_keys");
-  radix_sort_bench::register_sort<std::uint64_t>("radix_sort_keys");
+  radix_sort_bench::register_sort<std::uint32_t>("radix_sort_keys", "U32");
+  radix_sort_bench::register_sort<std::uint64_t>("radix_sort_keys", "U64");
 #endif
   return strata_bench::run_benchmarks(argc, argv);
 }

@@ -6,10 +6,10 @@
 // (support/radix_sort_tuning.cuh). A point whose tile does not fit in 48 KiB of static shared memory, or whose block
 // has fewer threads than digits, reports its cases as skipped.
 //
-// Key and value types: u32/u32 and u64/u64, or the pair that -DTUNE_KEY_T=<type> and -DTUNE_VALUE_T=<type> name
-// (the value type defaults to the key type; values are integers of 4 or 8 bytes, each item's input index, which
-// the validation needs); runtime axes: 2^16 ... 2^28 pairs, random keys (entropy:1000) and keys each the AND of 3
-// random words (entropy:544).
+// Key and value types (the KeyT{ct} and ValueT{ct} axes): U32/U32 and U64/U64, or the pair that -DTUNE_KeyT=<token>
+// and -DTUNE_ValueT=<token> name (tuning_axes.cuh; the value type defaults to the key type; values are integers of 4
+// or 8 bytes, each item's input index, which the validation needs); runtime axes: 2^16 ... 2^28 pairs, random keys
+// (Entropy:1000) and keys each the AND of 3 random words (Entropy:544).
 //
 // %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:1024:32
 // %RANGE% TUNE_ITEMS_PER_THREAD ipt 4:24:1
@@ -19,17 +19,18 @@
 
 #include <cstdint>
 
-#if defined(TUNE_KEY_T) && !defined(TUNE_VALUE_T)
-#  define TUNE_VALUE_T TUNE_KEY_T
+#if defined(TUNE_KeyT) && !defined(TUNE_ValueT)
+#  define TUNE_ValueT TUNE_KeyT
 #endif
 
 int main(int argc, char** argv)
 {
-#ifdef TUNE_KEY_T
-  radix_sort_bench::register_sort<TUNE_KEY_T, TUNE_VALUE_T>("radix_sort_pairs");
+#ifdef TUNE_KeyT
+  radix_sort_bench::register_sort<STRATA_TUNE_TYPE(TUNE_KeyT), STRATA_TUNE_TYPE(TUNE_ValueT)>(
+    "radix_sort_pairs", STRATA_TUNE_STRING(TUNE_KeyT), STRATA_TUNE_STRING(TUNE_ValueT));
 #else
-  radix_sort_bench::register_sort<std::uint32_t, std::uint32_t>("radix_sort_pairs");
-  radix_sort_bench::register_sort<std::uint64_t, std::uint64_t>("radix_sort_pairs");
+  radix_sort_bench::register_sort<std::uint32_t, std::uint32_t>("radix_sort_pairs", "U32", "U32");
+  radix_sort_bench::register_sort<std::uint64_t, std::uint64_t>("radix_sort_pairs", "U64", "U64");
 #endif
   return strata_bench::run_benchmarks(argc, argv);
 }

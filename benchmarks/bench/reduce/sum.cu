@@ -8,6 +8,7 @@
 #include <strata/device/device_reduce.cuh>
 
 #include "bench_util.cuh"
+#include "tuning_axes.cuh"
 
 #include <cstdint>
 #include <string>
@@ -59,14 +60,18 @@ void sum(benchmark::State& state)
 }
 } // namespace
 
-#define STRATA_REDUCE_SUM_BENCH(T, name)                                                                         \
-  BENCHMARK(sum<T>)->Name("reduce_sum/" name)->DenseRange(16, 28, 4)->UseManualTime()->Unit(benchmark::kMicrosecond)
+#define STRATA_REDUCE_SUM_BENCH(token)                                                                           \
+  BENCHMARK(sum<STRATA_TUNE_TYPE(token)>)                                                                        \
+    ->Name(strata_bench::tuning_name("reduce_sum", "T", STRATA_TUNE_STRING(token)))                             \
+    ->ArgName("Elements{io}[pow2]")                                                                              \
+    ->DenseRange(16, 28, 4)                                                                                      \
+    ->UseManualTime()                                                                                            \
+    ->Unit(benchmark::kMicrosecond);
 
-STRATA_REDUCE_SUM_BENCH(std::int8_t, "i8");
-STRATA_REDUCE_SUM_BENCH(std::int16_t, "i16");
-STRATA_REDUCE_SUM_BENCH(std::int32_t, "i32");
-STRATA_REDUCE_SUM_BENCH(std::int64_t, "i64");
-STRATA_REDUCE_SUM_BENCH(float, "f32");
-STRATA_REDUCE_SUM_BENCH(double, "f64");
+#ifdef TUNE_T
+STRATA_REDUCE_SUM_BENCH(TUNE_T)
+#else
+STRATA_ARITHMETIC_TYPES(STRATA_REDUCE_SUM_BENCH)
+#endif
 
 STRATA_BENCHMARK_MAIN()

@@ -17,6 +17,7 @@
 #include <strata/device/device_scan.cuh>
 
 #include "bench_util.cuh"
+#include "tuning_axes.cuh"
 #include "scan_tuning_policy.cuh"
 
 #include <cuda/std/functional>
@@ -137,16 +138,23 @@ void sum_by_key(benchmark::State& state)
 }
 } // namespace
 
-#define STRATA_SCAN_BY_KEY_BENCH(KeyT, ValueT, name)                                                             \
-  BENCHMARK(sum_by_key<KeyT, ValueT>)                                                                            \
-    ->Name("scan_inclusive_sum_by_key/" name)                                                                    \
+#define STRATA_SCAN_BY_KEY_BENCH(key, value)                                                                   \
+  BENCHMARK(sum_by_key<STRATA_TUNE_TYPE(key), STRATA_TUNE_TYPE(value)>)                                          \
+    ->Name(strata_bench::tuning_name(                                                                            \
+      strata_bench::tuning_name("scan_inclusive_sum_by_key", "KeyT", STRATA_TUNE_STRING(key)), "ValueT",        \
+      STRATA_TUNE_STRING(value)))                                                                                \
+    ->ArgName("Elements{io}[pow2]")                                                                              \
     ->DenseRange(16, 28, 4)                                                                                      \
     ->UseManualTime()                                                                                            \
-    ->Unit(benchmark::kMicrosecond)
+    ->Unit(benchmark::kMicrosecond);
 
-STRATA_SCAN_BY_KEY_BENCH(std::int32_t, std::int32_t, "keys_i32/values_i32");
-STRATA_SCAN_BY_KEY_BENCH(std::int32_t, std::int64_t, "keys_i32/values_i64");
-STRATA_SCAN_BY_KEY_BENCH(std::int64_t, std::int32_t, "keys_i64/values_i32");
-STRATA_SCAN_BY_KEY_BENCH(std::int8_t, std::int32_t, "keys_i8/values_i32");
+#if defined(TUNE_KeyT) && defined(TUNE_ValueT)
+STRATA_SCAN_BY_KEY_BENCH(TUNE_KeyT, TUNE_ValueT)
+#else
+STRATA_SCAN_BY_KEY_BENCH(I32, I32)
+STRATA_SCAN_BY_KEY_BENCH(I32, I64)
+STRATA_SCAN_BY_KEY_BENCH(I64, I32)
+STRATA_SCAN_BY_KEY_BENCH(I8, I32)
+#endif
 
 STRATA_BENCHMARK_MAIN()

@@ -19,6 +19,7 @@
 #include <strata/device/device_scan.cuh>
 
 #include "bench_util.cuh"
+#include "tuning_axes.cuh"
 #include "scan_tuning_policy.cuh"
 
 #include <cuda/std/functional>
@@ -155,14 +156,18 @@ void sum(benchmark::State& state)
 }
 } // namespace
 
-#define STRATA_SCAN_SUM_BENCH(T, name)                                                                           \
-  BENCHMARK(sum<T>)->Name("scan_inclusive_sum/" name)->DenseRange(16, 28, 4)->UseManualTime()->Unit(benchmark::kMicrosecond)
+#define STRATA_SCAN_SUM_BENCH(token)                                                                           \
+  BENCHMARK(sum<STRATA_TUNE_TYPE(token)>)                                                                       \
+    ->Name(strata_bench::tuning_name("scan_inclusive_sum", "T", STRATA_TUNE_STRING(token)))                       \
+    ->ArgName("Elements{io}[pow2]")                                                                              \
+    ->DenseRange(16, 28, 4)                                                                                      \
+    ->UseManualTime()                                                                                            \
+    ->Unit(benchmark::kMicrosecond);
 
-STRATA_SCAN_SUM_BENCH(std::int8_t, "i8");
-STRATA_SCAN_SUM_BENCH(std::int16_t, "i16");
-STRATA_SCAN_SUM_BENCH(std::int32_t, "i32");
-STRATA_SCAN_SUM_BENCH(std::int64_t, "i64");
-STRATA_SCAN_SUM_BENCH(float, "f32");
-STRATA_SCAN_SUM_BENCH(double, "f64");
+#ifdef TUNE_T
+STRATA_SCAN_SUM_BENCH(TUNE_T)
+#else
+STRATA_ARITHMETIC_TYPES(STRATA_SCAN_SUM_BENCH)
+#endif
 
 STRATA_BENCHMARK_MAIN()

@@ -12,6 +12,7 @@
 #include <strata/device/dispatch/dispatch_transform.cuh>
 
 #include "bench_util.cuh"
+#include "tuning_axes.cuh"
 #include "transform_ops.cuh"
 
 #include <cuda/std/tuple>
@@ -69,14 +70,18 @@ void unary(benchmark::State& state)
 }
 } // namespace
 
-#define STRATA_TRANSFORM_UNARY_BENCH(T, name)                                                                     \
-  BENCHMARK(unary<T>)->Name("transform_unary/" name)->DenseRange(16, 28, 4)->UseManualTime()->Unit(benchmark::kMicrosecond)
+#define STRATA_TRANSFORM_UNARY_BENCH(token)                                                                           \
+  BENCHMARK(unary<STRATA_TUNE_TYPE(token)>)                                                                       \
+    ->Name(strata_bench::tuning_name("transform_unary", "T", STRATA_TUNE_STRING(token)))                       \
+    ->ArgName("Elements{io}[pow2]")                                                                              \
+    ->DenseRange(16, 28, 4)                                                                                      \
+    ->UseManualTime()                                                                                            \
+    ->Unit(benchmark::kMicrosecond);
 
-STRATA_TRANSFORM_UNARY_BENCH(std::int8_t, "i8");
-STRATA_TRANSFORM_UNARY_BENCH(std::int16_t, "i16");
-STRATA_TRANSFORM_UNARY_BENCH(std::int32_t, "i32");
-STRATA_TRANSFORM_UNARY_BENCH(std::int64_t, "i64");
-STRATA_TRANSFORM_UNARY_BENCH(float, "f32");
-STRATA_TRANSFORM_UNARY_BENCH(double, "f64");
+#ifdef TUNE_T
+STRATA_TRANSFORM_UNARY_BENCH(TUNE_T)
+#else
+STRATA_ARITHMETIC_TYPES(STRATA_TRANSFORM_UNARY_BENCH)
+#endif
 
 STRATA_BENCHMARK_MAIN()

@@ -1,0 +1,243 @@
+"""Host tests of the tuning workflow's scripts (scripts/tuning_core.py, search.py, analyze.py): no GPU, no compiler;
+the search runs against a fake toolchain."""
+import os
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
+import analyze  # noqa: E402
+import search  # noqa: E402
+import tuning_core as tc  # noqa: E402
+
+SOURCE = """// a benchmark in the tuning format
+// %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:384:128
+//   %RANGE%   TUNE_ITEMS_PER_THREAD ipt 7:9:1
+// %RANGE% TUNE_NOT_A_RANGE
+int main() {}
+"""
+
+
+class SpaceTest(unittest.TestCase):
+    def test_ranges_parse_in_declaration_order(self):
+        params = tc.parse_space(SOURCE)
+        self.assertEqual([(p.macro, p.short, p.values) for p in params],
+                         [("TUNE_THREADS_PER_BLOCK", "tpb", [128, 256, 384]),
+                          ("TUNE_ITEMS_PER_THREAD", "ipt", [7, 8, 9])])
+
+    def test_space_size_counts_every_point(self):
+        params = tc.parse_space(SOURCE)
+        self.assertEqual(tc.space_size(params), 9)
+        self.assertEqual(len(list(tc.variants(params))), 9)
+        self.assertEqual(tc.space_size([]), 0)
+
+    def test_bad_ranges_are_refused(self):
+        with self.assertRaises(ValueError):
+            tc.parse_space("// %RANGE% TUNE_A a 8:4:1")
+        with self.assertRaises(ValueError):
+            tc.parse_space("// %RANGE% TUNE_A a 1:4:1\n// %RANGE% TUNE_B a 1:2:1")
+
+    def test_variant_names_round_trip(self):
+        params = tc.parse_space(SOURCE)
+        point = {"tpb": 256, "ipt": 8}
+        self.assertEqual(tc.variant_name(params, point), "tpb_256.ipt_8")
+        self.assertEqual(tc.parse_variant_name("tpb_256.ipt_8"), point)
+        self.assertEqual(tc.parse_variant_name(tc.BASE), {})
+        self.assertEqual(tc.variant_defines(params, point),
+                         {"TUNE_BASE": "0", "TUNE_THREADS_PER_BLOCK": "256", "TUNE_ITEMS_PER_THREAD": "8"})
+        self.assertEqual(tc.variant_defines(params, {}), {"TUNE_BASE": "1"})
+
+
+class NameTest(unittest.TestCase):
+    def test_axes_and_suffixes(self):
+        bench, axes = tc.parse_benchmark_name("radix_sort_keys/KeyT{ct}:U32/Elements{io}[pow2]:24/Entropy:0.544"
+                                              "/repeats:3/manual_time")
+        self.assertEqual(bench, "radix_sort_keys")
+        self.assertEqual(axes, [tc.Axis("KeyT", "ct", "", "U32"), tc.Axis("Elements", "io", "pow2", "24"),
+                                tc.Axis("Entropy", "rt", "", "0.544")])
+        self.assertEqual(tc.workload_keys(axes), ("KeyT{ct}:U32", "Elements{io}[pow2]:24/Entropy:0.544"))
+        self.assertEqual(tc.parse_axes_key("Elements{io}[pow2]:24/Entropy:0.544"), axes[1:])
+
+    def test_a_plain_element_after_an_axis_is_an_error(self):
+        with self.assertRaises(ValueError):
+            tc.parse_benchmark_name("scan/T{ct}:I32/oops")
+
+    def test_axis_filters(self):
+        f = [tc.parse_axis_filter("T{ct}=[I32,I64]"), tc.parse_axis_filter("Elements{io}[pow2]=28")]
+        self.assertEqual(f[0], ("T", "ct", {"I32", "I64"}))
+        self.assertEqual(f[1], ("Elements", "io", {"28"}))
+        yes = tc.parse_benchmark_name("s/T{ct}:I64/Elements{io}[pow2]:28")[1]
+        no_type = tc.parse_benchmark_name("s/T{ct}:F32/Elements{io}[pow2]:28")[1]
+        no_size = tc.parse_benchmark_name("s/T{ct}:I32/Elements{io}[pow2]:24")[1]
+        self.assertTrue(tc.axes_selected(yes, f))
+        self.assertFalse(tc.axes_selected(no_type, f))
+        self.assertFalse(tc.axes_selected(no_size, f))
+        with self.assertRaises(ValueError):
+            tc.parse_axis_filter("T{ct}")
+
+
+class ScoreTest(unittest.TestCase):
+    def test_later_io_values_weigh_more(self):
+        base = {"Elements{io}[pow2]:16": 1.0, "Elements{io}[pow2]:20": 2.0, "Elements{io}[pow2]:28": 8.0}
+        variant = {"Elements{io}[pow2]:16": 2.0, "Elements{io}[pow2]:20": 2.0, "Elements{io}[pow2]:28": 4.0}
+        s = tc.score(base, variant)
+        # speedups 0.5, 1, 2 with weights 1, 2, 3
+        self.assertAlmostEqual(s["score"], (0.5 + 2 * 1 + 3 * 2) / 6)
+        self.assertAlmostEqual(s["min"], 0.5)
+        self.assertAlmostEqual(s["mean"], 3.5 / 3)
+        self.assertAlmostEqual(s["max"], 2.0)
+        self.assertEqual(s["workloads"], 3)
+
+    def test_the_base_scores_one_and_disjoint_results_score_nothing(self):
+        base = {"Elements{io}[pow2]:16/Entropy:1": 3.0, "Elements{io}[pow2]:28/Entropy:1": 5.0}
+        self.assertAlmostEqual(tc.score(base, base)["score"], 1.0)
+        self.assertIsNone(tc.score(base, {"Elements{io}[pow2]:20/Entropy:1": 1.0}))
+
+    def test_median(self):
+        self.assertEqual(tc.median([3.0, 1.0, 2.0]), 2.0)
+        self.assertEqual(tc.median([4.0, 1.0, 2.0, 3.0]), 2.5)
+
+
+class FakeToolchain:
+    """Builds by writing the defines into the 'executable'; runs by computing a time from them: the base takes 1 s
+    per case, a variant 1 / (tpb / 256) / (ipt / 8) s (tpb_384.ipt_9 is the fastest). 16-bit types fail to build."""
+
+    NAMES = [f"fake/T{{ct}}:{t}/Elements{{io}}[pow2]:{n}/manual_time" for t in ("I16", "I32", "I64") for n in (16, 28)]
+
+    def __init__(self):
+        self.builds = []
+        self.runs = []
+
+    def build(self, source, exe, defines):
+        self.builds.append(dict(defines))
+        if defines.get("TUNE_T") == "I16":
+            return False, 0.1, "error: the I16 tile does not fit"
+        with open(exe, "w") as f:
+            f.write(repr(sorted(defines.items())))
+        return True, 0.1, ""
+
+    def list_names(self, exe):
+        return list(self.NAMES)
+
+    def run(self, exe, names):
+        assert all(not n.endswith("/manual_time") for n in names), names  # filters name no suffix
+        with open(exe) as f:
+            defines = dict(eval(f.read()))
+        self.runs.append(defines)
+        if defines.get("TUNE_BASE") == "1":
+            t = 1.0
+        else:
+            t = 1.0 / (int(defines["TUNE_THREADS_PER_BLOCK"]) / 256) / (int(defines["TUNE_ITEMS_PER_THREAD"]) / 8)
+        return {n + "/manual_time": [t, t * 1.01, t * 0.99] for n in names}, ""
+
+
+class SearchTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.source = os.path.join(self.tmp.name, "sum.cu")
+        with open(self.source, "w") as f:
+            f.write(SOURCE)
+        self.build = os.path.join(self.tmp.name, "build")
+        os.makedirs(self.build)
+        self.db_path = tc.database_path(self.build, "GPU-1234-abcd")
+        self.context = {"device": "Fake GPU", "uuid": "GPU-1234-abcd", "toolkit": "13.0", "commit": "abc1234"}
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def search(self, toolchain, filters=()):
+        db = tc.ResultsDB(self.db_path, self.context)
+        try:
+            return search.run_search([("fake.sum", self.source)], list(filters), db, toolchain, self.build, 4,
+                                     log=lambda line: None)
+        finally:
+            db.close()
+
+    def test_every_selected_workload_and_variant_runs_once(self):
+        fake = FakeToolchain()
+        runs = self.search(fake, [tc.parse_axis_filter("T{ct}=[I32,I64]")])
+        self.assertEqual(runs, 2 * 10)  # two types, the base and 9 variants
+        narrowed = {b.get("TUNE_T") for b in fake.builds}
+        self.assertEqual(narrowed, {None, "I32", "I64"})  # the unnarrowed build is the listing
+        db = tc.ResultsDB(self.db_path)
+        scores = tc.scores(db.times("fake.sum"))
+        db.close()
+        best = max(scores[("fake.sum", "T{ct}:I32")].items(), key=lambda kv: kv[1]["score"])
+        self.assertEqual(best[0], "tpb_384.ipt_9")
+        self.assertAlmostEqual(best[1]["score"], 1.5 * 9 / 8)
+        self.assertAlmostEqual(scores[("fake.sum", "T{ct}:I32")][tc.BASE]["score"], 1.0)
+
+    def test_a_resumed_search_runs_only_what_is_missing(self):
+        params = tc.parse_space(SOURCE)
+        points = list(tc.variants(params))
+        db = tc.ResultsDB(self.db_path, self.context)
+        for point in points[:4]:  # a search that stopped after the first four variants of I32
+            db.add_results("fake.sum", tc.variant_name(params, point), "T{ct}:I32", {"Elements{io}[pow2]:16": [1.0]})
+        db.close()
+        fake = FakeToolchain()
+        self.search(fake, [tc.parse_axis_filter("T{ct}=I32")])
+        ran = [tc.variant_name(params, {"tpb": int(d["TUNE_THREADS_PER_BLOCK"]), "ipt": int(d["TUNE_ITEMS_PER_THREAD"])})
+               if d.get("TUNE_BASE") == "0" else tc.BASE for d in fake.runs]
+        self.assertEqual(sorted(ran), sorted([tc.BASE] + [tc.variant_name(params, p) for p in points[4:]]))
+        again = FakeToolchain()
+        self.assertEqual(self.search(again, [tc.parse_axis_filter("T{ct}=I32")]), 0)
+
+    def test_build_failures_are_recorded_and_not_retried(self):
+        fake = FakeToolchain()
+        self.search(fake, [tc.parse_axis_filter("T{ct}=I16")])
+        db = tc.ResultsDB(self.db_path)
+        failures = db.failures()
+        db.close()
+        self.assertEqual(len(failures), 10)
+        self.assertTrue(all(f[3] == "build" and "does not fit" in f[4] for f in failures))
+        again = FakeToolchain()
+        self.search(again, [tc.parse_axis_filter("T{ct}=I16")])
+        self.assertEqual([b for b in again.builds if b.get("TUNE_T") == "I16"], [])
+
+    def test_results_record_their_context_and_samples(self):
+        self.search(FakeToolchain(), [tc.parse_axis_filter("T{ct}=I64"), tc.parse_axis_filter("Elements{io}=28")])
+        db = tc.ResultsDB(self.db_path)
+        rows = list(db.db.execute("SELECT rt, seconds, samples, device, uuid, toolkit, commit_id FROM results "
+                                  "WHERE variant='base'"))
+        db.close()
+        self.assertEqual(len(rows), 1)
+        rt, seconds, samples, device, uuid, toolkit, commit = rows[0]
+        self.assertEqual(rt, "Elements{io}[pow2]:28")
+        self.assertAlmostEqual(seconds, 1.0)
+        self.assertEqual(len(eval(samples)), 3)
+        self.assertEqual((device, uuid, toolkit, commit), ("Fake GPU", "GPU-1234-abcd", "13.0", "abc1234"))
+
+    def test_coverage_and_top(self):
+        self.search(FakeToolchain())
+        times, failures = analyze.load([self.db_path])
+        cov = analyze.coverage(times, failures)
+        self.assertEqual(len(cov), 3)
+        i16 = [line for line in cov if "T{ct}:I16" in line][0]
+        self.assertIn("0 measured", " ".join(i16.split()))
+        self.assertIn("10 build failures", " ".join(i16.split()))
+        i32 = [line for line in cov if "T{ct}:I32" in line][0]
+        self.assertIn("10 measured", " ".join(i32.split()))
+        lines = analyze.top(times, 2)
+        at = lines.index("Fake GPU fake.sum T{ct}:I32")
+        self.assertTrue(lines[at + 2].split()[0] == "tpb_384.ipt_9")
+        self.assertEqual(len([line for line in lines if line.startswith("Fake GPU")]), 2)  # I16 has no results
+
+
+class ListTest(unittest.TestCase):
+    def test_the_repository_benchmarks_declare_their_spaces(self):
+        root = os.path.join(HERE, "..", "..")
+        benches = search.find_benchmarks(root)
+        ids = [b for b, _ in benches]
+        self.assertIn("radix_sort.keys", ids)
+        self.assertIn("scan.sum", ids)  # reduce.sum and scan.sum are kept apart by their algorithm
+        self.assertIn("reduce.sum", ids)
+        for bench, path in benches:
+            with open(path) as f:
+                self.assertGreater(tc.space_size(tc.parse_space(f.read())), 0, bench)
+        self.assertEqual([b for b, _ in search.find_benchmarks(root, r"^radix_sort\.")],
+                         ["radix_sort.keys", "radix_sort.pairs"])
+
+
+if __name__ == "__main__":
+    unittest.main()
