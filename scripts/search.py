@@ -139,13 +139,14 @@ def workloads(names, filters):
     return out
 
 
-def run_search(benches, filters, db, runner, build_dir, jobs, log=print):
-    """Searches every selected workload of every benchmark; returns the number of runs made."""
+def run_search(benches, filters, db, runner, build_dir, jobs, log=print, base_only=False):
+    """Searches every selected workload of every benchmark; returns the number of runs made. base_only: the base
+    alone (what scripts/analyze.py --verify compares before and after a tuning lands)."""
     made = 0
     for bench, path in benches:
         with open(path) as f:
             params = tc.parse_space(f.read())
-        points = [{}] + list(tc.variants(params))
+        points = [{}] + ([] if base_only else list(tc.variants(params)))
         listing = os.path.join(build_dir, f"{bench}.list")
         if not os.path.exists(listing) or os.path.getmtime(listing) < os.path.getmtime(path):
             ok, _, message = runner.build(path, listing, {"TUNE_BASE": "1"})
@@ -216,6 +217,9 @@ def main(argv=None):
     p.add_argument("--build-timeout", type=int, default=600, help="seconds a variant may take to build")
     p.add_argument("--run-timeout", type=int, default=300, help="seconds a variant may take to run")
     p.add_argument("--repetitions", type=int, default=5)
+    p.add_argument("--base-only", action="store_true",
+                   help="run only the base: with --db, the before or after database of analyze.py --verify")
+    p.add_argument("--db", help="the database (default: DIR/tuning-<GPU UUID>.sqlite)")
     args = p.parse_args(argv)
 
     benches = find_benchmarks(ROOT, args.regex)
@@ -229,10 +233,10 @@ def main(argv=None):
     filters = [tc.parse_axis_filter(a) for a in args.axes]
     os.makedirs(args.build, exist_ok=True)
     ctx = gpu_context()
-    db = tc.ResultsDB(tc.database_path(args.build, ctx["uuid"]), ctx)
+    db = tc.ResultsDB(args.db or tc.database_path(args.build, ctx["uuid"]), ctx)
     runner = Toolchain(args.arch, args.build_timeout, args.run_timeout, args.repetitions)
     try:
-        run_search(benches, filters, db, runner, args.build, args.jobs)
+        run_search(benches, filters, db, runner, args.build, args.jobs, base_only=args.base_only)
     finally:
         db.close()
     return 0

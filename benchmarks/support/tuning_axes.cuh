@@ -9,6 +9,8 @@
 // variant build for one workload instantiates one type, and compiles in a fraction of the time.
 #pragma once
 
+#include <benchmark/benchmark.h>
+
 #include <cstdint>
 #include <string>
 
@@ -51,3 +53,23 @@ inline std::string tuning_name(std::string name, const char* axis, const char* t
 #define STRATA_ARITHMETIC_TYPES(F) STRATA_SIGNED_TYPES(F) STRATA_FLOATING_TYPES(F)
 // Offset types (num_items).
 #define STRATA_OFFSET_TYPES(F) F(U32) F(U64)
+
+// Registers FUNCTION<type of TOKEN> as "<NAME>/<AXIS>{ct}:<TOKEN>/Elements{io}[pow2]:<k>" for k = 16, 20, 24, 28,
+// timed by the benchmark itself (manual time).
+#define STRATA_TUNING_BENCH(FUNCTION, NAME, AXIS, TOKEN)                                                        \
+  BENCHMARK(FUNCTION<STRATA_TUNE_TYPE(TOKEN)>)                                                                   \
+    ->Name(strata_bench::tuning_name(NAME, AXIS, STRATA_TUNE_STRING(TOKEN)))                                    \
+    ->ArgName("Elements{io}[pow2]")                                                                              \
+    ->DenseRange(16, 28, 4)                                                                                      \
+    ->UseManualTime()                                                                                            \
+    ->Unit(benchmark::kMicrosecond);
+
+// The same for FUNCTION<key type, value type>: "<NAME>/KeyT{ct}:<KEY>/ValueT{ct}:<VALUE>/Elements{io}[pow2]:<k>".
+#define STRATA_TUNING_BENCH_PAIRS(FUNCTION, NAME, KEY, VALUE)                                                   \
+  BENCHMARK(FUNCTION<STRATA_TUNE_TYPE(KEY), STRATA_TUNE_TYPE(VALUE)>)                                            \
+    ->Name(strata_bench::tuning_name(strata_bench::tuning_name(NAME, "KeyT", STRATA_TUNE_STRING(KEY)), "ValueT", \
+                                     STRATA_TUNE_STRING(VALUE)))                                                 \
+    ->ArgName("Elements{io}[pow2]")                                                                              \
+    ->DenseRange(16, 28, 4)                                                                                      \
+    ->UseManualTime()                                                                                            \
+    ->Unit(benchmark::kMicrosecond);

@@ -132,7 +132,9 @@ class FakeToolchain:
         return {n + "/manual_time": [t, t * 1.01, t * 0.99] for n in names}, ""
 
 
-class SearchTest(unittest.TestCase):
+class SearchFixture(unittest.TestCase):
+    """A benchmark source with SOURCE's space in a temporary folder, and a search of it against a fake toolchain."""
+
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.source = os.path.join(self.tmp.name, "sum.cu")
@@ -154,6 +156,8 @@ class SearchTest(unittest.TestCase):
         finally:
             db.close()
 
+
+class SearchTest(SearchFixture):
     def test_every_selected_workload_and_variant_runs_once(self):
         fake = FakeToolchain()
         runs = self.search(fake, [tc.parse_axis_filter("T{ct}=[I32,I64]")])
@@ -222,6 +226,50 @@ class SearchTest(unittest.TestCase):
         at = lines.index("Fake GPU fake.sum T{ct}:I32")
         self.assertTrue(lines[at + 2].split()[0] == "tpb_384.ipt_9")
         self.assertEqual(len([line for line in lines if line.startswith("Fake GPU")]), 2)  # I16 has no results
+
+
+class AnalyzeTest(SearchFixture):
+    def test_emit_names_the_best_values_with_their_figure(self):
+        self.search(FakeToolchain(), [tc.parse_axis_filter("T{ct}=I32")])
+        times, _ = analyze.load([self.db_path])
+        lines = analyze.emit(times, {"fake.sum": tc.parse_space(SOURCE)})
+        self.assertEqual(len(lines), 3)
+        self.assertTrue(lines[0].startswith("// fake.sum T{ct}:I32: score 1.688"), lines[0])
+        self.assertIn("Fake GPU", lines[0])
+        self.assertEqual(lines[1:], ["//   TUNE_THREADS_PER_BLOCK = 384", "//   TUNE_ITEMS_PER_THREAD = 9"])
+
+    def test_verify_lists_the_workloads_that_became_slower(self):
+        before = {("b", "T{ct}:I32"): {tc.BASE: {"Elements{io}[pow2]:16": 1.0, "Elements{io}[pow2]:28": 2.0}},
+                  ("b", "T{ct}:I64"): {tc.BASE: {"Elements{io}[pow2]:16": 1.0}}}
+        after = {("b", "T{ct}:I32"): {tc.BASE: {"Elements{io}[pow2]:16": 1.005, "Elements{io}[pow2]:28": 2.1}},
+                 ("b", "T{ct}:I64"): {tc.BASE: {"Elements{io}[pow2]:16": 0.5}},
+                 ("b", "T{ct}:F32"): {tc.BASE: {"Elements{io}[pow2]:16": 9.0}}}
+        regressions, compared = analyze.verify(before, after, 0.01)
+        self.assertEqual(compared, 3)
+        self.assertEqual(regressions, [("b", "T{ct}:I32", "Elements{io}[pow2]:28", 2.0, 2.1)])
+
+    def test_base_only_runs_nothing_else(self):
+        fake = FakeToolchain()
+        db = tc.ResultsDB(self.db_path, self.context)
+        try:
+            runs = search.run_search([("fake.sum", self.source)], [tc.parse_axis_filter("T{ct}=I32")], db, fake,
+                                     self.build, 2, log=lambda line: None, base_only=True)
+        finally:
+            db.close()
+        self.assertEqual(runs, 1)
+        self.assertEqual([d["TUNE_BASE"] for d in fake.runs], ["1"])
+
+    def test_variants_ratio_draws_one_figure_per_benchmark(self):
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            self.skipTest("no matplotlib")
+        self.search(FakeToolchain(), [tc.parse_axis_filter("T{ct}=[I32,I64]")])
+        times, _ = analyze.load([self.db_path])
+        files = analyze.plot_ratios(times, "tpb_384.ipt_9", os.path.join(self.tmp.name, "plots"))
+        self.assertEqual(len(files), 1)
+        with open(files[0], "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
 
 
 class ListTest(unittest.TestCase):

@@ -87,13 +87,7 @@ void keys(benchmark::State& state)
 }
 } // namespace
 
-#define STRATA_MERGE_SORT_KEYS_BENCH(token)                                                                    \
-  BENCHMARK(keys<STRATA_TUNE_TYPE(token)>)                                                                       \
-    ->Name(strata_bench::tuning_name("merge_sort_keys", "KeyT", STRATA_TUNE_STRING(token)))                     \
-    ->ArgName("Elements{io}[pow2]")                                                                              \
-    ->DenseRange(16, 28, 4)                                                                                      \
-    ->UseManualTime()                                                                                            \
-    ->Unit(benchmark::kMicrosecond);
+#define STRATA_MERGE_SORT_KEYS_BENCH(token) STRATA_TUNING_BENCH(keys, "merge_sort_keys", "KeyT", token)
 
 #ifdef TUNE_KeyT
 STRATA_MERGE_SORT_KEYS_BENCH(TUNE_KeyT)

@@ -92,15 +92,7 @@ void pairs(benchmark::State& state)
 }
 } // namespace
 
-#define STRATA_MERGE_SORT_PAIRS_BENCH(key, value)                                                              \
-  BENCHMARK(pairs<STRATA_TUNE_TYPE(key), STRATA_TUNE_TYPE(value)>)                                               \
-    ->Name(strata_bench::tuning_name(                                                                            \
-      strata_bench::tuning_name("merge_sort_pairs", "KeyT", STRATA_TUNE_STRING(key)), "ValueT",                 \
-      STRATA_TUNE_STRING(value)))                                                                                \
-    ->ArgName("Elements{io}[pow2]")                                                                              \
-    ->DenseRange(16, 28, 4)                                                                                      \
-    ->UseManualTime()                                                                                            \
-    ->Unit(benchmark::kMicrosecond);
+#define STRATA_MERGE_SORT_PAIRS_BENCH(key, value) STRATA_TUNING_BENCH_PAIRS(pairs, "merge_sort_pairs", key, value)
 
 #if defined(TUNE_KeyT) && defined(TUNE_ValueT)
 STRATA_MERGE_SORT_PAIRS_BENCH(TUNE_KeyT, TUNE_ValueT)

@@ -60,13 +60,7 @@ void sum(benchmark::State& state)
 }
 } // namespace
 
-#define STRATA_REDUCE_SUM_BENCH(token)                                                                           \
-  BENCHMARK(sum<STRATA_TUNE_TYPE(token)>)                                                                        \
-    ->Name(strata_bench::tuning_name("reduce_sum", "T", STRATA_TUNE_STRING(token)))                             \
-    ->ArgName("Elements{io}[pow2]")                                                                              \
-    ->DenseRange(16, 28, 4)                                                                                      \
-    ->UseManualTime()                                                                                            \
-    ->Unit(benchmark::kMicrosecond);
+#define STRATA_REDUCE_SUM_BENCH(token) STRATA_TUNING_BENCH(sum, "reduce_sum", "T", token)
 
 #ifdef TUNE_T
 STRATA_REDUCE_SUM_BENCH(TUNE_T)

@@ -138,15 +138,7 @@ void sum_by_key(benchmark::State& state)
 }
 } // namespace
 
-#define STRATA_SCAN_BY_KEY_BENCH(key, value)                                                                   \
-  BENCHMARK(sum_by_key<STRATA_TUNE_TYPE(key), STRATA_TUNE_TYPE(value)>)                                          \
-    ->Name(strata_bench::tuning_name(                                                                            \
-      strata_bench::tuning_name("scan_inclusive_sum_by_key", "KeyT", STRATA_TUNE_STRING(key)), "ValueT",        \
-      STRATA_TUNE_STRING(value)))                                                                                \
-    ->ArgName("Elements{io}[pow2]")                                                                              \
-    ->DenseRange(16, 28, 4)                                                                                      \
-    ->UseManualTime()                                                                                            \
-    ->Unit(benchmark::kMicrosecond);
+#define STRATA_SCAN_BY_KEY_BENCH(key, value) STRATA_TUNING_BENCH_PAIRS(sum_by_key, "scan_inclusive_sum_by_key", key, value)
 
 #if defined(TUNE_KeyT) && defined(TUNE_ValueT)
 STRATA_SCAN_BY_KEY_BENCH(TUNE_KeyT, TUNE_ValueT)

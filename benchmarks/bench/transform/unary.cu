@@ -70,13 +70,7 @@ void unary(benchmark::State& state)
 }
 } // namespace
 
-#define STRATA_TRANSFORM_UNARY_BENCH(token)                                                                           \
-  BENCHMARK(unary<STRATA_TUNE_TYPE(token)>)                                                                       \
-    ->Name(strata_bench::tuning_name("transform_unary", "T", STRATA_TUNE_STRING(token)))                       \
-    ->ArgName("Elements{io}[pow2]")                                                                              \
-    ->DenseRange(16, 28, 4)                                                                                      \
-    ->UseManualTime()                                                                                            \
-    ->Unit(benchmark::kMicrosecond);
+#define STRATA_TRANSFORM_UNARY_BENCH(token) STRATA_TUNING_BENCH(unary, "transform_unary", "T", token)
 
 #ifdef TUNE_T
 STRATA_TRANSFORM_UNARY_BENCH(TUNE_T)
