@@ -183,6 +183,8 @@ def run_search(benches, filters, db, runner, build_dir, jobs, log=print, base_on
                 else:
                     samples, message = runner.run(exe, chosen[ct][1])
                     made += 1
+                    if os.path.exists(exe):
+                        os.remove(exe)  # thousands of variants would fill the disk
                     if not samples:
                         db.add_failure(bench, name, ct, "run", message or "no results: every case reported an error")
                     else:
