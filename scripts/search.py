@@ -139,14 +139,18 @@ def workloads(names, filters):
     return out
 
 
-def run_search(benches, filters, db, runner, build_dir, jobs, log=print, base_only=False):
+def run_search(benches, filters, db, runner, build_dir, jobs, log=print, base_only=False, sample=0, seed=0):
     """Searches every selected workload of every benchmark; returns the number of runs made. base_only: the base
-    alone (what scripts/analyze.py --verify compares before and after a tuning lands)."""
+    alone (what scripts/analyze.py --verify compares before and after a tuning lands). sample: that many variants
+    drawn from the space (seeded, so that a resumed search draws the same), not all of them."""
     made = 0
     for bench, path in benches:
         with open(path) as f:
             params = tc.parse_space(f.read())
-        points = [{}] + ([] if base_only else list(tc.variants(params)))
+        if base_only:
+            points = [{}]
+        else:
+            points = [{}] + (tc.sample(params, sample, seed) if sample else list(tc.variants(params)))
         listing = os.path.join(build_dir, f"{bench}.list")
         if not os.path.exists(listing) or os.path.getmtime(listing) < os.path.getmtime(path):
             ok, _, message = runner.build(path, listing, {"TUNE_BASE": "1"})
@@ -222,6 +226,8 @@ def main(argv=None):
     p.add_argument("--base-only", action="store_true",
                    help="run only the base: with --db, the before or after database of analyze.py --verify")
     p.add_argument("--db", help="the database (default: DIR/tuning-<GPU UUID>.sqlite)")
+    p.add_argument("--sample", type=int, default=0, help="search this many variants drawn from the space, not all")
+    p.add_argument("--seed", type=int, default=0, help="the draw of --sample")
     args = p.parse_args(argv)
 
     benches = find_benchmarks(ROOT, args.regex)
@@ -230,7 +236,7 @@ def main(argv=None):
             with open(path) as f:
                 params = tc.parse_space(f.read())
             ranges = ", ".join(f"{q.short} {q.first}:{q.last}:{q.step} ({len(q.values)})" for q in params)
-            print(f"{bench:24s} {tc.space_size(params):8d} variants  {ranges}  {os.path.relpath(path, ROOT)}")
+            print(f"{bench:24s} {tc.space_size(params):12d} variants  {ranges}  {os.path.relpath(path, ROOT)}")
         return 0
     filters = [tc.parse_axis_filter(a) for a in args.axes]
     os.makedirs(args.build, exist_ok=True)
@@ -238,7 +244,8 @@ def main(argv=None):
     db = tc.ResultsDB(args.db or tc.database_path(args.build, ctx["uuid"]), ctx)
     runner = Toolchain(args.arch, args.build_timeout, args.run_timeout, args.repetitions)
     try:
-        run_search(benches, filters, db, runner, args.build, args.jobs, base_only=args.base_only)
+        run_search(benches, filters, db, runner, args.build, args.jobs, base_only=args.base_only,
+                   sample=args.sample, seed=args.seed)
     finally:
         db.close()
     return 0

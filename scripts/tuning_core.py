@@ -22,6 +22,7 @@ import itertools
 import json
 import math
 import os
+import random
 import re
 import sqlite3
 import time
@@ -71,6 +72,23 @@ def variants(params):
     """Every point of the space, as {short: value}, in declaration order."""
     for point in itertools.product(*(p.values for p in params)):
         yield {p.short: v for p, v in zip(params, point)}
+
+
+def sample(params, count, seed=0):
+    """`count` points of the space drawn without replacement, the same for the same (space, count, seed): a resumed
+    search draws the same ones. All of them when the space has no more."""
+    size = space_size(params)
+    if count >= size:
+        return list(variants(params))
+    rng = random.Random(f"{seed}:" + ";".join(f"{p.macro}={p.first}:{p.last}:{p.step}" for p in params))
+    points = []
+    for index in sorted(rng.sample(range(size), count)):
+        point = {}
+        for p in reversed(params):
+            index, digit = divmod(index, len(p.values))
+            point[p.short] = p.values[digit]
+        points.append({p.short: point[p.short] for p in params})
+    return points
 
 
 def variant_name(params, point):

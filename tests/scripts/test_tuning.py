@@ -38,6 +38,17 @@ class SpaceTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             tc.parse_space("// %RANGE% TUNE_A a 1:4:1\n// %RANGE% TUNE_B a 1:2:1")
 
+    def test_a_sample_is_a_fixed_draw_of_distinct_points(self):
+        params = tc.parse_space(SOURCE)
+        every = list(tc.variants(params))
+        drawn = tc.sample(params, 4, seed=7)
+        self.assertEqual(len(drawn), 4)
+        self.assertEqual(len({tuple(p.items()) for p in drawn}), 4)
+        self.assertTrue(all(p in every for p in drawn))
+        self.assertEqual(drawn, tc.sample(params, 4, seed=7))
+        self.assertNotEqual([tc.sample(params, 4, seed=s) for s in range(5)].count(drawn), 5)
+        self.assertEqual(tc.sample(params, 50), every)
+
     def test_variant_names_round_trip(self):
         params = tc.parse_space(SOURCE)
         point = {"tpb": 256, "ipt": 8}
@@ -247,6 +258,17 @@ class AnalyzeTest(SearchFixture):
         regressions, compared = analyze.verify(before, after, 0.01)
         self.assertEqual(compared, 3)
         self.assertEqual(regressions, [("b", "T{ct}:I32", "Elements{io}[pow2]:28", 2.0, 2.1)])
+
+    def test_a_sampled_search_runs_the_base_and_the_draw(self):
+        fake = FakeToolchain()
+        db = tc.ResultsDB(self.db_path, self.context)
+        try:
+            runs = search.run_search([("fake.sum", self.source)], [tc.parse_axis_filter("T{ct}=I32")], db, fake,
+                                     self.build, 2, log=lambda line: None, sample=3, seed=1)
+        finally:
+            db.close()
+        self.assertEqual(runs, 4)
+        self.assertEqual(sorted(d["TUNE_BASE"] for d in fake.runs), ["0", "0", "0", "1"])
 
     def test_base_only_runs_nothing_else(self):
         fake = FakeToolchain()

@@ -11,7 +11,7 @@
 // (Entropy:544).
 //
 // %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:1024:32
-// %RANGE% TUNE_ITEMS_PER_THREAD ipt 4:24:1
+// %RANGE% TUNE_ITEMS_PER_THREAD ipt 4:48:1
 // %RANGE% TUNE_RADIX_BITS rb 7:8:1
 // %RANGE% TUNE_MIN_BLOCKS mb 1:4:1
 #include "radix_sort_tuning.cuh"

@@ -12,7 +12,7 @@
 // (Entropy:1000) and keys each the AND of 3 random words (Entropy:544).
 //
 // %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:1024:32
-// %RANGE% TUNE_ITEMS_PER_THREAD ipt 4:24:1
+// %RANGE% TUNE_ITEMS_PER_THREAD ipt 4:32:1
 // %RANGE% TUNE_RADIX_BITS rb 7:8:1
 // %RANGE% TUNE_MIN_BLOCKS mb 1:4:1
 #include "radix_sort_tuning.cuh"
