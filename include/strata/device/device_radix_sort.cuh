@@ -104,6 +104,49 @@ private:
                                stream, decomposer);
   }
 
+  // The single-phase forms' calls: sort_copy (in/out) and sort (DoubleBuffer, either buffer may be overwritten) with
+  // temporary storage and stream from `policy`.
+  template <bool IS_DESCENDING,
+            typename PolicyT,
+            typename KeyT,
+            typename ValueT,
+            typename NumItemsT,
+            typename DecomposerT>
+  static cudaError_t sort_copy_on(const PolicyT& policy,
+                                  const KeyT* d_keys_in,
+                                  KeyT* d_keys_out,
+                                  const ValueT* d_values_in,
+                                  ValueT* d_values_out,
+                                  NumItemsT num_items,
+                                  int begin_bit,
+                                  int end_bit,
+                                  DecomposerT decomposer)
+  {
+    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return sort_copy<IS_DESCENDING>(d_temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items,
+                                      begin_bit, end_bit, stream, decomposer);
+    });
+  }
+  template <bool IS_DESCENDING,
+            typename PolicyT,
+            typename KeyT,
+            typename ValueT,
+            typename NumItemsT,
+            typename DecomposerT>
+  static cudaError_t sort_on(const PolicyT& policy,
+                             DoubleBuffer<KeyT>& d_keys,
+                             DoubleBuffer<ValueT>& d_values,
+                             NumItemsT num_items,
+                             int begin_bit,
+                             int end_bit,
+                             DecomposerT decomposer)
+  {
+    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return sort<IS_DESCENDING>(d_temp, bytes, d_keys, d_values, num_items, begin_bit, end_bit, true, stream,
+                                 decomposer);
+    });
+  }
+
   template <typename KeyT, typename DecomposerT = detail::radix_sort::no_decomposer>
   static constexpr int key_bits(DecomposerT = {})
   {
@@ -552,13 +595,8 @@ public:
                                const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort_copy<false>(d_temp, bytes, d_keys_in, d_keys_out, d_values_in,
-                                                              d_values_out, num_items, 0, key_bits<KeyT>(), stream,
-                                                              detail::radix_sort::no_decomposer{});
-                                    });
+    return sort_copy_on<false>(policy, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, 0,
+                               key_bits<KeyT>(), detail::radix_sort::no_decomposer{});
   }
   template <typename KeyT,
             typename ValueT,
@@ -575,13 +613,8 @@ public:
                                const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort_copy<false>(d_temp, bytes, d_keys_in, d_keys_out, d_values_in,
-                                                              d_values_out, num_items, begin_bit, end_bit, stream,
-                                                              detail::radix_sort::no_decomposer{});
-                                    });
+    return sort_copy_on<false>(policy, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, begin_bit,
+                               end_bit, detail::radix_sort::no_decomposer{});
   }
   template <typename KeyT,
             typename ValueT,
@@ -599,13 +632,8 @@ public:
                                const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort_copy<false>(d_temp, bytes, d_keys_in, d_keys_out, d_values_in,
-                                                              d_values_out, num_items, 0, key_bits<KeyT>(decomposer),
-                                                              stream, decomposer);
-                                    });
+    return sort_copy_on<false>(policy, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, 0,
+                               key_bits<KeyT>(decomposer), decomposer);
   }
   template <typename KeyT,
             typename ValueT,
@@ -625,13 +653,8 @@ public:
                                const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort_copy<false>(d_temp, bytes, d_keys_in, d_keys_out, d_values_in,
-                                                              d_values_out, num_items, begin_bit, end_bit, stream,
-                                                              decomposer);
-                                    });
+    return sort_copy_on<false>(policy, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, begin_bit,
+                               end_bit, decomposer);
   }
 
   template <typename KeyT,
@@ -643,13 +666,8 @@ public:
   SortPairs(DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, NumItemsT num_items, const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort<false>(d_temp, bytes, d_keys, d_values, num_items, 0,
-                                                         key_bits<KeyT>(), true, stream,
-                                                         detail::radix_sort::no_decomposer{});
-                                    });
+    return sort_on<false>(policy, d_keys, d_values, num_items, 0, key_bits<KeyT>(),
+                          detail::radix_sort::no_decomposer{});
   }
   template <typename KeyT,
             typename ValueT,
@@ -664,12 +682,8 @@ public:
                                const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort<false>(d_temp, bytes, d_keys, d_values, num_items, begin_bit, end_bit,
-                                                         true, stream, detail::radix_sort::no_decomposer{});
-                                    });
+    return sort_on<false>(policy, d_keys, d_values, num_items, begin_bit, end_bit,
+                          detail::radix_sort::no_decomposer{});
   }
   template <typename KeyT,
             typename ValueT,
@@ -685,12 +699,7 @@ public:
                                const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort<false>(d_temp, bytes, d_keys, d_values, num_items, 0,
-                                                         key_bits<KeyT>(decomposer), true, stream, decomposer);
-                                    });
+    return sort_on<false>(policy, d_keys, d_values, num_items, 0, key_bits<KeyT>(decomposer), decomposer);
   }
   template <typename KeyT,
             typename ValueT,
@@ -708,11 +717,7 @@ public:
                                const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-                                      return sort<false>(d_temp, bytes, d_keys, d_values, num_items, begin_bit, end_bit,
-                                                         true, stream, decomposer);
-                                    });
+    return sort_on<false>(policy, d_keys, d_values, num_items, begin_bit, end_bit, decomposer);
   }
 
   template <typename KeyT,
@@ -728,13 +733,8 @@ public:
                                          const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort_copy<true>(d_temp, bytes, d_keys_in, d_keys_out, d_values_in,
-                                                             d_values_out, num_items, 0, key_bits<KeyT>(), stream,
-                                                             detail::radix_sort::no_decomposer{});
-                                    });
+    return sort_copy_on<true>(policy, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, 0,
+                              key_bits<KeyT>(), detail::radix_sort::no_decomposer{});
   }
   template <typename KeyT,
             typename ValueT,
@@ -751,13 +751,8 @@ public:
                                          const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort_copy<true>(d_temp, bytes, d_keys_in, d_keys_out, d_values_in,
-                                                             d_values_out, num_items, begin_bit, end_bit, stream,
-                                                             detail::radix_sort::no_decomposer{});
-                                    });
+    return sort_copy_on<true>(policy, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, begin_bit, end_bit,
+                              detail::radix_sort::no_decomposer{});
   }
   template <typename KeyT,
             typename ValueT,
@@ -775,13 +770,8 @@ public:
                                          const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort_copy<true>(d_temp, bytes, d_keys_in, d_keys_out, d_values_in,
-                                                             d_values_out, num_items, 0, key_bits<KeyT>(decomposer),
-                                                             stream, decomposer);
-                                    });
+    return sort_copy_on<true>(policy, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, 0,
+                              key_bits<KeyT>(decomposer), decomposer);
   }
   template <typename KeyT,
             typename ValueT,
@@ -801,13 +791,8 @@ public:
                                          const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort_copy<true>(d_temp, bytes, d_keys_in, d_keys_out, d_values_in,
-                                                             d_values_out, num_items, begin_bit, end_bit, stream,
-                                                             decomposer);
-                                    });
+    return sort_copy_on<true>(policy, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, begin_bit, end_bit,
+                              decomposer);
   }
 
   template <typename KeyT,
@@ -821,12 +806,8 @@ public:
                                          const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort<true>(d_temp, bytes, d_keys, d_values, num_items, 0, key_bits<KeyT>(),
-                                                        true, stream, detail::radix_sort::no_decomposer{});
-                                    });
+    return sort_on<true>(policy, d_keys, d_values, num_items, 0, key_bits<KeyT>(),
+                         detail::radix_sort::no_decomposer{});
   }
   template <typename KeyT,
             typename ValueT,
@@ -841,12 +822,8 @@ public:
                                          const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort<true>(d_temp, bytes, d_keys, d_values, num_items, begin_bit, end_bit,
-                                                        true, stream, detail::radix_sort::no_decomposer{});
-                                    });
+    return sort_on<true>(policy, d_keys, d_values, num_items, begin_bit, end_bit,
+                         detail::radix_sort::no_decomposer{});
   }
   template <typename KeyT,
             typename ValueT,
@@ -862,12 +839,7 @@ public:
                                          const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort<true>(d_temp, bytes, d_keys, d_values, num_items, 0,
-                                                        key_bits<KeyT>(decomposer), true, stream, decomposer);
-                                    });
+    return sort_on<true>(policy, d_keys, d_values, num_items, 0, key_bits<KeyT>(decomposer), decomposer);
   }
   template <typename KeyT,
             typename ValueT,
@@ -885,25 +857,16 @@ public:
                                          const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-                                      return sort<true>(d_temp, bytes, d_keys, d_values, num_items, begin_bit, end_bit,
-                                                        true, stream, decomposer);
-                                    });
+    return sort_on<true>(policy, d_keys, d_values, num_items, begin_bit, end_bit, decomposer);
   }
 
   template <typename KeyT, typename NumItemsT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
   static cudaError_t SortKeys(const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort_copy<false>(
-                                          d_temp, bytes, d_keys_in, d_keys_out, static_cast<const NullType*>(nullptr),
-                                          static_cast<NullType*>(nullptr), num_items, 0, key_bits<KeyT>(), stream,
-                                          detail::radix_sort::no_decomposer{});
-                                    });
+    return sort_copy_on<false>(policy, d_keys_in, d_keys_out, static_cast<const NullType*>(nullptr),
+                               static_cast<NullType*>(nullptr), num_items, 0, key_bits<KeyT>(),
+                               detail::radix_sort::no_decomposer{});
   }
   template <typename KeyT, typename NumItemsT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
   static cudaError_t SortKeys(const KeyT* d_keys_in,
@@ -914,14 +877,9 @@ public:
                               const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort_copy<false>(d_temp, bytes, d_keys_in, d_keys_out,
-                                                              static_cast<const NullType*>(nullptr),
-                                                              static_cast<NullType*>(nullptr), num_items, begin_bit,
-                                                              end_bit, stream, detail::radix_sort::no_decomposer{});
-                                    });
+    return sort_copy_on<false>(policy, d_keys_in, d_keys_out, static_cast<const NullType*>(nullptr),
+                               static_cast<NullType*>(nullptr), num_items, begin_bit, end_bit,
+                               detail::radix_sort::no_decomposer{});
   }
   template <typename KeyT,
             typename NumItemsT,
@@ -933,14 +891,8 @@ public:
   SortKeys(const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, DecomposerT decomposer, const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort_copy<false>(d_temp, bytes, d_keys_in, d_keys_out,
-                                                              static_cast<const NullType*>(nullptr),
-                                                              static_cast<NullType*>(nullptr), num_items, 0,
-                                                              key_bits<KeyT>(decomposer), stream, decomposer);
-                                    });
+    return sort_copy_on<false>(policy, d_keys_in, d_keys_out, static_cast<const NullType*>(nullptr),
+                               static_cast<NullType*>(nullptr), num_items, 0, key_bits<KeyT>(decomposer), decomposer);
   }
   template <typename KeyT,
             typename NumItemsT,
@@ -971,12 +923,8 @@ public:
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
     DoubleBuffer<NullType> values;
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort<false>(d_temp, bytes, d_keys, values, num_items, 0, key_bits<KeyT>(),
-                                                         true, stream, detail::radix_sort::no_decomposer{});
-                                    });
+    return sort_on<false>(policy, d_keys, values, num_items, 0, key_bits<KeyT>(),
+                          detail::radix_sort::no_decomposer{});
   }
   template <typename KeyT, typename NumItemsT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
   static cudaError_t
@@ -984,12 +932,7 @@ public:
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
     DoubleBuffer<NullType> values;
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort<false>(d_temp, bytes, d_keys, values, num_items, begin_bit, end_bit,
-                                                         true, stream, detail::radix_sort::no_decomposer{});
-                                    });
+    return sort_on<false>(policy, d_keys, values, num_items, begin_bit, end_bit, detail::radix_sort::no_decomposer{});
   }
   template <typename KeyT,
             typename NumItemsT,
@@ -1002,12 +945,7 @@ public:
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
     DoubleBuffer<NullType> values;
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort<false>(d_temp, bytes, d_keys, values, num_items, 0,
-                                                         key_bits<KeyT>(decomposer), true, stream, decomposer);
-                                    });
+    return sort_on<false>(policy, d_keys, values, num_items, 0, key_bits<KeyT>(decomposer), decomposer);
   }
   template <typename KeyT,
             typename NumItemsT,
@@ -1024,11 +962,7 @@ public:
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
     DoubleBuffer<NullType> values;
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-                                      return sort<false>(d_temp, bytes, d_keys, values, num_items, begin_bit, end_bit,
-                                                         true, stream, decomposer);
-                                    });
+    return sort_on<false>(policy, d_keys, values, num_items, begin_bit, end_bit, decomposer);
   }
 
   template <typename KeyT, typename NumItemsT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
@@ -1036,14 +970,9 @@ public:
   SortKeysDescending(const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort_copy<true>(
-                                          d_temp, bytes, d_keys_in, d_keys_out, static_cast<const NullType*>(nullptr),
-                                          static_cast<NullType*>(nullptr), num_items, 0, key_bits<KeyT>(), stream,
-                                          detail::radix_sort::no_decomposer{});
-                                    });
+    return sort_copy_on<true>(policy, d_keys_in, d_keys_out, static_cast<const NullType*>(nullptr),
+                              static_cast<NullType*>(nullptr), num_items, 0, key_bits<KeyT>(),
+                              detail::radix_sort::no_decomposer{});
   }
   template <typename KeyT, typename NumItemsT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
   static cudaError_t SortKeysDescending(const KeyT* d_keys_in,
@@ -1054,14 +983,9 @@ public:
                                         const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort_copy<true>(d_temp, bytes, d_keys_in, d_keys_out,
-                                                             static_cast<const NullType*>(nullptr),
-                                                             static_cast<NullType*>(nullptr), num_items, begin_bit,
-                                                             end_bit, stream, detail::radix_sort::no_decomposer{});
-                                    });
+    return sort_copy_on<true>(policy, d_keys_in, d_keys_out, static_cast<const NullType*>(nullptr),
+                              static_cast<NullType*>(nullptr), num_items, begin_bit, end_bit,
+                              detail::radix_sort::no_decomposer{});
   }
   template <typename KeyT,
             typename NumItemsT,
@@ -1076,14 +1000,8 @@ public:
                                         const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort_copy<true>(d_temp, bytes, d_keys_in, d_keys_out,
-                                                             static_cast<const NullType*>(nullptr),
-                                                             static_cast<NullType*>(nullptr), num_items, 0,
-                                                             key_bits<KeyT>(decomposer), stream, decomposer);
-                                    });
+    return sort_copy_on<true>(policy, d_keys_in, d_keys_out, static_cast<const NullType*>(nullptr),
+                              static_cast<NullType*>(nullptr), num_items, 0, key_bits<KeyT>(decomposer), decomposer);
   }
   template <typename KeyT,
             typename NumItemsT,
@@ -1114,12 +1032,7 @@ public:
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
     DoubleBuffer<NullType> values;
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort<true>(d_temp, bytes, d_keys, values, num_items, 0, key_bits<KeyT>(),
-                                                        true, stream, detail::radix_sort::no_decomposer{});
-                                    });
+    return sort_on<true>(policy, d_keys, values, num_items, 0, key_bits<KeyT>(), detail::radix_sort::no_decomposer{});
   }
   template <typename KeyT, typename NumItemsT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
   static cudaError_t
@@ -1127,12 +1040,7 @@ public:
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
     DoubleBuffer<NullType> values;
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort<true>(d_temp, bytes, d_keys, values, num_items, begin_bit, end_bit,
-                                                        true, stream, detail::radix_sort::no_decomposer{});
-                                    });
+    return sort_on<true>(policy, d_keys, values, num_items, begin_bit, end_bit, detail::radix_sort::no_decomposer{});
   }
   template <typename KeyT,
             typename NumItemsT,
@@ -1145,12 +1053,7 @@ public:
   {
     STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
     DoubleBuffer<NullType> values;
-    return detail::run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-                                    {
-                                      return sort<true>(d_temp, bytes, d_keys, values, num_items, 0,
-                                                        key_bits<KeyT>(decomposer), true, stream, decomposer);
-                                    });
+    return sort_on<true>(policy, d_keys, values, num_items, 0, key_bits<KeyT>(decomposer), decomposer);
   }
   template <typename KeyT,
             typename NumItemsT,
