@@ -60,6 +60,35 @@ struct value_movers<PolicyT, ValueT, true>
   using store_storage = NullType;
 };
 
+// A tile through BlockLoadT / BlockStoreT: all TILE_ITEMS items where FULL, else the first `valid` (a load leaves
+// the rest of `items` as they were).
+template <bool FULL, CacheLoadModifier MODIFIER, typename BlockLoadT, typename InputIteratorT, typename T, int N>
+STRATA_DEVICE STRATA_FORCEINLINE void
+load_tile(typename BlockLoadT::TempStorage& storage, InputIteratorT in, T (&items)[N], int valid)
+{
+  if constexpr (FULL)
+  {
+    BlockLoadT(storage).template Load<MODIFIER>(in, items);
+  }
+  else
+  {
+    BlockLoadT(storage).template Load<MODIFIER>(in, items, valid);
+  }
+}
+template <bool FULL, typename BlockStoreT, typename OutputIteratorT, typename T, int N>
+STRATA_DEVICE STRATA_FORCEINLINE void
+store_tile(typename BlockStoreT::TempStorage& storage, OutputIteratorT out, T (&items)[N], int valid)
+{
+  if constexpr (FULL)
+  {
+    BlockStoreT(storage).Store(out, items);
+  }
+  else
+  {
+    BlockStoreT(storage).Store(out, items, valid);
+  }
+}
+
 // The pair of sorted runs that tile `tile_idx` belongs to in the pass that merges runs of `tiles_per_run` tiles:
 // the first run [beg, mid) and the second [mid, end), cut at num_items.
 template <typename OffsetT>
@@ -177,29 +206,14 @@ private:
     KeyT keys[ITEMS_PER_THREAD];
     ValueT values[ITEMS_PER_THREAD];
     // Items past the end of the last tile are left unloaded: the partial sort never looks at them.
-    if constexpr (FULL)
-    {
-      BlockLoadKeys(temp_storage_.load_keys).template Load<PolicyT::LOAD_MODIFIER>(keys_in_ + tile_beg, keys);
-    }
-    else
-    {
-      BlockLoadKeys(temp_storage_.load_keys).template Load<PolicyT::LOAD_MODIFIER>(keys_in_ + tile_beg, keys, valid);
-    }
+    detail::merge_sort::load_tile<FULL, PolicyT::LOAD_MODIFIER, BlockLoadKeys>(
+      temp_storage_.load_keys, keys_in_ + tile_beg, keys, valid);
     if constexpr (!KEYS_ONLY)
     {
-      using BlockLoadValues = typename values_t::load_t;
       // The values' load storage overlays the keys'.
       __syncthreads();
-      if constexpr (FULL)
-      {
-        BlockLoadValues(temp_storage_.load_values)
-          .template Load<PolicyT::LOAD_MODIFIER>(values_in_ + tile_beg, values);
-      }
-      else
-      {
-        BlockLoadValues(temp_storage_.load_values)
-          .template Load<PolicyT::LOAD_MODIFIER>(values_in_ + tile_beg, values, valid);
-      }
+      detail::merge_sort::load_tile<FULL, PolicyT::LOAD_MODIFIER, typename values_t::load_t>(
+        temp_storage_.load_values, values_in_ + tile_beg, values, valid);
     }
 
     // BlockMergeSort's first barrier separates its storage from the loads'.
@@ -215,26 +229,12 @@ private:
 
     // The sort's last reads of its storage are done before the stores overlay it.
     __syncthreads();
-    if constexpr (FULL)
-    {
-      BlockStoreKeys(temp_storage_.store_keys).Store(keys_out_ + tile_beg, keys);
-    }
-    else
-    {
-      BlockStoreKeys(temp_storage_.store_keys).Store(keys_out_ + tile_beg, keys, valid);
-    }
+    detail::merge_sort::store_tile<FULL, BlockStoreKeys>(temp_storage_.store_keys, keys_out_ + tile_beg, keys, valid);
     if constexpr (!KEYS_ONLY)
     {
-      using BlockStoreValues = typename values_t::store_t;
       __syncthreads();
-      if constexpr (FULL)
-      {
-        BlockStoreValues(temp_storage_.store_values).Store(values_out_ + tile_beg, values);
-      }
-      else
-      {
-        BlockStoreValues(temp_storage_.store_values).Store(values_out_ + tile_beg, values, valid);
-      }
+      detail::merge_sort::store_tile<FULL, typename values_t::store_t>(
+        temp_storage_.store_values, values_out_ + tile_beg, values, valid);
     }
   }
 
@@ -401,14 +401,7 @@ private:
 
     // The keys' store storage overlays the keys just read.
     __syncthreads();
-    if constexpr (FULL)
-    {
-      BlockStoreKeys(temp_storage_.store_keys).Store(keys_out_ + tile_beg, keys);
-    }
-    else
-    {
-      BlockStoreKeys(temp_storage_.store_keys).Store(keys_out_ + tile_beg, keys, count);
-    }
+    detail::merge_sort::store_tile<FULL, BlockStoreKeys>(temp_storage_.store_keys, keys_out_ + tile_beg, keys, count);
 
     if constexpr (!KEYS_ONLY)
     {
@@ -427,15 +420,8 @@ private:
         }
       }
       __syncthreads();
-      using BlockStoreValues = typename values_t::store_t;
-      if constexpr (FULL)
-      {
-        BlockStoreValues(temp_storage_.store_values).Store(values_out_ + tile_beg, values);
-      }
-      else
-      {
-        BlockStoreValues(temp_storage_.store_values).Store(values_out_ + tile_beg, values, count);
-      }
+      detail::merge_sort::store_tile<FULL, typename values_t::store_t>(
+        temp_storage_.store_values, values_out_ + tile_beg, values, count);
     }
   }
 

@@ -163,9 +163,7 @@ struct DeviceMergeSort
   SortPairs(KeyIteratorT d_keys, ValueIteratorT d_items, OffsetT num_items, CompareOpT compare_op, const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortPairs");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return sort(d_temp, bytes, d_keys, d_items, d_keys, d_items, num_items, compare_op, stream);
-    });
+    return sort_on(policy, d_keys, d_items, d_keys, d_items, num_items, compare_op);
   }
 
   template <typename KeyInputIteratorT,
@@ -185,10 +183,7 @@ struct DeviceMergeSort
                                    const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortPairsCopy");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return sort(
-        d_temp, bytes, d_input_keys, d_input_items, d_output_keys, d_output_items, num_items, compare_op, stream);
-    });
+    return sort_on(policy, d_input_keys, d_input_items, d_output_keys, d_output_items, num_items, compare_op);
   }
 
   template <typename KeyIteratorT,
@@ -199,9 +194,7 @@ struct DeviceMergeSort
   static cudaError_t SortKeys(KeyIteratorT d_keys, OffsetT num_items, CompareOpT compare_op, const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortKeys");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return sort(d_temp, bytes, d_keys, no_items(), d_keys, no_items(), num_items, compare_op, stream);
-    });
+    return sort_on(policy, d_keys, no_items(), d_keys, no_items(), num_items, compare_op);
   }
 
   template <typename KeyInputIteratorT,
@@ -217,9 +210,7 @@ struct DeviceMergeSort
                                   const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortKeysCopy");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return sort(d_temp, bytes, d_input_keys, no_items(), d_output_keys, no_items(), num_items, compare_op, stream);
-    });
+    return sort_on(policy, d_input_keys, no_items(), d_output_keys, no_items(), num_items, compare_op);
   }
 
   template <typename KeyIteratorT,
@@ -232,9 +223,7 @@ struct DeviceMergeSort
     KeyIteratorT d_keys, ValueIteratorT d_items, OffsetT num_items, CompareOpT compare_op, const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceMergeSort::StableSortPairs");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return sort(d_temp, bytes, d_keys, d_items, d_keys, d_items, num_items, compare_op, stream);
-    });
+    return sort_on(policy, d_keys, d_items, d_keys, d_items, num_items, compare_op);
   }
 
   template <typename KeyIteratorT,
@@ -245,9 +234,7 @@ struct DeviceMergeSort
   static cudaError_t StableSortKeys(KeyIteratorT d_keys, OffsetT num_items, CompareOpT compare_op, const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceMergeSort::StableSortKeys");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return sort(d_temp, bytes, d_keys, no_items(), d_keys, no_items(), num_items, compare_op, stream);
-    });
+    return sort_on(policy, d_keys, no_items(), d_keys, no_items(), num_items, compare_op);
   }
 
   template <typename KeyInputIteratorT,
@@ -263,12 +250,32 @@ struct DeviceMergeSort
                                         const PolicyT& policy)
   {
     STRATA_NVTX_RANGE("strata::DeviceMergeSort::StableSortKeysCopy");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return sort(d_temp, bytes, d_input_keys, no_items(), d_output_keys, no_items(), num_items, compare_op, stream);
-    });
+    return sort_on(policy, d_input_keys, no_items(), d_output_keys, no_items(), num_items, compare_op);
   }
 
 private:
+  // The single-phase forms' call: sort with temporary storage and stream from `policy`.
+  template <typename PolicyT,
+            typename KeyInputIteratorT,
+            typename ValueInputIteratorT,
+            typename KeyIteratorT,
+            typename ValueIteratorT,
+            typename NumItemsT,
+            typename CompareOpT>
+  static cudaError_t sort_on(const PolicyT& policy,
+                             KeyInputIteratorT d_input_keys,
+                             ValueInputIteratorT d_input_items,
+                             KeyIteratorT d_output_keys,
+                             ValueIteratorT d_output_items,
+                             NumItemsT num_items,
+                             CompareOpT compare_op)
+  {
+    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return sort(d_temp, bytes, d_input_keys, d_input_items, d_output_keys, d_output_items, num_items, compare_op,
+                  stream);
+    });
+  }
+
   // The value iterators of a keys-only sort.
   static NullType* no_items()
   {
