@@ -82,50 +82,27 @@ constexpr bool is_radix_key_v =
 // (descending) of KeyT itself or transparent. A less of another type is not one of them (less<int> on unsigned keys
 // compares converted values). thrust::less and thrust::greater are cuda::std's.
 template <typename CompareT, typename KeyT>
-struct radix_order_of
+constexpr sort_algorithm radix_order_of()
 {
-  static constexpr sort_algorithm value = sort_algorithm::merge;
-};
-template <typename KeyT>
-struct radix_order_of<cuda::std::less<KeyT>, KeyT>
-{
-  static constexpr sort_algorithm value = sort_algorithm::radix_ascending;
-};
-template <typename KeyT>
-struct radix_order_of<cuda::std::less<void>, KeyT>
-{
-  static constexpr sort_algorithm value = sort_algorithm::radix_ascending;
-};
-template <typename KeyT>
-struct radix_order_of<std::less<KeyT>, KeyT>
-{
-  static constexpr sort_algorithm value = sort_algorithm::radix_ascending;
-};
-template <typename KeyT>
-struct radix_order_of<std::less<void>, KeyT>
-{
-  static constexpr sort_algorithm value = sort_algorithm::radix_ascending;
-};
-template <typename KeyT>
-struct radix_order_of<cuda::std::greater<KeyT>, KeyT>
-{
-  static constexpr sort_algorithm value = sort_algorithm::radix_descending;
-};
-template <typename KeyT>
-struct radix_order_of<cuda::std::greater<void>, KeyT>
-{
-  static constexpr sort_algorithm value = sort_algorithm::radix_descending;
-};
-template <typename KeyT>
-struct radix_order_of<std::greater<KeyT>, KeyT>
-{
-  static constexpr sort_algorithm value = sort_algorithm::radix_descending;
-};
-template <typename KeyT>
-struct radix_order_of<std::greater<void>, KeyT>
-{
-  static constexpr sort_algorithm value = sort_algorithm::radix_descending;
-};
+  if constexpr (cuda::std::is_same<CompareT, cuda::std::less<KeyT>>::value
+                || cuda::std::is_same<CompareT, cuda::std::less<void>>::value
+                || cuda::std::is_same<CompareT, std::less<KeyT>>::value
+                || cuda::std::is_same<CompareT, std::less<void>>::value)
+  {
+    return sort_algorithm::radix_ascending;
+  }
+  else if constexpr (cuda::std::is_same<CompareT, cuda::std::greater<KeyT>>::value
+                     || cuda::std::is_same<CompareT, cuda::std::greater<void>>::value
+                     || cuda::std::is_same<CompareT, std::greater<KeyT>>::value
+                     || cuda::std::is_same<CompareT, std::greater<void>>::value)
+  {
+    return sort_algorithm::radix_descending;
+  }
+  else
+  {
+    return sort_algorithm::merge;
+  }
+}
 
 // Whether IteratorT stands for contiguous device memory of its own, writable value type (the frontend unwraps it to
 // a raw pointer): what the radix sort's buffers must be.
@@ -149,7 +126,7 @@ constexpr sort_algorithm sort_algorithm_for()
   using KeyT = std::remove_cv_t<iter_value_t<KeyIt>>;
   if constexpr (is_radix_key_v<KeyT> && is_writable_contiguous<KeyIt>() && is_writable_contiguous<ValueIt>())
   {
-    return radix_order_of<CompareT, KeyT>::value;
+    return radix_order_of<CompareT, KeyT>();
   }
   else
   {
