@@ -16,6 +16,13 @@
 # to build instead of all), STRATA_TEST_REGEX (ctest -R filter), STRATA_TEST_TIMEOUT (seconds per test, default
 # 600), STRATA_BENCH_TIMEOUT (seconds per benchmark executable, default 600), STRATA_COMMIT (the commit to record in
 # benchmarks.json where the tree has no .git; default: git's, "-dirty" if changed).
+#
+# Two more steps, for finding out why a kernel is slow (not in the default STRATA_STEPS):
+#   profile  Nsight Compute over benchmark cases: STRATA_PROFILE is a ';'-separated list of EXE:FILTER (a benchmark
+#            executable and a --benchmark_filter regex), each timed for one iteration under ncu (launch, occupancy,
+#            speed-of-light, scheduler and warp-state sections). OUT_DIR/profile.txt: a table per case of every
+#            strata and CUB kernel (scripts/ncu_summary.py); OUT_DIR/profile.tar.gz: the CSV files.
+#   sass     OUT_DIR/sass.tar.gz: cuobjdump -sass and -res-usage of the benchmark executables in STRATA_SASS.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: gpu_check.sh OUT_DIR [TEST ...]}
@@ -140,8 +147,42 @@ if has_step bench; then
   rm -rf "$tmp"
 fi
 
+if has_step profile; then
+  t=$SECONDS
+  prof=$(mktemp -d)
+  IFS=';' read -r -a cases <<< "${STRATA_PROFILE:-}"
+  i=0
+  for entry in "${cases[@]}"; do
+    exe=${entry%%:*}
+    filter=${entry#*:}
+    i=$((i + 1))
+    csv="$prof/$(printf '%02d' $i)_${exe}_$(echo "$filter" | tr -c 'A-Za-z0-9_.-' '_' | cut -c1-60).csv"
+    timeout "${STRATA_PROFILE_TIMEOUT:-300}" ncu --csv --page raw --print-units base \
+      --kernel-name 'regex:Device(Radix|Merge)Sort|Device\w+Kernel' \
+      --section LaunchStats --section Occupancy --section SpeedOfLight --section SchedulerStats --section WarpStateStats \
+      "$build/benchmarks/$exe" "--benchmark_filter=$filter" --benchmark_min_time=1x > "$csv" 2>> "$out/profile.log" \
+      || note profile FAIL "ncu on $exe:$filter failed; see profile.log"
+  done
+  python3 "$root/scripts/ncu_summary.py" "$prof"/*.csv > "$out/profile.txt" 2>&1
+  tar -czf "$out/profile.tar.gz" -C "$prof" .
+  rm -rf "$prof"
+  note profile ok "${#cases[@]} cases ($((SECONDS - t)) s); profile.txt"
+fi
+
+if has_step sass; then
+  sass=$(mktemp -d)
+  for exe in ${STRATA_SASS:-}; do
+    cuobjdump -sass "$build/benchmarks/$exe" > "$sass/$exe.sass" 2>&1
+    cuobjdump -res-usage "$build/benchmarks/$exe" > "$sass/$exe.res" 2>&1
+  done
+  tar -czf "$out/sass.tar.gz" -C "$sass" .
+  rm -rf "$sass"
+  note sass ok "sass.tar.gz"
+fi
+
 echo
 echo "=== strata GPU check on ${gpu:-unknown GPU} ($((SECONDS - t0)) s) ==="
 [ -f "$out/compare.txt" ] && cat "$out/compare.txt"
+[ -f "$out/profile.txt" ] && cat "$out/profile.txt"
 printf '%s\n' "${summary[@]}"
 exit $status

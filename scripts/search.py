@@ -81,8 +81,7 @@ class Toolchain:
 
     def run(self, exe, names):
         """({benchmark name: [seconds per repetition]}, message); None for a failed or timed-out run."""
-        flt = "^(" + "|".join(re.escape(n) for n in names) + ")(/.*)?$"
-        cmd = [exe, "--benchmark_format=json", f"--benchmark_filter={flt}", self._min_time(exe),
+        cmd = [exe, "--benchmark_format=json", f"--benchmark_filter={tc.gbench_filter(names)}", self._min_time(exe),
                f"--benchmark_repetitions={self.repetitions}", "--benchmark_enable_random_interleaving=true"]
         try:
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=self.run_timeout)
@@ -91,11 +90,14 @@ class Toolchain:
         if r.returncode != 0 or not r.stdout.strip():
             return None, r.stderr[-2000:] or f"exit code {r.returncode}"
         units = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+        wanted = set(names)
         samples = {}
         for b in json.loads(r.stdout)["benchmarks"]:
             if b.get("run_type") == "aggregate" or b.get("error_occurred"):
                 continue
             name = b.get("run_name", b["name"])
+            if tc.strip_gbench_suffixes(name) not in wanted:
+                continue  # the filter's wildcards matched a neighbour
             samples.setdefault(name, []).append(b["real_time"] * units[b.get("time_unit", "ns")])
         return samples, ""
 
@@ -135,7 +137,7 @@ def workloads(names, filters):
             continue
         ct, _ = tc.workload_keys(axes)
         entry = out.setdefault(ct, ({a.name: a.value for a in axes if a.kind == "ct"}, []))
-        entry[1].append("/".join(p for p in name.split("/") if not tc.GBENCH_SUFFIX_RE.match(p)))
+        entry[1].append(tc.strip_gbench_suffixes(name))
     return out
 
 
@@ -184,13 +186,16 @@ def run_search(benches, filters, db, runner, build_dir, jobs, log=print, base_on
                 done += 1
                 if not ok:
                     db.add_failure(bench, name, ct, "build", message)
+                    log(f"{bench} {ct} {name}: build failed: {first_error(message)}")
                 else:
                     samples, message = runner.run(exe, chosen[ct][1])
                     made += 1
                     if os.path.exists(exe):
                         os.remove(exe)  # thousands of variants would fill the disk
                     if not samples:
-                        db.add_failure(bench, name, ct, "run", message or "no results: every case reported an error")
+                        message = message or "no results: every case reported an error"
+                        db.add_failure(bench, name, ct, "run", message)
+                        log(f"{bench} {ct} {name}: run failed: {first_error(message)}")
                     else:
                         by_rt = {}
                         for full, values in samples.items():
@@ -199,6 +204,15 @@ def run_search(benches, filters, db, runner, build_dir, jobs, log=print, base_on
                         db.add_results(bench, name, ct, by_rt, build_seconds)
                 log(progress_line(db, bench, ct, done, total, started))
     return made
+
+
+def first_error(message):
+    """The line of a compiler's or a benchmark's output that says what went wrong (else its last line)."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    for line in lines:
+        if re.search(r"error|fatal|timed out|failed", line, re.IGNORECASE):
+            return line[:300]
+    return lines[-1][:300] if lines else "(no output)"
 
 
 def progress_line(db, bench, ct, done, total, started):

@@ -115,6 +115,19 @@ def variant_defines(params, point):
     return defines
 
 
+def strip_gbench_suffixes(name):
+    """A benchmark name without Google Benchmark's own suffixes ("/manual_time", "/repeats:5", ...)."""
+    return "/".join(p for p in name.split("/") if not GBENCH_SUFFIX_RE.match(p))
+
+
+def gbench_filter(names):
+    """A --benchmark_filter that selects the benchmarks `names` (with or without Google Benchmark's suffixes). Google
+    Benchmark compiles it with std::regex or POSIX regcomp, depending on how it was built, and the two disagree on
+    escapes such as \\{: every character of a name other than a letter, a digit or one of _/:=,- is matched by '.',
+    which means the same to both. The caller keeps only the exact names among the results."""
+    return "^(" + "|".join(re.sub(r"[^A-Za-z0-9_/:=,-]", ".", n) for n in names) + ")(/.*)?$"
+
+
 @dataclass(frozen=True)
 class Axis:
     name: str

@@ -88,6 +88,19 @@ class NameTest(unittest.TestCase):
             tc.parse_axis_filter("T{ct}")
 
 
+    def test_the_benchmark_filter_needs_no_escapes_and_selects_the_names(self):
+        names = ["radix_sort_keys/KeyT{ct}:U64/Elements{io}[pow2]:24/Entropy:1000",
+                 "radix_sort_keys/KeyT{ct}:U64/Elements{io}[pow2]:28/Entropy:544"]
+        pattern = tc.gbench_filter(names)
+        # No backslash and no bracket: POSIX regcomp refuses "\{", and "[]]" means another thing to std::regex.
+        self.assertNotRegex(pattern, r"[\\\[\]{}]")
+        for name in names:
+            self.assertRegex(name + "/manual_time", pattern)
+            self.assertRegex(name, pattern)
+        self.assertNotRegex("radix_sort_keys/KeyT{ct}:U64/Elements{io}[pow2]:20/Entropy:1000", pattern)
+        self.assertNotRegex("radix_sort_keys/KeyT{ct}:U64/Elements{io}[pow2]:24/Entropy:10000", pattern)
+        self.assertEqual(tc.strip_gbench_suffixes(names[0] + "/repeats:5/manual_time"), names[0])
+
 class ScoreTest(unittest.TestCase):
     def test_later_io_values_weigh_more(self):
         base = {"Elements{io}[pow2]:16": 1.0, "Elements{io}[pow2]:20": 2.0, "Elements{io}[pow2]:28": 8.0}
