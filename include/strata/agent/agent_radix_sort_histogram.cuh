@@ -138,6 +138,13 @@ struct AgentRadixSortHistogram
         keys[i] = keys_in[idx];
       }
     }
+    // Each key's image once, its digits for every pass from it.
+    typename CodecT::image_t images[ITEMS_PER_THREAD];
+    STRATA_UNROLL
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      images[i] = codec.image_of(keys[i]);
+    }
     STRATA_UNROLL
     for (int pass = 0; pass < MAX_PASSES; ++pass)
     {
@@ -148,7 +155,7 @@ struct AgentRadixSortHistogram
         {
           if (FULL || i * BLOCK_THREADS + static_cast<int>(threadIdx.x) < valid)
           {
-            atomicAdd(&storage.counts[part][pass][codec.digit(keys[i], start[pass], width[pass])], 1u);
+            atomicAdd(&storage.counts[part][pass][codec.digit_of(images[i], start[pass], width[pass])], 1u);
           }
         }
       }

@@ -264,6 +264,9 @@ using bfe_word_t = cuda::std::conditional_t<sizeof(BitsT) == 8, unsigned long lo
 // is bits [bit_start, bit_start + num_bits) (num_bits <= 32) of the key's sort image: its bit-ordered bits with -0.0
 // read as +0.0, complemented for a descending sort, so that ascending digit order is the sort's order either way.
 // BITS is the width of the image. Keys stay in their own type everywhere else: nothing is converted back.
+// Where one key yields several digits (the histogram counts every pass's), image_of(key) once and
+// digit_of(image, bit_start, num_bits) per digit avoid making the image again for each (image_t: the image, or for
+// keys through a decomposer the key itself).
 template <typename KeyT, bool IS_DESCENDING, typename DecomposerT = no_decomposer>
 struct key_codec;
 
@@ -288,10 +291,23 @@ struct key_codec<KeyT, IS_DESCENDING, no_decomposer>
     return IS_DESCENDING ? static_cast<bits_t>(~bits) : bits;
   }
 
+  using image_t = bits_t;
+
+  STRATA_DEVICE STRATA_FORCEINLINE image_t image_of(const KeyT& key) const
+  {
+    return image(key);
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t
+  digit_of(image_t bits, cuda::std::uint32_t bit_start, cuda::std::uint32_t num_bits) const
+  {
+    return BFE(static_cast<bfe_word_t<bits_t>>(bits), bit_start, num_bits);
+  }
+
   STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t
   digit(const KeyT& key, cuda::std::uint32_t bit_start, cuda::std::uint32_t num_bits) const
   {
-    return BFE(static_cast<bfe_word_t<bits_t>>(image(key)), bit_start, num_bits);
+    return digit_of(image(key), bit_start, num_bits);
   }
 };
 
@@ -337,6 +353,19 @@ public:
   STRATA_HOST_DEVICE explicit key_codec(DecomposerT decomposer = {})
       : decomposer(decomposer)
   {}
+
+  using image_t = KeyT;
+
+  STRATA_DEVICE STRATA_FORCEINLINE const KeyT& image_of(const KeyT& key) const
+  {
+    return key;
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t
+  digit_of(const KeyT& key, cuda::std::uint32_t bit_start, cuda::std::uint32_t num_bits) const
+  {
+    return digit(key, bit_start, num_bits);
+  }
 
   STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t
   digit(const KeyT& key, cuda::std::uint32_t bit_start, cuda::std::uint32_t num_bits) const
