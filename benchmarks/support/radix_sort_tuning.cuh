@@ -1,7 +1,8 @@
 // The body of the DeviceRadixSort benchmarks in the tuning format (benchmarks/bench/radix_sort/keys.cu and
 // pairs.cu). With TUNE_BASE=1 (the default) the sort runs with the library's policy hub; otherwise with
 // `radix_sort_tuning_policy_hub`, whose single policy takes the onesweep kernel's block size, items per thread,
-// digit width and minimum blocks per SM from the TUNE_* values the tuning driver passes, and the histogram and
+// digit width, minimum blocks per SM and (pairs) whether values go to shared memory with their keys from the TUNE_*
+// values the tuning driver passes, and the histogram and
 // single-tile policies from the library's hub (the single-tile one with the tuned digit width, which the dispatch
 // requires to be the same).
 //
@@ -49,12 +50,18 @@ struct radix_sort_tuning_policy_hub
 #  else
   static constexpr int min_blocks = base::OnesweepPolicy::MIN_BLOCKS_PER_SM;
 #  endif
+#  ifdef TUNE_VALUES_WITH_KEYS
+  static constexpr bool values_with_keys = TUNE_VALUES_WITH_KEYS != 0;
+#  else
+  static constexpr bool values_with_keys = base::OnesweepPolicy::VALUES_WITH_KEYS;
+#  endif
   struct Policy : strata::ChainedPolicy<300, Policy, Policy>
   {
     using OnesweepPolicy  = strata::AgentRadixSortOnesweepPolicy<TUNE_THREADS_PER_BLOCK,
                                                                  TUNE_ITEMS_PER_THREAD,
                                                                  radix_bits,
-                                                                 min_blocks>;
+                                                                 min_blocks,
+                                                                 values_with_keys>;
     using HistogramPolicy = typename base::HistogramPolicy;
     using SingleTilePolicy = strata::AgentRadixSortOnesweepPolicy<base::SingleTilePolicy::BLOCK_THREADS,
                                                                   base::SingleTilePolicy::ITEMS_PER_THREAD,
@@ -82,8 +89,9 @@ using dispatch_t = strata::DispatchRadixSort<false,
                                              hub_t<KeyT, ValueT>>;
 
 // Whether a policy's onesweep and single-tile kernels can be built: whole warps, a thread per digit, no more
-// resident threads asked for than an SM holds (2048), and shared memory within the 48 KiB a kernel may declare
-// statically (checked without instantiating an agent that a static_assert would reject).
+// resident threads asked for than an SM holds (2048), and shared memory within what a block may have: the onesweep
+// tile's dynamic shared memory within sm_90's 227 KiB, the single tile's static shared memory within 48 KiB
+// (checked without instantiating a kernel that a static_assert would reject).
 template <typename Policy>
 constexpr bool agent_shape_ok()
 {
@@ -91,7 +99,7 @@ constexpr bool agent_shape_ok()
       && Policy::BLOCK_THREADS <= 1024 && Policy::BLOCK_THREADS * Policy::MIN_BLOCKS_PER_SM <= 2048;
 }
 template <typename Policy, typename KeyT, typename ValueT>
-constexpr bool agent_fits()
+constexpr bool agent_fits(std::size_t shared_bytes)
 {
   if constexpr (!agent_shape_ok<Policy>())
   {
@@ -101,15 +109,15 @@ constexpr bool agent_fits()
   {
     using CodecT = strata::detail::radix_sort::key_codec<KeyT, false, strata::detail::radix_sort::no_decomposer>;
     using Agent  = strata::AgentRadixSortOnesweep<Policy, KeyT, library_value_t<ValueT>, offset_t, CodecT>;
-    return sizeof(typename Agent::TempStorage) <= 48 * 1024;
+    return sizeof(typename Agent::TempStorage) <= shared_bytes;
   }
 }
 template <typename KeyT, typename ValueT>
 constexpr bool policy_fits()
 {
   using Max = typename hub_t<KeyT, ValueT>::MaxPolicy;
-  return agent_fits<typename Max::OnesweepPolicy, KeyT, ValueT>()
-      && agent_fits<typename Max::SingleTilePolicy, KeyT, ValueT>();
+  return agent_fits<typename Max::OnesweepPolicy, KeyT, ValueT>(227 * 1024)
+      && agent_fits<typename Max::SingleTilePolicy, KeyT, ValueT>(48 * 1024);
 }
 
 template <typename KeyT, typename ValueT>
@@ -117,7 +125,7 @@ void sort(benchmark::State& state)
 {
   if constexpr (!policy_fits<KeyT, ValueT>())
   {
-    state.SkipWithError("the policy's tile does not fit in static shared memory, or its block is not whole warps "
+    state.SkipWithError("the policy's tile does not fit in a block's shared memory, or its block is not whole warps "
                         "with a thread per digit, or its blocks per SM ask for more than 2048 threads");
   }
   else

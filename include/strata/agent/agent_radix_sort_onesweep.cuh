@@ -10,7 +10,12 @@
 //      digit (one thread per digit), until a tile that has published its inclusive count: together with the
 //      histogram kernel's digit offsets that is where this tile's keys of each digit go;
 //   4. scatter the keys into shared memory in sorted order and write them out from there, so that the keys of a
-//      digit leave as one contiguous run; values follow the same way.
+//      digit leave as one contiguous run; values follow the same way: with VALUES_WITH_KEYS each value goes to
+//      shared memory beside its key as the key is ranked (no rank or digit stays in a register, at the cost of a
+//      tile of values more shared memory), otherwise through the same shared memory once the keys are out.
+//
+// The tile lives in dynamic shared memory (the kernel's launch sizes it), so that a tile may pass the 48 KiB of
+// static shared memory; the single-tile sort keeps static shared memory.
 //
 // Look-back words are 32 bits: an epoch (1..7, the launch within the sort, so that words from earlier launches read
 // as unpublished and nothing is cleared between passes), an "inclusive" flag and a count of at most 2^28 - 1 keys.
@@ -32,13 +37,19 @@
 
 STRATA_NAMESPACE_BEGIN
 
-template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, int RADIX_BITS_ = 8, int MIN_BLOCKS_PER_SM_ = 1>
+template <int BLOCK_THREADS_,
+          int ITEMS_PER_THREAD_,
+          int RADIX_BITS_         = 8,
+          int MIN_BLOCKS_PER_SM_  = 1,
+          bool VALUES_WITH_KEYS_  = false>
 struct AgentRadixSortOnesweepPolicy
 {
   static constexpr int BLOCK_THREADS     = BLOCK_THREADS_;
   static constexpr int ITEMS_PER_THREAD  = ITEMS_PER_THREAD_;
   static constexpr int RADIX_BITS        = RADIX_BITS_;
   static constexpr int MIN_BLOCKS_PER_SM = MIN_BLOCKS_PER_SM_;
+  // Pair sorts: values go to shared memory with their keys as they are ranked (see the agent).
+  static constexpr bool VALUES_WITH_KEYS = VALUES_WITH_KEYS_;
   static constexpr int TILE_ITEMS        = BLOCK_THREADS * ITEMS_PER_THREAD;
 };
 
@@ -133,9 +144,10 @@ struct AgentRadixSortOnesweep
   // An odd row of warp counters per digit: the lanes of a warp bump counters of different digits in distinct banks.
   static constexpr int PADDED_WARPS = (WARPS % 2 == 0) ? WARPS + 1 : WARPS;
   static constexpr bool KEYS_ONLY   = cuda::std::is_same<ValueT, NullType>::value;
+  static constexpr bool VALUES_WITH_KEYS = !KEYS_ONLY && PolicyT::VALUES_WITH_KEYS;
   // The keys leave a few slots at a time: unrolled further, the loop holds more registers than the (latency-bound)
-  // digit pass can spare. With values, each slot's digit is kept for the values, which needs the whole unroll.
-  static constexpr int OUT_UNROLL = KEYS_ONLY ? 4 : ITEMS_PER_THREAD;
+  // digit pass can spare. Values that follow later keep each slot's digit, which needs the whole unroll.
+  static constexpr int OUT_UNROLL = (KEYS_ONLY || VALUES_WITH_KEYS) ? 4 : ITEMS_PER_THREAD;
 
   static_assert(BLOCK_THREADS % WARP_THREADS == 0, "whole warps");
   static_assert(BLOCK_THREADS >= RADIX_DIGITS, "one thread per digit");
@@ -147,13 +159,16 @@ struct AgentRadixSortOnesweep
   {
     union
     {
-      // Ranking: the warps' digit counters; the keys land in `keys` in sorted order as they are ranked.
+      // Ranking: the warps' digit counters; the keys (and with VALUES_WITH_KEYS the values) land in `keys` (and
+      // `values`) in sorted order as they are ranked.
       struct
       {
         cuda::std::uint32_t warp_counts[RADIX_DIGITS][PADDED_WARPS];
         KeyT keys[TILE_ITEMS];
+        ValueT values[VALUES_WITH_KEYS ? TILE_ITEMS : 1];
       } sort;
-      ValueT values[KEYS_ONLY ? 1 : TILE_ITEMS];
+      // Values that follow the keys out: the same shared memory, once the keys are out.
+      ValueT values[KEYS_ONLY || VALUES_WITH_KEYS ? 1 : TILE_ITEMS];
     } exchange;
     OffsetT digit_base[RADIX_DIGITS]; // a sorted tile slot j of digit d goes to digit_base[d] + j
     cuda::std::uint32_t digit_prefix[RADIX_DIGITS]; // the tile's keys of smaller digits
@@ -172,10 +187,7 @@ struct AgentRadixSortOnesweep
       , codec(codec)
       , warp(threadIdx.x / WARP_THREADS)
       , lane(LaneId())
-  {
-    // Here rather than in the class, so that a tuning driver can take sizeof(TempStorage) to skip such a policy.
-    static_assert(sizeof(_TempStorage) <= 48 * 1024, "the tile must fit 48 KiB of static shared memory");
-  }
+  {}
 
   // The tile position of this thread's item i in the warp-striped arrangement.
   STRATA_DEVICE STRATA_FORCEINLINE int Position(int i) const
@@ -313,10 +325,15 @@ struct AgentRadixSortOnesweep
   {
     KeyT keys[ITEMS_PER_THREAD];
     Load<FULL>(d_keys_in + tile_begin, valid, keys);
+    ValueT values[KEYS_ONLY ? 1 : ITEMS_PER_THREAD];
+    if constexpr (VALUES_WITH_KEYS)
+    {
+      Load<FULL>(d_values_in + tile_begin, valid, values);
+    }
 
     // Rank, publishing each digit's count (without the empty positions of a partial tile) as soon as it is known,
-    // and put the keys into shared memory in sorted order.
-    cuda::std::uint32_t ranks[KEYS_ONLY ? 1 : ITEMS_PER_THREAD];
+    // and put the keys (and values) into shared memory in sorted order.
+    cuda::std::uint32_t ranks[KEYS_ONLY || VALUES_WITH_KEYS ? 1 : ITEMS_PER_THREAD];
     cuda::std::uint32_t own_count = 0;
     const cuda::std::uint32_t epoch_bits = epoch << detail::radix_sort::LOOKBACK_EPOCH_SHIFT;
     Rank<FULL>(
@@ -335,15 +352,19 @@ struct AgentRadixSortOnesweep
       },
       [&](int i, cuda::std::uint32_t rank) {
         storage.exchange.sort.keys[rank] = keys[i];
-        if constexpr (!KEYS_ONLY)
+        if constexpr (VALUES_WITH_KEYS)
+        {
+          storage.exchange.sort.values[rank] = values[i];
+        }
+        else if constexpr (!KEYS_ONLY)
         {
           ranks[i] = rank;
         }
       });
 
-    // The values are loaded now, so that their latency hides behind the look-back and the keys' way out.
-    ValueT values[KEYS_ONLY ? 1 : ITEMS_PER_THREAD];
-    if constexpr (!KEYS_ONLY)
+    // Values that follow the keys are loaded now, so that their latency hides behind the look-back and the keys'
+    // way out.
+    if constexpr (!KEYS_ONLY && !VALUES_WITH_KEYS)
     {
       Load<FULL>(d_values_in + tile_begin, valid, values);
     }
@@ -369,7 +390,7 @@ struct AgentRadixSortOnesweep
     __syncthreads();
 
     // Out in sorted order: consecutive slots of a digit go to consecutive addresses.
-    cuda::std::uint32_t slot_digit[KEYS_ONLY ? 1 : ITEMS_PER_THREAD];
+    cuda::std::uint32_t slot_digit[KEYS_ONLY || VALUES_WITH_KEYS ? 1 : ITEMS_PER_THREAD];
 #pragma unroll(OUT_UNROLL)
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
     {
@@ -378,15 +399,20 @@ struct AgentRadixSortOnesweep
       {
         const KeyT key                  = storage.exchange.sort.keys[slot];
         const cuda::std::uint32_t digit = codec.digit(key, bit_start, num_bits);
-        d_keys_out[storage.digit_base[digit] + static_cast<OffsetT>(slot)] = key;
-        if constexpr (!KEYS_ONLY)
+        const OffsetT out               = storage.digit_base[digit] + static_cast<OffsetT>(slot);
+        d_keys_out[out]                 = key;
+        if constexpr (VALUES_WITH_KEYS)
+        {
+          d_values_out[out] = storage.exchange.sort.values[slot];
+        }
+        else if constexpr (!KEYS_ONLY)
         {
           slot_digit[k] = digit;
         }
       }
     }
 
-    if constexpr (!KEYS_ONLY)
+    if constexpr (!KEYS_ONLY && !VALUES_WITH_KEYS)
     {
       __syncthreads();
       STRATA_UNROLL

@@ -78,7 +78,10 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers,
   using Policy             = typename MaxPolicyT::ActivePolicy::OnesweepPolicy;
   constexpr int RADIX_BITS = Policy::RADIX_BITS;
   using Agent              = AgentRadixSortOnesweep<Policy, KeyT, ValueT, OffsetT, CodecT>;
-  __shared__ typename Agent::TempStorage temp_storage;
+  // Dynamic shared memory of sizeof(Agent::TempStorage) bytes (onesweep_shared_bytes): a tile may pass the 48 KiB
+  // of static shared memory.
+  extern __shared__ __align__(16) unsigned char onesweep_shared_memory[];
+  auto& temp_storage = *reinterpret_cast<typename Agent::TempStorage*>(onesweep_shared_memory);
   const pass_bits<RADIX_BITS> bits(range);
 
   GridLaunchDependents();
@@ -137,12 +140,19 @@ DeviceRadixSortSingleTileKernel(const KeyT* d_keys_in,
 {
   using Policy = typename MaxPolicyT::ActivePolicy::SingleTilePolicy;
   using Agent  = AgentRadixSortOnesweep<Policy, KeyT, ValueT, OffsetT, CodecT>;
+  static_assert(sizeof(typename Agent::TempStorage) <= 48 * 1024,
+                "the single tile must fit 48 KiB of static shared memory");
   __shared__ typename Agent::TempStorage temp_storage;
   Agent(temp_storage, codec)
     .SortSingleTile(d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, pass_bits<Policy::RADIX_BITS>(range));
 }
 
 STRATA_KERNELS_END
+
+// The dynamic shared memory of a onesweep kernel's block.
+template <typename OnesweepPolicyT, typename KeyT, typename ValueT, typename OffsetT, typename CodecT>
+constexpr size_t onesweep_shared_bytes =
+  sizeof(typename AgentRadixSortOnesweep<OnesweepPolicyT, KeyT, ValueT, OffsetT, CodecT>::TempStorage);
 } // namespace radix_sort
 } // namespace detail
 
@@ -329,6 +339,16 @@ struct DispatchRadixSort
     state.offsets        = reinterpret_cast<OffsetT*>(state_mem + layout.header_bytes);
     state.portions       = portions;
     auto* lookback = reinterpret_cast<cuda::std::uint32_t*>(state_mem + layout.header_bytes + layout.offsets_bytes);
+
+    // A tile over 48 KiB needs the kernel's shared memory raised, before anything is launched.
+    const auto onesweep =
+      detail::radix_sort::DeviceRadixSortOnesweepKernel<MaxPolicy, KeyT, ValueT, OffsetT, CodecT>;
+    constexpr size_t SHARED_BYTES =
+      detail::radix_sort::onesweep_shared_bytes<OnesweepPolicy, KeyT, ValueT, OffsetT, CodecT>;
+    if constexpr (SHARED_BYTES > 48 * 1024)
+    {
+      STRATA_RETURN_IF_ERROR(PrepareSharedMemory(onesweep, SHARED_BYTES, device));
+    }
     STRATA_RETURN_IF_ERROR(cudaMemsetAsync(state_mem, 0, layout.bytes, stream));
 
     // Histogram: one wave, at most one block per tile of the histogram policy.
@@ -350,8 +370,6 @@ struct DispatchRadixSort
                                                 stream));
 
     // The digit passes, portion by portion.
-    const auto onesweep =
-      detail::radix_sort::DeviceRadixSortOnesweepKernel<MaxPolicy, KeyT, ValueT, OffsetT, CodecT>;
     constexpr OffsetT TILE = OnesweepPolicy::TILE_ITEMS;
     int launch             = 0;
     for (int pass = 0; pass < passes; ++pass)
@@ -364,11 +382,12 @@ struct DispatchRadixSort
         const unsigned int grid     = static_cast<unsigned int>((portion_end - portion_begin + TILE - 1) / TILE);
         const auto epoch =
           static_cast<cuda::std::uint32_t>(launch % detail::radix_sort::LOOKBACK_EPOCHS + 1);
-        STRATA_RETURN_IF_ERROR(detail::check_launch(LaunchAfter(ptx_version >= 900,
-                                                                dim3(grid),
-                                                                dim3(OnesweepPolicy::BLOCK_THREADS),
-                                                                stream,
-                                                                onesweep,
+        STRATA_RETURN_IF_ERROR(detail::check_launch(LaunchAfterShared(ptx_version >= 900,
+                                                                      dim3(grid),
+                                                                      dim3(OnesweepPolicy::BLOCK_THREADS),
+                                                                      SHARED_BYTES,
+                                                                      stream,
+                                                                      onesweep,
                                                                 buffers,
                                                                 is_overwrite_okay,
                                                                 state,

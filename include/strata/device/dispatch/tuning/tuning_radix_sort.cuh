@@ -36,6 +36,21 @@ constexpr int threads_for(int item_bytes, int threads)
   return item_bytes > 16 ? 256 : threads;
 }
 
+// Ampere (not measured here): 256 threads, 8-bit digits, tiles that fit static shared memory (sm_86 and sm_89 allow
+// a block 99 KiB at most): keys only 40 (1- and 2-byte), 32 (4-byte) or 16 (8-byte) keys per thread; with values
+// 28 items of up to 4 bytes or 16 of 8.
+template <int DOMINANT_SIZE, bool KEYS_ONLY>
+struct sm80_tuning
+{
+  static constexpr int threads = 256;
+  static constexpr int items =
+    KEYS_ONLY ? (DOMINANT_SIZE <= 2   ? 40
+                 : DOMINANT_SIZE == 4 ? 32
+                 : DOMINANT_SIZE == 8 ? 16
+                                      : items_within(threads, DOMINANT_SIZE, 16))
+              : (DOMINANT_SIZE <= 4 ? 28 : DOMINANT_SIZE == 8 ? 16 : items_within(threads, DOMINANT_SIZE, 8));
+};
+
 // sm_90 (H100, H200): blocks of 256 threads (one per digit), 8-bit digits. The digit pass is latency-bound: keys
 // only, a tile of 40 (1- and 2-byte), 32 (4-byte) or 16 (8-byte) keys per thread in 3 blocks per SM; with
 // values, 28 items of up to 4 bytes or 16 of 8 per thread in 2 blocks per SM (the values' ranks and digits take the
@@ -51,6 +66,7 @@ struct sm90_tuning
                                       : items_within(threads, DOMINANT_SIZE, 16))
               : (DOMINANT_SIZE <= 4 ? 28 : DOMINANT_SIZE == 8 ? 16 : items_within(threads, DOMINANT_SIZE, 8));
   static constexpr int blocks_per_sm = KEYS_ONLY && DOMINANT_SIZE <= 8 ? 3 : 2;
+  static constexpr bool values_with_keys = false;
   // sm90 at 2^28 (H100, CUB time / strata time): u8 1.19, u16 1.19, u32 1.17, u64 0.95, f32 1.03, f64 0.90,
   // u32/u32 0.95, u64/u64 0.97.
 };
@@ -78,11 +94,10 @@ struct policy_hub
     using SingleTilePolicy = AgentRadixSortOnesweepPolicy<256, items_within(256, DOMINANT_SIZE, DOMINANT_SIZE <= 4 ? 8 : 4), 8>;
   };
 
-  // Ampere: as Pascal, with the sm_90 tile.
   struct Policy800 : ChainedPolicy<800, Policy800, Policy600>
   {
-    using OnesweepPolicy   = AgentRadixSortOnesweepPolicy<sm90_tuning<DOMINANT_SIZE, KEYS_ONLY>::threads,
-                                                      sm90_tuning<DOMINANT_SIZE, KEYS_ONLY>::items,
+    using OnesweepPolicy   = AgentRadixSortOnesweepPolicy<sm80_tuning<DOMINANT_SIZE, KEYS_ONLY>::threads,
+                                                      sm80_tuning<DOMINANT_SIZE, KEYS_ONLY>::items,
                                                       8>;
     using HistogramPolicy  = AgentRadixSortHistogramPolicy<256, 8>;
     using SingleTilePolicy = AgentRadixSortOnesweepPolicy<single_tile_tuning<DOMINANT_SIZE>::threads,
@@ -93,7 +108,11 @@ struct policy_hub
   struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
   {
     using tuning           = sm90_tuning<DOMINANT_SIZE, KEYS_ONLY>;
-    using OnesweepPolicy   = AgentRadixSortOnesweepPolicy<tuning::threads, tuning::items, 8, tuning::blocks_per_sm>;
+    using OnesweepPolicy   = AgentRadixSortOnesweepPolicy<tuning::threads,
+                                                      tuning::items,
+                                                      8,
+                                                      tuning::blocks_per_sm,
+                                                      tuning::values_with_keys>;
     using HistogramPolicy  = AgentRadixSortHistogramPolicy<256, 8>;
     using SingleTilePolicy = AgentRadixSortOnesweepPolicy<single_tile_tuning<DOMINANT_SIZE>::threads,
                                                           single_tile_tuning<DOMINANT_SIZE>::items,
