@@ -113,16 +113,16 @@ def emit(times, spaces, regex=None):
 def verify(before, after, threshold=0.01):
     """Base runs of the same workloads in two databases (before and after a tuning lands), each {(bench, ct):
     {variant: {rt: seconds}}}: [(bench, ct, rt, before seconds, after seconds)] of those slower after by more than
-    `threshold`, and the number of workloads compared."""
-    regressions, compared = [], 0
-    for key, by_variant in after.items():
+    `threshold`, and every workload compared, in the same form."""
+    regressions, compared = [], []
+    for key, by_variant in sorted(after.items()):
         old = before.get(key, {}).get(tc.BASE)
         new = by_variant.get(tc.BASE)
         if old is None or new is None:
             continue
-        for rt, seconds in new.items():
+        for rt, seconds in sorted(new.items()):
             if rt in old:
-                compared += 1
+                compared.append((*key, rt, old[rt], seconds))
                 if seconds > old[rt] * (1 + threshold):
                     regressions.append((*key, rt, old[rt], seconds))
     return regressions, compared
@@ -198,9 +198,11 @@ def main(argv=None):
         before = {(b, ct): v for (_, b, ct), v in before.items()}
         after = {(b, ct): v for (_, b, ct), v in after.items()}
         regressions, compared = verify(before, after, args.threshold)
-        for bench, ct, rt, old, new in regressions:
-            print(f"REGRESSION {bench} {ct or '-'} {rt}: {old * 1e6:.2f} us -> {new * 1e6:.2f} us ({new / old:.3f}x)")
-        print(f"{compared} workloads compared, {len(regressions)} slower by more than {args.threshold:.1%}")
+        for bench, ct, rt, old, new in compared:
+            mark = "REGRESSION" if new > old * (1 + args.threshold) else "ok"
+            print(f"{mark:10} {bench} {ct or '-'} {rt}: {old * 1e6:.2f} us -> {new * 1e6:.2f} us "
+                  f"(before / after {old / new:.3f})")
+        print(f"{len(compared)} workloads compared, {len(regressions)} slower by more than {args.threshold:.1%}")
         return 1 if regressions else 0
     paths = sorted({f for pattern in args.databases for f in (glob.glob(pattern) or [pattern])})
     missing = [f for f in paths if not os.path.exists(f)]

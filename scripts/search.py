@@ -3,10 +3,12 @@
 
   scripts/search.py -l [-R REGEX]                      # the benchmarks, their knobs and variant counts; no build
   scripts/search.py -R 'radix_sort\\.keys' -a 'KeyT{ct}=[U32,U64]' -a 'Elements{io}[pow2]=[24,28]' --build DIR
+  scripts/search.py -R 'radix_sort\\.keys' -a 'KeyT{ct}=U64' -p 'tpb=[256,384]' -p 'ipt=[16,20,24]' --build DIR
 
 Benchmarks are named <algorithm>.<flavor> (radix_sort.keys); -R selects them by regex. -a selects axis values (see
 scripts/tuning_core.py for the names); every selected value of every axis is searched in one invocation. For each
-compile-time workload (one value per {ct} axis) the base (TUNE_BASE=1) and every variant of the space are built,
+compile-time workload (one value per {ct} axis) the base (TUNE_BASE=1) and every variant of the space (narrowed to the
+values -p chooses for a knob, named by its short name) are built,
 narrowed to that workload by one -DTUNE_<axis>=<value> per {ct} axis, all cores building while the GPU runs the
 binaries already built, one at a time. A build or run that fails or outlasts its time limit is recorded and skipped.
 Results go to DIR/tuning-<GPU UUID>.sqlite; run again, the search does only what is missing. scripts/analyze.py
@@ -43,7 +45,8 @@ def find_benchmarks(root, regex=None):
 class Toolchain:
     """Builds and runs benchmark binaries: nvcc, and the benchmarks' Google Benchmark."""
 
-    def __init__(self, arch="sm_90", build_timeout=600, run_timeout=300, repetitions=5, min_time=0.1):
+    def __init__(self, arch="sm_90", build_timeout=600, run_timeout=300, repetitions=5, min_time=0.1, root=ROOT):
+        self.root = root  # the source tree whose headers and backend a build uses
         self.arch = arch
         self.build_timeout = build_timeout
         self.run_timeout = run_timeout
@@ -54,9 +57,9 @@ class Toolchain:
     def build(self, source, exe, defines):
         """(ok, seconds, message)."""
         cmd = ["nvcc", "-std=c++17", "-O3", f"-arch={self.arch}", "--extended-lambda",
-               "-I", os.path.join(ROOT, "include"), "-I", os.path.join(ROOT, "benchmarks", "support")]
+               "-I", os.path.join(self.root, "include"), "-I", os.path.join(self.root, "benchmarks", "support")]
         cmd += [f"-D{k}={v}" for k, v in defines.items()]
-        cmd += [source, *sorted(glob.glob(os.path.join(ROOT, "backend", "*.cpp"))), "-o", exe, "-lbenchmark",
+        cmd += [source, *sorted(glob.glob(os.path.join(self.root, "backend", "*.cpp"))), "-o", exe, "-lbenchmark",
                 "-lpthread"]
         t = time.time()
         try:
@@ -102,8 +105,8 @@ class Toolchain:
         return samples, ""
 
 
-def gpu_context():
-    """Device name and UUID of the GPU the runs use, the toolkit and the commit."""
+def gpu_context(root=ROOT):
+    """Device name and UUID of the GPU the runs use, the toolkit and the commit of `root`."""
     ctx = {"device": "unknown", "uuid": "unknown-gpu", "toolkit": "unknown", "commit": "unknown"}
     try:
         visible = os.environ.get("CUDA_VISIBLE_DEVICES", "0").split(",")[0] or "0"
@@ -121,7 +124,7 @@ def gpu_context():
             ctx["toolkit"] = m.group(2)
     except OSError:
         pass
-    r = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    r = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     if r.returncode == 0:
         ctx["commit"] = r.stdout.strip()
     return ctx
@@ -141,14 +144,16 @@ def workloads(names, filters):
     return out
 
 
-def run_search(benches, filters, db, runner, build_dir, jobs, log=print, base_only=False, sample=0, seed=0):
+def run_search(benches, filters, db, runner, build_dir, jobs, log=print, base_only=False, sample=0, seed=0,
+               knobs=()):
     """Searches every selected workload of every benchmark; returns the number of runs made. base_only: the base
     alone (what scripts/analyze.py --verify compares before and after a tuning lands). sample: that many variants
-    drawn from the space (seeded, so that a resumed search draws the same), not all of them."""
+    drawn from the space (seeded, so that a resumed search draws the same), not all of them. knobs: knob filters
+    (tuning_core.parse_knob_filter) that narrow the space."""
     made = 0
     for bench, path in benches:
         with open(path) as f:
-            params = tc.parse_space(f.read())
+            params = tc.restrict_space(tc.parse_space(f.read()), knobs)
         if base_only:
             points = [{}]
         else:
@@ -230,8 +235,13 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("-R", dest="regex", help="benchmarks to search (regex over <algorithm>.<flavor>)")
     p.add_argument("-a", dest="axes", action="append", default=[], help="axis values, e.g. 'T{ct}=[I32,I64]'")
+    p.add_argument("-p", dest="knobs", action="append", default=[],
+                   help="knob values to search, by short name, e.g. 'ipt=[16,20,24]' (default: the declared range)")
     p.add_argument("-l", dest="list", action="store_true", help="list the selected benchmarks; build nothing")
     p.add_argument("--build", default=os.path.join(ROOT, "build-tune"), help="build folder (and its databases)")
+    p.add_argument("--root", default=ROOT,
+                   help="the source tree to build (default: this checkout); e.g. a worktree of the commit before a "
+                        "tuning, measured with --base-only for analyze.py --verify on the same GPU")
     p.add_argument("--arch", default="sm_90")
     p.add_argument("--jobs", type=int, default=os.cpu_count())
     p.add_argument("--build-timeout", type=int, default=600, help="seconds a variant may take to build")
@@ -244,22 +254,33 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=0, help="the draw of --sample")
     args = p.parse_args(argv)
 
-    benches = find_benchmarks(ROOT, args.regex)
+    root = os.path.abspath(args.root)
+    benches = find_benchmarks(root, args.regex)
+    knobs = [tc.parse_knob_filter(k) for k in args.knobs]
+    declared = set()
+    for _, path in benches:
+        with open(path) as f:
+            declared |= {q.short for q in tc.parse_space(f.read())}
+    unknown = sorted({short for short, _ in knobs} - declared)
+    if unknown:
+        p.error(f"no selected benchmark declares the knob(s) {unknown}")
     if args.list:
         for bench, path in benches:
             with open(path) as f:
-                params = tc.parse_space(f.read())
-            ranges = ", ".join(f"{q.short} {q.first}:{q.last}:{q.step} ({len(q.values)})" for q in params)
-            print(f"{bench:24s} {tc.space_size(params):12d} variants  {ranges}  {os.path.relpath(path, ROOT)}")
+                params = tc.restrict_space(tc.parse_space(f.read()), knobs)
+            ranges = ", ".join(f"{q.short} {q.first}:{q.last}:{q.step}"
+                               + (f" {list(q.only)}" if q.only is not None else "") + f" ({len(q.values)})"
+                               for q in params)
+            print(f"{bench:24s} {tc.space_size(params):12d} variants  {ranges}  {os.path.relpath(path, root)}")
         return 0
     filters = [tc.parse_axis_filter(a) for a in args.axes]
     os.makedirs(args.build, exist_ok=True)
-    ctx = gpu_context()
+    ctx = gpu_context(root)
     db = tc.ResultsDB(args.db or tc.database_path(args.build, ctx["uuid"]), ctx)
-    runner = Toolchain(args.arch, args.build_timeout, args.run_timeout, args.repetitions)
+    runner = Toolchain(args.arch, args.build_timeout, args.run_timeout, args.repetitions, root=root)
     try:
         run_search(benches, filters, db, runner, args.build, args.jobs, base_only=args.base_only,
-                   sample=args.sample, seed=args.seed)
+                   sample=args.sample, seed=args.seed, knobs=knobs)
     finally:
         db.close()
     return 0

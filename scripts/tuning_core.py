@@ -42,10 +42,12 @@ class Param:
     first: int
     last: int
     step: int
+    only: tuple = None  # the values a knob filter kept (restrict_space), or None for the whole range
 
     @property
     def values(self):
-        return list(range(self.first, self.last + 1, self.step))
+        every = range(self.first, self.last + 1, self.step)
+        return [v for v in every if v in self.only] if self.only is not None else list(every)
 
 
 def parse_space(text):
@@ -64,6 +66,39 @@ def parse_space(text):
     return params
 
 
+def parse_knob_filter(spec):
+    """A knob selection, "ipt=[16,20,24]" or "mb=3": (short name, set of values)."""
+    m = re.match(r"^(\w+)=(.+)$", spec)
+    if not m:
+        raise ValueError(f"not a knob selection: {spec}")
+    short, values = m.groups()
+    if values.startswith("[") and values.endswith("]"):
+        values = values[1:-1]
+    try:
+        chosen = {int(v) for v in values.split(",") if v.strip()}
+    except ValueError:
+        raise ValueError(f"knob values are integers: {spec}") from None
+    return short, chosen
+
+
+def restrict_space(params, knob_filters):
+    """The space with each filtered knob narrowed to the chosen values, which must be points of its declared range.
+    A filter of a knob the space does not declare is left out (a search of several benchmarks may name knobs of one
+    of them)."""
+    by_short = {p.short: p for p in params}
+    narrowed = dict(by_short)
+    for short, chosen in knob_filters:
+        if short not in by_short:
+            continue
+        outside = sorted(chosen - set(by_short[short].values))
+        if outside:
+            raise ValueError(f"{short}={outside} lies outside its range {by_short[short].first}:"
+                             f"{by_short[short].last}:{by_short[short].step}")
+        p = narrowed[short]
+        narrowed[short] = Param(p.macro, p.short, p.first, p.last, p.step, tuple(sorted(chosen)))
+    return [narrowed[p.short] for p in params]
+
+
 def space_size(params):
     return math.prod(len(p.values) for p in params) if params else 0
 
@@ -80,7 +115,9 @@ def sample(params, count, seed=0):
     size = space_size(params)
     if count >= size:
         return list(variants(params))
-    rng = random.Random(f"{seed}:" + ";".join(f"{p.macro}={p.first}:{p.last}:{p.step}" for p in params))
+    rng = random.Random(f"{seed}:" + ";".join(f"{p.macro}={p.first}:{p.last}:{p.step}" + (f"{list(p.only)}" if p.only
+                                                                                         is not None else "")
+                                              for p in params))
     points = []
     for index in sorted(rng.sample(range(size), count)):
         point = {}

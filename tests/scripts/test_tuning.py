@@ -49,6 +49,18 @@ class SpaceTest(unittest.TestCase):
         self.assertNotEqual([tc.sample(params, 4, seed=s) for s in range(5)].count(drawn), 5)
         self.assertEqual(tc.sample(params, 50), every)
 
+    def test_knob_filters_narrow_the_space_to_declared_values(self):
+        params = tc.restrict_space(tc.parse_space(SOURCE), [tc.parse_knob_filter("ipt=[7,9]"),
+                                                            tc.parse_knob_filter("tpb=256"),
+                                                            tc.parse_knob_filter("other=[1]")])
+        self.assertEqual([p.values for p in params], [[256], [7, 9]])
+        self.assertEqual(tc.space_size(params), 2)
+        self.assertEqual(list(tc.variants(params)), [{"tpb": 256, "ipt": 7}, {"tpb": 256, "ipt": 9}])
+        with self.assertRaises(ValueError):
+            tc.restrict_space(tc.parse_space(SOURCE), [tc.parse_knob_filter("ipt=[8,10]")])
+        with self.assertRaises(ValueError):
+            tc.parse_knob_filter("ipt=[a]")
+
     def test_variant_names_round_trip(self):
         params = tc.parse_space(SOURCE)
         point = {"tpb": 256, "ipt": 8}
@@ -172,11 +184,11 @@ class SearchFixture(unittest.TestCase):
     def tearDown(self):
         self.tmp.cleanup()
 
-    def search(self, toolchain, filters=()):
+    def search(self, toolchain, filters=(), knobs=()):
         db = tc.ResultsDB(self.db_path, self.context)
         try:
             return search.run_search([("fake.sum", self.source)], list(filters), db, toolchain, self.build, 4,
-                                     log=lambda line: None)
+                                     log=lambda line: None, knobs=list(knobs))
         finally:
             db.close()
 
@@ -195,6 +207,13 @@ class SearchTest(SearchFixture):
         self.assertEqual(best[0], "tpb_384.ipt_9")
         self.assertAlmostEqual(best[1]["score"], 1.5 * 9 / 8)
         self.assertAlmostEqual(scores[("fake.sum", "T{ct}:I32")][tc.BASE]["score"], 1.0)
+
+    def test_knob_filters_run_only_the_chosen_variants(self):
+        fake = FakeToolchain()
+        runs = self.search(fake, [tc.parse_axis_filter("T{ct}=I32")], [tc.parse_knob_filter("ipt=[8,9]")])
+        self.assertEqual(runs, 1 + 3 * 2)  # the base, 3 block sizes x 2 item counts
+        self.assertEqual(sorted({r.get("TUNE_ITEMS_PER_THREAD") for r in fake.runs if r["TUNE_BASE"] == "0"}),
+                         ["8", "9"])
 
     def test_a_resumed_search_runs_only_what_is_missing(self):
         params = tc.parse_space(SOURCE)
@@ -269,7 +288,8 @@ class AnalyzeTest(SearchFixture):
                  ("b", "T{ct}:I64"): {tc.BASE: {"Elements{io}[pow2]:16": 0.5}},
                  ("b", "T{ct}:F32"): {tc.BASE: {"Elements{io}[pow2]:16": 9.0}}}
         regressions, compared = analyze.verify(before, after, 0.01)
-        self.assertEqual(compared, 3)
+        self.assertEqual(len(compared), 3)
+        self.assertIn(("b", "T{ct}:I64", "Elements{io}[pow2]:16", 1.0, 0.5), compared)
         self.assertEqual(regressions, [("b", "T{ct}:I32", "Elements{io}[pow2]:28", 2.0, 2.1)])
 
     def test_a_sampled_search_runs_the_base_and_the_draw(self):
