@@ -31,8 +31,13 @@ namespace radix_sort_bench
 {
 using offset_t = std::uint32_t; // what DeviceRadixSort uses for fewer than 2^31 items
 
+// The library's value type for a keys-only sort (NullType), from the bench inputs' (no_values).
+template <typename ValueT>
+using library_value_t = std::conditional_t<std::is_same<ValueT, strata_bench::no_values>::value, strata::NullType, ValueT>;
+
+// The library's own hub for the sort: a keys-only sort's is the NullType one (its tuning is the keys-only one).
 template <typename KeyT, typename ValueT>
-using library_hub_t = strata::detail::radix_sort::policy_hub<KeyT, ValueT, offset_t>;
+using library_hub_t = strata::detail::radix_sort::policy_hub<KeyT, library_value_t<ValueT>, offset_t>;
 
 #if !TUNE_BASE
 template <typename KeyT, typename ValueT>
@@ -76,9 +81,6 @@ template <typename KeyT, typename ValueT>
 using hub_t = library_hub_t<KeyT, ValueT>;
 #endif
 
-// The library's value type for a keys-only sort, and the bench inputs'.
-template <typename ValueT>
-using library_value_t = std::conditional_t<std::is_same<ValueT, strata_bench::no_values>::value, strata::NullType, ValueT>;
 
 template <typename KeyT, typename ValueT>
 using dispatch_t = strata::DispatchRadixSort<false,
@@ -175,7 +177,7 @@ void sort(benchmark::State& state)
       }
       STRATA_BENCH_CHECK(run(temp.get(), bytes, 0, 0));
       STRATA_BENCH_CHECK(cudaDeviceSynchronize());
-      const std::string problem = strata_bench::check_sort(in.keys(0), keys_out.get(), in.values(0), n);
+      const std::string problem = strata_bench::check_sort(in.keys(0), keys_out.get(), values_out.get(), n);
       if (!problem.empty())
       {
         state.SkipWithError(problem.c_str());

@@ -7,9 +7,9 @@
 // of the space) (support/radix_sort_tuning.cuh). A point whose tile does not fit in a block's shared memory
 // (227 KiB on sm_90), or whose block has fewer threads than digits, reports its cases as skipped.
 //
-// Key types (the KeyT{ct} axis): U32 and U64, or the one that -DTUNE_KeyT=<token> names (e.g. -DTUNE_KeyT=F32;
-// tuning_axes.cuh); runtime axes: 2^16 ... 2^28 keys, random (Entropy:1000) and each the AND of 3 random words
-// (Entropy:544).
+// Key types (the KeyT{ct} axis): U8, U16, U32, U64, F32 and F64, or the one that -DTUNE_KeyT=<token> names (e.g.
+// -DTUNE_KeyT=F32; tuning_axes.cuh); runtime axes: 2^16 ... 2^28 keys, random (Entropy:1000) and each the AND of 3
+// random words (Entropy:544).
 //
 // %RANGE% TUNE_THREADS_PER_BLOCK tpb 256:512:128
 // %RANGE% TUNE_ITEMS_PER_THREAD ipt 8:40:2
@@ -23,8 +23,11 @@ int main(int argc, char** argv)
 #ifdef TUNE_KeyT
   radix_sort_bench::register_sort<STRATA_TUNE_TYPE(TUNE_KeyT)>("radix_sort_keys", STRATA_TUNE_STRING(TUNE_KeyT));
 #else
-  radix_sort_bench::register_sort<std::uint32_t>("radix_sort_keys", "U32");
-  radix_sort_bench::register_sort<std::uint64_t>("radix_sort_keys", "U64");
+#  define STRATA_REGISTER_KEYS(TOKEN) \
+    radix_sort_bench::register_sort<STRATA_TUNE_TYPE(TOKEN)>("radix_sort_keys", STRATA_TUNE_STRING(TOKEN));
+  STRATA_UNSIGNED_TYPES(STRATA_REGISTER_KEYS)
+  STRATA_FLOATING_TYPES(STRATA_REGISTER_KEYS)
+#  undef STRATA_REGISTER_KEYS
 #endif
   return strata_bench::run_benchmarks(argc, argv);
 }
