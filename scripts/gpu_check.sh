@@ -126,9 +126,16 @@ if has_step bench; then
       if python3 -c 'import matplotlib' 2> /dev/null; then
         # docs/performance.md, its plots and this run's data file, beside the other GPUs' runs in docs/data, as one
         # file (OUT stays a handful of files): unpacked into docs/ it replaces the report with this run in it.
+        # A run of some compare benchmarks refreshes their cases in the GPU's data file and keeps the others.
         report=$(mktemp -d)
         slug=$(python3 "$root/scripts/perf_report.py" --slug "$out/benchmarks.json")
-        mkdir -p "$report/data" && cp "$out/benchmarks.json" "$report/data/$slug.json"
+        mkdir -p "$report/data"
+        if [ -f "$root/docs/data/$slug.json" ]; then
+          python3 "$root/scripts/perf_report.py" --update "$root/docs/data/$slug.json" "$out/benchmarks.json" \
+            --merged "$report/data/$slug.json" >> "$out/benchmarks.log" 2>&1
+        else
+          cp "$out/benchmarks.json" "$report/data/$slug.json"
+        fi
         mapfile -t others < <(ls "$root"/docs/data/*.json 2> /dev/null | grep -v "/$slug\.json$")
         if python3 "$root/scripts/perf_report.py" --out "$report" "${others[@]}" "$report/data/$slug.json" \
              >> "$out/benchmarks.log" 2>&1 && tar -czf "$out/report.tar.gz" -C "$report" .; then

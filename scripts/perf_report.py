@@ -5,6 +5,7 @@
   python3 scripts/perf_report.py --out DIR FILE...          # the same under DIR (gpu_check.sh: OUT/report.tar.gz)
   python3 scripts/perf_report.py --check docs/data/*.json   # exit 1 if docs/performance.md is not what the data gives
   python3 scripts/perf_report.py --slug FILE                # the name of FILE's run under docs/data ("nvidia-h200")
+  python3 scripts/perf_report.py --update OLD NEW --merged OUT   # OLD's results with NEW's in place of the same cases
   python3 scripts/perf_report.py --self-test                # the table logic on made-up runs
 
 Each FILE is the merged JSON of one gpu_check.sh run on one GPU; runs are ordered by GPU, and a later file of the
@@ -190,6 +191,29 @@ def load_runs(paths):
             print(f"perf_report: {path} replaces {runs[run.slug].path} ({run.name})", file=sys.stderr)
         runs[run.slug] = run
     return [runs[slug] for slug in sorted(runs)]
+
+
+def update_run(old_path, new_path, merged_path):
+    """Writes to merged_path the benchmarks of new_path and those of old_path whose (algorithm, case, library) the
+    new run does not have: a run of some algorithms refreshes them in the GPU's data file and keeps the rest. The
+    context is the new run's; its strata_commit also names the old file's for the algorithms kept."""
+    with open(old_path) as f:
+        old = json.load(f)
+    with open(new_path) as f:
+        new = json.load(f)
+    fresh = {split_name(b.get("run_name") or b["name"]) for b in new.get("benchmarks", [])}
+    kept = [b for b in old.get("benchmarks", []) if split_name(b.get("run_name") or b["name"]) not in fresh]
+    context = dict(new.get("context") or {})
+    new_algorithms = sorted({k[0] for k in fresh if k})
+    kept_algorithms = sorted({split_name(b.get("run_name") or b["name"])[0] for b in kept
+                              if split_name(b.get("run_name") or b["name"])} - set(new_algorithms))
+    if kept_algorithms:
+        context["strata_commit"] = (f"{context.get('strata_commit', 'unknown')} ({', '.join(new_algorithms)}); "
+                                    f"{(old.get('context') or {}).get('strata_commit', 'unknown')} "
+                                    f"({', '.join(kept_algorithms)})")
+    with open(merged_path, "w") as f:
+        json.dump({"context": context, "benchmarks": kept + new.get("benchmarks", [])}, f, indent=1)
+    return len(kept), len(new.get("benchmarks", []))
 
 
 def natural(text):
@@ -538,7 +562,20 @@ def self_test():
             again = markdown(load_runs([write("b_stale.json", context_b, stale_b), write("b.json", context_b, gpu_b),
                                         write("a2.json", context_a, shuffled)]))
         md = markdown(runs)
+        # --update: the new run's cases replace the old ones, the rest of the old file stays.
+        refreshed = write("fresh.json", dict(context_b, strata_commit="def5678"),
+                          [entry("reduce_sum/i32/2^20/strata", 0.5, bps=mb / 5e-7)])
+        with contextlib.redirect_stdout(io.StringIO()):
+            update_run(paths[1], refreshed, os.path.join(tmp, "merged.json"))
+        merged = load_run(os.path.join(tmp, "merged.json"))
+        with open(os.path.join(tmp, "merged.json")) as f:
+            merged_commit = json.load(f)["context"]["strata_commit"]
 
+    check("--update replaces the refreshed case and keeps the others",
+          abs(merged.results[("reduce_sum", "i32/2^20", "strata")].seconds - 5e-7) < 1e-12
+          and abs(merged.results[("reduce_sum", "i32/2^20", "cub")].seconds - 5e-6) < 1e-12
+          and ("block_scan", "f64/128x8/direct(vector)/raking", "strata") in merged.results
+          and merged_commit.startswith("def5678 (reduce_sum); abc1234 (block_scan"))
     a, b = runs
     check("runs ordered by GPU, the later H200 file kept", [r.slug for r in runs] == ["nvidia-h100-80gb-hbm3",
                                                                                       "nvidia-h200"]
@@ -585,9 +622,18 @@ def main():
                         help="write nothing; exit 1 if OUT/performance.md differs from what the files give")
     parser.add_argument("--slug", action="store_true", help="print each file's name under docs/data and exit")
     parser.add_argument("--self-test", action="store_true", help="test the table logic and exit")
+    parser.add_argument("--update", action="store_true",
+                        help="files OLD NEW: write OLD's results with NEW's in place of the same cases to --merged")
+    parser.add_argument("--merged", help="--update: the merged JSON file to write")
     args = parser.parse_args()
     if args.self_test:
         return self_test()
+    if args.update:
+        if len(args.files) != 2 or not args.merged:
+            parser.error("--update takes OLD NEW and --merged OUT")
+        kept, fresh = update_run(args.files[0], args.files[1], args.merged)
+        print(f"perf_report: {args.merged}: {fresh} entries of {args.files[1]}, {kept} kept from {args.files[0]}")
+        return 0
     if not args.files:
         parser.error("no benchmark JSON given")
     if args.slug:
