@@ -1,6 +1,6 @@
 // The block-wide bodies of DeviceMergeSort's kernels: AgentBlockSort sorts one tile of the input with
-// BlockMergeSort; merge_sort_partition finds where a tile's share of a merge pass starts (merge path over global
-// memory); AgentMerge merges one tile's share of a pair of sorted runs through shared memory.
+// BlockMergeSort; AgentMerge finds one tile's share of a pair of sorted runs (merge path over global memory, two
+// warps searching at once) and merges it through shared memory.
 //
 // A merge pass turns runs of `tiles_per_run` tiles into runs of twice as many: runs 2k and 2k + 1 form a pair and are
 // merged into the same positions. Output tile t of a pair takes the items at positions [t * TILE, (t + 1) * TILE) of
@@ -17,6 +17,7 @@
 #include <strata/config.cuh>
 #include <strata/thread/thread_load.cuh>
 #include <strata/thread/thread_merge.cuh>
+#include <strata/util/ptx.cuh>
 #include <strata/util/uninitialized.cuh>
 
 #include <cuda/std/type_traits>
@@ -89,6 +90,17 @@ store_tile(typename BlockStoreT::TempStorage& storage, OutputIteratorT out, T (&
   }
 }
 
+// The later of two keys by `compare_op` (the first of equal ones): a reduction to a greatest key.
+template <typename KeyT, typename CompareOpT>
+struct later_key
+{
+  mutable CompareOpT compare_op;
+  STRATA_DEVICE STRATA_FORCEINLINE KeyT operator()(const KeyT& a, const KeyT& b) const
+  {
+    return compare_op(a, b) ? b : a;
+  }
+};
+
 // The pair of sorted runs that tile `tile_idx` belongs to in the pass that merges runs of `tiles_per_run` tiles:
 // the first run [beg, mid) and the second [mid, end), cut at num_items.
 template <typename OffsetT>
@@ -110,21 +122,29 @@ struct run_pair
   }
 };
 
-// Where tile `tile_idx`'s share of its pair's merge starts in the first run: beg + the number of the pair's first
-// (tile_idx * tile_items - beg) merged items that come from the first run. `keys` holds the runs.
+// MergePath(keys1, keys2, keys1_count, keys2_count, diag, compare_op), found by the 32 lanes of a warp together, 32
+// probes a round (detail::merge_path_by_rounds): where the runs are in global memory, a round costs one memory
+// latency, as one of MergePath's dependent steps does, and there are log33 of them instead of log2. Every lane
+// returns the split. requires: all 32 lanes of the warp call it, converged.
 template <typename KeyIteratorT, typename OffsetT, typename CompareOpT>
-STRATA_DEVICE STRATA_FORCEINLINE OffsetT merge_sort_partition(KeyIteratorT keys,
-                                                              OffsetT num_items,
-                                                              unsigned int tile_idx,
-                                                              unsigned int tiles_per_run,
-                                                              int tile_items,
-                                                              CompareOpT compare_op)
+STRATA_DEVICE STRATA_FORCEINLINE OffsetT warp_merge_path(KeyIteratorT keys1,
+                                                         KeyIteratorT keys2,
+                                                         OffsetT keys1_count,
+                                                         OffsetT keys2_count,
+                                                         OffsetT diag,
+                                                         CompareOpT compare_op)
 {
-  const run_pair<OffsetT> pair(tile_idx, tiles_per_run, tile_items, num_items);
-  const OffsetT diag = static_cast<OffsetT>(tile_idx) * static_cast<OffsetT>(tile_items) - pair.beg;
-  return pair.beg
-       + MergePath(keys + pair.beg, keys + pair.mid, OffsetT(pair.mid - pair.beg), OffsetT(pair.end - pair.mid), diag,
-                   compare_op);
+  const unsigned int lane = LaneId();
+  return merge_path_by_rounds(keys1_count, keys2_count, diag, [&](OffsetT lo, OffsetT hi) {
+    // The two keys of a probe are independent reads; a lane past the candidates votes as MergePath's test at hi.
+    const OffsetT probe = merge_path_probe(lo, hi, lane);
+    bool holds          = true;
+    if (probe < hi)
+    {
+      holds = static_cast<bool>(compare_op(keys2[diag - OffsetT(1) - probe], keys1[probe]));
+    }
+    return WarpBallot(holds);
+  });
 }
 
 } // namespace merge_sort
@@ -155,11 +175,14 @@ class AgentBlockSort
   using values_t        = detail::merge_sort::value_movers<PolicyT, ValueT>;
 
 public:
-  // The loads, the sort and the stores are never live at the same time.
+  // The last tile's greatest key, apart: threads read it while others start the keys' load. The reduction to it,
+  // the loads, the sort and the stores are never live at the same time.
   struct TempStorage
   {
+    Uninitialized<KeyT> greatest;
     union
     {
+      Uninitialized<KeyT[BLOCK_THREADS]> greatest_per_thread;
       typename BlockLoadKeys::TempStorage load_keys;
       typename values_t::load_storage load_values;
       typename BlockMergeSortT::TempStorage sort;
@@ -184,58 +207,140 @@ public:
       , compare_op_(compare_op)
   {}
 
+  // A short last tile is sorted as a full one, its missing keys padded with copies of its greatest key: no key goes
+  // strictly after a copy, and the copies stand after every real key, so the stable sort leaves them after all of
+  // them, where the store drops them, and the comparator sees only keys of the input. The kernel then holds one
+  // sort, whose registers set the occupancy of every block, not also a sort of a partial tile, which keeps its
+  // missing items out of every comparison with more of them.
   STRATA_DEVICE STRATA_FORCEINLINE void Process(unsigned int tile_idx)
   {
     const OffsetT tile_beg  = static_cast<OffsetT>(tile_idx) * static_cast<OffsetT>(TILE_ITEMS);
     const OffsetT remaining = num_items_ - tile_beg;
-    if (remaining >= static_cast<OffsetT>(TILE_ITEMS))
+    const bool full         = remaining >= static_cast<OffsetT>(TILE_ITEMS);
+    const int valid         = full ? TILE_ITEMS : static_cast<int>(remaining);
+
+    KeyT keys[ITEMS_PER_THREAD];
+    ValueT values[ITEMS_PER_THREAD];
+    if (full)
     {
-      consume<true>(tile_beg, TILE_ITEMS);
+      load<true>(tile_beg, keys, values, TILE_ITEMS, KeyT{});
     }
     else
     {
-      consume<false>(tile_beg, static_cast<int>(remaining));
+      load<false>(tile_beg, keys, values, valid, greatest_key(keys_in_ + tile_beg, valid));
+    }
+
+    // BlockMergeSort's first barrier separates its storage from the loads'.
+    BlockMergeSortT(temp_storage_.sort).Sort(keys, values, compare_op_);
+
+    // The sort's last reads of its storage are done before the stores overlay it.
+    __syncthreads();
+    store<BlockStoreKeys>(full, temp_storage_.store_keys, keys_out_ + tile_beg, keys, valid);
+    if constexpr (!KEYS_ONLY)
+    {
+      __syncthreads();
+      store<typename values_t::store_t>(full, temp_storage_.store_values, values_out_ + tile_beg, values, valid);
     }
   }
 
 private:
-  // FULL: the tile has TILE_ITEMS items; otherwise `valid` (the last tile).
+  // The tile's keys and values: all TILE_ITEMS where FULL, else the first `valid`, the keys after them padded.
   template <bool FULL>
-  STRATA_DEVICE STRATA_FORCEINLINE void consume(OffsetT tile_beg, int valid)
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  load(OffsetT tile_beg, KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&values)[ITEMS_PER_THREAD], int valid, KeyT pad)
   {
-    KeyT keys[ITEMS_PER_THREAD];
-    ValueT values[ITEMS_PER_THREAD];
-    // Items past the end of the last tile are left unloaded: the partial sort never looks at them.
-    detail::merge_sort::load_tile<FULL, PolicyT::LOAD_MODIFIER, BlockLoadKeys>(
-      temp_storage_.load_keys, keys_in_ + tile_beg, keys, valid);
+    if constexpr (FULL)
+    {
+      (void) pad;
+      detail::merge_sort::load_tile<true, PolicyT::LOAD_MODIFIER, BlockLoadKeys>(
+        temp_storage_.load_keys, keys_in_ + tile_beg, keys, valid);
+    }
+    else
+    {
+      BlockLoadKeys(temp_storage_.load_keys)
+        .template Load<PolicyT::LOAD_MODIFIER>(keys_in_ + tile_beg, keys, valid, pad);
+    }
     if constexpr (!KEYS_ONLY)
     {
-      // The values' load storage overlays the keys'.
+      // The values' load storage overlays the keys'. The padding's values are never stored.
       __syncthreads();
       detail::merge_sort::load_tile<FULL, PolicyT::LOAD_MODIFIER, typename values_t::load_t>(
         temp_storage_.load_values, values_in_ + tile_beg, values, valid);
     }
+  }
 
-    // BlockMergeSort's first barrier separates its storage from the loads'.
-    BlockMergeSortT sorter(temp_storage_.sort);
-    if constexpr (FULL)
+  // A tile of keys or values through BlockStoreT, all TILE_ITEMS items where `full`, else the first `valid`.
+  template <typename BlockStoreT, typename OutputIteratorT, typename T>
+  STRATA_DEVICE STRATA_FORCEINLINE static void store(
+    bool full, typename BlockStoreT::TempStorage& storage, OutputIteratorT out, T (&items)[ITEMS_PER_THREAD], int valid)
+  {
+    if (full)
     {
-      sorter.Sort(keys, values, compare_op_);
+      detail::merge_sort::store_tile<true, BlockStoreT>(storage, out, items, valid);
     }
     else
     {
-      sorter.Sort(keys, values, compare_op_, valid, KeyT{});
+      detail::merge_sort::store_tile<false, BlockStoreT>(storage, out, items, valid);
     }
+  }
 
-    // The sort's last reads of its storage are done before the stores overlay it.
-    __syncthreads();
-    detail::merge_sort::store_tile<FULL, BlockStoreKeys>(temp_storage_.store_keys, keys_out_ + tile_beg, keys, valid);
-    if constexpr (!KEYS_ONLY)
+  // The greatest of the tile's first `valid` keys by compare_op (1 <= valid < TILE_ITEMS), in every thread. Read
+  // from the input before the tile's load, so that no tile of keys is held in registers meanwhile: each thread folds
+  // its items of a striped arrangement, then warp 0 folds the threads' results through shared memory (no shuffles,
+  // which would ask more of the key type than copies).
+  template <typename InputIteratorT>
+  STRATA_DEVICE STRATA_FORCEINLINE KeyT greatest_key(InputIteratorT in, int valid)
+  {
+    constexpr unsigned int FIRST_WARP_MASK =
+      BLOCK_THREADS >= WARP_THREADS ? 0xffffffffu : (1u << BLOCK_THREADS) - 1u;
+    const detail::merge_sort::later_key<KeyT, CompareOpT> later{compare_op_};
+    const int tid         = static_cast<int>(threadIdx.x);
+    const int holders     = valid < BLOCK_THREADS ? valid : BLOCK_THREADS; // threads 0 .. holders - 1 read a key
+    KeyT* const per_thread = temp_storage_.greatest_per_thread.Alias();
+    if (tid < holders)
     {
-      __syncthreads();
-      detail::merge_sort::store_tile<FULL, typename values_t::store_t>(
-        temp_storage_.store_values, values_out_ + tile_beg, values, valid);
+      KeyT greatest = in[tid];
+      STRATA_UNROLL
+      for (int i = 1; i < ITEMS_PER_THREAD; ++i)
+      {
+        const int idx = i * BLOCK_THREADS + tid;
+        if (idx < valid)
+        {
+          greatest = later(greatest, in[idx]);
+        }
+      }
+      per_thread[tid] = greatest;
     }
+    __syncthreads();
+    if (tid < WARP_THREADS)
+    {
+      // Lane l folds threads l, l + 32, ..., then the lanes' results fold pairwise, half of them a step.
+      if (tid < holders)
+      {
+        KeyT greatest = per_thread[tid];
+        for (int t = tid + WARP_THREADS; t < holders; t += WARP_THREADS)
+        {
+          greatest = later(greatest, per_thread[t]);
+        }
+        per_thread[tid] = greatest;
+      }
+      __syncwarp(FIRST_WARP_MASK);
+      STRATA_UNROLL
+      for (int offset = WARP_THREADS / 2; offset > 0; offset /= 2)
+      {
+        if (tid < offset && tid + offset < holders)
+        {
+          per_thread[tid] = later(per_thread[tid], per_thread[tid + offset]);
+        }
+        __syncwarp(FIRST_WARP_MASK);
+      }
+      if (tid == 0)
+      {
+        temp_storage_.greatest.Alias() = per_thread[0];
+      }
+    }
+    __syncthreads();
+    return temp_storage_.greatest.Alias();
   }
 
   TempStorage& temp_storage_;
@@ -248,8 +353,8 @@ private:
 };
 
 // Writes output tile blockIdx.x of a merge pass: the tile's share of its pair's merge, from the runs in keys_in /
-// values_in to the same positions of keys_out / values_out (which must not overlap them). partitions[t] is where
-// tile t's share starts in its pair's first run (merge_sort_partition).
+// values_in to the same positions of keys_out / values_out (which must not overlap them). The block finds its share
+// itself, by merge path at the diagonals where the tile starts and ends, each searched by a warp of its own.
 template <typename PolicyT,
           typename KeyInputIteratorT,
           typename ValueInputIteratorT,
@@ -266,17 +371,26 @@ class AgentMerge
   static constexpr int TILE_ITEMS       = PolicyT::TILE_ITEMS;
   static constexpr bool KEYS_ONLY       = cuda::std::is_same<ValueT, NullType>::value;
 
+  // The share's two searches take a warp each, whole warps; one warp does both in a block of one.
+  static_assert(BLOCK_THREADS % WARP_THREADS == 0, "whole warps");
+  static constexpr unsigned int END_SEARCH_WARP = BLOCK_THREADS >= 2 * WARP_THREADS ? 1u : 0u;
+
   using BlockStoreKeys = BlockStore<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
   using values_t       = detail::merge_sort::value_movers<PolicyT, ValueT>;
   using values_tile_t  = cuda::std::conditional_t<KEYS_ONLY, NullType, ValueT[TILE_ITEMS]>;
 
 public:
-  // The tile's keys, then its values, gathered from the two runs; the stores overlay them once they are read.
+  // Where the tile's share starts and ends in its pair's first run (from the run's start), as the searching warps
+  // found them; then the tile's keys, and its values, gathered from the two runs, the keys with a slot after the
+  // tile's last that the merge steps may read (detail::serial_merge_padded); the stores overlay them once they are
+  // read. The splits stay apart: threads read them while others already write the keys.
   struct TempStorage
   {
+    OffsetT split_beg;
+    OffsetT split_end;
     union
     {
-      Uninitialized<KeyT[TILE_ITEMS]> keys;
+      Uninitialized<KeyT[TILE_ITEMS + 1]> keys;
       Uninitialized<values_tile_t> values;
       typename BlockStoreKeys::TempStorage store_keys;
       typename values_t::store_storage store_values;
@@ -299,39 +413,67 @@ public:
       , compare_op_(compare_op)
   {}
 
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Process(unsigned int tile_idx, unsigned int tiles_per_run, const OffsetT* partitions)
+  STRATA_DEVICE STRATA_FORCEINLINE void Process(unsigned int tile_idx, unsigned int tiles_per_run)
   {
     const detail::merge_sort::run_pair<OffsetT> pair(tile_idx, tiles_per_run, TILE_ITEMS, num_items_);
     const OffsetT tile_beg = static_cast<OffsetT>(tile_idx) * static_cast<OffsetT>(TILE_ITEMS);
     const OffsetT tile_end =
       tile_beg + (num_items_ - tile_beg < OffsetT(TILE_ITEMS) ? num_items_ - tile_beg : OffsetT(TILE_ITEMS));
 
-    // The tile's share: [keys1_beg, keys1_end) of the first run and [keys2_beg, keys2_end) of the second. Tile t
-    // takes the merge's positions up to where tile t + 1's start, or the rest of the pair for its last tile. In every
+    // The merge path splits at the tile's first and last diagonals of its pair's merge, searched at once by two
+    // warps while the others wait; the pair's last tile ends where the pair does, with all of the first run.
+    const bool last_in_pair = tile_end == pair.end;
+    const OffsetT run1      = pair.mid - pair.beg;
+    const OffsetT run2      = pair.end - pair.mid;
+    const unsigned int warp = threadIdx.x / WARP_THREADS;
+    if (warp == 0)
+    {
+      temp_storage_.split_beg = detail::merge_sort::warp_merge_path(
+        keys_in_ + pair.beg, keys_in_ + pair.mid, run1, run2, OffsetT(tile_beg - pair.beg), compare_op_);
+    }
+    if (warp == END_SEARCH_WARP)
+    {
+      temp_storage_.split_end = last_in_pair
+                                ? run1
+                                : detail::merge_sort::warp_merge_path(
+                                    keys_in_ + pair.beg, keys_in_ + pair.mid, run1, run2, OffsetT(tile_end - pair.beg),
+                                    compare_op_);
+    }
+    __syncthreads();
+
+    // The tile's share: [keys1_beg, keys1_end) of the first run and [keys2_beg, keys2_end) of the second. In every
     // prefix of the merge, the items from the second run are the prefix's length less those from the first.
-    const bool last_in_pair  = tile_end == pair.end;
-    const OffsetT keys1_beg  = partitions[tile_idx];
-    const OffsetT keys1_end  = last_in_pair ? pair.mid : partitions[tile_idx + 1];
+    const OffsetT keys1_beg  = pair.beg + temp_storage_.split_beg;
+    const OffsetT keys1_end  = pair.beg + temp_storage_.split_end;
     const OffsetT keys2_beg  = pair.mid + (tile_beg - pair.beg) - (keys1_beg - pair.beg);
     const OffsetT keys2_end  = pair.mid + (tile_end - pair.beg) - (keys1_end - pair.beg);
     const int keys1_count    = static_cast<int>(keys1_end - keys1_beg);
     const int keys2_count    = static_cast<int>(keys2_end - keys2_beg);
+    const int count          = keys1_count + keys2_count;
 
-    if (keys1_count + keys2_count == TILE_ITEMS)
+    // A short tile (the input's last) is merged as a full one, the second range padded with copies of the tile's
+    // greatest key: the later of the two ranges' last keys, as the runs are sorted. No key goes strictly after a
+    // copy, and the copies come after every key of the second range and, ties going to the first, of the first, so
+    // the merge's first `count` outputs are the tile's and the store drops the rest. The kernel then holds one merge,
+    // whose registers set the occupancy of every block, not also one of a short tile, which needs more of them.
+    KeyT greatest{};
+    if (count < TILE_ITEMS)
     {
-      consume<true>(tile_beg, keys1_beg, keys2_beg, keys1_count, keys2_count);
+      greatest = keys_in_[keys2_count > 0 ? keys2_end - OffsetT(1) : keys1_end - OffsetT(1)];
+      if (keys1_count > 0 && keys2_count > 0)
+      {
+        greatest = detail::merge_sort::later_key<KeyT, CompareOpT>{compare_op_}(keys_in_[keys1_end - OffsetT(1)],
+                                                                                greatest);
+      }
     }
-    else
-    {
-      consume<false>(tile_beg, keys1_beg, keys2_beg, keys1_count, keys2_count);
-    }
+    consume(tile_beg, keys1_beg, keys2_beg, keys1_count, count, greatest);
   }
 
 private:
-  // The tile's items, from the two ranges side by side (the first's keys1_count, then the second's), striped across
-  // the threads so that consecutive threads read consecutive items.
-  template <bool FULL, typename InputIteratorT, typename T>
+  // The tile's `count` items, from the two ranges side by side (the first's keys1_count, then the second's), striped
+  // across the threads so that consecutive threads read consecutive items; the items past them are left as they
+  // were.
+  template <typename InputIteratorT, typename T>
   STRATA_DEVICE STRATA_FORCEINLINE void gather_striped(InputIteratorT in,
                                                        OffsetT keys1_beg,
                                                        OffsetT keys2_beg,
@@ -343,7 +485,7 @@ private:
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
       const int idx = i * BLOCK_THREADS + static_cast<int>(threadIdx.x);
-      if (FULL || idx < count)
+      if (idx < count)
       {
         items[i] = idx < keys1_count ? in[keys1_beg + static_cast<OffsetT>(idx)]
                                      : in[keys2_beg + static_cast<OffsetT>(idx - keys1_count)];
@@ -352,76 +494,91 @@ private:
   }
 
   template <typename T>
-  STRATA_DEVICE STRATA_FORCEINLINE static void
-  striped_to_shared(T* shared, const T (&items)[ITEMS_PER_THREAD], int count, bool full)
+  STRATA_DEVICE STRATA_FORCEINLINE static void striped_to_shared(T* shared, const T (&items)[ITEMS_PER_THREAD])
   {
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
-      const int idx = i * BLOCK_THREADS + static_cast<int>(threadIdx.x);
-      if (full || idx < count)
-      {
-        shared[idx] = items[i];
-      }
+      shared[i * BLOCK_THREADS + static_cast<int>(threadIdx.x)] = items[i];
     }
   }
 
-  template <bool FULL>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  consume(OffsetT tile_beg, OffsetT keys1_beg, OffsetT keys2_beg, int keys1_count, int keys2_count)
+  // A tile through BlockStoreT: all TILE_ITEMS items, or the first `count` of a short tile.
+  template <typename BlockStoreT, typename OutputIteratorT, typename T>
+  STRATA_DEVICE STRATA_FORCEINLINE static void
+  store(typename BlockStoreT::TempStorage& storage, OutputIteratorT out, T (&items)[ITEMS_PER_THREAD], int count)
   {
-    const int count = FULL ? TILE_ITEMS : keys1_count + keys2_count;
+    if (count == TILE_ITEMS)
+    {
+      detail::merge_sort::store_tile<true, BlockStoreT>(storage, out, items, count);
+    }
+    else
+    {
+      detail::merge_sort::store_tile<false, BlockStoreT>(storage, out, items, count);
+    }
+  }
 
+  // Merges the tile's share, `count` items of which keys1_count from the first range, padded with `greatest` to a
+  // full tile.
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  consume(OffsetT tile_beg, OffsetT keys1_beg, OffsetT keys2_beg, int keys1_count, int count, const KeyT& greatest)
+  {
     // Both ranges' keys, and the values in registers meanwhile: their loads are in flight while the keys merge.
     KeyT keys[ITEMS_PER_THREAD];
-    gather_striped<FULL>(keys_in_, keys1_beg, keys2_beg, keys1_count, count, keys);
+    gather_striped(keys_in_, keys1_beg, keys2_beg, keys1_count, count, keys);
     ValueT values[ITEMS_PER_THREAD];
     if constexpr (!KEYS_ONLY)
     {
-      gather_striped<FULL>(values_in_, keys1_beg, keys2_beg, keys1_count, count, values);
+      gather_striped(values_in_, keys1_beg, keys2_beg, keys1_count, count, values);
+    }
+    STRATA_UNROLL
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      if (i * BLOCK_THREADS + static_cast<int>(threadIdx.x) >= count)
+      {
+        keys[i] = greatest;
+      }
     }
     KeyT* keys_shared = temp_storage_.keys.Alias();
-    striped_to_shared(keys_shared, keys, count, FULL);
+    striped_to_shared(keys_shared, keys);
     __syncthreads();
 
-    // This thread's ITEMS_PER_THREAD outputs, from diagonal t * ITEMS_PER_THREAD of the tile's merge (none for a
-    // thread past the end of a short tile).
-    const int first = static_cast<int>(threadIdx.x) * ITEMS_PER_THREAD;
-    const int diag  = first < count ? first : count;
-    const int split = MergePath(keys_shared, keys_shared + keys1_count, keys1_count, keys2_count, diag, compare_op_);
+    // This thread's ITEMS_PER_THREAD outputs, from diagonal t * ITEMS_PER_THREAD of the tile's merge. Every thread's
+    // outputs are ITEMS_PER_THREAD items of the tile, and the slot after either range is in the buffer (the first's
+    // is the second's first key, the second's the spare slot after the tile): the merge may read past its ranges.
+    constexpr int keys_count = TILE_ITEMS;
+    const int keys2_count    = keys_count - keys1_count;
+    const int first          = static_cast<int>(threadIdx.x) * ITEMS_PER_THREAD;
+    const int split = MergePath(keys_shared, keys_shared + keys1_count, keys1_count, keys2_count, first, compare_op_);
     int indices[ITEMS_PER_THREAD];
-    SerialMerge(keys_shared,
-                split,
-                keys1_count + diag - split,
-                keys1_count - split,
-                keys2_count - (diag - split),
-                keys,
-                indices,
-                compare_op_);
+    detail::serial_merge_padded(keys_shared,
+                                split,
+                                keys1_count + first - split,
+                                keys1_count - split,
+                                keys2_count - (first - split),
+                                keys,
+                                indices,
+                                compare_op_);
 
     // The keys' store storage overlays the keys just read.
     __syncthreads();
-    detail::merge_sort::store_tile<FULL, BlockStoreKeys>(temp_storage_.store_keys, keys_out_ + tile_beg, keys, count);
+    store<BlockStoreKeys>(temp_storage_.store_keys, keys_out_ + tile_beg, keys, count);
 
     if constexpr (!KEYS_ONLY)
     {
       // Each value goes where its key went: the output that took the key from shared position p takes the value
-      // gathered to p.
+      // gathered to p (the padding's values, unset, are never stored).
       ValueT* values_shared = temp_storage_.values.Alias();
       __syncthreads();
-      striped_to_shared(values_shared, values, count, FULL);
+      striped_to_shared(values_shared, values);
       __syncthreads();
       STRATA_UNROLL
       for (int i = 0; i < ITEMS_PER_THREAD; ++i)
       {
-        if (FULL || first + i < count)
-        {
-          values[i] = values_shared[indices[i]];
-        }
+        values[i] = values_shared[indices[i]];
       }
       __syncthreads();
-      detail::merge_sort::store_tile<FULL, typename values_t::store_t>(
-        temp_storage_.store_values, values_out_ + tile_beg, values, count);
+      store<typename values_t::store_t>(temp_storage_.store_values, values_out_ + tile_beg, values, count);
     }
   }
 

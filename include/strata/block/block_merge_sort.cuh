@@ -60,11 +60,12 @@ protected:
   static constexpr bool KEYS_ONLY = cuda::std::is_same<ValueT, NullType>::value;
   static constexpr int TILE_ITEMS = NUM_THREADS * ITEMS_PER_THREAD;
 
-  // Keys and values never share the storage at the same time: the barriers of a round separate them.
+  // Keys and values never share the storage at the same time: the barriers of a round separate them. The keys have
+  // a slot after the tile's last, which a full tile's merge steps may read (detail::serial_merge_padded).
   using values_storage_t = cuda::std::conditional_t<KEYS_ONLY, NullType, ValueT[TILE_ITEMS]>;
   union _TempStorage
   {
-    Uninitialized<KeyT[TILE_ITEMS]> keys;
+    Uninitialized<KeyT[TILE_ITEMS + 1]> keys;
     Uninitialized<values_storage_t> values;
   };
 
@@ -218,21 +219,37 @@ private:
       const int keys2_count = keys2_end - keys1_end;
 
       // This thread's outputs start at diagonal first - pair_beg of its pair's merge; only a thread with a valid item
-      // has any (then first < keys2_end, and SerialMerge writes exactly thread_valid outputs).
+      // has any (then first < keys2_end, and SerialMerge writes exactly thread_valid outputs). In a full tile every
+      // thread's outputs are ITEMS_PER_THREAD items of its pair, and the slot after a range is the next range's first
+      // or the one after the tile: the merge may read past its ranges.
       int indices[ITEMS_PER_THREAD];
       if (!PARTIAL || thread_valid > 0)
       {
         const int diag  = first - keys1_beg;
         const int split = MergePath(keys_shared + keys1_beg, keys_shared + keys1_end, keys1_count, keys2_count, diag,
                                     compare_op);
-        SerialMerge(keys_shared,
-                    keys1_beg + split,
-                    keys1_end + diag - split,
-                    keys1_count - split,
-                    keys2_count - (diag - split),
-                    keys,
-                    indices,
-                    compare_op);
+        if constexpr (PARTIAL)
+        {
+          SerialMerge(keys_shared,
+                      keys1_beg + split,
+                      keys1_end + diag - split,
+                      keys1_count - split,
+                      keys2_count - (diag - split),
+                      keys,
+                      indices,
+                      compare_op);
+        }
+        else
+        {
+          serial_merge_padded(keys_shared,
+                              keys1_beg + split,
+                              keys1_end + diag - split,
+                              keys1_count - split,
+                              keys2_count - (diag - split),
+                              keys,
+                              indices,
+                              compare_op);
+        }
       }
 
       if constexpr (WITH_VALUES)
@@ -274,9 +291,9 @@ private:
 //!   ordered after every valid key so that the whole tile comes out sorted; that holds here too, and other
 //!   oob_defaults are allowed.)
 //! - Any block size (CUB's needs a power of two) and items per thread.
-//! - Temporary storage: TempStorage (one tile of keys or of values, whichever is larger), or the default
-//!   constructor's private __shared__ allocation. Every thread of the block must call the same sort; pass a
-//!   __syncthreads() before reusing the TempStorage.
+//! - Temporary storage: TempStorage (one tile of keys and one key more, or one tile of values, whichever is
+//!   larger), or the default constructor's private __shared__ allocation. Every thread of the block must call the
+//!   same sort; pass a __syncthreads() before reusing the TempStorage.
 //! - Cost: ITEMS_PER_THREAD^2 / 2 compare-swaps per thread, then ceil(log2(BLOCK_THREADS)) merge rounds of a binary
 //!   search and ITEMS_PER_THREAD merge steps each, through shared memory; two barriers per round, four with values.
 //!

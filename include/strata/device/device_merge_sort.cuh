@@ -1,6 +1,6 @@
 // DeviceMergeSort: a stable merge sort of keys, or of keys with values, under any strict weak order, with CUB's
 // two-phase temporary-storage API (device/dispatch/dispatch_merge_sort.cuh: tiles sorted by BlockMergeSort, then
-// merge passes partitioned by merge path).
+// merge passes in which each tile finds its share of the merge by merge path).
 //
 //   size_t bytes = 0;
 //   strata::DeviceMergeSort::SortPairs(nullptr, bytes, d_keys, d_values, n, cuda::std::less<>{});   // size query
@@ -13,7 +13,7 @@
 // any random-access iterators; the in-place forms and the output iterators of the *Copy forms are read back by the
 // merge passes, so they must be readable too. The *Copy forms leave their inputs untouched (the input may also be the
 // output). num_items may be any integer type; more than 2^31 items take 64-bit offsets.
-// Complexity: O(n log n) comparisons; 1 + 2 ceil(log2(n / tile)) launches; temporary storage of n keys and n values
+// Complexity: O(n log n) comparisons; 1 + ceil(log2(n / tile)) launches; temporary storage of n keys and n values
 // (none for a single tile).
 // Every call also has a single-phase form that takes an execution policy in place of the temporary-storage
 // arguments and the stream (strata/execution/policy.cuh):

@@ -21,9 +21,9 @@ STRATA_NAMESPACE_BEGIN
 //! - compare_op(a, b) returns true when a goes before b (any strict weak order). Stable, in Sort and StableSort.
 //! - Partial tiles: Sort(keys, [items,] compare_op, valid_items, oob_default) sorts the logical warp's first
 //!   valid_items items; the keys after them become oob_default, their values stay where they are.
-//! - Temporary storage: one TempStorage per logical warp, passed to the constructor (one tile of keys or of values).
-//!   Every lane of the logical warp must call the same sort; the lanes synchronize with __syncwarp only. Pass a
-//!   __syncwarp() before reusing the TempStorage.
+//! - Temporary storage: one TempStorage per logical warp, passed to the constructor (one tile of keys and one key
+//!   more, or one tile of values). Every lane of the logical warp must call the same sort; the lanes synchronize
+//!   with __syncwarp only. Pass a __syncwarp() before reusing the TempStorage.
 //! - Cost: as BlockMergeSort's with LOGICAL_WARP_THREADS threads: log2(LOGICAL_WARP_THREADS) merge rounds.
 //!
 //! Example (logical warps of 16 lanes, 4 keys each):

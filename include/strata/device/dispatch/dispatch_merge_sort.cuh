@@ -1,17 +1,19 @@
 // DispatchMergeSort: DeviceMergeSort's kernels and the host closure that sizes, checks and launches them.
 //
-// A sort of n items in tiles of TILE_ITEMS is 1 + 2 * P launches, P = ceil(log2(tiles)): the tile sort
-// (AgentBlockSort, a block per tile), then P merge passes, each a partition kernel (a thread per tile finds where
-// its tile's share of the merge starts) and a merge kernel (AgentMerge, a block per tile). Pass p merges runs of 2^p
-// tiles pairwise. The passes ping-pong between the output and a temporary copy of the keys (and values): the tile
-// sort writes to the output when P is even and to the temporary copy when it is odd, so that the last pass writes
-// the output. One tile: one launch, no temporary storage. No items: nothing is launched.
+// A sort of n items in tiles of TILE_ITEMS is 1 + P launches, P = ceil(log2(tiles)): the tile sort (AgentBlockSort,
+// a block per tile), then P merge passes (AgentMerge, a block per tile). Pass p merges runs of 2^p tiles pairwise.
+// Each block of a pass finds where its tile's share of the merge starts and ends itself, two warps searching the
+// runs in global memory 32 probes a round, so that a pass is one launch: a search by a thread per tile, in a kernel
+// of its own, would wait a memory latency per step of a binary search over the run, and cost a launch more.
+// The passes ping-pong between the output and a temporary copy of the keys (and values): the tile sort writes to
+// the output when P is even and to the temporary copy when it is odd, so that the last pass writes the output. One
+// tile: one launch, no temporary storage. No items: nothing is launched.
 //
 // From sm_90 on, each launch after the first may start while the one before it finishes (programmatic stream
 // serialization); every kernel waits in GridDependencyWait before it reads what the one before wrote.
 //
-// Temporary storage: num_items keys, num_items values (pairs only) and one offset per tile, when P > 0; else
-// nothing (temporary_storage::layout asks for one byte).
+// Temporary storage: num_items keys and num_items values (pairs only) when P > 0; else nothing
+// (temporary_storage::layout asks for one byte).
 #pragma once
 
 #include <strata/agent/agent_merge_sort.cuh>
@@ -32,9 +34,6 @@ namespace detail
 {
 namespace merge_sort
 {
-// Threads per block of the partition kernel (a thread per tile).
-constexpr int PARTITION_THREADS = 256;
-
 STRATA_KERNELS_BEGIN
 
 // Sorts tile blockIdx.x of the input into the same positions of the output.
@@ -72,28 +71,6 @@ DeviceMergeSortBlockSortKernel(KeyInputIteratorT keys_in,
   Agent(temp_storage, keys_in, values_in, keys_out, values_out, num_items, compare_op).Process(blockIdx.x);
 }
 
-// partitions[t] = where tile t's share of the pass that merges runs of tiles_per_run tiles starts in its pair's
-// first run, for every tile t < num_tiles. `keys` holds the runs.
-template <typename MaxPolicyT, typename KeyIteratorT, typename OffsetT, typename CompareOpT>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(PARTITION_THREADS) void
-DeviceMergeSortPartitionKernel(KeyIteratorT keys,
-                               OffsetT num_items,
-                               unsigned int num_tiles,
-                               unsigned int tiles_per_run,
-                               OffsetT* partitions,
-                               CompareOpT compare_op)
-{
-  using Policy = typename MaxPolicyT::ActivePolicy::MergeSortPolicy;
-  GridLaunchDependents();
-  GridDependencyWait();
-  const unsigned int tile_idx = blockIdx.x * PARTITION_THREADS + threadIdx.x;
-  if (tile_idx < num_tiles)
-  {
-    partitions[tile_idx] =
-      merge_sort_partition(keys, num_items, tile_idx, tiles_per_run, Policy::TILE_ITEMS, compare_op);
-  }
-}
-
 // Writes output tile blockIdx.x of the pass that merges runs of tiles_per_run tiles.
 template <typename MaxPolicyT,
           typename KeyInputIteratorT,
@@ -111,7 +88,6 @@ DeviceMergeSortMergeKernel(KeyInputIteratorT keys_in,
                            ValueOutputIteratorT values_out,
                            OffsetT num_items,
                            unsigned int tiles_per_run,
-                           const OffsetT* partitions,
                            CompareOpT compare_op)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::MergeSortPolicy;
@@ -129,7 +105,7 @@ DeviceMergeSortMergeKernel(KeyInputIteratorT keys_in,
   GridLaunchDependents();
   GridDependencyWait();
   Agent(temp_storage, keys_in, values_in, keys_out, values_out, num_items, compare_op)
-    .Process(blockIdx.x, tiles_per_run, partitions);
+    .Process(blockIdx.x, tiles_per_run);
 }
 
 STRATA_KERNELS_END
@@ -183,11 +159,10 @@ struct DispatchMergeSort
     }
     const int num_passes = detail::log2_ceil(num_tiles);
 
-    detail::temporary_storage::layout<3> layout;
+    detail::temporary_storage::layout<2> layout;
     const size_t buffered = num_passes > 0 ? static_cast<size_t>(num_items) : 0;
     auto keys_buffer      = layout.get_slot(0)->create_alias<KeyT>(buffered);
     auto values_buffer    = layout.get_slot(1)->create_alias<ValueT>(KEYS_ONLY ? 0 : buffered);
-    auto partitions       = layout.get_slot(2)->create_alias<OffsetT>(num_passes > 0 ? num_tiles : 0);
     if (d_temp_storage == nullptr)
     {
       temp_storage_bytes = layout.get_size();
@@ -202,7 +177,6 @@ struct DispatchMergeSort
     const unsigned int tiles = static_cast<unsigned int>(num_tiles);
     KeyT* const d_keys_buffer     = keys_buffer.get();
     ValueT* const d_values_buffer = values_buffer.get();
-    OffsetT* const d_partitions   = partitions.get();
 
     // The tile sort, into the output or the temporary copy: whichever the passes then leave the result in the output
     // from.
@@ -224,12 +198,12 @@ struct DispatchMergeSort
       if (from_buffer)
       {
         STRATA_RETURN_IF_ERROR(merge_pass<Policy>(
-          programmatic, tiles, tiles_per_run, d_partitions, d_keys_buffer, d_values_buffer, d_output_keys, d_output_items));
+          programmatic, tiles, tiles_per_run, d_keys_buffer, d_values_buffer, d_output_keys, d_output_items));
       }
       else
       {
         STRATA_RETURN_IF_ERROR(merge_pass<Policy>(
-          programmatic, tiles, tiles_per_run, d_partitions, d_output_keys, d_output_items, d_keys_buffer, d_values_buffer));
+          programmatic, tiles, tiles_per_run, d_output_keys, d_output_items, d_keys_buffer, d_values_buffer));
       }
     }
     return cudaSuccess;
@@ -263,53 +237,36 @@ struct DispatchMergeSort
   }
 
   // One merge pass, from runs of tiles_per_run tiles in keys_in / values_in to runs twice as long in keys_out /
-  // values_out: the partition kernel, then the merge kernel.
+  // values_out.
   template <typename PolicyT, typename KeyInT, typename ValueInT, typename KeyOutT, typename ValueOutT>
   cudaError_t merge_pass(bool programmatic,
                          unsigned int tiles,
                          unsigned int tiles_per_run,
-                         OffsetT* d_partitions,
                          KeyInT keys_in,
                          ValueInT values_in,
                          KeyOutT keys_out,
                          ValueOutT values_out) const
   {
-    using detail::merge_sort::PARTITION_THREADS;
-    const auto partition_kernel =
-      detail::merge_sort::DeviceMergeSortPartitionKernel<MaxPolicy, KeyInT, OffsetT, CompareOpT>;
-    STRATA_RETURN_IF_ERROR(detail::check_launch(LaunchAfter(programmatic,
-                                                            dim3((tiles + PARTITION_THREADS - 1) / PARTITION_THREADS),
-                                                            dim3(PARTITION_THREADS),
-                                                            stream,
-                                                            partition_kernel,
-                                                            keys_in,
-                                                            num_items,
-                                                            tiles,
-                                                            tiles_per_run,
-                                                            d_partitions,
-                                                            compare_op),
-                                                stream));
-    const auto merge_kernel = detail::merge_sort::DeviceMergeSortMergeKernel<MaxPolicy,
-                                                                             KeyInT,
-                                                                             ValueInT,
-                                                                             KeyOutT,
-                                                                             ValueOutT,
-                                                                             OffsetT,
-                                                                             CompareOpT,
-                                                                             KeyT,
-                                                                             ValueT>;
+    const auto kernel = detail::merge_sort::DeviceMergeSortMergeKernel<MaxPolicy,
+                                                                       KeyInT,
+                                                                       ValueInT,
+                                                                       KeyOutT,
+                                                                       ValueOutT,
+                                                                       OffsetT,
+                                                                       CompareOpT,
+                                                                       KeyT,
+                                                                       ValueT>;
     return detail::check_launch(LaunchAfter(programmatic,
                                             dim3(tiles),
                                             dim3(PolicyT::BLOCK_THREADS),
                                             stream,
-                                            merge_kernel,
+                                            kernel,
                                             keys_in,
                                             values_in,
                                             keys_out,
                                             values_out,
                                             num_items,
                                             tiles_per_run,
-                                            static_cast<const OffsetT*>(d_partitions),
                                             compare_op),
                                 stream);
   }
