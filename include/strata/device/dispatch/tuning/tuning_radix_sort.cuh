@@ -51,24 +51,24 @@ struct sm80_tuning
               : (DOMINANT_SIZE <= 4 ? 28 : DOMINANT_SIZE == 8 ? 16 : items_within(threads, DOMINANT_SIZE, 8));
 };
 
-// sm_90 (H100, H200): blocks of 256 threads (one per digit), 8-bit digits. The digit pass is latency-bound: keys
-// only, a tile of 40 (1- and 2-byte), 32 (4-byte) or 16 (8-byte) keys per thread in 3 blocks per SM; with
-// values, 28 items of up to 4 bytes or 16 of 8 per thread in 2 blocks per SM (the values' ranks and digits take the
-// registers of the third). Other sizes: tiles of at most 32 KiB.
+// sm_90 (H100, H200), 8-bit digits. The digit pass waits (barriers, the look-back, loads) more than it computes: the
+// tiles trade registers and shared memory for occupancy. Keys only: 1- and 2-byte keys 40 per thread in 3 blocks of
+// 256 threads per SM; 4-byte keys 32 per thread in 2 blocks of 384 (61 KiB of dynamic shared memory a block);
+// 8-byte keys 32 per thread in 2 blocks of 256 (75 KiB). With values: 28 items of up to 4 bytes or 16 of 8 per
+// thread in 2 blocks of 256 per SM, the values' ranks and digits in registers (VALUES_WITH_KEYS measured slower).
+// Other sizes: tiles of at most 32 KiB.
 template <int DOMINANT_SIZE, bool KEYS_ONLY>
 struct sm90_tuning
 {
-  static constexpr int threads = 256;
+  static constexpr int threads = KEYS_ONLY && DOMINANT_SIZE == 4 ? 384 : 256;
   static constexpr int items =
-    KEYS_ONLY ? (DOMINANT_SIZE <= 2   ? 40
-                 : DOMINANT_SIZE == 4 ? 32
-                 : DOMINANT_SIZE == 8 ? 16
+    KEYS_ONLY ? (DOMINANT_SIZE <= 2 ? 40 // sm90: no searched neighbour faster (best 0.99x) at 2^24-2^28 u8, u16 (H100)
+                 : DOMINANT_SIZE == 4 ? 32 // sm90: 1.030x the 256-thread, 3-block tile at 2^24-2^28 u32 (H100)
+                 : DOMINANT_SIZE == 8 ? 32 // sm90: 1.105x the 16-key, 3-block tile at 2^24-2^28 u64 (H100)
                                       : items_within(threads, DOMINANT_SIZE, 16))
               : (DOMINANT_SIZE <= 4 ? 28 : DOMINANT_SIZE == 8 ? 16 : items_within(threads, DOMINANT_SIZE, 8));
-  static constexpr int blocks_per_sm = KEYS_ONLY && DOMINANT_SIZE <= 8 ? 3 : 2;
+  static constexpr int blocks_per_sm = KEYS_ONLY && DOMINANT_SIZE <= 2 ? 3 : 2;
   static constexpr bool values_with_keys = false;
-  // sm90 at 2^28 (H100, CUB time / strata time): u8 1.19, u16 1.19, u32 1.17, u64 0.95, f32 1.03, f64 0.90,
-  // u32/u32 0.95, u64/u64 0.97.
 };
 
 // The single-block sort of small inputs: 512 threads (256 for large items), up to 8 items each.
