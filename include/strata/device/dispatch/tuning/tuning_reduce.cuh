@@ -7,8 +7,6 @@
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/thread/thread_operators.cuh>
 
-#include <cuda/std/type_traits>
-
 STRATA_NAMESPACE_BEGIN
 namespace detail
 {
@@ -24,26 +22,12 @@ constexpr int items_for_bytes(int bytes, int input_size)
 // sm_90 (H100, H200), the default for any workload: 256 threads, 64 bytes of input per thread per tile (four
 // 16-byte vectors in flight), the grid one full wave at the occupancy the compiler allows.
 // sm90: 4.51 TB/s at 2^28 i32, 4.60 TB/s at 2^28 f64, 4.08 TB/s at 2^28 i8 (H200)
-template <typename InputT,
-          typename AccumT,
-          op_kind OP,
-          int INPUT_SIZE  = static_cast<int>(sizeof(InputT)),
-          typename Enable = void>
+template <typename InputT, typename AccumT, op_kind OP, int INPUT_SIZE = static_cast<int>(sizeof(InputT))>
 struct sm90_tuning
 {
   static constexpr int threads       = 256;
   static constexpr int items         = items_for_bytes(64, INPUT_SIZE);
   static constexpr int blocks_per_sm = 0; // one full wave at the occupancy the compiler allows
-};
-
-// Sums of 4-byte integers: 512 threads, 32 bytes per thread per tile, 4 blocks per SM.
-// sm90: 1.022x the default (min 1.006x) at 2^24-2^28 i32 (H100; scripts/search.py, 18 neighbours)
-template <typename InputT, typename AccumT>
-struct sm90_tuning<InputT, AccumT, op_kind::plus, 4, cuda::std::enable_if_t<cuda::std::is_integral<InputT>::value>>
-{
-  static constexpr int threads       = 512;
-  static constexpr int items         = items_for_bytes(32, 4);
-  static constexpr int blocks_per_sm = 4;
 };
 
 template <typename InputT, typename AccumT, typename ReductionOpT>
