@@ -228,28 +228,14 @@ private:
         const int diag  = first - keys1_beg;
         const int split = MergePath(keys_shared + keys1_beg, keys_shared + keys1_end, keys1_count, keys2_count, diag,
                                     compare_op);
-        if constexpr (PARTIAL)
-        {
-          SerialMerge(keys_shared,
-                      keys1_beg + split,
-                      keys1_end + diag - split,
-                      keys1_count - split,
-                      keys2_count - (diag - split),
-                      keys,
-                      indices,
-                      compare_op);
-        }
-        else
-        {
-          serial_merge_padded(keys_shared,
-                              keys1_beg + split,
-                              keys1_end + diag - split,
-                              keys1_count - split,
-                              keys2_count - (diag - split),
-                              keys,
-                              indices,
-                              compare_op);
-        }
+        serial_merge<!PARTIAL>(keys_shared,
+                               keys1_beg + split,
+                               keys1_end + diag - split,
+                               keys1_count - split,
+                               keys2_count - (diag - split),
+                               keys,
+                               indices,
+                               compare_op);
       }
 
       if constexpr (WITH_VALUES)

@@ -170,6 +170,28 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE void serial_merge_padded(KeyIteratorT keys
   }
 }
 
+// serial_merge_padded where PADDED (the caller keeps its promises), SerialMerge otherwise.
+STRATA_MERGE_EXEC_CHECK_DISABLE
+template <bool PADDED, typename KeyT, typename KeyIteratorT, typename CompareOp, int ITEMS_PER_THREAD>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE void serial_merge(KeyIteratorT keys,
+                                                   int keys1_beg,
+                                                   int keys2_beg,
+                                                   int keys1_count,
+                                                   int keys2_count,
+                                                   KeyT (&output)[ITEMS_PER_THREAD],
+                                                   int (&indices)[ITEMS_PER_THREAD],
+                                                   CompareOp compare_op)
+{
+  if constexpr (PADDED)
+  {
+    serial_merge_padded(keys, keys1_beg, keys2_beg, keys1_count, keys2_count, output, indices, compare_op);
+  }
+  else
+  {
+    SerialMerge(keys, keys1_beg, keys2_beg, keys1_count, keys2_count, output, indices, compare_op);
+  }
+}
+
 // MergePath's split found 32 candidates at a time: each round, lane l of a warp probes position
 // merge_path_probe(lo, hi, l) of the candidates [lo, hi) left, all lanes at once, and merge_path_narrow keeps the
 // stretch between the last probe where MergePath's test is false and the first where it is true. 32 evenly spaced
