@@ -98,7 +98,9 @@ def summarize(path):
                 if v:
                     stalls.append((v, m.group(1)))
         stalls.sort(reverse=True)
-        occ = f"{fmt(med('sm__maximum_warps_per_active_cycle_pct'), '.0f')}/{fmt(med('sm__warps_active.avg.pct_of_peak_sustained_active'), '.0f')}"
+        theoretical = fmt(med("sm__maximum_warps_per_active_cycle_pct"), ".0f")
+        achieved = fmt(med("sm__warps_active.avg.pct_of_peak_sustained_active"), ".0f")
+        occ = f"{theoretical}/{achieved}"
         print(f"  {lib:6} {kernel[:34]:34} {block[:13]:>13} {len(rs):4d} {fmt(per_sort, '9.1f')} "
               f"{fmt(med('launch__registers_per_thread'), '4.0f')} {occ:>11} "
               f"{fmt(med('dram__throughput.avg.pct_of_peak_sustained_elapsed'), '5.1f')} "

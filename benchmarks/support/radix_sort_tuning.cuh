@@ -33,7 +33,8 @@ using offset_t = std::uint32_t; // what DeviceRadixSort uses for fewer than 2^31
 
 // The library's value type for a keys-only sort (NullType), from the bench inputs' (no_values).
 template <typename ValueT>
-using library_value_t = std::conditional_t<std::is_same<ValueT, strata_bench::no_values>::value, strata::NullType, ValueT>;
+using library_value_t =
+  std::conditional_t<std::is_same<ValueT, strata_bench::no_values>::value, strata::NullType, ValueT>;
 
 // The library's own hub for the sort: a keys-only sort's is the NullType one (its tuning is the keys-only one).
 template <typename KeyT, typename ValueT>
