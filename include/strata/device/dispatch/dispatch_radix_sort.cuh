@@ -81,6 +81,8 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers,
   // Dynamic shared memory of sizeof(Agent::TempStorage) bytes (onesweep_shared_bytes): a tile may pass the 48 KiB
   // of static shared memory.
   extern __shared__ __align__(16) unsigned char onesweep_shared_memory[];
+  static_assert(alignof(typename Agent::TempStorage) <= 16,
+                "the tile's storage fits the dynamic shared memory's alignment");
   auto& temp_storage = *reinterpret_cast<typename Agent::TempStorage*>(onesweep_shared_memory);
   const pass_bits<RADIX_BITS> bits(range);
 
