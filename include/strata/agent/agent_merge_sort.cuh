@@ -61,8 +61,8 @@ struct value_movers<PolicyT, ValueT, true>
   using store_storage = NullType;
 };
 
-// A tile through BlockLoadT / BlockStoreT: all TILE_ITEMS items where FULL, else the first `valid` (a load leaves
-// the rest of `items` as they were).
+// A tile through BlockLoadT: all TILE_ITEMS items where FULL, else the first `valid` (the rest of `items` is left
+// as it was).
 template <bool FULL, CacheLoadModifier MODIFIER, typename BlockLoadT, typename InputIteratorT, typename T, int N>
 STRATA_DEVICE STRATA_FORCEINLINE void
 load_tile(typename BlockLoadT::TempStorage& storage, InputIteratorT in, T (&items)[N], int valid)
@@ -76,11 +76,13 @@ load_tile(typename BlockLoadT::TempStorage& storage, InputIteratorT in, T (&item
     BlockLoadT(storage).template Load<MODIFIER>(in, items, valid);
   }
 }
-template <bool FULL, typename BlockStoreT, typename OutputIteratorT, typename T, int N>
+// A tile through BlockStoreT: all TILE_ITEMS items where `full`, else the first `valid`. The tile sort and the
+// merge hold one code path for full and short tiles, so which store runs is known only when it runs.
+template <typename BlockStoreT, typename OutputIteratorT, typename T, int N>
 STRATA_DEVICE STRATA_FORCEINLINE void
-store_tile(typename BlockStoreT::TempStorage& storage, OutputIteratorT out, T (&items)[N], int valid)
+store_tile(bool full, typename BlockStoreT::TempStorage& storage, OutputIteratorT out, T (&items)[N], int valid)
 {
-  if constexpr (FULL)
+  if (full)
   {
     BlockStoreT(storage).Store(out, items);
   }
@@ -235,11 +237,12 @@ public:
 
     // The sort's last reads of its storage are done before the stores overlay it.
     __syncthreads();
-    store<BlockStoreKeys>(full, temp_storage_.store_keys, keys_out_ + tile_beg, keys, valid);
+    detail::merge_sort::store_tile<BlockStoreKeys>(full, temp_storage_.store_keys, keys_out_ + tile_beg, keys, valid);
     if constexpr (!KEYS_ONLY)
     {
       __syncthreads();
-      store<typename values_t::store_t>(full, temp_storage_.store_values, values_out_ + tile_beg, values, valid);
+      detail::merge_sort::store_tile<typename values_t::store_t>(
+        full, temp_storage_.store_values, values_out_ + tile_beg, values, valid);
     }
   }
 
@@ -266,21 +269,6 @@ private:
       __syncthreads();
       detail::merge_sort::load_tile<FULL, PolicyT::LOAD_MODIFIER, typename values_t::load_t>(
         temp_storage_.load_values, values_in_ + tile_beg, values, valid);
-    }
-  }
-
-  // A tile of keys or values through BlockStoreT, all TILE_ITEMS items where `full`, else the first `valid`.
-  template <typename BlockStoreT, typename OutputIteratorT, typename T>
-  STRATA_DEVICE STRATA_FORCEINLINE static void store(
-    bool full, typename BlockStoreT::TempStorage& storage, OutputIteratorT out, T (&items)[ITEMS_PER_THREAD], int valid)
-  {
-    if (full)
-    {
-      detail::merge_sort::store_tile<true, BlockStoreT>(storage, out, items, valid);
-    }
-    else
-    {
-      detail::merge_sort::store_tile<false, BlockStoreT>(storage, out, items, valid);
     }
   }
 
@@ -503,21 +491,6 @@ private:
     }
   }
 
-  // A tile through BlockStoreT: all TILE_ITEMS items, or the first `count` of a short tile.
-  template <typename BlockStoreT, typename OutputIteratorT, typename T>
-  STRATA_DEVICE STRATA_FORCEINLINE static void
-  store(typename BlockStoreT::TempStorage& storage, OutputIteratorT out, T (&items)[ITEMS_PER_THREAD], int count)
-  {
-    if (count == TILE_ITEMS)
-    {
-      detail::merge_sort::store_tile<true, BlockStoreT>(storage, out, items, count);
-    }
-    else
-    {
-      detail::merge_sort::store_tile<false, BlockStoreT>(storage, out, items, count);
-    }
-  }
-
   // Merges the tile's share, `count` items of which keys1_count from the first range, padded with `greatest` to a
   // full tile.
   STRATA_DEVICE STRATA_FORCEINLINE void
@@ -562,7 +535,8 @@ private:
 
     // The keys' store storage overlays the keys just read.
     __syncthreads();
-    store<BlockStoreKeys>(temp_storage_.store_keys, keys_out_ + tile_beg, keys, count);
+    detail::merge_sort::store_tile<BlockStoreKeys>(
+      count == TILE_ITEMS, temp_storage_.store_keys, keys_out_ + tile_beg, keys, count);
 
     if constexpr (!KEYS_ONLY)
     {
@@ -578,7 +552,8 @@ private:
         values[i] = values_shared[indices[i]];
       }
       __syncthreads();
-      store<typename values_t::store_t>(temp_storage_.store_values, values_out_ + tile_beg, values, count);
+      detail::merge_sort::store_tile<typename values_t::store_t>(
+        count == TILE_ITEMS, temp_storage_.store_values, values_out_ + tile_beg, values, count);
     }
   }
 
