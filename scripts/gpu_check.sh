@@ -20,7 +20,7 @@
 # Two more steps, for finding out why a kernel is slow (not in the default STRATA_STEPS):
 #   profile  Nsight Compute over benchmark cases: STRATA_PROFILE is a ';'-separated list of EXE:FILTER (a benchmark
 #            executable and a --benchmark_filter regex), each timed for one iteration under ncu (launch, occupancy,
-#            speed-of-light, scheduler and warp-state sections). OUT_DIR/profile.txt: a table per case of every
+#            speed-of-light, scheduler and warp-state sections, DRAM bytes). OUT_DIR/profile.txt: a table per case of every
 #            strata and CUB kernel (scripts/ncu_summary.py); OUT_DIR/profile.tar.gz: the CSV files.
 #   sass     OUT_DIR/sass.tar.gz: cuobjdump -sass and -res-usage of the benchmark executables in STRATA_SASS.
 set -uo pipefail
@@ -167,6 +167,7 @@ if has_step profile; then
     timeout "${STRATA_PROFILE_TIMEOUT:-300}" ncu --csv --page raw --print-units base \
       --kernel-name 'regex:Device(Radix|Merge)Sort|Device\w+Kernel' \
       --section LaunchStats --section Occupancy --section SpeedOfLight --section SchedulerStats --section WarpStateStats \
+      --metrics dram__bytes_read.sum,dram__bytes_write.sum \
       "$build/benchmarks/$exe" "--benchmark_filter=$filter" --benchmark_min_time=1x > "$csv" 2>> "$out/profile.log" \
       || note profile FAIL "ncu on $exe:$filter failed; see profile.log"
   done

@@ -5,7 +5,8 @@
 
 One table per file (one benchmark case): a row per library and kernel, with the launches, the time per sort (the
 kernel's total time over the number of sorts: the launches of the sort's first kernel), the registers, the
-theoretical and achieved occupancy, DRAM and issue utilization, and the top warp stall reasons (cycles per issued
+theoretical and achieved occupancy, DRAM utilization and the megabytes read and written per launch, issue
+utilization, and the top warp stall reasons (cycles per issued
 instruction). Columns that a file lacks print as '-'.
 """
 import csv
@@ -74,7 +75,7 @@ def summarize(path):
     sorts = {lib: sum(1 for r in recs if library_of(r["Kernel Name"]) == lib and short_kernel(r["Kernel Name"]) == k)
              for lib, k in firsts.items()}
     print(f"  {'lib':6} {'kernel':34} {'block':>13} {'n':>4} {'us/sort':>9} {'regs':>4} {'occ%':>11} "
-          f"{'dram%':>5} {'issue%':>6}  top stalls (per issue)")
+          f"{'dram%':>5} {'MB r/w':>11} {'issue%':>6}  top stalls (per issue)")
     totals = {}
     for (lib, kernel, block), rs in sorted(groups.items()):
         times = [seconds(r, "gpu__time_duration.sum") for r in rs]
@@ -101,9 +102,12 @@ def summarize(path):
         theoretical = fmt(med("sm__maximum_warps_per_active_cycle_pct"), ".0f")
         achieved = fmt(med("sm__warps_active.avg.pct_of_peak_sustained_active"), ".0f")
         occ = f"{theoretical}/{achieved}"
+        megabytes = [med(c) for c in ("dram__bytes_read.sum", "dram__bytes_write.sum")]
+        traffic = "/".join(fmt(v / 1e6 if v is not None else None, ".0f") for v in megabytes)
         print(f"  {lib:6} {kernel[:34]:34} {block[:13]:>13} {len(rs):4d} {fmt(per_sort, '9.1f')} "
               f"{fmt(med('launch__registers_per_thread'), '4.0f')} {occ:>11} "
               f"{fmt(med('dram__throughput.avg.pct_of_peak_sustained_elapsed'), '5.1f')} "
+              f"{traffic:>11} "
               f"{fmt(med('smsp__issue_active.avg.pct_of_peak_sustained_active'), '6.1f')}  "
               + ", ".join(f"{name} {v:.2f}" for v, name in stalls[:4]))
     print("  per sort: " + ", ".join(f"{lib} {t:.1f} us" for lib, t in sorted(totals.items())))

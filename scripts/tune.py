@@ -6,12 +6,14 @@ TUNE_BASE=0 and the variant's TUNE_* values, all in parallel, runs each on the G
 benchmark case the time of the base and of each variant, and each variant's geometric-mean speedup.
 
   scripts/tune.py benchmarks/bench/reduce/sum.cu --out OUT \
-      --variant tpb=256,bpt=64,bps=8 --variant tpb=512,bpt=64,bps=4 [--filter REGEX] [--grid]
+      --variant tpb=256,bpt=64,bps=8 --variant tpb=512,bpt=64,bps=4 [--filter REGEX] [--grid] [--define M=V]
 
 Variant keys are the short names of the file's "%RANGE% MACRO short lo:hi:step" lines. A variant may end in
 "@REGEX": it then runs only the benchmarks that REGEX matches (instead of --filter's), so that one run can
-compare each value type against a variant of its own tuning. With --grid, every point of the declared ranges
-is a variant (mind the count). Results go to OUT/tune_<flavor>.json.
+compare each value type against a variant of its own tuning; a TUNE_<NAME>=<VALUE> item of a variant is passed as
+it is (TUNE_KeyT=U32: the variant builds that key type alone). With --grid, every point of the declared ranges
+is a variant (mind the count). --define passes a macro to every compile (TUNE_KeyT=U8: one key type instead of
+all). Results go to OUT/tune_<flavor>.json.
 """
 import argparse
 import concurrent.futures
@@ -84,7 +86,10 @@ def main():
     p.add_argument("--grid", action="store_true")
     p.add_argument("--filter", default="")
     p.add_argument("--arch", default="sm_90")
+    p.add_argument("--define", action="append", default=[], metavar="NAME=VALUE",
+                   help="a macro for the base and every variant, e.g. TUNE_KeyT=U8 (one workload, one compile)")
     args = p.parse_args()
+    common = dict(d.split("=", 1) for d in args.define)
 
     ranges = parse_ranges(args.source)
     short_to_macro = {short: macro for macro, short, _ in ranges}
@@ -94,7 +99,10 @@ def main():
         d = {}
         for kv in spec.split(","):
             k, val = kv.split("=")
-            d[short_to_macro[k]] = int(val)
+            if k.startswith("TUNE_"):  # a macro of the benchmark's own, e.g. TUNE_KeyT=U32
+                d[k] = val
+            else:
+                d[short_to_macro[k]] = int(val)
         variants.append((d, flt or None))
     if args.grid:
         for point in itertools.product(*[r for _, _, r in ranges]):
@@ -103,17 +111,18 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     build = os.path.join(args.out, "tune_build")
     os.makedirs(build, exist_ok=True)
-    configs = [("base", {"TUNE_BASE": 1})]
+    configs = [("base", dict(common, TUNE_BASE=1))]
     filters = {"base": args.filter}
     for v, flt in variants:
-        name = ".".join(f"{[s for s, m in short_to_macro.items() if m == k][0]}_{val}" for k, val in v.items())
+        macro_to_short = {m: s for s, m in short_to_macro.items()}
+        name = ".".join(f"{macro_to_short.get(k, k[len('TUNE_'):])}_{val}" for k, val in v.items())
         if flt:
             name += "@" + re.sub(r"[^A-Za-z0-9]+", "_", flt).strip("_")
         base_name, copy = name, 1
         while name in filters:  # the same point listed twice runs twice, as a measure of the spread
             copy += 1
             name = f"{base_name}#{copy}"
-        configs.append((name, dict(v, TUNE_BASE=0)))
+        configs.append((name, dict(common, **v, TUNE_BASE=0)))
         filters[name] = flt or args.filter
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
