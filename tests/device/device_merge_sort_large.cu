@@ -58,8 +58,7 @@ __global__ void count_wrong(const std::uint64_t* keys, std::size_t n, unsigned l
   }
 }
 
-// Skips the test visibly where the device lacks the memory: Catch2 v3 reports it skipped; with Catch2 v2, which
-// cannot skip, the executable (this test case alone) exits with the CTest skip code.
+// Skips the test visibly where the device lacks the memory.
 void require_device_memory()
 {
   std::size_t free_bytes = 0, total_bytes = 0;
@@ -68,16 +67,8 @@ void require_device_memory()
   {
     return;
   }
-  std::ostringstream why;
-  why << "device_merge_sort_large needs " << (NEEDED_BYTES >> 20) << " MiB of free device memory; the device has "
-      << (free_bytes >> 20) << " MiB free of " << (total_bytes >> 20) << " MiB";
-#if STRATA_CATCH2_MAJOR >= 3
-  SKIP(why.str());
-#else
-  std::printf("SKIPPED: %s\n", why.str().c_str());
-  std::fflush(stdout);
-  std::exit(STRATA_SKIP_RETURN_CODE);
-#endif
+  STRATA_TEST_SKIP_ALL("device_merge_sort_large needs " << (NEEDED_BYTES >> 20) << " MiB of free device memory; the "
+                       << "device has " << (free_bytes >> 20) << " MiB free of " << (total_bytes >> 20) << " MiB");
 }
 } // namespace
 

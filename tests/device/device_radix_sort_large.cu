@@ -12,22 +12,6 @@
 #include <sstream>
 #include <vector>
 
-// Skips what follows, visibly: Catch2 v3 reports the test case as skipped; Catch2 v2 has no skip, so the executable
-// prints why and exits with the CTest skip code (every test case here skips on the same condition, so none is lost).
-#if STRATA_CATCH2_MAJOR >= 3
-#  define DRS_TEST_SKIP(message) SKIP(message)
-#else
-#  define DRS_TEST_SKIP(message)                              \
-    do                                                        \
-    {                                                         \
-      std::ostringstream drs_test_skip_;                      \
-      drs_test_skip_ << message;                              \
-      std::printf("SKIPPED: %s\n", drs_test_skip_.str().c_str()); \
-      std::fflush(stdout);                                    \
-      std::exit(STRATA_SKIP_RETURN_CODE);                     \
-    } while (false)
-#endif
-
 namespace
 {
 using u64 = unsigned long long;
@@ -44,10 +28,9 @@ void require_device_memory()
   STRATA_TEST_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (free_bytes < NEEDED_BYTES)
   {
-    DRS_TEST_SKIP("tests/device/device_radix_sort_large.cu needs " << (NEEDED_BYTES >> 20)
-                                                                   << " MiB of free device memory; the device has "
-                                                                   << (free_bytes >> 20) << " MiB free of "
-                                                                   << (total_bytes >> 20) << " MiB");
+    STRATA_TEST_SKIP_ALL("tests/device/device_radix_sort_large.cu needs " << (NEEDED_BYTES >> 20)
+                         << " MiB of free device memory; the device has " << (free_bytes >> 20) << " MiB free of "
+                         << (total_bytes >> 20) << " MiB");
   }
 }
 

@@ -913,23 +913,4 @@ void require_cuda_error(Call&& call, cudaError_t error, const std::string& algor
   STRATA_TEST_CUDA(cudaGetLastError());
 }
 
-// -- skipping a test the machine cannot run ---------------------------------------------------------------------
-
-// Skips what follows, visibly: Catch2 v3 reports the test case as skipped; Catch2 v2 has no skip, so the executable
-// prints why and exits with the CTest skip code (the caller must be the only kind of test case in its executable, so
-// that no other result is lost).
-#if STRATA_CATCH2_MAJOR >= 3
-#  define EXEC_TEST_SKIP(message) SKIP(message)
-#else
-#  define EXEC_TEST_SKIP(message)                                  \
-    do                                                             \
-    {                                                              \
-      std::ostringstream exec_test_skip_;                          \
-      exec_test_skip_ << message;                                  \
-      std::printf("SKIPPED: %s\n", exec_test_skip_.str().c_str()); \
-      std::fflush(stdout);                                         \
-      std::exit(STRATA_SKIP_RETURN_CODE);                          \
-    } while (false)
-#endif
-
 } // namespace exec_test

@@ -23,6 +23,24 @@
 #  include <catch2/catch.hpp>
 #endif
 
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+// Skips the whole test executable, visibly, where the machine cannot run any of its test cases (too little device
+// memory, say): prints why and exits with the CTest skip code, so that CTest reports the test as skipped under
+// Catch2 v2 and v3 alike (a Catch2 v3 SKIP would end one test case, and a run whose cases all skip is no pass).
+// `message` is a stream expression: STRATA_TEST_SKIP_ALL("needs " << n << " MiB").
+#define STRATA_TEST_SKIP_ALL(message)                          \
+  do                                                           \
+  {                                                            \
+    std::ostringstream strata_test_skip_;                      \
+    strata_test_skip_ << message;                              \
+    std::printf("SKIPPED: %s\n", strata_test_skip_.str().c_str()); \
+    std::fflush(stdout);                                       \
+    std::exit(STRATA_SKIP_RETURN_CODE);                        \
+  } while (false)
+
 namespace strata_test
 {
 #if STRATA_CATCH2_MAJOR >= 3
