@@ -31,7 +31,8 @@ constexpr std::size_t tile_items()
 constexpr std::size_t MAX_ITEMS = std::size_t(1) << 21;
 
 // test_sizes(tile, max_size), and tiles * tile + r for tile counts 2^k - 1, 2^k and 2^k + 1 (k = 1..5: one merge
-// pass more at each power of two; one run without a partner just past it) and r in {-1, 0, 1, tile / 2}.
+// pass more at each power of two; one run without a partner just past it) and r in {-1, 0, 1, tile / 2}, all within
+// STRATA_TEST_MAX_ITEMS.
 inline std::vector<std::size_t> sort_sizes(std::size_t tile, std::size_t max_size, std::uint64_t salt)
 {
   std::vector<std::size_t> s = strata_test::test_sizes(tile, max_size, salt);
@@ -41,7 +42,7 @@ inline std::vector<std::size_t> sort_sizes(std::size_t tile, std::size_t max_siz
     {
       for (std::size_t n : {tiles * tile - 1, tiles * tile, tiles * tile + 1, tiles * tile + tile / 2})
       {
-        if (n <= max_size)
+        if (n <= strata_test::capped(max_size))
         {
           s.push_back(n);
         }
@@ -53,10 +54,12 @@ inline std::vector<std::size_t> sort_sizes(std::size_t tile, std::size_t max_siz
   return s;
 }
 
-// A few sizes for the tests that run many variants: the edge classes and a few tile counts.
+// A few sizes for the tests that run many variants: the edge classes and a few tile counts (within
+// STRATA_TEST_MAX_ITEMS).
 inline std::vector<std::size_t> short_sizes(std::size_t tile)
 {
-  return {0, 1, 2, 33, tile - 1, tile, tile + 1, 2 * tile + 7, 5 * tile - 1, 16 * tile + 1, 65537, 1000003};
+  return strata_test::sizes_within_cap(
+    {0, 1, 2, 33, tile - 1, tile, tile + 1, 2 * tile + 7, 5 * tile - 1, 16 * tile + 1, 65537, 1000003});
 }
 
 // Alternates stream and graph launches over the sizes (an empty sort always on a stream: it launches nothing).

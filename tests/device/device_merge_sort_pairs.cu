@@ -142,7 +142,7 @@ TEST_CASE("DeviceMergeSort pairs with 64-bit offsets", "[device][merge_sort][pai
 {
   // DispatchMergeSort with the offsets a sort of more than 2^31 items takes, at sizes that can be checked whole.
   const std::size_t tile = tile_items<std::int64_t, int>();
-  for (std::size_t n : {std::size_t(1), tile, 4 * tile + 1, std::size_t(1000003)})
+  for (std::size_t n : strata_test::sizes_within_cap({std::size_t(1), tile, 4 * tile + 1, std::size_t(1000003)}))
   {
     CAPTURE(n);
     const std::vector<std::int64_t> h_keys = make_keys<std::int64_t>(n, entropy::few_values, 41 * n);

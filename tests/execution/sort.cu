@@ -290,8 +290,9 @@ TEST_CASE("strata::sort and stable_sort through reverse and permutation iterator
 {
   exec_test::logged_stream stream;
   const auto& p = stream.policy;
-  for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(1000),
-                              sort_test::merge_tile<int>() + 1, std::size_t(1000003)})
+  for (const std::size_t n : strata_test::sizes_within_cap({std::size_t(0), std::size_t(1), std::size_t(2),
+                                                           std::size_t(1000), sort_test::merge_tile<int>() + 1,
+                                                           std::size_t(1000003)}))
   {
     CAPTURE(n);
     const std::vector<int> h = sort_test::make_keys<int>(n, entropy::few_values, 59 * n + 4);
@@ -429,8 +430,9 @@ TEST_CASE("strata::is_sorted and is_sorted_until of fancy iterators", "[executio
 {
   exec_test::logged_stream stream;
   const auto& p = stream.policy;
-  for (const long long n : {0LL, 1LL, 2LL, 1000LL, 1000003LL})
+  for (const std::size_t size : strata_test::sizes_within_cap({0, 1, 2, 1000, 1000003}))
   {
+    const long long n = static_cast<long long>(size);
     CAPTURE(n);
     const thrust::counting_iterator<long long> first(-5);
     const thrust::counting_iterator<long long> last = first + n;
@@ -456,7 +458,8 @@ TEST_CASE("strata::is_sorted waits for its stream's earlier work, and only takes
           "[execution][sort][is_sorted][stream]")
 {
   exec_test::logged_stream stream;
-  for (const std::size_t n : {std::size_t(2), exec_test::reduce_tile<int>() + 1, std::size_t(1000003)})
+  for (const std::size_t n :
+       strata_test::sizes_within_cap({std::size_t(2), exec_test::reduce_tile<int>() + 1, std::size_t(1000003)}))
   {
     CAPTURE(n);
     std::vector<int> sorted(n);
@@ -480,7 +483,7 @@ TEST_CASE("strata::sort and stable_sort return before their kernels run, which r
 {
   exec_test::logged_stream stream;
   const auto& p = stream.policy;
-  for (const std::size_t n : {std::size_t(1000), std::size_t(1000003)})
+  for (const std::size_t n : strata_test::sizes_within_cap({std::size_t(1000), std::size_t(1000003)}))
   {
     CAPTURE(n);
     {
@@ -511,7 +514,7 @@ TEST_CASE("Thrust's sorts given strata's policy run strata's implementation", "[
 {
   exec_test::logged_stream stream;
   const auto p                  = stream.policy;
-  const std::size_t n           = 1000003;
+  const std::size_t n           = strata_test::capped(1000003);
   const std::vector<int> h      = sort_test::make_keys<int>(n, entropy::few_values, 83);
   const std::vector<custom_t> c = sort_test::make_keys<custom_t>(n, entropy::few_values, 89);
   thrust::device_vector<int> d(n);
@@ -594,7 +597,7 @@ namespace
 template <typename Policy>
 void check_sort_graph_replays(const Policy& policy, exec_test::gated_stream& stream)
 {
-  const std::size_t n = 1000003;
+  const std::size_t n = strata_test::capped(1000003);
   thrust::device_vector<int> a(n);
   thrust::device_vector<std::uint8_t> b(n);
   thrust::device_vector<custom_t> c(n);
@@ -655,7 +658,7 @@ TEST_CASE("strata::is_sorted throws on a stream being captured, and leaves the c
           "[execution][sort][is_sorted][graph][errors]")
 {
   exec_test::logged_stream stream;
-  thrust::device_vector<int> d = exec_test::upload(sort_test::make_keys<int>(1000003, entropy::full, 101));
+  thrust::device_vector<int> d = exec_test::upload(sort_test::make_keys<int>(strata_test::capped(1000003), entropy::full, 101));
   auto while_capturing         = [&](const char* name, auto call) {
     INFO(name);
     stream.alloc.log().clear();
@@ -686,7 +689,7 @@ TEST_CASE("an allocator that throws or returns null makes every sort throw strat
           "nothing and leaving the keys as they were",
           "[execution][sort][allocator][errors]")
 {
-  const std::size_t n                 = 1000003;
+  const std::size_t n                 = strata_test::capped(1000003);
   const std::vector<int> hi           = sort_test::make_keys<int>(n, entropy::full, 103);
   const std::vector<std::uint8_t> hu  = sort_test::make_keys<std::uint8_t>(n, entropy::full, 107);
   const std::vector<custom_t> hc      = sort_test::make_keys<custom_t>(n, entropy::few_values, 109);

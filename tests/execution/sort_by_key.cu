@@ -244,9 +244,9 @@ TEST_CASE("strata::stable_sort_by_key with values through zip and permutation it
 {
   exec_test::logged_stream stream;
   const auto& p = stream.policy;
-  for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(1000),
-                              sort_test::merge_tile<int, std::uint32_t>() + 1,
-                              std::size_t(1000003)})
+  for (const std::size_t n :
+       strata_test::sizes_within_cap({std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(1000),
+                                      sort_test::merge_tile<int, std::uint32_t>() + 1, std::size_t(1000003)}))
   {
     CAPTURE(n);
     const std::vector<int> h = sort_test::make_keys<int>(n, entropy::few_values, 131 * n + 3);
@@ -374,7 +374,7 @@ TEST_CASE("strata::sort_by_key and stable_sort_by_key return before their kernel
 {
   exec_test::logged_stream stream;
   const auto& p = stream.policy;
-  for (const std::size_t n : {std::size_t(1000), std::size_t(1000003)})
+  for (const std::size_t n : strata_test::sizes_within_cap({std::size_t(1000), std::size_t(1000003)}))
   {
     CAPTURE(n);
     {
@@ -406,7 +406,7 @@ TEST_CASE("Thrust's by-key sorts given strata's policy run strata's implementati
 {
   exec_test::logged_stream stream;
   const auto p                  = stream.policy;
-  const std::size_t n           = 1000003;
+  const std::size_t n           = strata_test::capped(1000003);
   using V                       = std::uint32_t;
   const std::vector<int> h      = sort_test::make_keys<int>(n, entropy::few_values, 163);
   const std::vector<custom_t> c = sort_test::make_keys<custom_t>(n, entropy::few_values, 167);
@@ -455,7 +455,7 @@ template <typename Policy>
 void check_pairs_graph_replays(const Policy& policy, exec_test::gated_stream& stream)
 {
   using V             = std::uint32_t;
-  const std::size_t n = 1000003;
+  const std::size_t n = strata_test::capped(1000003);
   thrust::device_vector<std::uint8_t> k8(n);
   thrust::device_vector<int> k32(n);
   thrust::device_vector<custom_t> kc(n);
@@ -520,7 +520,7 @@ TEST_CASE("an allocator that throws or returns null makes every by-key sort thro
           "[execution][sort_by_key][allocator][errors]")
 {
   using V                        = std::uint32_t;
-  const std::size_t n            = 1000003;
+  const std::size_t n            = strata_test::capped(1000003);
   const std::vector<int> hi      = sort_test::make_keys<int>(n, entropy::full, 173);
   const std::vector<custom_t> hc = sort_test::make_keys<custom_t>(n, entropy::few_values, 179);
   const std::vector<V> positions = sort_test::position_values<V>(n);

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <ostream>
 #include <random>
@@ -329,6 +330,39 @@ inline std::vector<std::size_t> test_sizes(std::size_t tile, std::size_t max_siz
   s.erase(std::remove_if(s.begin(), s.end(), [&](std::size_t x) { return x > max_size; }), s.end());
   std::sort(s.begin(), s.end());
   s.erase(std::unique(s.begin(), s.end()), s.end());
+  return s;
+}
+
+// Whether STRATA_TEST_MAX_ITEMS is set: a compute-sanitizer run (scripts/gpu_check.sh), where every launch costs
+// much more and the sweeps are cut down.
+inline bool sanitizer_run()
+{
+  const char* cap = std::getenv("STRATA_TEST_MAX_ITEMS");
+  return cap != nullptr && *cap != '\0';
+}
+
+// `max_size`, lowered to STRATA_TEST_MAX_ITEMS where that is set.
+inline std::size_t capped(std::size_t max_size)
+{
+  if (sanitizer_run())
+  {
+    max_size = std::min<std::size_t>(max_size, std::strtoull(std::getenv("STRATA_TEST_MAX_ITEMS"), nullptr, 10));
+  }
+  return max_size;
+}
+
+// The sizes of `wanted` within STRATA_TEST_MAX_ITEMS, and at least the first one: for cases that run at a few fixed
+// sizes.
+inline std::vector<std::size_t> sizes_within_cap(std::initializer_list<std::size_t> wanted)
+{
+  std::vector<std::size_t> s;
+  for (const std::size_t n : wanted)
+  {
+    if (n <= capped(n) || s.empty())
+    {
+      s.push_back(n);
+    }
+  }
   return s;
 }
 
