@@ -4,7 +4,8 @@
 // digit width, minimum blocks per SM and (pairs) whether values go to shared memory with their keys from the TUNE_*
 // values the tuning driver passes, and the histogram and
 // single-tile policies from the library's hub (the single-tile one with the tuned digit width, which the dispatch
-// requires to be the same).
+// requires to be the same). A variant has no small-input policy: below the size where the library's hub switches to
+// one (1-byte keys under a tile per SM, dispatch_radix_sort.cuh), the base and a variant run different kernels.
 //
 // Runtime axes: the input size, 2^16 ... 2^28 items, and the keys' bit entropy in thousandths: 1000 random keys,
 // 544 each key the AND of 3 random words (radix_sort_inputs.cuh; 811, 337 and 201 are 2, 4 and 5 words).

@@ -156,7 +156,7 @@ TEMPLATE_TEST_CASE("DeviceRadixSort sorts every floating-point bit pattern at ev
 {
   // Random bits: NaNs and infinities of both signs, denormals and every exponent.
   using K                                = TestType;
-  const std::vector<std::size_t> sizes = drs_test::sort_sizes(MAX_ITEMS, sizeof(K) * 5 + 3);
+  const std::vector<std::size_t> sizes = drs_test::sort_sizes<K>(MAX_ITEMS, sizeof(K) * 5 + 3);
   const key_pattern random{pattern::random, 0, "random bits"};
   const key_pattern low_entropy{pattern::low_entropy, 2, "low entropy (AND of 2 words)"};
   std::size_t i = 0;

@@ -300,25 +300,24 @@ std::vector<host_key_t<KeyT>> make_keys(std::size_t n, key_pattern p, u64 salt)
 
 // -- sizes -----------------------------------------------------------------------------------------------------------
 
-// The tiles the size sweeps are built around: the sort's tiles are internal to its tunings, these are the likely ones
-// (onesweep tiles of 384 threads x 16, 8 or 20 items; single-block sorts of 4096 and 2048 items). Sweeps of large
-// values add theirs (16-byte items: tiles of 1920 and 1024).
-constexpr std::size_t TILE_HINTS[] = {6144, 3072, 4096, 7680, 2048};
-
-inline bool sanitizer_run()
+// The tiles the size sweeps of a sort of KeyT (and ValueT) are built around: those of its sm_90 policy, where the tests
+// run: the onesweep tile, the single-block sort's tile and, where the policy has one, the small-input tile.
+template <typename KeyT, typename ValueT = strata::NullType>
+std::vector<std::size_t> policy_tiles()
 {
-  const char* cap = std::getenv("STRATA_TEST_MAX_ITEMS");
-  return cap != nullptr && *cap != '\0';
-}
-
-inline std::size_t capped(std::size_t max_size)
-{
-  if (sanitizer_run())
+  using Policy = typename strata::detail::radix_sort::policy_hub<KeyT, ValueT, std::uint32_t>::Policy900;
+  using Small  = strata::detail::radix_sort::small_onesweep<Policy>;
+  std::vector<std::size_t> tiles{Policy::OnesweepPolicy::TILE_ITEMS, Policy::SingleTilePolicy::TILE_ITEMS};
+  if (Small::defined)
   {
-    max_size = std::min<std::size_t>(max_size, std::strtoull(std::getenv("STRATA_TEST_MAX_ITEMS"), nullptr, 10));
+    tiles.push_back(Small::type::TILE_ITEMS);
   }
-  return max_size;
+  return tiles;
 }
+
+using strata_test::capped;
+using strata_test::sanitizer_run;
+using strata_test::sizes_within_cap;
 
 // The sort directions (descending or not) to run for the i-th item of a sweep: both, or under the sanitizer (where
 // every launch costs much more) one, by turns, so that a sweep still covers both.
@@ -331,32 +330,17 @@ inline std::vector<bool> directions(std::size_t i)
   return {false, true};
 }
 
-// The sizes of `wanted` within the sanitizer's cap, and at least the smallest one: for cases that run at a few fixed
-// sizes.
-inline std::vector<std::size_t> sizes_within_cap(std::initializer_list<std::size_t> wanted)
+// test_sizes around the onesweep tile of the sort of KeyT (and ValueT), the small classes of its other tiles
+// (policy_tiles), and k tiles + r for every tile, a few k and remainders r from an empty last tile to one item short
+// of a full one (under the sanitizer: test_sizes around the onesweep tile, one and two tiles of every tile + 0, 1 and
+// tile - 1).
+template <typename KeyT, typename ValueT = strata::NullType>
+std::vector<std::size_t> sort_sizes(std::size_t max_size, u64 salt)
 {
-  std::vector<std::size_t> s;
-  for (const std::size_t n : wanted)
-  {
-    if (n <= capped(n) || s.empty())
-    {
-      s.push_back(n);
-    }
-  }
-  return s;
-}
-
-// test_sizes around the first tile hint, the small classes of the others, and k tiles + r for every hint (and every
-// one of `more_tiles`), a few k and remainders r from an empty last tile to one item short of a full one (under the
-// sanitizer: test_sizes around the first hint, one and two tiles of every hint + 0, 1 and tile - 1).
-inline std::vector<std::size_t>
-sort_sizes(std::size_t max_size, u64 salt, std::initializer_list<std::size_t> more_tiles = {})
-{
+  const std::vector<std::size_t> tiles = policy_tiles<KeyT, ValueT>();
   max_size                   = capped(max_size);
-  std::vector<std::size_t> s = strata_test::test_sizes(TILE_HINTS[0], max_size, salt);
+  std::vector<std::size_t> s = strata_test::test_sizes(tiles[0], max_size, salt);
   const bool few             = sanitizer_run();
-  std::vector<std::size_t> tiles(std::begin(TILE_HINTS), std::end(TILE_HINTS));
-  tiles.insert(tiles.end(), more_tiles.begin(), more_tiles.end());
   for (std::size_t t : tiles)
   {
     for (std::size_t x : strata_test::test_sizes(t, max_size, salt + t))

@@ -25,7 +25,7 @@ TEMPLATE_TEST_CASE("DeviceRadixSort::SortKeys and SortKeysDescending match a sta
                    DRS_TEST_INTEGER_KEYS)
 {
   using K                                = TestType;
-  const std::vector<std::size_t> sizes = drs_test::sort_sizes(MAX_ITEMS, sizeof(K) * 7 + 1);
+  const std::vector<std::size_t> sizes = drs_test::sort_sizes<K>(MAX_ITEMS, sizeof(K) * 7 + 1);
   const key_pattern random{pattern::random, 0, "random"};
   const key_pattern low_entropy{pattern::low_entropy, 3, "low entropy (AND of 3 words)"};
   std::size_t i = 0;
@@ -71,11 +71,11 @@ TEMPLATE_TEST_CASE("DeviceRadixSort::SortKeys and SortKeysDescending sort every 
 TEST_CASE("DeviceRadixSort::SortKeys and SortKeysDescending at every partial-tile remainder up to two tiles",
           "[device][radix_sort][keys][remainders]")
 {
-  // uint32 keys, n = every size in [0, 2 * 6144 + 1] (sampled under the sanitizer), ascending and descending (by turns
-  // under the sanitizer), all enqueued on one stream into disjoint windows of an output arena with poisoned guards between them; the arena is
-  // read back and checked whenever it is full.
+  // uint32 keys, n = every size in [0, 2 * tile + 1] for the onesweep tile (sampled under the sanitizer), ascending and
+  // descending (by turns under the sanitizer), all enqueued on one stream into disjoint windows of an output arena
+  // with poisoned guards between them; the arena is read back and checked whenever it is full.
   using K                      = std::uint32_t;
-  const std::size_t tile       = 6144;
+  const std::size_t tile       = drs_test::policy_tiles<K>()[0];
   const std::size_t last       = drs_test::capped(2 * tile + 1);
   constexpr std::size_t GUARD  = 8;
   constexpr std::size_t ARENA  = std::size_t(1) << 23;

@@ -27,7 +27,7 @@ TEMPLATE_TEST_CASE("DeviceRadixSort::SortPairs and SortPairsDescending move ever
 {
   using K = std::uint32_t;
   using V = TestType;
-  const std::vector<std::size_t> sizes = drs_test::sort_sizes(MAX_ITEMS, sizeof(V) * 3 + 2, {1920, 1024});
+  const std::vector<std::size_t> sizes = drs_test::sort_sizes<K, V>(MAX_ITEMS, sizeof(V) * 3 + 2);
   // Few distinct keys (long runs of equal keys, where stability shows) and random keys by turns.
   const key_pattern patterns[] = {{pattern::low_entropy, 4, "low entropy (AND of 4 words)"},
                                   {pattern::random, 0, "random"},

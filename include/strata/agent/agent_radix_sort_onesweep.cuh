@@ -146,12 +146,17 @@ struct AgentRadixSortOnesweep
   static constexpr bool KEYS_ONLY   = cuda::std::is_same<ValueT, NullType>::value;
   static constexpr bool VALUES_WITH_KEYS = !KEYS_ONLY && PolicyT::VALUES_WITH_KEYS;
   // The keys leave a few slots at a time: unrolled further, the loop holds more registers than the (latency-bound)
-  // digit pass can spare. Values that follow later keep each slot's digit, which needs the whole unroll.
-  static constexpr int OUT_UNROLL = (KEYS_ONLY || VALUES_WITH_KEYS) ? 4 : ITEMS_PER_THREAD;
+  // digit pass can spare.
+  static constexpr int OUT_UNROLL = 4;
+  // Values that follow the keys out find the digit of each sorted slot in shared memory (a byte for 8-bit digits):
+  // in registers, the digits would hold one register per item for the whole value phase.
+  static constexpr bool SLOT_DIGITS = !KEYS_ONLY && !VALUES_WITH_KEYS;
+  using DigitT = cuda::std::conditional_t<RADIX_BITS <= 8, cuda::std::uint8_t, cuda::std::uint16_t>;
 
   static_assert(BLOCK_THREADS % WARP_THREADS == 0, "whole warps");
   static_assert(BLOCK_THREADS >= RADIX_DIGITS, "one thread per digit");
   static_assert(TILE_ITEMS <= static_cast<int>(detail::radix_sort::LOOKBACK_COUNT_MASK), "tile counts fit a word");
+  static_assert(KEYS_ONLY || VALUES_WITH_KEYS || TILE_ITEMS <= (1 << 16), "the values' ranks fit 16 bits");
 
   using BlockScanT = BlockScan<cuda::std::uint32_t, BLOCK_THREADS>;
 
@@ -172,6 +177,7 @@ struct AgentRadixSortOnesweep
     } exchange;
     OffsetT digit_base[RADIX_DIGITS]; // a sorted tile slot j of digit d goes to digit_base[d] + j
     cuda::std::uint32_t digit_prefix[RADIX_DIGITS]; // the tile's keys of smaller digits
+    DigitT slot_digits[SLOT_DIGITS ? TILE_ITEMS : 1]; // the digit of each sorted slot, for values that follow
     typename BlockScanT::TempStorage scan;
   };
   struct TempStorage : Uninitialized<_TempStorage>
@@ -333,7 +339,9 @@ struct AgentRadixSortOnesweep
 
     // Rank, publishing each digit's count (without the empty positions of a partial tile) as soon as it is known,
     // and put the keys (and values) into shared memory in sorted order.
-    cuda::std::uint32_t ranks[KEYS_ONLY || VALUES_WITH_KEYS ? 1 : ITEMS_PER_THREAD];
+    // Two 16-bit ranks a word (tiles hold at most 2^16 items): the ranks stay live from the ranking to the values'
+    // exchange, beside the values.
+    cuda::std::uint32_t ranks[KEYS_ONLY || VALUES_WITH_KEYS ? 1 : (ITEMS_PER_THREAD + 1) / 2];
     cuda::std::uint32_t own_count = 0;
     const cuda::std::uint32_t epoch_bits = epoch << detail::radix_sort::LOOKBACK_EPOCH_SHIFT;
     Rank<FULL>(
@@ -358,7 +366,7 @@ struct AgentRadixSortOnesweep
         }
         else if constexpr (!KEYS_ONLY)
         {
-          ranks[i] = rank;
+          ranks[i / 2] = (i % 2 == 0) ? rank : (ranks[i / 2] | (rank << 16));
         }
       });
 
@@ -389,8 +397,8 @@ struct AgentRadixSortOnesweep
     }
     __syncthreads();
 
-    // Out in sorted order: consecutive slots of a digit go to consecutive addresses.
-    cuda::std::uint32_t slot_digit[KEYS_ONLY || VALUES_WITH_KEYS ? 1 : ITEMS_PER_THREAD];
+    // Out in sorted order: consecutive slots of a digit go to consecutive addresses. Values that follow find each
+    // slot's digit in shared memory, where the keys leave it.
 #pragma unroll(OUT_UNROLL)
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
     {
@@ -407,7 +415,7 @@ struct AgentRadixSortOnesweep
         }
         else if constexpr (!KEYS_ONLY)
         {
-          slot_digit[k] = digit;
+          storage.slot_digits[slot] = static_cast<DigitT>(digit);
         }
       }
     }
@@ -418,7 +426,7 @@ struct AgentRadixSortOnesweep
       STRATA_UNROLL
       for (int i = 0; i < ITEMS_PER_THREAD; ++i)
       {
-        storage.exchange.values[ranks[i]] = values[i];
+        storage.exchange.values[(ranks[i / 2] >> (16 * (i % 2))) & 0xffffu] = values[i];
       }
       __syncthreads();
       STRATA_UNROLL
@@ -427,7 +435,8 @@ struct AgentRadixSortOnesweep
         const int slot = k * BLOCK_THREADS + static_cast<int>(threadIdx.x);
         if (FULL || slot < valid)
         {
-          d_values_out[storage.digit_base[slot_digit[k]] + static_cast<OffsetT>(slot)] = storage.exchange.values[slot];
+          d_values_out[storage.digit_base[storage.slot_digits[slot]] + static_cast<OffsetT>(slot)] =
+            storage.exchange.values[slot];
         }
       }
     }

@@ -38,6 +38,25 @@ STRATA_HOST_DEVICE constexpr int max_passes()
   return (CodecT::BITS + RADIX_BITS - 1) / RADIX_BITS;
 }
 
+// The onesweep policy of a sort: the policy's OnesweepPolicy, or for an input of fewer full tiles of it than the device
+// has SMs (SMALL) its SmallOnesweepPolicy where it has one: tiles at least as large (so that the sort's temporary
+// storage does not grow), sorted by more threads, whose shorter ranking chains suit a grid that leaves SMs idle.
+template <typename PolicyT, typename = void>
+struct small_onesweep
+{
+  static constexpr bool defined = false;
+  using type                    = typename PolicyT::OnesweepPolicy;
+};
+template <typename PolicyT>
+struct small_onesweep<PolicyT, cuda::std::void_t<typename PolicyT::SmallOnesweepPolicy>>
+{
+  static constexpr bool defined = true;
+  using type                    = typename PolicyT::SmallOnesweepPolicy;
+};
+template <typename PolicyT, bool SMALL>
+using onesweep_policy_t =
+  cuda::std::conditional_t<SMALL, typename small_onesweep<PolicyT>::type, typename PolicyT::OnesweepPolicy>;
+
 STRATA_KERNELS_BEGIN
 
 template <typename MaxPolicyT, typename KeyT, typename OffsetT, typename CodecT>
@@ -58,10 +77,11 @@ DeviceRadixSortHistogramKernel(const KeyT* d_keys,
 }
 
 // One digit pass over one portion: each block sorts one tile of [portion_begin, portion_end), taken from
-// `tile_counter`.
-template <typename MaxPolicyT, typename KeyT, typename ValueT, typename OffsetT, typename CodecT>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::OnesweepPolicy::BLOCK_THREADS,
-                                           MaxPolicyT::ActivePolicy::OnesweepPolicy::MIN_BLOCKS_PER_SM) void
+// `tile_counter`. SMALL: the small-input policy (onesweep_policy_t).
+template <typename MaxPolicyT, bool SMALL, typename KeyT, typename ValueT, typename OffsetT, typename CodecT>
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(onesweep_policy_t<typename MaxPolicyT::ActivePolicy, SMALL>::BLOCK_THREADS,
+                  onesweep_policy_t<typename MaxPolicyT::ActivePolicy, SMALL>::MIN_BLOCKS_PER_SM) void
 DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers,
                               bool double_buffer,
                               sort_state<OffsetT> state,
@@ -75,7 +95,7 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers,
                               cuda::std::uint32_t epoch,
                               CodecT codec)
 {
-  using Policy             = typename MaxPolicyT::ActivePolicy::OnesweepPolicy;
+  using Policy             = onesweep_policy_t<typename MaxPolicyT::ActivePolicy, SMALL>;
   constexpr int RADIX_BITS = Policy::RADIX_BITS;
   using Agent              = AgentRadixSortOnesweep<Policy, KeyT, ValueT, OffsetT, CodecT>;
   // Dynamic shared memory of sizeof(Agent::TempStorage) bytes (onesweep_shared_bytes): a tile may pass the 48 KiB
@@ -220,7 +240,29 @@ struct DispatchRadixSort
   template <typename ActivePolicyT>
   cudaError_t Invoke()
   {
-    using OnesweepPolicy     = typename ActivePolicyT::OnesweepPolicy;
+    if constexpr (detail::radix_sort::small_onesweep<ActivePolicyT>::defined)
+    {
+      // Fewer full tiles than SMs: the small-input policy (unless the single-tile sort takes the input).
+      using OnesweepPolicy = typename ActivePolicyT::OnesweepPolicy;
+      using SmallPolicy    = typename detail::radix_sort::small_onesweep<ActivePolicyT>::type;
+      static_assert(SmallPolicy::RADIX_BITS == OnesweepPolicy::RADIX_BITS, "one digit width per policy");
+      static_assert(SmallPolicy::TILE_ITEMS >= OnesweepPolicy::TILE_ITEMS,
+                    "the small-input tiles need no more look-back words than the policy's own");
+      int sm_count = 0;
+      STRATA_RETURN_IF_ERROR(SmCount(sm_count, device));
+      const OffsetT tiles = num_items / OffsetT(OnesweepPolicy::TILE_ITEMS);
+      if (tiles < static_cast<OffsetT>(sm_count))
+      {
+        return InvokeWith<ActivePolicyT, true>();
+      }
+    }
+    return InvokeWith<ActivePolicyT, false>();
+  }
+
+  template <typename ActivePolicyT, bool SMALL>
+  cudaError_t InvokeWith()
+  {
+    using OnesweepPolicy     = detail::radix_sort::onesweep_policy_t<ActivePolicyT, SMALL>;
     using SingleTilePolicy   = typename ActivePolicyT::SingleTilePolicy;
     constexpr int RADIX_BITS = OnesweepPolicy::RADIX_BITS;
     static_assert(SingleTilePolicy::RADIX_BITS == RADIX_BITS, "one digit width per policy");
@@ -302,7 +344,7 @@ struct DispatchRadixSort
       buffers.values[detail::radix_sort::BUFFER_OUT] = d_values.d_buffers[value_result];
       buffers.values[detail::radix_sort::BUFFER_TMP] =
         is_overwrite_okay ? d_values.d_buffers[value_result ^ 1] : values_tmp.get();
-      error = onesweep_sort<ActivePolicyT>(buffers, state_mem.get(), state);
+      error = onesweep_sort<ActivePolicyT, SMALL>(buffers, state_mem.get(), state);
     }
     if (error == cudaSuccess && is_overwrite_okay)
     {
@@ -322,12 +364,12 @@ struct DispatchRadixSort
     return cudaMemcpyAsync(d_out, d_in, static_cast<size_t>(num_items) * sizeof(T), cudaMemcpyDeviceToDevice, stream);
   }
 
-  template <typename ActivePolicyT>
+  template <typename ActivePolicyT, bool SMALL>
   cudaError_t onesweep_sort(const detail::radix_sort::sort_buffers<KeyT, ValueT>& buffers,
                             char* state_mem,
                             const state_layout& layout) const
   {
-    using OnesweepPolicy  = typename ActivePolicyT::OnesweepPolicy;
+    using OnesweepPolicy  = detail::radix_sort::onesweep_policy_t<ActivePolicyT, SMALL>;
     using HistogramPolicy = typename ActivePolicyT::HistogramPolicy;
     const detail::radix_sort::bit_range range{begin_bit, end_bit};
     const int passes          = layout.passes;
@@ -344,7 +386,7 @@ struct DispatchRadixSort
 
     // A tile over 48 KiB needs the kernel's shared memory raised, before anything is launched.
     const auto onesweep =
-      detail::radix_sort::DeviceRadixSortOnesweepKernel<MaxPolicy, KeyT, ValueT, OffsetT, CodecT>;
+      detail::radix_sort::DeviceRadixSortOnesweepKernel<MaxPolicy, SMALL, KeyT, ValueT, OffsetT, CodecT>;
     constexpr size_t SHARED_BYTES =
       detail::radix_sort::onesweep_shared_bytes<OnesweepPolicy, KeyT, ValueT, OffsetT, CodecT>;
     if constexpr (SHARED_BYTES > 48 * 1024)

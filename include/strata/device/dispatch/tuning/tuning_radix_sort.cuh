@@ -52,23 +52,40 @@ struct sm80_tuning
 };
 
 // sm_90 (H100, H200), 8-bit digits. The digit pass waits (barriers, the look-back, loads) more than it computes: the
-// tiles trade registers and shared memory for occupancy. Keys only: 1- and 2-byte keys 40 per thread in 3 blocks of
-// 256 threads per SM; 4-byte keys 32 per thread in 2 blocks of 384 (61 KiB of dynamic shared memory a block);
-// 8-byte keys 32 per thread in 2 blocks of 256 (75 KiB). With values: 28 items of up to 4 bytes or 16 of 8 per
-// thread in 2 blocks of 256 per SM, the values' ranks and digits in registers (VALUES_WITH_KEYS measured slower).
-// Other sizes: tiles of at most 32 KiB.
+// tiles trade registers and shared memory for occupancy, and larger tiles write longer runs of each digit.
+//   keys only: 1- and 2-byte keys 40 per thread in 3 blocks of 256 threads per SM; 4-byte keys 32 per thread in 2
+//     blocks of 384 (61 KiB of dynamic shared memory a block); 8-byte keys 32 per thread in 2 blocks of 256 (75 KiB).
+//   with values, the values' ranks in registers and each sorted slot's digit in shared memory (VALUES_WITH_KEYS
+//     spills and is slower): up to 2-byte items 28 per thread in 2 blocks of 256; 4-byte items 24 per thread in 2
+//     blocks of 384 (80 registers); 8-byte items 40 per thread in one block of 384 (168 registers, 138 KiB).
+//   other sizes: tiles of at most 32 KiB.
+// 1-byte keys only: an input of fewer tiles than SMs, which leaves most SMs one tile or none, sorts the same tiles with
+// twice the threads (512 x 20, one block per SM): each tile's chain of ranking steps is half as long.
 template <int DOMINANT_SIZE, bool KEYS_ONLY>
 struct sm90_tuning
 {
-  static constexpr int threads = KEYS_ONLY && DOMINANT_SIZE == 4 ? 384 : 256;
+  static constexpr int threads = (DOMINANT_SIZE == 4 || (!KEYS_ONLY && DOMINANT_SIZE == 8)) ? 384 : 256;
   static constexpr int items =
     KEYS_ONLY ? (DOMINANT_SIZE <= 2 ? 40 // sm90: no searched neighbour faster (best 0.99x) at 2^24-2^28 u8, u16 (H100)
                  : DOMINANT_SIZE == 4 ? 32 // sm90: 1.030x the 256-thread, 3-block tile at 2^24-2^28 u32 (H100)
                  : DOMINANT_SIZE == 8 ? 32 // sm90: 1.105x the 16-key, 3-block tile at 2^24-2^28 u64 (H100)
                                       : items_within(threads, DOMINANT_SIZE, 16))
-              : (DOMINANT_SIZE <= 4 ? 28 : DOMINANT_SIZE == 8 ? 16 : items_within(threads, DOMINANT_SIZE, 8));
-  static constexpr int blocks_per_sm = KEYS_ONLY && DOMINANT_SIZE <= 2 ? 3 : 2;
+              : (DOMINANT_SIZE <= 2   ? 28
+                 : DOMINANT_SIZE == 4 ? 24 // sm90: 1.01-1.04x 256 x 28 in 2 blocks at 2^24-2^28 u32/u32 (H100)
+                 : DOMINANT_SIZE == 8 ? 40 // sm90: 1.10-1.15x 256 x 16 in 2 blocks at 2^24-2^28 u64/u64 (H100)
+                                      : items_within(threads, DOMINANT_SIZE, 8));
+  static constexpr int blocks_per_sm = KEYS_ONLY ? (DOMINANT_SIZE <= 2 ? 3 : 2) : (DOMINANT_SIZE == 8 ? 1 : 2);
   static constexpr bool values_with_keys = false;
+};
+
+// The small-input onesweep policy of a hub's policy (dispatch_radix_sort.cuh): none, or tiles of THREADS x ITEMS.
+template <bool DEFINED, int THREADS = 0, int ITEMS = 0, int MIN_BLOCKS = 1>
+struct small_input_tuning
+{};
+template <int THREADS, int ITEMS, int MIN_BLOCKS>
+struct small_input_tuning<true, THREADS, ITEMS, MIN_BLOCKS>
+{
+  using SmallOnesweepPolicy = AgentRadixSortOnesweepPolicy<THREADS, ITEMS, 8, MIN_BLOCKS>;
 };
 
 // The single-block sort of small inputs: 512 threads (256 for large items), up to 8 items each.
@@ -105,7 +122,10 @@ struct policy_hub
                                                           8>;
   };
 
-  struct Policy900 : ChainedPolicy<900, Policy900, Policy800>
+  struct Policy900
+      : ChainedPolicy<900, Policy900, Policy800>
+      // sm90: 1.24x 256 x 40 in 3 blocks at 2^20 u8, 0.69-0.80x of it at 2^24-2^28 (H100)
+      , small_input_tuning<KEYS_ONLY && sizeof(KeyT) == 1, 512, 20, 1>
   {
     using tuning           = sm90_tuning<DOMINANT_SIZE, KEYS_ONLY>;
     using OnesweepPolicy   = AgentRadixSortOnesweepPolicy<tuning::threads,
