@@ -12,7 +12,8 @@
 # STRATA_SANITIZE_ARGS (arguments for the sanitized test executables, e.g. the Catch2 test spec '~[large]' to leave
 # out the cases over 2^31 items), STRATA_SANITIZE_MAX_ITEMS (the largest size of the size-class sweeps under the
 # sanitizer, default 131072; tests/support/test_util.cuh), STRATA_RACECHECK_MAX_ITEMS (the same under racecheck,
-# default 8192: its hazards are within a block, which a few tiles cover), STRATA_BUILD_DIR, STRATA_BUILD_TARGETS (ninja targets
+# default 8192: its hazards are within a block, which a few tiles cover), STRATA_SANITIZE_JOBS (sanitizer runs at
+# once, default 6), STRATA_BUILD_DIR, STRATA_BUILD_TARGETS (ninja targets
 # to build instead of all), STRATA_TEST_REGEX (ctest -R filter), STRATA_TEST_TIMEOUT (seconds per test, default
 # 600), STRATA_BENCH_TIMEOUT (seconds per benchmark executable, default 600), STRATA_COMMIT (the commit to record in
 # benchmarks.json where the tree has no .git; default: git's, "-dirty" if changed).
@@ -82,7 +83,7 @@ if has_step sanitize; then
   export STRATA_SANITIZE_ARGS=${STRATA_SANITIZE_ARGS:-}
   export STRATA_TEST_MAX_ITEMS=${STRATA_SANITIZE_MAX_ITEMS:-131072}
   export STRATA_RACECHECK_MAX_ITEMS=${STRATA_RACECHECK_MAX_ITEMS:-8192}
-  xargs -r -P 6 -L 1 bash -c '
+  xargs -r -P "${STRATA_SANITIZE_JOBS:-6}" -L 1 bash -c '
     log=$(mktemp)
     [ "$1" = racecheck ] && export STRATA_TEST_MAX_ITEMS=$STRATA_RACECHECK_MAX_ITEMS
     timeout "$STRATA_SANITIZE_TIMEOUT" compute-sanitizer --tool "$1" --error-exitcode 99 --print-limit 20 \
