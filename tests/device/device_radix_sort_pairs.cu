@@ -154,3 +154,33 @@ TEST_CASE("DeviceRadixSort::SortPairs with begin_bit, end_bit and the stream lef
     STRATA_REQUIRE_EQUAL_VECTORS((keys2.selector == 0 ? d_keys : d_keys_out).download(), keys_of(descending));
   }
 }
+
+TEST_CASE("DeviceRadixSort::SortPairs on both sides of the switch to the small-input tiles",
+          "[device][radix_sort][pairs][small_input]")
+{
+  // 8-byte pairs take smaller tiles below one full onesweep tile per SM (tuning_radix_sort.cuh): sizes just below,
+  // at and above that edge, with a partial last tile (left out under the sanitizer, whose cap is far below them).
+  using K = std::uint64_t;
+  using V = std::uint64_t;
+  int device = 0;
+  int sms    = 0;
+  STRATA_TEST_CUDA(cudaGetDevice(&device));
+  STRATA_TEST_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const std::size_t tile = drs_test::policy_tiles<K, V>()[0];
+  const std::size_t edge = static_cast<std::size_t>(sms) * tile;
+  for (const std::size_t n : {edge - 1, edge, edge + tile / 2 + 1})
+  {
+    if (n > drs_test::capped(n))
+    {
+      continue;
+    }
+    CAPTURE(n, tile, sms);
+    const auto keys = drs_test::make_keys<K>(n, key_pattern{pattern::random, 0, "random"}, 29 * n);
+    for (const bool descending : {false, true})
+    {
+      drs_test::sort_options o;
+      o.descending = descending;
+      drs_test::check_sort<K, V>(keys, o);
+    }
+  }
+}

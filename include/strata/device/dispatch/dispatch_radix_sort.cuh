@@ -39,8 +39,8 @@ STRATA_HOST_DEVICE constexpr int max_passes()
 }
 
 // The onesweep policy of a sort: the policy's OnesweepPolicy, or for an input of fewer full tiles of it than the device
-// has SMs (SMALL) its SmallOnesweepPolicy where it has one: tiles at least as large (so that the sort's temporary
-// storage does not grow), sorted by more threads, whose shorter ranking chains suit a grid that leaves SMs idle.
+// has SMs (SMALL) its SmallOnesweepPolicy where it has one: tiles of fewer items per thread, whose shorter ranking
+// chains suit a grid that leaves SMs idle. The temporary storage is sized for the policy that runs.
 template <typename PolicyT, typename = void>
 struct small_onesweep
 {
@@ -246,8 +246,6 @@ struct DispatchRadixSort
       using OnesweepPolicy = typename ActivePolicyT::OnesweepPolicy;
       using SmallPolicy    = typename detail::radix_sort::small_onesweep<ActivePolicyT>::type;
       static_assert(SmallPolicy::RADIX_BITS == OnesweepPolicy::RADIX_BITS, "one digit width per policy");
-      static_assert(SmallPolicy::TILE_ITEMS >= OnesweepPolicy::TILE_ITEMS,
-                    "the small-input tiles need no more look-back words than the policy's own");
       int sm_count = 0;
       STRATA_RETURN_IF_ERROR(SmCount(sm_count, device));
       const OffsetT tiles = num_items / OffsetT(OnesweepPolicy::TILE_ITEMS);

@@ -59,8 +59,8 @@ struct sm80_tuning
 //     spills and is slower): up to 2-byte items 28 per thread in 2 blocks of 256; 4-byte items 24 per thread in 2
 //     blocks of 384 (80 registers); 8-byte items 40 per thread in one block of 384 (168 registers, 138 KiB).
 //   other sizes: tiles of at most 32 KiB.
-// 1-byte keys only: an input of fewer tiles than SMs, which leaves most SMs one tile or none, sorts the same tiles with
-// twice the threads (512 x 20, one block per SM): each tile's chain of ranking steps is half as long.
+// An input of fewer tiles than SMs leaves most SMs one tile or none: 1-byte keys then sort the same tiles with twice the
+// threads (each tile's chain of ranking steps half as long), 8-byte pairs smaller tiles (sm90_small_input).
 template <int DOMINANT_SIZE, bool KEYS_ONLY>
 struct sm90_tuning
 {
@@ -87,6 +87,18 @@ struct small_input_tuning<true, THREADS, ITEMS, MIN_BLOCKS>
 {
   using SmallOnesweepPolicy = AgentRadixSortOnesweepPolicy<THREADS, ITEMS, 8, MIN_BLOCKS>;
 };
+
+// sm_90's small-input policies (H100, against the large tile at the same size):
+//   1-byte keys only: 512 x 20 in one block per SM (the large tile's 10240 keys): 1.24x at 2^20 u8, 0.69-0.80x
+//     from 2^24 up;
+//   8-byte items with values: 384 x 24 in one block (9216 items): 1.38x at 2^16, 1.26x at 2^20 u64/u64. A tile of
+//     256 x 16 was 1.88x at 2^16, but the small tiles are kept at least as large as CUB's for the same sort, so that
+//     the temporary storage (a look-back word per digit and tile) does not pass CUB's.
+template <bool ONE_BYTE_KEYS, bool EIGHT_BYTE_PAIRS>
+using sm90_small_input =
+  cuda::std::conditional_t<ONE_BYTE_KEYS,
+                           small_input_tuning<true, 512, 20, 1>,
+                           cuda::std::conditional_t<EIGHT_BYTE_PAIRS, small_input_tuning<true, 384, 24, 1>, small_input_tuning<false>>>;
 
 // The single-block sort of small inputs: 512 threads (256 for large items), up to 8 items each.
 template <int DOMINANT_SIZE>
@@ -124,8 +136,7 @@ struct policy_hub
 
   struct Policy900
       : ChainedPolicy<900, Policy900, Policy800>
-      // sm90: 1.24x 256 x 40 in 3 blocks at 2^20 u8, 0.69-0.80x of it at 2^24-2^28 (H100)
-      , small_input_tuning<KEYS_ONLY && sizeof(KeyT) == 1, 512, 20, 1>
+      , sm90_small_input<KEYS_ONLY && sizeof(KeyT) == 1, !KEYS_ONLY && DOMINANT_SIZE == 8>
   {
     using tuning           = sm90_tuning<DOMINANT_SIZE, KEYS_ONLY>;
     using OnesweepPolicy   = AgentRadixSortOnesweepPolicy<tuning::threads,
