@@ -62,13 +62,19 @@ struct radix_sort_tuning_policy_hub
 #  else
   static constexpr bool values_with_keys = base::OnesweepPolicy::VALUES_WITH_KEYS;
 #  endif
+#  ifdef TUNE_VALUES_AFTER_LOOKBACK
+  static constexpr bool values_after_lookback = TUNE_VALUES_AFTER_LOOKBACK != 0;
+#  else
+  static constexpr bool values_after_lookback = base::OnesweepPolicy::VALUES_AFTER_LOOKBACK;
+#  endif
   struct Policy : strata::ChainedPolicy<300, Policy, Policy>
   {
     using OnesweepPolicy  = strata::AgentRadixSortOnesweepPolicy<TUNE_THREADS_PER_BLOCK,
                                                                  TUNE_ITEMS_PER_THREAD,
                                                                  radix_bits,
                                                                  min_blocks,
-                                                                 values_with_keys>;
+                                                                 values_with_keys,
+                                                                 values_after_lookback>;
     using HistogramPolicy = typename base::HistogramPolicy;
     using SingleTilePolicy = strata::AgentRadixSortOnesweepPolicy<base::SingleTilePolicy::BLOCK_THREADS,
                                                                   base::SingleTilePolicy::ITEMS_PER_THREAD,

@@ -1,8 +1,9 @@
 // DeviceRadixSort under policy shapes other than the library's tuning: values that follow their keys through shared
-// memory after the keys are out, values that go to shared memory with their keys as they are ranked
-// (VALUES_WITH_KEYS), and tiles over the 48 KiB of static shared memory (the onesweep kernel's dynamic shared
-// memory raised for the launch). A policy changes speed only: each shape must give the stable order a host sort
-// gives, on random and low-entropy keys, at sizes of one tile and of many with a partial last tile.
+// memory after the keys are out (loaded before the look-back, or after it: VALUES_AFTER_LOOKBACK), values that go to
+// shared memory with their keys as they are ranked (VALUES_WITH_KEYS), and tiles over the 48 KiB of static shared
+// memory (the onesweep kernel's dynamic shared memory raised for the launch). A policy changes speed only: each shape
+// must give the stable order a host sort gives, on random and low-entropy keys, at sizes of one tile and of many with
+// a partial last tile.
 #include <strata/device/dispatch/dispatch_radix_sort.cuh>
 
 #include "test_util.cuh"
@@ -16,14 +17,23 @@
 
 namespace
 {
+// Where the values of a pair sort go (the onesweep policy's VALUES_WITH_KEYS and VALUES_AFTER_LOOKBACK).
+enum values_path
+{
+  before_lookback, // loaded before the look-back, through shared memory once the keys are out
+  after_lookback,  // the same, loaded after the look-back by the threads that look back
+  with_keys,       // to shared memory with their keys as they are ranked
+};
+
 // A hub with one policy: the onesweep shape under test, the library's histogram and single-tile policies.
-template <typename KeyT, typename ValueT, int THREADS, int ITEMS, int MIN_BLOCKS, bool VALUES_WITH_KEYS>
+template <typename KeyT, typename ValueT, int THREADS, int ITEMS, int MIN_BLOCKS, int VALUES>
 struct shape_hub
 {
   using library = typename strata::detail::radix_sort::policy_hub<KeyT, ValueT, std::uint32_t>::MaxPolicy;
   struct Policy : strata::ChainedPolicy<300, Policy, Policy>
   {
-    using OnesweepPolicy   = strata::AgentRadixSortOnesweepPolicy<THREADS, ITEMS, 8, MIN_BLOCKS, VALUES_WITH_KEYS>;
+    using OnesweepPolicy =
+      strata::AgentRadixSortOnesweepPolicy<THREADS, ITEMS, 8, MIN_BLOCKS, VALUES == with_keys, VALUES == after_lookback>;
     using HistogramPolicy  = typename library::HistogramPolicy;
     using SingleTilePolicy = typename library::SingleTilePolicy;
   };
@@ -49,10 +59,10 @@ std::vector<T> keys_for(std::size_t n, int and_words, std::uint64_t salt)
 
 // Sorts n keys (and their indices as values, unless ValueT is NullType) ascending with the shape's hub, in the
 // in/out form, and checks keys and values against std::stable_sort.
-template <typename KeyT, typename ValueT, int THREADS, int ITEMS, int MIN_BLOCKS, bool VALUES_WITH_KEYS>
+template <typename KeyT, typename ValueT, int THREADS, int ITEMS, int MIN_BLOCKS, int VALUES>
 void check_shape(std::size_t n, int and_words)
 {
-  using Hub                 = shape_hub<KeyT, ValueT, THREADS, ITEMS, MIN_BLOCKS, VALUES_WITH_KEYS>;
+  using Hub                 = shape_hub<KeyT, ValueT, THREADS, ITEMS, MIN_BLOCKS, VALUES>;
   using Dispatch            = strata::DispatchRadixSort<false,
                                                         KeyT,
                                                         ValueT,
@@ -61,7 +71,7 @@ void check_shape(std::size_t n, int and_words)
                                                         Hub>;
   constexpr bool KEYS_ONLY  = std::is_same<ValueT, strata::NullType>::value;
   using HostValueT          = std::conditional_t<KEYS_ONLY, std::uint32_t, ValueT>;
-  CAPTURE(n, and_words, THREADS, ITEMS, MIN_BLOCKS, VALUES_WITH_KEYS, sizeof(KeyT), sizeof(HostValueT));
+  CAPTURE(n, and_words, THREADS, ITEMS, MIN_BLOCKS, VALUES, sizeof(KeyT), sizeof(HostValueT));
 
   const std::vector<KeyT> keys = keys_for<KeyT>(n, and_words, 0x5ea9e + n * 31 + sizeof(KeyT) * 7 + and_words);
   std::vector<HostValueT> values(n);
@@ -105,7 +115,7 @@ void check_shape(std::size_t n, int and_words)
 
 // Single-tile sizes go through the single-tile kernel, which no onesweep shape changes: sizes from a few onesweep
 // tiles (with partial last tiles) up.
-template <typename KeyT, typename ValueT, int THREADS, int ITEMS, int MIN_BLOCKS, bool VALUES_WITH_KEYS>
+template <typename KeyT, typename ValueT, int THREADS, int ITEMS, int MIN_BLOCKS, int VALUES>
 void check_sizes()
 {
   constexpr std::size_t TILE = std::size_t(THREADS) * ITEMS;
@@ -118,7 +128,7 @@ void check_sizes()
     }
     for (const int and_words : {1, 3})
     {
-      check_shape<KeyT, ValueT, THREADS, ITEMS, MIN_BLOCKS, VALUES_WITH_KEYS>(n, and_words);
+      check_shape<KeyT, ValueT, THREADS, ITEMS, MIN_BLOCKS, VALUES>(n, and_words);
     }
   }
 }
@@ -126,17 +136,19 @@ void check_sizes()
 
 TEST_CASE("DeviceRadixSort with values following their keys or ranked with them", "[device][radix_sort][shapes]")
 {
-  check_sizes<std::uint32_t, std::uint32_t, 256, 28, 2, false>();
-  check_sizes<std::uint32_t, std::uint32_t, 256, 20, 3, true>();
-  check_sizes<std::uint64_t, std::uint64_t, 384, 12, 2, true>();
-  check_sizes<std::uint16_t, std::uint64_t, 256, 16, 2, true>();
-  check_sizes<std::uint64_t, std::uint8_t, 256, 16, 2, true>();
+  check_sizes<std::uint32_t, std::uint32_t, 256, 28, 2, before_lookback>();
+  check_sizes<std::uint32_t, std::uint32_t, 384, 24, 2, after_lookback>();
+  check_sizes<std::uint16_t, std::uint64_t, 256, 16, 2, after_lookback>();
+  check_sizes<std::uint32_t, std::uint32_t, 256, 20, 3, with_keys>();
+  check_sizes<std::uint64_t, std::uint64_t, 384, 12, 2, with_keys>();
+  check_sizes<std::uint16_t, std::uint64_t, 256, 16, 2, with_keys>();
+  check_sizes<std::uint64_t, std::uint8_t, 256, 16, 2, with_keys>();
 }
 
 TEST_CASE("DeviceRadixSort with tiles over 48 KiB of shared memory", "[device][radix_sort][shapes]")
 {
-  check_sizes<std::uint64_t, strata::NullType, 256, 28, 2, false>();   // 56 KiB of keys
-  check_sizes<std::uint32_t, std::uint32_t, 256, 28, 2, true>();       // 56 KiB of keys and values
-  check_sizes<std::uint64_t, std::uint64_t, 256, 16, 2, true>();       // 64 KiB of keys and values
-  check_sizes<std::uint8_t, strata::NullType, 512, 80, 1, false>();    // 40 KiB of 1-byte keys, 17 KiB of counters
+  check_sizes<std::uint64_t, strata::NullType, 256, 28, 2, before_lookback>(); // 56 KiB of keys
+  check_sizes<std::uint32_t, std::uint32_t, 256, 28, 2, with_keys>();          // 56 KiB of keys and values
+  check_sizes<std::uint64_t, std::uint64_t, 256, 16, 2, with_keys>();          // 64 KiB of keys and values
+  check_sizes<std::uint8_t, strata::NullType, 512, 80, 1, before_lookback>();  // 40 KiB of 1-byte keys, 17 KiB of counters
 }

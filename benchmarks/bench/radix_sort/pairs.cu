@@ -2,7 +2,8 @@
 // the tuning driver compiles this file once per point with -DTUNE_BASE=0 and the TUNE_* values, and once with
 // TUNE_BASE=1 (the tuned defaults of tuning_radix_sort.cuh) to compare against. The knobs are the onesweep
 // kernel's (the digit passes, nearly all of the time): block size, items per thread, the minimum blocks per SM of its
-// launch bounds, and whether values go to shared memory with their keys as they are ranked; the histogram and
+// launch bounds, whether values go to shared memory with their keys as they are ranked, and whether values that
+// follow the keys are loaded after the look-back (by the threads that look back); the histogram and
 // single-tile kernels keep the library's policies, and digits stay 8 bits wide (TUNE_RADIX_BITS=7 builds a variant
 // with 7-bit digits, which cost a pass more on every 8-byte key and are left out of the space)
 // (support/radix_sort_tuning.cuh). A point whose tile does not fit in a block's shared memory (227 KiB on sm_90), or
@@ -17,6 +18,7 @@
 // %RANGE% TUNE_ITEMS_PER_THREAD ipt 8:32:2
 // %RANGE% TUNE_MIN_BLOCKS mb 1:4:1
 // %RANGE% TUNE_VALUES_WITH_KEYS vwk 0:1:1
+// %RANGE% TUNE_VALUES_AFTER_LOOKBACK val 0:1:1
 #include "radix_sort_tuning.cuh"
 
 #include <cstdint>

@@ -41,7 +41,8 @@ template <int BLOCK_THREADS_,
           int ITEMS_PER_THREAD_,
           int RADIX_BITS_         = 8,
           int MIN_BLOCKS_PER_SM_  = 1,
-          bool VALUES_WITH_KEYS_  = false>
+          bool VALUES_WITH_KEYS_  = false,
+          bool VALUES_AFTER_LOOKBACK_ = false>
 struct AgentRadixSortOnesweepPolicy
 {
   static constexpr int BLOCK_THREADS     = BLOCK_THREADS_;
@@ -50,6 +51,9 @@ struct AgentRadixSortOnesweepPolicy
   static constexpr int MIN_BLOCKS_PER_SM = MIN_BLOCKS_PER_SM_;
   // Pair sorts: values go to shared memory with their keys as they are ranked (see the agent).
   static constexpr bool VALUES_WITH_KEYS = VALUES_WITH_KEYS_;
+  // Pair sorts whose values follow the keys: the threads that look back load their values after the look-back
+  // rather than before it (see the agent).
+  static constexpr bool VALUES_AFTER_LOOKBACK = VALUES_AFTER_LOOKBACK_;
   static constexpr int TILE_ITEMS        = BLOCK_THREADS * ITEMS_PER_THREAD;
 };
 
@@ -145,6 +149,7 @@ struct AgentRadixSortOnesweep
   static constexpr int PADDED_WARPS = (WARPS % 2 == 0) ? WARPS + 1 : WARPS;
   static constexpr bool KEYS_ONLY   = cuda::std::is_same<ValueT, NullType>::value;
   static constexpr bool VALUES_WITH_KEYS = !KEYS_ONLY && PolicyT::VALUES_WITH_KEYS;
+  static constexpr bool VALUES_AFTER_LOOKBACK = !KEYS_ONLY && !VALUES_WITH_KEYS && PolicyT::VALUES_AFTER_LOOKBACK;
   // The keys leave a few slots at a time: unrolled further, the loop holds more registers than the (latency-bound)
   // digit pass can spare.
   static constexpr int OUT_UNROLL = 4;
@@ -371,8 +376,9 @@ struct AgentRadixSortOnesweep
       });
 
     // Values that follow the keys are loaded now, so that their latency hides behind the look-back and the keys'
-    // way out.
-    if constexpr (!KEYS_ONLY && !VALUES_WITH_KEYS)
+    // way out; or, with VALUES_AFTER_LOOKBACK, by the threads that look back once they are done: their loads then do
+    // not queue ahead of the look-back's, which every later tile waits for (the other threads load now).
+    if constexpr (!KEYS_ONLY && !VALUES_WITH_KEYS && !VALUES_AFTER_LOOKBACK)
     {
       Load<FULL>(d_values_in + tile_begin, valid, values);
     }
@@ -394,6 +400,10 @@ struct AgentRadixSortOnesweep
         next_offsets[threadIdx.x] = base + own_count;
       }
       storage.digit_base[threadIdx.x] = base - storage.digit_prefix[threadIdx.x];
+    }
+    if constexpr (VALUES_AFTER_LOOKBACK)
+    {
+      Load<FULL>(d_values_in + tile_begin, valid, values);
     }
     __syncthreads();
 

@@ -57,7 +57,8 @@ struct sm80_tuning
 //     blocks of 384 (61 KiB of dynamic shared memory a block); 8-byte keys 32 per thread in 2 blocks of 256 (75 KiB).
 //   with values, the values' ranks in registers and each sorted slot's digit in shared memory (VALUES_WITH_KEYS
 //     spills and is slower): up to 2-byte items 28 per thread in 2 blocks of 256; 4-byte items 24 per thread in 2
-//     blocks of 384 (80 registers); 8-byte items 40 per thread in one block of 384 (168 registers, 138 KiB).
+//     blocks of 384 (80 registers); 8-byte items 40 per thread in one block of 384 (168 registers, 138 KiB), their
+//     values loaded after the look-back (VALUES_AFTER_LOOKBACK).
 //   other sizes: tiles of at most 32 KiB.
 // An input of fewer tiles than SMs leaves most SMs one tile or none: 1-byte keys then sort the same tiles with twice the
 // threads (each tile's chain of ranking steps half as long), 8-byte pairs smaller tiles (sm90_small_input).
@@ -76,6 +77,9 @@ struct sm90_tuning
                                       : items_within(threads, DOMINANT_SIZE, 8));
   static constexpr int blocks_per_sm = KEYS_ONLY ? (DOMINANT_SIZE <= 2 ? 3 : 2) : (DOMINANT_SIZE == 8 ? 1 : 2);
   static constexpr bool values_with_keys = false;
+  // sm90, against loading values before the look-back: 1.03-1.05x at 2^24-2^28 u64/u64; u32/u32, whose 80 registers
+  // then spill more, 0.93-1.00x at 20, 22 and 24 items a thread (H100).
+  static constexpr bool values_after_lookback = !KEYS_ONLY && DOMINANT_SIZE == 8;
 };
 
 // The small-input onesweep policy of a hub's policy (dispatch_radix_sort.cuh): none, or tiles of THREADS x ITEMS.
@@ -143,7 +147,8 @@ struct policy_hub
                                                       tuning::items,
                                                       8,
                                                       tuning::blocks_per_sm,
-                                                      tuning::values_with_keys>;
+                                                      tuning::values_with_keys,
+                                                      tuning::values_after_lookback>;
     using HistogramPolicy  = AgentRadixSortHistogramPolicy<256, 8>;
     using SingleTilePolicy = AgentRadixSortOnesweepPolicy<single_tile_tuning<DOMINANT_SIZE>::threads,
                                                           single_tile_tuning<DOMINANT_SIZE>::items,
