@@ -193,24 +193,51 @@ def load_runs(paths):
     return [runs[slug] for slug in sorted(runs)]
 
 
+def commit_groups(text):
+    """[(commit, [item, ...])] of a data file's strata_commit: "c1 (a, b/x); c2 (d)", where an item is an algorithm or
+    algorithm/first part of its case names; a bare commit is [(commit, None)], for every benchmark."""
+    groups = re.findall(r"(\S+) \(([^()]*)\)", text or "")
+    if not groups:
+        return [((text or "unknown").strip(), None)]
+    return [(commit, [item.strip() for item in body.split(",") if item.strip()]) for commit, body in groups]
+
+
+def commit_items(keys, complete):
+    """The items naming the benchmarks `keys` ((algorithm, case, library)): an algorithm whose benchmarks are all in
+    `keys` (`complete`: the algorithms with none elsewhere), else algorithm/first part of the case for each."""
+    items = set()
+    for algorithm, case, _ in keys:
+        items.add(algorithm if algorithm in complete else f"{algorithm}/{case.split('/')[0]}")
+    return sorted(items)
+
+
 def update_run(old_path, new_path, merged_path):
     """Writes to merged_path the benchmarks of new_path and those of old_path whose (algorithm, case, library) the
     new run does not have: a run of some algorithms refreshes them in the GPU's data file and keeps the rest. The
-    context is the new run's; its strata_commit also names the old file's for the algorithms kept."""
+    context is the new run's; its strata_commit names, besides the new run's commit, the old file's commits for what
+    is kept: "new (algorithms or algorithm/cases refreshed); old (the kept ones it names); ..."."""
     with open(old_path) as f:
         old = json.load(f)
     with open(new_path) as f:
         new = json.load(f)
-    fresh = {split_name(b.get("run_name") or b["name"]) for b in new.get("benchmarks", [])}
-    kept = [b for b in old.get("benchmarks", []) if split_name(b.get("run_name") or b["name"]) not in fresh]
+    def key(b):
+        return split_name(b.get("run_name") or b["name"])
+    fresh = {key(b) for b in new.get("benchmarks", []) if key(b)}
+    kept = [b for b in old.get("benchmarks", []) if key(b) not in fresh]
+    kept_keys = {key(b) for b in kept if key(b)}
     context = dict(new.get("context") or {})
-    new_algorithms = sorted({k[0] for k in fresh if k})
-    kept_algorithms = sorted({split_name(b.get("run_name") or b["name"])[0] for b in kept
-                              if split_name(b.get("run_name") or b["name"])} - set(new_algorithms))
-    if kept_algorithms:
-        context["strata_commit"] = (f"{context.get('strata_commit', 'unknown')} ({', '.join(new_algorithms)}); "
-                                    f"{(old.get('context') or {}).get('strata_commit', 'unknown')} "
-                                    f"({', '.join(kept_algorithms)})")
+    if kept_keys:
+        new_items = commit_items(fresh, {k[0] for k in fresh} - {k[0] for k in kept_keys})
+        groups = [f"{context.get('strata_commit', 'unknown')} ({', '.join(new_items)})"]
+        for commit, items in commit_groups((old.get("context") or {}).get("strata_commit")):
+            if items is None:
+                items = commit_items(kept_keys, {k[0] for k in kept_keys} - {k[0] for k in fresh})
+            still = [item for item in items
+                     if any(k[0] == item.split("/")[0]
+                            and ("/" not in item or k[1].split("/")[0] == item.split("/", 1)[1]) for k in kept_keys)]
+            if still:
+                groups.append(f"{commit} ({', '.join(still)})")
+        context["strata_commit"] = "; ".join(groups)
     with open(merged_path, "w") as f:
         json.dump({"context": context, "benchmarks": kept + new.get("benchmarks", [])}, f, indent=1)
     return len(kept), len(new.get("benchmarks", []))
@@ -570,12 +597,23 @@ def self_test():
         merged = load_run(os.path.join(tmp, "merged.json"))
         with open(os.path.join(tmp, "merged.json")) as f:
             merged_commit = json.load(f)["context"]["strata_commit"]
+        # A second refresh, of a whole algorithm: each commit keeps naming what is still its own.
+        block_scan = [b for b in gpu_a if b["name"].startswith("block_scan/")]
+        again_fresh = write("fresh2.json", dict(context_b, strata_commit="fed9876"), block_scan)
+        with contextlib.redirect_stdout(io.StringIO()):
+            update_run(os.path.join(tmp, "merged.json"), again_fresh, os.path.join(tmp, "merged2.json"))
+        with open(os.path.join(tmp, "merged2.json")) as f:
+            merged2_commit = json.load(f)["context"]["strata_commit"]
 
     check("--update replaces the refreshed case and keeps the others",
           abs(merged.results[("reduce_sum", "i32/2^20", "strata")].seconds - 5e-7) < 1e-12
           and abs(merged.results[("reduce_sum", "i32/2^20", "cub")].seconds - 5e-6) < 1e-12
           and ("block_scan", "f64/128x8/direct(vector)/raking", "strata") in merged.results
-          and merged_commit.startswith("def5678 (reduce_sum); abc1234 (block_scan"))
+          and merged_commit == "def5678 (reduce_sum/i32); abc1234 (block_scan, radix_sort_keys, reduce_sum/i32, "
+                               "reduce_sum/i8, sort_keys)")
+    check("--update names each commit's algorithms and cases, refresh after refresh",
+          merged2_commit == "fed9876 (block_scan); def5678 (reduce_sum/i32); abc1234 (radix_sort_keys, reduce_sum/i32, "
+                            "reduce_sum/i8, sort_keys)")
     a, b = runs
     check("runs ordered by GPU, the later H200 file kept", [r.slug for r in runs] == ["nvidia-h100-80gb-hbm3",
                                                                                       "nvidia-h200"]
