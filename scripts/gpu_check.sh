@@ -13,10 +13,12 @@
 # out the cases over 2^31 items), STRATA_SANITIZE_MAX_ITEMS (the largest size of the size-class sweeps under the
 # sanitizer, default 131072; tests/support/test_util.cuh), STRATA_RACECHECK_MAX_ITEMS (the same under racecheck,
 # default 8192: its hazards are within a block, which a few tiles cover), STRATA_SANITIZE_JOBS (sanitizer runs at
-# once, default 6), STRATA_BUILD_DIR, STRATA_BUILD_TARGETS (ninja targets
-# to build instead of all), STRATA_TEST_REGEX (ctest -R filter), STRATA_TEST_TIMEOUT (seconds per test, default
-# 600), STRATA_BENCH_TIMEOUT (seconds per benchmark executable, default 600), STRATA_COMMIT (the commit to record in
-# benchmarks.json where the tree has no .git; default: git's, "-dirty" if changed).
+# once, default 6), STRATA_SANITIZE_SHARDS (each sanitized executable run as that many Catch2 shards, each a sanitizer
+# run of its own under the timeout: Catch2 v3's --shard-count and --shard-index; default 1, no sharding),
+# STRATA_BUILD_DIR, STRATA_BUILD_TARGETS (ninja targets to build instead of all), STRATA_TEST_REGEX (ctest -R filter),
+# STRATA_TEST_TIMEOUT (seconds per test, default 600), STRATA_BENCH_TIMEOUT (seconds per benchmark executable,
+# default 600), STRATA_COMMIT (the commit to record in benchmarks.json where the tree has no .git; default: git's,
+# "-dirty" if changed).
 #
 # Two more steps, for finding out why a kernel is slow (not in the default STRATA_STEPS):
 #   profile  Nsight Compute over benchmark cases: STRATA_PROFILE is a ';'-separated list of EXE:FILTER (a benchmark
@@ -77,8 +79,11 @@ if has_step sanitize; then
   : > "$out/sanitizer.log"
   [ "${#tests[@]}" -eq 0 ] && note sanitizer FAIL "no GPU test executables found"
   jobs_file=$(mktemp)
-  for test in "${tests[@]}"; do for tool in memcheck racecheck synccheck; do echo "$test $tool"; done; done > "$jobs_file"
-  export build out
+  shards=${STRATA_SANITIZE_SHARDS:-1}
+  for test in "${tests[@]}"; do for tool in memcheck racecheck synccheck; do for ((shard = 0; shard < shards; ++shard)); do
+    echo "$test $tool $shard"
+  done; done; done > "$jobs_file"
+  export build out shards
   export STRATA_SANITIZE_TIMEOUT=${STRATA_SANITIZE_TIMEOUT:-300}
   export STRATA_SANITIZE_ARGS=${STRATA_SANITIZE_ARGS:-}
   export STRATA_TEST_MAX_ITEMS=${STRATA_SANITIZE_MAX_ITEMS:-131072}
@@ -86,10 +91,12 @@ if has_step sanitize; then
   xargs -r -P "${STRATA_SANITIZE_JOBS:-6}" -L 1 bash -c '
     log=$(mktemp)
     [ "$1" = racecheck ] && export STRATA_TEST_MAX_ITEMS=$STRATA_RACECHECK_MAX_ITEMS
+    shard_args=() name="$0 $1"
+    if [ "$shards" -gt 1 ]; then shard_args=(--shard-count "$shards" --shard-index "$2"); name+=" shard $2/$shards"; fi
     timeout "$STRATA_SANITIZE_TIMEOUT" compute-sanitizer --tool "$1" --error-exitcode 99 --print-limit 20 \
-      "$build/tests/$0" $STRATA_SANITIZE_ARGS > "$log" 2>&1
+      "$build/tests/$0" $STRATA_SANITIZE_ARGS "${shard_args[@]}" > "$log" 2>&1
     rc=$?
-    { echo "### $0 $1 rc=$rc"; if [ $rc -ne 0 ]; then tail -n 60 "$log"; else tail -n 2 "$log"; fi; } >> "$out/sanitizer.log"
+    { echo "### $name rc=$rc"; if [ $rc -ne 0 ]; then tail -n 60 "$log"; else tail -n 2 "$log"; fi; } >> "$out/sanitizer.log"
     rm -f "$log"' < "$jobs_file"
   rm -f "$jobs_file"
   runs=$(grep -c '^### ' "$out/sanitizer.log")
