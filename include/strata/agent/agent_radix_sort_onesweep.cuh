@@ -346,7 +346,7 @@ struct AgentRadixSortOnesweep
     // and put the keys (and values) into shared memory in sorted order.
     // Two 16-bit ranks a word (tiles hold at most 2^16 items): the ranks stay live from the ranking to the values'
     // exchange, beside the values.
-    cuda::std::uint32_t ranks[KEYS_ONLY || VALUES_WITH_KEYS ? 1 : (ITEMS_PER_THREAD + 1) / 2];
+    cuda::std::uint32_t ranks[KEYS_ONLY || VALUES_WITH_KEYS ? 1 : (ITEMS_PER_THREAD + 1) / 2] = {};
     cuda::std::uint32_t own_count = 0;
     const cuda::std::uint32_t epoch_bits = epoch << detail::radix_sort::LOOKBACK_EPOCH_SHIFT;
     Rank<FULL>(
