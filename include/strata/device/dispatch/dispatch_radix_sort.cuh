@@ -108,16 +108,20 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers,
 
   GridLaunchDependents();
   GridDependencyWait();
-  const pass_plan plan = plan_pass(*state.trivial_passes, bits.passes(), pass, double_buffer);
-  if (plan.kind == pass_kind::skip)
-  {
-    return;
-  }
+  // The trivial passes are read before the tile is taken, so that the read and the atomic are in flight together
+  // (one wait at the start of every tile rather than two in a row). A skipped pass's counter is taken from and never
+  // read: each launch has its own.
+  const unsigned int trivial = *state.trivial_passes;
   // Tiles in the order blocks start, so that a tile only looks back at tiles whose blocks already run.
   __shared__ unsigned int tile_slot;
   if (threadIdx.x == 0)
   {
     tile_slot = atomicAdd(tile_counter, 1u);
+  }
+  const pass_plan plan = plan_pass(trivial, bits.passes(), pass, double_buffer);
+  if (plan.kind == pass_kind::skip)
+  {
+    return;
   }
   __syncthreads();
   const unsigned int tile  = tile_slot;
