@@ -211,6 +211,13 @@ def commit_items(keys, complete):
     return sorted(items)
 
 
+def item_names(item, key):
+    """Whether a strata_commit item (an algorithm, or algorithm/first part of its case names) names the benchmark
+    `key` ((algorithm, case, library))."""
+    algorithm, _, case_head = item.partition("/")
+    return key[0] == algorithm and (not case_head or key[1].split("/")[0] == case_head)
+
+
 def update_run(old_path, new_path, merged_path):
     """Writes to merged_path the benchmarks of new_path and those of old_path whose (algorithm, case, library) the
     new run does not have: a run of some algorithms refreshes them in the GPU's data file and keeps the rest. The
@@ -232,9 +239,7 @@ def update_run(old_path, new_path, merged_path):
         for commit, items in commit_groups((old.get("context") or {}).get("strata_commit")):
             if items is None:
                 items = commit_items(kept_keys, {k[0] for k in kept_keys} - {k[0] for k in fresh})
-            still = [item for item in items
-                     if any(k[0] == item.split("/")[0]
-                            and ("/" not in item or k[1].split("/")[0] == item.split("/", 1)[1]) for k in kept_keys)]
+            still = [item for item in items if any(item_names(item, k) for k in kept_keys)]
             if still:
                 groups.append(f"{commit} ({', '.join(still)})")
         context["strata_commit"] = "; ".join(groups)
