@@ -25,7 +25,7 @@ struct cache
   std::map<int, device_attributes> attributes;
   std::map<std::pair<int, const void*>, int> ptx_versions;
   std::map<std::tuple<int, const void*, int, size_t>, int> occupancies;
-  std::map<std::tuple<int, const void*, size_t>, int> shared_memory_setups;
+  std::map<std::tuple<int, const void*, int, size_t>, int> shared_memory_setups; // the carveout set, percent
 };
 
 // Runs `query` with `device` current, restoring the caller's device afterwards.
@@ -146,21 +146,52 @@ cudaError_t cached_occupancy(int device, const void* kernel, int block_threads, 
   });
 }
 
-cudaError_t cached_shared_memory_setup(int device, const void* kernel, size_t dynamic_smem_bytes)
+cudaError_t cached_shared_memory_setup(int device, const void* kernel, int block_threads, size_t dynamic_smem_bytes)
 {
   cache& c = the_cache();
-  const auto key = std::make_tuple(device, kernel, dynamic_smem_bytes);
-  int done      = 0;
-  return find_or_compute(c.mutex, c.shared_memory_setups, key, done, [&](int& v) {
-    return on_device(device, [&] {
+  const auto key = std::make_tuple(device, kernel, block_threads, dynamic_smem_bytes);
+  int carveout  = 0;
+  return find_or_compute(c.mutex, c.shared_memory_setups, key, carveout, [&](int& v) {
+    return on_device(device, [&]() -> cudaError_t {
       if (const cudaError_t e = cudaFuncSetAttribute(
             kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic_smem_bytes));
           e != cudaSuccess)
       {
         return e;
       }
-      v = 1;
-      return cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
+      // With all of the SM's shared memory on offer, how many blocks fit (registers and threads may allow fewer
+      // than shared memory would)...
+      if (const cudaError_t e =
+            cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
+          e != cudaSuccess)
+      {
+        return e;
+      }
+      int blocks = 0;
+      cudaFuncAttributes attributes{};
+      int reserved = 0;
+      int per_sm   = 0;
+      for (const cudaError_t e :
+           {cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads, dynamic_smem_bytes),
+            cudaFuncGetAttributes(&attributes, kernel),
+            cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device),
+            cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device)})
+      {
+        if (e != cudaSuccess)
+        {
+          return e;
+        }
+      }
+      // ...then only the shared memory those blocks take: the rest of the SM's memory stays L1 cache (for spills
+      // and the loads that go through it). The driver rounds the percentage up to a carveout it supports.
+      const unsigned long long needed =
+        static_cast<unsigned long long>(blocks > 0 ? blocks : 1)
+        * (dynamic_smem_bytes + attributes.sharedSizeBytes + static_cast<unsigned long long>(reserved));
+      const unsigned long long percent =
+        per_sm > 0 ? (100ull * needed + static_cast<unsigned long long>(per_sm) - 1) / static_cast<unsigned long long>(per_sm)
+                   : 100ull;
+      v = static_cast<int>(percent < 100 ? percent : 100);
+      return cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, v);
     });
   });
 }

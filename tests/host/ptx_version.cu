@@ -1,6 +1,7 @@
 // PtxVersion, SmCount and PrepareSharedMemory through the backend's cache: with a GPU, the PTX version is one
-// this translation unit was compiled for, the driver is asked once, and a kernel prepared for 64 KiB of dynamic
-// shared memory launches with it; without one, the calls fail cleanly.
+// this translation unit was compiled for, the driver is asked once, a kernel prepared for 64 KiB of dynamic
+// shared memory launches with it, and its carveout holds its resident blocks and no more; without one, the calls
+// fail cleanly.
 #include <strata/util/device.cuh>
 
 #include "catch2_shim.hpp"
@@ -51,22 +52,22 @@ TEST_CASE("PrepareSharedMemory asks the driver once per kernel and lets it launc
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
   {
-    CHECK(strata::PrepareSharedMemory(shared_memory_probe, 64 * 1024, 0) != cudaSuccess);
+    CHECK(strata::PrepareSharedMemory(shared_memory_probe, 256, 64 * 1024, 0) != cudaSuccess);
     return;
   }
   // More than the device allows is an error, and nothing is cached for it.
   const unsigned long long before = strata::backend::driver_query_count();
-  CHECK(strata::PrepareSharedMemory(shared_memory_probe, size_t(1) << 30, 0) != cudaSuccess);
-  CHECK(strata::PrepareSharedMemory(shared_memory_probe, size_t(1) << 30, 0) != cudaSuccess);
+  CHECK(strata::PrepareSharedMemory(shared_memory_probe, 256, size_t(1) << 30, 0) != cudaSuccess);
+  CHECK(strata::PrepareSharedMemory(shared_memory_probe, 256, size_t(1) << 30, 0) != cudaSuccess);
   CHECK(strata::backend::driver_query_count() == before + 2);
   cudaGetLastError();
 
   constexpr size_t bytes = 64 * 1024;
-  REQUIRE(strata::PrepareSharedMemory(shared_memory_probe, bytes, 0) == cudaSuccess);
+  REQUIRE(strata::PrepareSharedMemory(shared_memory_probe, 256, bytes, 0) == cudaSuccess);
   const unsigned long long queries = strata::backend::driver_query_count();
   for (int i = 0; i < 100; ++i)
   {
-    REQUIRE(strata::PrepareSharedMemory(shared_memory_probe, bytes, 0) == cudaSuccess);
+    REQUIRE(strata::PrepareSharedMemory(shared_memory_probe, 256, bytes, 0) == cudaSuccess);
   }
   CHECK(strata::backend::driver_query_count() == queries);
 
@@ -81,5 +82,62 @@ TEST_CASE("PrepareSharedMemory asks the driver once per kernel and lets it launc
   for (int i = 0; i < 256; ++i)
   {
     CHECK(h_out[i] == 255 - i);
+  }
+}
+
+namespace
+{
+__global__ void __launch_bounds__(1024) wide_shared_memory_probe(int* out)
+{
+  extern __shared__ int scratch[];
+  scratch[threadIdx.x] = static_cast<int>(threadIdx.x);
+  __syncthreads();
+  out[threadIdx.x] = scratch[blockDim.x - 1 - threadIdx.x];
+}
+} // namespace
+
+TEST_CASE("PrepareSharedMemory keeps for shared memory only what the resident blocks take", "[backend]")
+{
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
+  {
+    CHECK(strata::PrepareSharedMemory(wide_shared_memory_probe, 1024, 50 * 1024, 0) != cudaSuccess);
+    return;
+  }
+  // Blocks of 1024 threads: the SM's threads, not its shared memory, bound how many are resident.
+  constexpr size_t bytes = 50 * 1024;
+  REQUIRE(strata::PrepareSharedMemory(wide_shared_memory_probe, 1024, bytes, 0) == cudaSuccess);
+  int blocks            = 0;
+  int threads_per_sm    = 0;
+  int shared_per_sm     = 0;
+  int reserved_per_block = 0;
+  REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, wide_shared_memory_probe, 1024, bytes) == cudaSuccess);
+  REQUIRE(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, 0) == cudaSuccess);
+  REQUIRE(cudaDeviceGetAttribute(&shared_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0) == cudaSuccess);
+  REQUIRE(cudaDeviceGetAttribute(&reserved_per_block, cudaDevAttrReservedSharedMemoryPerBlock, 0) == cudaSuccess);
+  const int thread_blocks = threads_per_sm / 1024;
+  CHECK(blocks == thread_blocks);
+  cudaFuncAttributes attributes{};
+  REQUIRE(cudaFuncGetAttributes(&attributes, wide_shared_memory_probe) == cudaSuccess);
+  const double carveout_bytes = attributes.preferredShmemCarveout / 100.0 * shared_per_sm;
+  INFO("carveout " << attributes.preferredShmemCarveout << "% of " << shared_per_sm << " bytes, " << thread_blocks
+                   << " blocks of " << bytes << " bytes");
+  // Room for the resident blocks, and less than all of it when they leave some over.
+  CHECK(carveout_bytes >= static_cast<double>(thread_blocks) * static_cast<double>(bytes + reserved_per_block));
+  if (static_cast<size_t>(thread_blocks) * (bytes + reserved_per_block) + shared_per_sm / 100 < static_cast<size_t>(shared_per_sm))
+  {
+    CHECK(attributes.preferredShmemCarveout < 100);
+  }
+
+  int* d_out = nullptr;
+  REQUIRE(cudaMalloc(&d_out, 1024 * sizeof(int)) == cudaSuccess);
+  REQUIRE(strata::LaunchAfterShared(false, dim3(2 * thread_blocks), dim3(1024), bytes, cudaStream_t{},
+                                    wide_shared_memory_probe, d_out) == cudaSuccess);
+  int h_out[1024] = {};
+  REQUIRE(cudaMemcpy(h_out, d_out, sizeof(h_out), cudaMemcpyDeviceToHost) == cudaSuccess);
+  REQUIRE(cudaFree(d_out) == cudaSuccess);
+  for (int i = 0; i < 1024; ++i)
+  {
+    CHECK(h_out[i] == 1023 - i);
   }
 }

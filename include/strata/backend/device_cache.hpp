@@ -38,9 +38,11 @@ cudaError_t cached_occupancy(int device, const void* kernel, int block_threads, 
                              int& blocks_per_sm);
 
 // Lets `kernel` (any __global__ function) on `device` take `dynamic_smem_bytes` of dynamic shared memory (beyond
-// the default 48 KiB) and prefer the largest shared-memory carveout: cudaFuncSetAttribute once per (device, kernel,
-// bytes), so that dispatches after the first make no driver call.
-cudaError_t cached_shared_memory_setup(int device, const void* kernel, size_t dynamic_smem_bytes);
+// the default 48 KiB) and sets its shared-memory carveout to what its resident blocks of `block_threads` threads
+// need: as many blocks as the whole of the SM's shared memory would hold (or registers and threads allow), and the
+// rest of the SM's memory left to the L1 cache. cudaFuncSetAttribute once per (device, kernel, threads, bytes), so
+// that dispatches after the first make no driver call.
+cudaError_t cached_shared_memory_setup(int device, const void* kernel, int block_threads, size_t dynamic_smem_bytes);
 // Number of driver queries the cache has made so far (for tests that check "once per device").
 unsigned long long driver_query_count();
 

@@ -88,13 +88,14 @@ inline cudaError_t WaveBlocks(size_t& wave,
 }
 
 // Lets `kernel` take `dynamic_smem_bytes` of dynamic shared memory (more than the 48 KiB a launch gets by default)
-// on `device` and asks for the largest shared-memory carveout for it, so that as many of its blocks are
-// resident as its shared memory allows. The driver is asked once per device and kernel (the backend's cache).
+// on `device`, with a shared-memory carveout that holds as many of its blocks of `block_threads` threads as can be
+// resident and leaves the rest of the SM's memory to the L1 cache. The driver is asked once per device, kernel and
+// size (the backend's cache).
 template <typename KernelT>
-inline cudaError_t PrepareSharedMemory(KernelT kernel, size_t dynamic_smem_bytes, int device)
+inline cudaError_t PrepareSharedMemory(KernelT kernel, int block_threads, size_t dynamic_smem_bytes, int device)
 {
   return ::strata::backend::cached_shared_memory_setup(
-    device, reinterpret_cast<const void*>(kernel), dynamic_smem_bytes);
+    device, reinterpret_cast<const void*>(kernel), block_threads, dynamic_smem_bytes);
 }
 
 // Launches `kernel` on `stream` with `dynamic_smem_bytes` of dynamic shared memory. With `programmatic` (devices of

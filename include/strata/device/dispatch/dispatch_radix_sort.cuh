@@ -393,7 +393,7 @@ struct DispatchRadixSort
       detail::radix_sort::onesweep_shared_bytes<OnesweepPolicy, KeyT, ValueT, OffsetT, CodecT>;
     if constexpr (SHARED_BYTES > 48 * 1024)
     {
-      STRATA_RETURN_IF_ERROR(PrepareSharedMemory(onesweep, SHARED_BYTES, device));
+      STRATA_RETURN_IF_ERROR(PrepareSharedMemory(onesweep, OnesweepPolicy::BLOCK_THREADS, SHARED_BYTES, device));
     }
     STRATA_RETURN_IF_ERROR(cudaMemsetAsync(state_mem, 0, layout.bytes, stream));
 

@@ -213,7 +213,7 @@ struct DispatchScan
         if (bulk_tiles >= static_cast<size_t>(sm_count) * Bulk::type::MIN_TILES_PER_SM)
         {
           // Before launch sizes the wave: the occupancy query needs the kernel's dynamic shared memory allowed.
-          STRATA_RETURN_IF_ERROR(PrepareSharedMemory(bulk_kernel, smem_bytes, device));
+          STRATA_RETURN_IF_ERROR(PrepareSharedMemory(bulk_kernel, Bulk::type::BLOCK_THREADS, smem_bytes, device));
           return launch<typename Bulk::type>(bulk_kernel,
                                              smem_bytes,
                                              bulk_tiles,
