@@ -161,8 +161,8 @@ cudaError_t cached_shared_memory_setup(int device, const void* kernel, int block
       }
       // With all of the SM's shared memory on offer, how many blocks fit (registers and threads may allow fewer
       // than shared memory would)...
-      if (const cudaError_t e =
-            cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
+      if (const cudaError_t e = cudaFuncSetAttribute(
+            kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
           e != cudaSuccess)
       {
         return e;
@@ -187,9 +187,8 @@ cudaError_t cached_shared_memory_setup(int device, const void* kernel, int block
       const unsigned long long needed =
         static_cast<unsigned long long>(blocks > 0 ? blocks : 1)
         * (dynamic_smem_bytes + attributes.sharedSizeBytes + static_cast<unsigned long long>(reserved));
-      const unsigned long long percent =
-        per_sm > 0 ? (100ull * needed + static_cast<unsigned long long>(per_sm) - 1) / static_cast<unsigned long long>(per_sm)
-                   : 100ull;
+      const unsigned long long sm_bytes = static_cast<unsigned long long>(per_sm);
+      const unsigned long long percent  = sm_bytes > 0 ? (100ull * needed + sm_bytes - 1) / sm_bytes : 100ull;
       v = static_cast<int>(percent < 100 ? percent : 100);
       return cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, v);
     });

@@ -107,11 +107,12 @@ TEST_CASE("PrepareSharedMemory keeps for shared memory only what the resident bl
   // Blocks of 1024 threads: the SM's threads, not its shared memory, bound how many are resident.
   constexpr size_t bytes = 50 * 1024;
   REQUIRE(strata::PrepareSharedMemory(wide_shared_memory_probe, 1024, bytes, 0) == cudaSuccess);
-  int blocks            = 0;
-  int threads_per_sm    = 0;
-  int shared_per_sm     = 0;
+  int blocks             = 0;
+  int threads_per_sm     = 0;
+  int shared_per_sm      = 0;
   int reserved_per_block = 0;
-  REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, wide_shared_memory_probe, 1024, bytes) == cudaSuccess);
+  REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, wide_shared_memory_probe, 1024, bytes)
+          == cudaSuccess);
   REQUIRE(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, 0) == cudaSuccess);
   REQUIRE(cudaDeviceGetAttribute(&shared_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0) == cudaSuccess);
   REQUIRE(cudaDeviceGetAttribute(&reserved_per_block, cudaDevAttrReservedSharedMemoryPerBlock, 0) == cudaSuccess);
@@ -123,8 +124,9 @@ TEST_CASE("PrepareSharedMemory keeps for shared memory only what the resident bl
   INFO("carveout " << attributes.preferredShmemCarveout << "% of " << shared_per_sm << " bytes, " << thread_blocks
                    << " blocks of " << bytes << " bytes");
   // Room for the resident blocks, and less than all of it when they leave some over.
-  CHECK(carveout_bytes >= static_cast<double>(thread_blocks) * static_cast<double>(bytes + reserved_per_block));
-  if (static_cast<size_t>(thread_blocks) * (bytes + reserved_per_block) + shared_per_sm / 100 < static_cast<size_t>(shared_per_sm))
+  const size_t resident_bytes = static_cast<size_t>(thread_blocks) * (bytes + reserved_per_block);
+  CHECK(carveout_bytes >= static_cast<double>(resident_bytes));
+  if (resident_bytes + shared_per_sm / 100 < static_cast<size_t>(shared_per_sm))
   {
     CHECK(attributes.preferredShmemCarveout < 100);
   }
