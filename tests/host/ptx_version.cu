@@ -85,33 +85,22 @@ TEST_CASE("PrepareSharedMemory asks the driver once per kernel and lets it launc
   }
 }
 
-namespace
-{
-__global__ void __launch_bounds__(1024) wide_shared_memory_probe(int* out)
-{
-  extern __shared__ int scratch[];
-  scratch[threadIdx.x] = static_cast<int>(threadIdx.x);
-  __syncthreads();
-  out[threadIdx.x] = scratch[blockDim.x - 1 - threadIdx.x];
-}
-} // namespace
-
 TEST_CASE("PrepareSharedMemory keeps for shared memory only what the resident blocks take", "[backend]")
 {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
   {
-    CHECK(strata::PrepareSharedMemory(wide_shared_memory_probe, 1024, 50 * 1024, 0) != cudaSuccess);
+    CHECK(strata::PrepareSharedMemory(shared_memory_probe, 1024, 50 * 1024, 0) != cudaSuccess);
     return;
   }
   // Blocks of 1024 threads: the SM's threads, not its shared memory, bound how many are resident.
   constexpr size_t bytes = 50 * 1024;
-  REQUIRE(strata::PrepareSharedMemory(wide_shared_memory_probe, 1024, bytes, 0) == cudaSuccess);
+  REQUIRE(strata::PrepareSharedMemory(shared_memory_probe, 1024, bytes, 0) == cudaSuccess);
   int blocks             = 0;
   int threads_per_sm     = 0;
   int shared_per_sm      = 0;
   int reserved_per_block = 0;
-  REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, wide_shared_memory_probe, 1024, bytes)
+  REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, shared_memory_probe, 1024, bytes)
           == cudaSuccess);
   REQUIRE(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, 0) == cudaSuccess);
   REQUIRE(cudaDeviceGetAttribute(&shared_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0) == cudaSuccess);
@@ -119,7 +108,7 @@ TEST_CASE("PrepareSharedMemory keeps for shared memory only what the resident bl
   const int thread_blocks = threads_per_sm / 1024;
   CHECK(blocks == thread_blocks);
   cudaFuncAttributes attributes{};
-  REQUIRE(cudaFuncGetAttributes(&attributes, wide_shared_memory_probe) == cudaSuccess);
+  REQUIRE(cudaFuncGetAttributes(&attributes, shared_memory_probe) == cudaSuccess);
   const double carveout_bytes = attributes.preferredShmemCarveout / 100.0 * shared_per_sm;
   INFO("carveout " << attributes.preferredShmemCarveout << "% of " << shared_per_sm << " bytes, " << thread_blocks
                    << " blocks of " << bytes << " bytes");
@@ -134,7 +123,7 @@ TEST_CASE("PrepareSharedMemory keeps for shared memory only what the resident bl
   int* d_out = nullptr;
   REQUIRE(cudaMalloc(&d_out, 1024 * sizeof(int)) == cudaSuccess);
   REQUIRE(strata::LaunchAfterShared(false, dim3(2 * thread_blocks), dim3(1024), bytes, cudaStream_t{},
-                                    wide_shared_memory_probe, d_out) == cudaSuccess);
+                                    shared_memory_probe, d_out) == cudaSuccess);
   int h_out[1024] = {};
   REQUIRE(cudaMemcpy(h_out, d_out, sizeof(h_out), cudaMemcpyDeviceToHost) == cudaSuccess);
   REQUIRE(cudaFree(d_out) == cudaSuccess);
