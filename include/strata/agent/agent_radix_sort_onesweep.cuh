@@ -239,11 +239,12 @@ struct AgentRadixSortOnesweep
                                              PlaceT place)
   {
     auto& warp_counts = storage.exchange.sort.warp_counts;
-    for (int i = threadIdx.x; i < RADIX_DIGITS * PADDED_WARPS; i += BLOCK_THREADS)
+    // Each warp clears its own counters: no other warp touches them before the barrier after the counting.
+    for (int d = static_cast<int>(lane); d < RADIX_DIGITS; d += WARP_THREADS)
     {
-      (&warp_counts[0][0])[i] = 0;
+      warp_counts[d][warp] = 0;
     }
-    __syncthreads();
+    WarpSync();
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
