@@ -6,6 +6,8 @@
 
 #include "catch2_shim.hpp"
 
+#include <vector>
+
 TEST_CASE("PtxVersion is read once per device and matches the compiled architecture", "[backend]")
 {
   int devices = 0;
@@ -44,6 +46,24 @@ __global__ void shared_memory_probe(int* out)
   __syncthreads();
   out[threadIdx.x] = scratch[blockDim.x - 1 - threadIdx.x];
 }
+
+// Launches shared_memory_probe on `blocks` blocks of `threads` threads with `bytes` of dynamic shared memory and
+// checks what it wrote (every block writes the same: the thread indices reversed).
+void check_probe_launch(int blocks, int threads, size_t bytes)
+{
+  int* d_out = nullptr;
+  REQUIRE(cudaMalloc(&d_out, threads * sizeof(int)) == cudaSuccess);
+  REQUIRE(strata::LaunchAfterShared(false, dim3(blocks), dim3(threads), bytes, cudaStream_t{}, shared_memory_probe,
+                                    d_out)
+          == cudaSuccess);
+  std::vector<int> h_out(threads);
+  REQUIRE(cudaMemcpy(h_out.data(), d_out, threads * sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
+  REQUIRE(cudaFree(d_out) == cudaSuccess);
+  for (int i = 0; i < threads; ++i)
+  {
+    CHECK(h_out[i] == threads - 1 - i);
+  }
+}
 } // namespace
 
 TEST_CASE("PrepareSharedMemory asks the driver once per kernel and lets it launch with more than 48 KiB",
@@ -72,17 +92,7 @@ TEST_CASE("PrepareSharedMemory asks the driver once per kernel and lets it launc
   CHECK(strata::backend::driver_query_count() == queries);
 
   // The kernel now launches with 64 KiB of dynamic shared memory.
-  int* d_out = nullptr;
-  REQUIRE(cudaMalloc(&d_out, 256 * sizeof(int)) == cudaSuccess);
-  REQUIRE(strata::LaunchAfterShared(false, dim3(1), dim3(256), bytes, cudaStream_t{}, shared_memory_probe, d_out)
-          == cudaSuccess);
-  int h_out[256] = {};
-  REQUIRE(cudaMemcpy(h_out, d_out, sizeof(h_out), cudaMemcpyDeviceToHost) == cudaSuccess);
-  REQUIRE(cudaFree(d_out) == cudaSuccess);
-  for (int i = 0; i < 256; ++i)
-  {
-    CHECK(h_out[i] == 255 - i);
-  }
+  check_probe_launch(1, 256, bytes);
 }
 
 TEST_CASE("PrepareSharedMemory keeps for shared memory only what the resident blocks take", "[backend]")
@@ -120,15 +130,5 @@ TEST_CASE("PrepareSharedMemory keeps for shared memory only what the resident bl
     CHECK(attributes.preferredShmemCarveout < 100);
   }
 
-  int* d_out = nullptr;
-  REQUIRE(cudaMalloc(&d_out, 1024 * sizeof(int)) == cudaSuccess);
-  REQUIRE(strata::LaunchAfterShared(false, dim3(2 * thread_blocks), dim3(1024), bytes, cudaStream_t{},
-                                    shared_memory_probe, d_out) == cudaSuccess);
-  int h_out[1024] = {};
-  REQUIRE(cudaMemcpy(h_out, d_out, sizeof(h_out), cudaMemcpyDeviceToHost) == cudaSuccess);
-  REQUIRE(cudaFree(d_out) == cudaSuccess);
-  for (int i = 0; i < 1024; ++i)
-  {
-    CHECK(h_out[i] == 1023 - i);
-  }
+  check_probe_launch(2 * thread_blocks, 1024, bytes);
 }
