@@ -155,13 +155,13 @@ TEST_CASE("DeviceRadixSort::SortPairs with begin_bit, end_bit and the stream lef
   }
 }
 
-TEST_CASE("DeviceRadixSort::SortPairs on both sides of the switch to the small-input tiles",
-          "[device][radix_sort][pairs][small_input]")
+namespace
 {
-  // 8-byte pairs take smaller tiles below one full onesweep tile per SM (tuning_radix_sort.cuh): sizes just below,
-  // at and above that edge, with a partial last tile (left out under the sanitizer, whose cap is far below them).
-  using K = std::uint64_t;
-  using V = std::uint64_t;
+// Sizes just below, at and above the edge of the small-input policy (one full onesweep tile per SM), with a partial
+// last tile (left out under the sanitizer, whose cap is far below them).
+template <typename K, typename V>
+void check_small_input_edge()
+{
   int device = 0;
   int sms    = 0;
   STRATA_TEST_CUDA(cudaGetDevice(&device));
@@ -183,4 +183,14 @@ TEST_CASE("DeviceRadixSort::SortPairs on both sides of the switch to the small-i
       drs_test::check_sort<K, V>(keys, o);
     }
   }
+}
+} // namespace
+
+TEST_CASE("DeviceRadixSort::SortPairs on both sides of the switch to the small-input tiles",
+          "[device][radix_sort][pairs][small_input]")
+{
+  // Below the edge, 8-byte pairs take smaller tiles and 4-byte pairs load their values before the look-back
+  // (tuning_radix_sort.cuh).
+  SECTION("u64 keys, u64 values") { check_small_input_edge<std::uint64_t, std::uint64_t>(); }
+  SECTION("u32 keys, u32 values") { check_small_input_edge<std::uint32_t, std::uint32_t>(); }
 }

@@ -57,11 +57,12 @@ struct sm80_tuning
 //     blocks of 384 (61 KiB of dynamic shared memory a block); 8-byte keys 32 per thread in 2 blocks of 256 (75 KiB).
 //   with values, the values' ranks in registers and each sorted slot's digit in shared memory (VALUES_WITH_KEYS
 //     spills and is slower): up to 2-byte items 28 per thread in 2 blocks of 256; 4-byte items 24 per thread in 2
-//     blocks of 384 (80 registers); 8-byte items 40 per thread in one block of 384 (168 registers, 138 KiB), their
-//     values loaded after the look-back (VALUES_AFTER_LOOKBACK).
+//     blocks of 384 (80 registers); 8-byte items 40 per thread in one block of 384 (168 registers, 138 KiB); 4- and
+//     8-byte items load their values after the look-back (VALUES_AFTER_LOOKBACK).
 //   other sizes: tiles of at most 32 KiB.
 // An input of fewer tiles than SMs leaves most SMs one tile or none: 1-byte keys then sort the same tiles with twice the
-// threads (each tile's chain of ranking steps half as long), 8-byte pairs smaller tiles (sm90_small_input).
+// threads (each tile's chain of ranking steps half as long), 4-byte pairs load their values before the look-back,
+// 8-byte pairs take smaller tiles (sm90_small_input).
 template <int DOMINANT_SIZE, bool KEYS_ONLY>
 struct sm90_tuning
 {
@@ -77,9 +78,10 @@ struct sm90_tuning
                                       : items_within(threads, DOMINANT_SIZE, 8));
   static constexpr int blocks_per_sm = KEYS_ONLY ? (DOMINANT_SIZE <= 2 ? 3 : 2) : (DOMINANT_SIZE == 8 ? 1 : 2);
   static constexpr bool values_with_keys = false;
-  // sm90, against loading values before the look-back: 1.03-1.05x at 2^24-2^28 u64/u64; u32/u32, whose 80 registers
-  // then spill more, 0.93-1.00x at 20, 22 and 24 items a thread (H100).
-  static constexpr bool values_after_lookback = !KEYS_ONLY && DOMINANT_SIZE == 8;
+  // sm90, against loading values before the look-back: 1.03-1.05x at 2^24-2^28 u64/u64 (H100); u32/u32 1.026x at
+  // 2^28 random, 1.013x and3, 1.00x at 2^24 (H200), but 0.92-0.95x at 2^20, which therefore takes the small-input
+  // policy (the same tile, values loaded before the look-back).
+  static constexpr bool values_after_lookback = !KEYS_ONLY && (DOMINANT_SIZE == 4 || DOMINANT_SIZE == 8);
 };
 
 // The small-input onesweep policy of a hub's policy (dispatch_radix_sort.cuh): none, or tiles of THREADS x ITEMS.
@@ -92,17 +94,28 @@ struct small_input_tuning<true, THREADS, ITEMS, MIN_BLOCKS>
   using SmallOnesweepPolicy = AgentRadixSortOnesweepPolicy<THREADS, ITEMS, 8, MIN_BLOCKS>;
 };
 
-// sm_90's small-input policies (H100, against the large tile at the same size):
+// sm_90's small-input policies (against the large tile at the same size):
 //   1-byte keys only: 512 x 20 in one block per SM (the large tile's 10240 keys): 1.24x at 2^20 u8, 0.69-0.80x
-//     from 2^24 up;
-//   8-byte items with values: 384 x 24 in one block (9216 items): 1.38x at 2^16, 1.26x at 2^20 u64/u64. A tile of
-//     256 x 16 was 1.88x at 2^16, but the small tiles are kept at least as large as CUB's for the same sort, so that
-//     the temporary storage (a look-back word per digit and tile) does not pass CUB's.
-template <bool ONE_BYTE_KEYS, bool EIGHT_BYTE_PAIRS>
-using sm90_small_input =
-  cuda::std::conditional_t<ONE_BYTE_KEYS,
-                           small_input_tuning<true, 512, 20, 1>,
-                           cuda::std::conditional_t<EIGHT_BYTE_PAIRS, small_input_tuning<true, 384, 24, 1>, small_input_tuning<false>>>;
+//     from 2^24 up (H100);
+//   4-byte items with values: the large tile (384 x 24 in 2 blocks) with the values loaded before the look-back:
+//     1.05-1.08x at 2^20 u32/u32 (H200);
+//   8-byte items with values: 384 x 24 in one block (9216 items): 1.38x at 2^16, 1.26x at 2^20 u64/u64 (H100). A
+//     tile of 256 x 16 was 1.88x at 2^16, but the small tiles are kept at least as large as CUB's for the same sort,
+//     so that the temporary storage (a look-back word per digit and tile) does not pass CUB's.
+// PAIR_SIZE: the dominant size of a sort with values, 0 for keys only.
+template <bool ONE_BYTE_KEYS, int PAIR_SIZE>
+using sm90_small_input = cuda::std::conditional_t<
+  ONE_BYTE_KEYS,
+  small_input_tuning<true, 512, 20, 1>,
+  cuda::std::conditional_t<
+    PAIR_SIZE == 8,
+    small_input_tuning<true, 384, 24, 1>,
+    cuda::std::conditional_t<PAIR_SIZE == 4,
+                             small_input_tuning<true,
+                                                sm90_tuning<4, false>::threads,
+                                                sm90_tuning<4, false>::items,
+                                                sm90_tuning<4, false>::blocks_per_sm>,
+                             small_input_tuning<false>>>>;
 
 // The single-block sort of small inputs: 512 threads (256 for large items), up to 8 items each.
 template <int DOMINANT_SIZE>
@@ -140,7 +153,7 @@ struct policy_hub
 
   struct Policy900
       : ChainedPolicy<900, Policy900, Policy800>
-      , sm90_small_input<KEYS_ONLY && sizeof(KeyT) == 1, !KEYS_ONLY && DOMINANT_SIZE == 8>
+      , sm90_small_input<KEYS_ONLY && sizeof(KeyT) == 1, KEYS_ONLY ? 0 : DOMINANT_SIZE>
   {
     using tuning           = sm90_tuning<DOMINANT_SIZE, KEYS_ONLY>;
     using OnesweepPolicy   = AgentRadixSortOnesweepPolicy<tuning::threads,
