@@ -76,8 +76,10 @@ struct radix_sort_tuning_policy_hub
                                                                  values_with_keys,
                                                                  values_after_lookback>;
     using HistogramPolicy = typename base::HistogramPolicy;
-    using SingleTilePolicy = strata::AgentRadixSortOnesweepPolicy<base::SingleTilePolicy::BLOCK_THREADS,
-                                                                  base::SingleTilePolicy::ITEMS_PER_THREAD,
+    // One single-block tier, the library's largest (the tuned sizes pass it).
+    using base_single      = typename strata::detail::radix_sort::single_tile_tiers_t<base>::largest;
+    using SingleTilePolicy = strata::AgentRadixSortOnesweepPolicy<base_single::BLOCK_THREADS,
+                                                                  base_single::ITEMS_PER_THREAD,
                                                                   radix_bits>;
   };
   using MaxPolicy = Policy;
@@ -99,8 +101,7 @@ using dispatch_t = strata::DispatchRadixSort<false,
                                              hub_t<KeyT, ValueT>>;
 
 // Whether a policy's onesweep and single-tile kernels can be built: whole warps, a thread per digit, no more
-// resident threads asked for than an SM holds (2048), and shared memory within what a block may have: the onesweep
-// tile's dynamic shared memory within sm_90's 227 KiB, the single tile's static shared memory within 48 KiB
+// resident threads asked for than an SM holds (2048), and the tiles' dynamic shared memory within sm_90's 227 KiB
 // (checked without instantiating a kernel that a static_assert would reject).
 template <typename Policy>
 constexpr bool agent_shape_ok()
@@ -127,7 +128,7 @@ constexpr bool policy_fits()
 {
   using Max = typename hub_t<KeyT, ValueT>::MaxPolicy;
   return agent_fits<typename Max::OnesweepPolicy, KeyT, ValueT>(227 * 1024)
-      && agent_fits<typename Max::SingleTilePolicy, KeyT, ValueT>(48 * 1024);
+      && agent_fits<typename strata::detail::radix_sort::single_tile_tiers_t<Max>::largest, KeyT, ValueT>(227 * 1024);
 }
 
 template <typename KeyT, typename ValueT>

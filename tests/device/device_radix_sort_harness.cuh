@@ -29,6 +29,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace drs_test
@@ -300,14 +301,27 @@ std::vector<host_key_t<KeyT>> make_keys(std::size_t n, key_pattern p, u64 salt)
 
 // -- sizes -----------------------------------------------------------------------------------------------------------
 
+// The tiles of the single-block tiers of a policy, smallest first.
+template <typename Tiers, int... I>
+std::vector<std::size_t> tier_tiles(std::integer_sequence<int, I...>)
+{
+  return {static_cast<std::size_t>(Tiers::template tier<I>::TILE_ITEMS)...};
+}
+template <typename PolicyT>
+std::vector<std::size_t> single_tile_tiles()
+{
+  using Tiers = strata::detail::radix_sort::single_tile_tiers_t<PolicyT>;
+  return tier_tiles<Tiers>(std::make_integer_sequence<int, Tiers::count>{});
+}
+
 // The tiles the size sweeps of a sort of KeyT (and ValueT) are built around: those of its sm_90 policy, where the tests
-// run: the onesweep tile, the single-block sort's tile and, where the policy has one, the small-input tile.
+// run: the onesweep tile, the largest single-block tile and, where the policy has one, the small-input tile.
 template <typename KeyT, typename ValueT = strata::NullType>
 std::vector<std::size_t> policy_tiles()
 {
   using Policy = typename strata::detail::radix_sort::policy_hub<KeyT, ValueT, std::uint32_t>::Policy900;
   using Small  = strata::detail::radix_sort::small_onesweep<Policy>;
-  std::vector<std::size_t> tiles{Policy::OnesweepPolicy::TILE_ITEMS, Policy::SingleTilePolicy::TILE_ITEMS};
+  std::vector<std::size_t> tiles{Policy::OnesweepPolicy::TILE_ITEMS, single_tile_tiles<Policy>().back()};
   if (Small::defined)
   {
     tiles.push_back(Small::type::TILE_ITEMS);
@@ -333,14 +347,25 @@ inline std::vector<bool> directions(std::size_t i)
 // test_sizes around the onesweep tile of the sort of KeyT (and ValueT), the small classes of its other tiles
 // (policy_tiles), and k tiles + r for every tile, a few k and remainders r from an empty last tile to one item short
 // of a full one (under the sanitizer: test_sizes around the onesweep tile, one and two tiles of every tile + 0, 1 and
-// tile - 1).
+// tile - 1); and the edges of every smaller single-block tier: tile - 1, tile and tile + 1 (the next tier's sort).
 template <typename KeyT, typename ValueT = strata::NullType>
 std::vector<std::size_t> sort_sizes(std::size_t max_size, u64 salt)
 {
+  using Policy                         = typename strata::detail::radix_sort::policy_hub<KeyT, ValueT, std::uint32_t>::Policy900;
   const std::vector<std::size_t> tiles = policy_tiles<KeyT, ValueT>();
   max_size                   = capped(max_size);
   std::vector<std::size_t> s = strata_test::test_sizes(tiles[0], max_size, salt);
   const bool few             = sanitizer_run();
+  for (std::size_t t : single_tile_tiles<Policy>())
+  {
+    for (std::size_t x : {t - 1, t, t + 1})
+    {
+      if (x <= max_size)
+      {
+        s.push_back(x);
+      }
+    }
+  }
   for (std::size_t t : tiles)
   {
     for (std::size_t x : strata_test::test_sizes(t, max_size, salt + t))

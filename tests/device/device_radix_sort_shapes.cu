@@ -25,7 +25,8 @@ enum values_path
   with_keys,       // to shared memory with their keys as they are ranked
 };
 
-// A hub with one policy: the onesweep shape under test, the library's histogram and single-tile policies.
+// A hub with one policy: the onesweep shape under test, the library's histogram policy and largest single-block tier
+// (the sizes tested pass it).
 template <typename KeyT, typename ValueT, int THREADS, int ITEMS, int MIN_BLOCKS, int VALUES>
 struct shape_hub
 {
@@ -35,7 +36,7 @@ struct shape_hub
     using OnesweepPolicy =
       strata::AgentRadixSortOnesweepPolicy<THREADS, ITEMS, 8, MIN_BLOCKS, VALUES == with_keys, VALUES == after_lookback>;
     using HistogramPolicy  = typename library::HistogramPolicy;
-    using SingleTilePolicy = typename library::SingleTilePolicy;
+    using SingleTilePolicy = typename strata::detail::radix_sort::single_tile_tiers_t<library>::largest;
   };
   using MaxPolicy = Policy;
 };

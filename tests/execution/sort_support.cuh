@@ -27,7 +27,7 @@ using strata_test::custom_t;
 
 // -- sizes ----------------------------------------------------------------------------------------------------
 
-// The onesweep tile and the single-block tile of DeviceRadixSort's newest tuning, and the merge sort's tile.
+// The onesweep tile and the largest single-block tile of DeviceRadixSort's newest tuning, and the merge sort's tile.
 template <typename KeyT, typename ValueT = strata::NullType>
 constexpr std::size_t radix_tile()
 {
@@ -36,7 +36,8 @@ constexpr std::size_t radix_tile()
 template <typename KeyT, typename ValueT = strata::NullType>
 constexpr std::size_t radix_single_tile()
 {
-  return strata::detail::radix_sort::policy_hub<KeyT, ValueT, std::uint32_t>::MaxPolicy::SingleTilePolicy::TILE_ITEMS;
+  using Policy = typename strata::detail::radix_sort::policy_hub<KeyT, ValueT, std::uint32_t>::MaxPolicy;
+  return strata::detail::radix_sort::single_tile_tiers_t<Policy>::largest::TILE_ITEMS;
 }
 template <typename KeyT, typename ValueT = strata::NullType>
 constexpr std::size_t merge_tile()

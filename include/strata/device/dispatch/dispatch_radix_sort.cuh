@@ -1,6 +1,7 @@
 // DispatchRadixSort: DeviceRadixSort's kernels and the host closure that sizes, checks and launches them.
 //
-// An input of at most one single-tile policy tile is one launch: one block sorts it in shared memory. A larger one:
+// An input of at most the largest single-block tile is one launch: one block of the smallest tier whose tile holds
+// it sorts it in shared memory. A larger one:
 //   1. one clear of the sort's state (digit counts, look-back words);
 //   2. the histogram kernel: every pass's digit counts in one read of the keys, turned into digit offsets by the
 //      last block, which also marks the passes whose digit is the same for every key;
@@ -56,6 +57,22 @@ struct small_onesweep<PolicyT, cuda::std::void_t<typename PolicyT::SmallOnesweep
 template <typename PolicyT, bool SMALL>
 using onesweep_policy_t =
   cuda::std::conditional_t<SMALL, typename small_onesweep<PolicyT>::type, typename PolicyT::OnesweepPolicy>;
+
+// The single-block tiers of a policy (tuning_radix_sort.cuh): its SingleTileTiers, or its SingleTilePolicy alone.
+template <typename PolicyT, typename = void>
+struct single_tile_tiers_of
+{
+  using type = single_tile_tiers<typename PolicyT::SingleTilePolicy>;
+};
+template <typename PolicyT>
+struct single_tile_tiers_of<PolicyT, cuda::std::void_t<typename PolicyT::SingleTileTiers>>
+{
+  using type = typename PolicyT::SingleTileTiers;
+};
+template <typename PolicyT>
+using single_tile_tiers_t = typename single_tile_tiers_of<PolicyT>::type;
+template <typename PolicyT, int TIER>
+using single_tile_policy_t = typename single_tile_tiers_t<PolicyT>::template tier<TIER>;
 
 STRATA_KERNELS_BEGIN
 
@@ -155,9 +172,11 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers,
   }
 }
 
-// The whole sort of at most one tile, in one block.
-template <typename MaxPolicyT, typename KeyT, typename ValueT, typename OffsetT, typename CodecT>
-STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SingleTilePolicy::BLOCK_THREADS, 1) void
+// The whole sort of at most one tile of single-block tier TIER, in one block, with sizeof(Agent::TempStorage) bytes
+// of dynamic shared memory (onesweep_shared_bytes).
+template <typename MaxPolicyT, int TIER, typename KeyT, typename ValueT, typename OffsetT, typename CodecT>
+STRATA_KERNEL_ATTRIBUTES
+__launch_bounds__(single_tile_policy_t<typename MaxPolicyT::ActivePolicy, TIER>::BLOCK_THREADS, 1) void
 DeviceRadixSortSingleTileKernel(const KeyT* d_keys_in,
                                 KeyT* d_keys_out,
                                 const ValueT* d_values_in,
@@ -166,18 +185,19 @@ DeviceRadixSortSingleTileKernel(const KeyT* d_keys_in,
                                 bit_range range,
                                 CodecT codec)
 {
-  using Policy = typename MaxPolicyT::ActivePolicy::SingleTilePolicy;
+  using Policy = single_tile_policy_t<typename MaxPolicyT::ActivePolicy, TIER>;
   using Agent  = AgentRadixSortOnesweep<Policy, KeyT, ValueT, OffsetT, CodecT>;
-  static_assert(sizeof(typename Agent::TempStorage) <= 48 * 1024,
-                "the single tile must fit 48 KiB of static shared memory");
-  __shared__ typename Agent::TempStorage temp_storage;
+  extern __shared__ __align__(16) unsigned char single_tile_shared_memory[];
+  static_assert(alignof(typename Agent::TempStorage) <= 16,
+                "the tile's storage fits the dynamic shared memory's alignment");
+  auto& temp_storage = *reinterpret_cast<typename Agent::TempStorage*>(single_tile_shared_memory);
   Agent(temp_storage, codec)
     .SortSingleTile(d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, pass_bits<Policy::RADIX_BITS>(range));
 }
 
 STRATA_KERNELS_END
 
-// The dynamic shared memory of a onesweep kernel's block.
+// The dynamic shared memory of a block of a onesweep or single-tile kernel of policy OnesweepPolicyT.
 template <typename OnesweepPolicyT, typename KeyT, typename ValueT, typename OffsetT, typename CodecT>
 constexpr size_t onesweep_shared_bytes =
   sizeof(typename AgentRadixSortOnesweep<OnesweepPolicyT, KeyT, ValueT, OffsetT, CodecT>::TempStorage);
@@ -267,13 +287,12 @@ struct DispatchRadixSort
   cudaError_t InvokeWith()
   {
     using OnesweepPolicy     = detail::radix_sort::onesweep_policy_t<ActivePolicyT, SMALL>;
-    using SingleTilePolicy   = typename ActivePolicyT::SingleTilePolicy;
+    using SingleTileTiers    = detail::radix_sort::single_tile_tiers_t<ActivePolicyT>;
     constexpr int RADIX_BITS = OnesweepPolicy::RADIX_BITS;
-    static_assert(SingleTilePolicy::RADIX_BITS == RADIX_BITS, "one digit width per policy");
 
     const detail::radix_sort::bit_range range{begin_bit, end_bit};
     const int passes = detail::radix_sort::pass_bits<RADIX_BITS>(range).passes();
-    const bool single_tile = num_items <= OffsetT(SingleTilePolicy::TILE_ITEMS);
+    const bool single_tile = num_items <= OffsetT(SingleTileTiers::largest::TILE_ITEMS);
     const bool onesweep    = !single_tile && passes > 0;
 
     // Temporary storage: the third buffer of the in/out forms, and the sort's state.
@@ -324,19 +343,8 @@ struct DispatchRadixSort
     }
     else if (single_tile)
     {
-      const auto kernel = detail::radix_sort::DeviceRadixSortSingleTileKernel<MaxPolicy, KeyT, ValueT, OffsetT, CodecT>;
-      error             = detail::check_launch(Launch(dim3(1),
-                                          dim3(SingleTilePolicy::BLOCK_THREADS),
-                                          stream,
-                                          kernel,
-                                          static_cast<const KeyT*>(keys_in),
-                                          d_keys.d_buffers[key_result],
-                                          static_cast<const ValueT*>(values_in),
-                                          d_values.d_buffers[value_result],
-                                          static_cast<int>(num_items),
-                                          range,
-                                          codec),
-                                   stream);
+      error = single_tile_sort<ActivePolicyT, 0>(
+        keys_in, d_keys.d_buffers[key_result], values_in, d_values.d_buffers[value_result]);
     }
     else
     {
@@ -366,6 +374,44 @@ struct DispatchRadixSort
       return cudaSuccess;
     }
     return cudaMemcpyAsync(d_out, d_in, static_cast<size_t>(num_items) * sizeof(T), cudaMemcpyDeviceToDevice, stream);
+  }
+
+  // The sort of an input of at most one tile: one block of the first single-block tier, from TIER up, whose tile
+  // holds it.
+  template <typename ActivePolicyT, int TIER>
+  cudaError_t single_tile_sort(const KeyT* keys_in, KeyT* keys_out, const ValueT* values_in, ValueT* values_out) const
+  {
+    using Tiers  = detail::radix_sort::single_tile_tiers_t<ActivePolicyT>;
+    using Policy = typename Tiers::template tier<TIER>;
+    static_assert(Policy::RADIX_BITS == ActivePolicyT::OnesweepPolicy::RADIX_BITS, "one digit width per policy");
+    if constexpr (TIER + 1 < Tiers::count)
+    {
+      if (num_items > OffsetT(Policy::TILE_ITEMS))
+      {
+        return single_tile_sort<ActivePolicyT, TIER + 1>(keys_in, keys_out, values_in, values_out);
+      }
+    }
+    const auto kernel =
+      detail::radix_sort::DeviceRadixSortSingleTileKernel<MaxPolicy, TIER, KeyT, ValueT, OffsetT, CodecT>;
+    constexpr size_t SHARED_BYTES = detail::radix_sort::onesweep_shared_bytes<Policy, KeyT, ValueT, OffsetT, CodecT>;
+    if constexpr (SHARED_BYTES > 48 * 1024)
+    {
+      STRATA_RETURN_IF_ERROR(PrepareSharedMemory(kernel, Policy::BLOCK_THREADS, SHARED_BYTES, device));
+    }
+    return detail::check_launch(LaunchAfterShared(false,
+                                                  dim3(1),
+                                                  dim3(Policy::BLOCK_THREADS),
+                                                  SHARED_BYTES,
+                                                  stream,
+                                                  kernel,
+                                                  keys_in,
+                                                  keys_out,
+                                                  values_in,
+                                                  values_out,
+                                                  static_cast<int>(num_items),
+                                                  detail::radix_sort::bit_range{begin_bit, end_bit},
+                                                  codec),
+                                stream);
   }
 
   template <typename ActivePolicyT, bool SMALL>

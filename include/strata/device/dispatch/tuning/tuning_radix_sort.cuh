@@ -8,6 +8,7 @@
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/util/uninitialized.cuh>
 
+#include <cuda/std/tuple>
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
@@ -124,6 +125,51 @@ struct single_tile_tuning
   static constexpr int threads = threads_for(DOMINANT_SIZE, DOMINANT_SIZE <= 8 ? 512 : 256);
   static constexpr int items   = items_within(threads, DOMINANT_SIZE, DOMINANT_SIZE <= 4 ? 8 : 4);
 };
+template <int DOMINANT_SIZE>
+using single_tile_policy =
+  AgentRadixSortOnesweepPolicy<single_tile_tuning<DOMINANT_SIZE>::threads, single_tile_tuning<DOMINANT_SIZE>::items, 8>;
+
+// The single-block sorts of a policy (its SingleTileTiers), smallest tile first: an input of at most the largest tile
+// is sorted by one block of the first tier whose tile holds it. A block ranks every slot of its tile, filled or not,
+// in every pass, so a tile near the input's size is the fastest. A policy without tiers has one: its
+// SingleTilePolicy.
+template <typename... Policies>
+struct single_tile_tiers
+{
+  static_assert(sizeof...(Policies) > 0, "at least one tier");
+  static constexpr int count = static_cast<int>(sizeof...(Policies));
+  // Tier I (the largest for I past the last, so that a kernel built for another policy's tier still compiles).
+  template <int I>
+  using tier    = cuda::std::tuple_element_t<(I < count ? I : count - 1), cuda::std::tuple<Policies...>>;
+  using largest = tier<count - 1>;
+};
+
+// sm_90's tiers, 512 threads (256 for the smallest), tiles of 512 to 16384 items (12288 for 8-byte items). Against
+// the one tile of 512 x 8 (4-byte items) or 512 x 4 (8-byte items) before, and the onesweep sort above it, at each
+// tier's full tile, host latency of a call and a stream sync (H200): u32 keys 1024: 12.7 us against 17.2, 8192: 24.8
+// against 48.5, 16384: 41.0 against 53.8; u64 keys 512: 15.4 against 22.7, 4096: 30.0 against 72.8; u32/u32 8192:
+// 28.3 against 58.7; u64/u64 4096: 33.4 against 93.4, 12288: 78.9 against 97.5. The next tier up for 8-byte items
+// (512 x 32) was slower than the onesweep sort (u64 keys) or spilled (u64/u64). Larger items keep the one tile.
+template <int THREADS, int ITEMS>
+using sm90_tier = AgentRadixSortOnesweepPolicy<THREADS, ITEMS, 8>;
+template <int DOMINANT_SIZE>
+using sm90_single_tile = cuda::std::conditional_t<
+  DOMINANT_SIZE <= 4,
+  single_tile_tiers<sm90_tier<256, 2>,
+                    sm90_tier<512, 2>,
+                    sm90_tier<512, 4>,
+                    sm90_tier<512, 8>,
+                    sm90_tier<512, 16>,
+                    sm90_tier<512, 24>,
+                    sm90_tier<512, 32>>,
+  cuda::std::conditional_t<DOMINANT_SIZE == 8,
+                           single_tile_tiers<sm90_tier<256, 2>,
+                                             sm90_tier<512, 2>,
+                                             sm90_tier<512, 4>,
+                                             sm90_tier<512, 8>,
+                                             sm90_tier<512, 16>,
+                                             sm90_tier<512, 24>>,
+                           single_tile_tiers<single_tile_policy<DOMINANT_SIZE>>>>;
 
 template <typename KeyT, typename ValueT, typename OffsetT>
 struct policy_hub
@@ -146,9 +192,7 @@ struct policy_hub
                                                       sm80_tuning<DOMINANT_SIZE, KEYS_ONLY>::items,
                                                       8>;
     using HistogramPolicy  = AgentRadixSortHistogramPolicy<256, 8>;
-    using SingleTilePolicy = AgentRadixSortOnesweepPolicy<single_tile_tuning<DOMINANT_SIZE>::threads,
-                                                          single_tile_tuning<DOMINANT_SIZE>::items,
-                                                          8>;
+    using SingleTilePolicy = single_tile_policy<DOMINANT_SIZE>;
   };
 
   struct Policy900
@@ -162,10 +206,8 @@ struct policy_hub
                                                       tuning::blocks_per_sm,
                                                       tuning::values_with_keys,
                                                       tuning::values_after_lookback>;
-    using HistogramPolicy  = AgentRadixSortHistogramPolicy<256, 8>;
-    using SingleTilePolicy = AgentRadixSortOnesweepPolicy<single_tile_tuning<DOMINANT_SIZE>::threads,
-                                                          single_tile_tuning<DOMINANT_SIZE>::items,
-                                                          8>;
+    using HistogramPolicy = AgentRadixSortHistogramPolicy<256, 8>;
+    using SingleTileTiers = sm90_single_tile<DOMINANT_SIZE>;
   };
 
   using MaxPolicy = Policy900;
