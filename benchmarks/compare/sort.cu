@@ -3,7 +3,10 @@
 // 2^20, 2^24 and 2^28 items, with random keys ("random") and low-entropy keys, each the bitwise AND of three random
 // words ("and3": a bit is set with probability 1/8, 0.544 bits of entropy per bit); and "radix_sort_skip": u64 keys
 // below 2^20 sorted on all 64 bits at 2^24 and 2^28, where 5 of the 8 digit passes can be skipped.
-// Floating-point keys are finite (benchmarks/support/radix_sort_inputs.cuh). Each case is registered as
+// "radix_sort_latency": small inputs (2^9 to 2^14 random keys, u8 to u64 keys and the two pairs), where a sort is one
+// or a few short kernels: host wall-clock time of one call and a cudaStreamSynchronize on a non-blocking stream, on the
+// same input each time. Floating-point keys are finite (benchmarks/support/radix_sort_inputs.cuh). Each case is
+// registered as
 // ".../strata" and ".../cub"; the temporary storage of the timed library is allocated once per case, outside the
 // timing. Counters: items/s (keys per second), temp_bytes_strata and temp_bytes_cub (both libraries' temporary
 // storage for the call). After timing, strata's run sorts input set 0 with both libraries into poisoned outputs
@@ -158,29 +161,68 @@ std::string validate(const strata_bench::sort_inputs<KeyT, ValueT>& in,
   return "";
 }
 
+// Both libraries' temporary storage for a sort of `in`: host-side size queries. False (the case skipped) where
+// strata's fails.
+template <typename KeyT, typename ValueT>
+bool size_queries(benchmark::State& state,
+                  const strata_bench::sort_inputs<KeyT, ValueT>& in,
+                  sort_outputs<KeyT, ValueT>& out,
+                  std::size_t& strata_bytes,
+                  std::size_t& cub_bytes)
+{
+  const cudaError_t e = sort_set<library::strata>(nullptr, strata_bytes, in, 0, out, 0);
+  if (e != cudaSuccess)
+  {
+    state.SkipWithError(error_text("strata's size query", e).c_str());
+    return false;
+  }
+  STRATA_BENCH_CHECK(sort_set<library::cub>(nullptr, cub_bytes, in, 0, out, 0));
+  return true;
+}
+
+// The counters of a case that ran, and in strata's run, once per case, the comparison with CUB's result (Google
+// Benchmark calls a case's function several times while it sizes the run).
+template <library LIB, typename KeyT, typename ValueT>
+void finish(benchmark::State& state,
+            const std::string& name,
+            const strata_bench::sort_inputs<KeyT, ValueT>& in,
+            void* d_temp,
+            std::size_t strata_bytes,
+            std::size_t cub_bytes,
+            sort_outputs<KeyT, ValueT>& out)
+{
+  state.counters["elements"]          = static_cast<double>(in.size());
+  state.counters["temp_bytes_strata"] = static_cast<double>(strata_bytes);
+  state.counters["temp_bytes_cub"]    = static_cast<double>(cub_bytes);
+  static std::set<std::string> validated;
+  if (LIB == library::strata && validated.insert(name).second)
+  {
+    const std::string problem = validate(in, d_temp, strata_bytes, cub_bytes, out);
+    if (!problem.empty())
+    {
+      state.SkipWithError(problem.c_str());
+    }
+  }
+}
+
 template <library LIB, typename KeyT, typename ValueT>
 void bench(benchmark::State& state, const std::string& name, int log2_n, key_spec spec)
 {
   const std::size_t n = std::size_t(1) << log2_n;
   const strata_bench::sort_inputs<KeyT, ValueT> in(n, spec);
   sort_outputs<KeyT, ValueT> out(n);
-
-  // Both libraries' temporary storage for this call: host-side size queries.
   std::size_t strata_bytes = 0;
   std::size_t cub_bytes    = 0;
-  cudaError_t e            = sort_set<library::strata>(nullptr, strata_bytes, in, 0, out, 0);
-  if (e != cudaSuccess)
+  if (!size_queries(state, in, out, strata_bytes, cub_bytes))
   {
-    state.SkipWithError(error_text("strata's size query", e).c_str());
     return;
   }
-  STRATA_BENCH_CHECK(sort_set<library::cub>(nullptr, cub_bytes, in, 0, out, 0));
   std::size_t bytes = LIB == library::strata ? strata_bytes : cub_bytes;
   strata_bench::device_array<char> temp(bytes);
 
   // One warm-up sort, then one timed sort per iteration, each on the next input set. An error (strata's sort is
   // the one under development) fails the case instead of the whole executable.
-  e = sort_set<LIB>(temp.get(), bytes, in, 0, out, 0);
+  cudaError_t e = sort_set<LIB>(temp.get(), bytes, in, 0, out, 0);
   STRATA_BENCH_CHECK(cudaDeviceSynchronize());
   if (e != cudaSuccess)
   {
@@ -207,20 +249,76 @@ void bench(benchmark::State& state, const std::string& name, int log2_n, key_spe
     return;
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
-  state.counters["elements"]          = static_cast<double>(n);
-  state.counters["temp_bytes_strata"] = static_cast<double>(strata_bytes);
-  state.counters["temp_bytes_cub"]    = static_cast<double>(cub_bytes);
+  finish<LIB>(state, name, in, temp.get(), strata_bytes, cub_bytes, out);
+}
 
-  // Validate in strata's run only and once per case (Google Benchmark calls this function several times while it
-  // sizes the run).
-  static std::set<std::string> validated;
-  if (LIB == library::strata && validated.insert(name).second)
+// The host latency of one sort of input set 0 until the stream is done with it, on a non-blocking stream.
+template <library LIB, typename KeyT, typename ValueT>
+void latency(benchmark::State& state, const std::string& name, int log2_n)
+{
+  const std::size_t n = std::size_t(1) << log2_n;
+  const strata_bench::sort_inputs<KeyT, ValueT> in(n, key_spec{1, 0});
+  sort_outputs<KeyT, ValueT> out(n);
+  std::size_t strata_bytes = 0;
+  std::size_t cub_bytes    = 0;
+  if (!size_queries(state, in, out, strata_bytes, cub_bytes))
   {
-    const std::string problem = validate(in, temp.get(), strata_bytes, cub_bytes, out);
-    if (!problem.empty())
+    return;
+  }
+  std::size_t bytes = LIB == library::strata ? strata_bytes : cub_bytes;
+  strata_bench::device_array<char> temp(bytes);
+  cudaError_t e = cudaSuccess;
+  static const cudaStream_t stream = [] {
+    cudaStream_t s = nullptr;
+    STRATA_BENCH_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    return s;
+  }();
+  for (int i = 0; i < 10 && e == cudaSuccess; ++i)
+  {
+    e = sort_set<LIB>(temp.get(), bytes, in, 0, out, stream);
+  }
+  STRATA_BENCH_CHECK(cudaStreamSynchronize(stream));
+  for (auto _ : state)
+  {
+    if (e != cudaSuccess)
     {
-      state.SkipWithError(problem.c_str());
+      break;
     }
+    e = sort_set<LIB>(temp.get(), bytes, in, 0, out, stream);
+    STRATA_BENCH_CHECK(cudaStreamSynchronize(stream));
+  }
+  if (e != cudaSuccess)
+  {
+    state.SkipWithError(error_text("sort", e).c_str());
+    return;
+  }
+  finish<LIB>(state, name, in, temp.get(), strata_bytes, cub_bytes, out);
+}
+
+template <typename KeyT, typename ValueT>
+std::string types_name()
+{
+  std::string types = strata_bench::sort_type_name<KeyT>();
+  if constexpr (!std::is_same<ValueT, no_values>::value)
+  {
+    types += "_" + strata_bench::sort_type_name<ValueT>();
+  }
+  return types;
+}
+
+// Registers "radix_sort_latency/<types>/2^<log2 n>/{strata,cub}" for each size.
+template <typename KeyT, typename ValueT = no_values>
+void register_latency(std::initializer_list<int> sizes)
+{
+  for (int log2_n : sizes)
+  {
+    const std::string base = "radix_sort_latency/" + types_name<KeyT, ValueT>() + "/2^" + std::to_string(log2_n);
+    benchmark::RegisterBenchmark((base + "/strata").c_str(), [base, log2_n](benchmark::State& st) {
+      latency<library::strata, KeyT, ValueT>(st, base, log2_n);
+    })->UseRealTime()->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((base + "/cub").c_str(), [base, log2_n](benchmark::State& st) {
+      latency<library::cub, KeyT, ValueT>(st, base, log2_n);
+    })->UseRealTime()->Unit(benchmark::kMicrosecond);
   }
 }
 
@@ -228,11 +326,7 @@ void bench(benchmark::State& state, const std::string& name, int log2_n, key_spe
 template <typename KeyT, typename ValueT>
 void register_case(const std::string& algorithm, const std::string& keys, key_spec spec, std::initializer_list<int> sizes)
 {
-  std::string types = strata_bench::sort_type_name<KeyT>();
-  if constexpr (!std::is_same<ValueT, no_values>::value)
-  {
-    types += "_" + strata_bench::sort_type_name<ValueT>();
-  }
+  const std::string types = types_name<KeyT, ValueT>();
   for (int log2_n : sizes)
   {
     const std::string base = algorithm + "/" + types + "/" + keys + "/2^" + std::to_string(log2_n);
@@ -265,5 +359,11 @@ int main(int argc, char** argv)
   register_sizes<std::uint64_t, std::uint64_t>("radix_sort_pairs");
   // Random keys below 2^20 sorted on all 64 bits: digits 3..7 (bits 24..63) are 0 in every key.
   register_case<std::uint64_t, no_values>("radix_sort_skip", "below_2^20", key_spec{1, 20}, {24, 28});
+  register_latency<std::uint8_t>({9, 10, 12, 13, 14});
+  register_latency<std::uint16_t>({9, 10, 12, 13, 14});
+  register_latency<std::uint32_t>({9, 10, 12, 13, 14});
+  register_latency<std::uint64_t>({9, 10, 12, 13, 14});
+  register_latency<std::uint32_t, std::uint32_t>({9, 10, 12, 13, 14});
+  register_latency<std::uint64_t, std::uint64_t>({9, 10, 12, 13, 14});
   return strata_bench::run_benchmarks(argc, argv);
 }
