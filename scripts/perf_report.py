@@ -77,6 +77,12 @@ ALGORITHMS = OrderedDict([
     ("radix_sort_skip", ("DeviceRadixSort::SortKeys, skipped digit passes",
                          "u64 keys below 2^20 sorted on all 64 bits: 5 of the 8 digit passes see the same digit in "
                          "every key and can be skipped.")),
+    ("radix_sort_latency", ("DeviceRadixSort, small inputs",
+                            "Random keys (u32_u32: u32 keys with u32 values), in/out form, all key bits. Host "
+                            "wall-clock time of one call and a cudaStreamSynchronize on a non-blocking stream, the same "
+                            "input each time. Up to 16384 keys (12288 for 8-byte items) strata sorts in one block of "
+                            "the smallest single-block tile that holds the input, and needs no temporary storage "
+                            "(`temp vs cub` near 0: one byte against CUB's histogram and look-back state).")),
     ("merge_sort_keys", ("DeviceMergeSort::SortKeysCopy",
                          "Random keys, ascending by cuda::std::less<>, inputs rotated through more memory than the L2 "
                          "holds; Gkeys/s: keys sorted per second.")),
@@ -458,13 +464,23 @@ def style(lib, index):
 
 
 def gbps_of(run, algorithm, case, lib):
-    """The plotted rate: GB/s, or Gkeys/s for the item-rate sections."""
-    return rate_of(run.results.get((algorithm, case, lib)), algorithm)
+    """The plotted number: microseconds per call for the latency sections, else the rate: GB/s, or Gkeys/s for the
+    item-rate sections."""
+    result = run.results.get((algorithm, case, lib))
+    if algorithm.endswith("_latency"):
+        return None if result is None or result.error or result.seconds is None else result.seconds * 1e6
+    return rate_of(result, algorithm)
+
+
+def plot_unit(algorithm):
+    if algorithm.endswith("_latency"):
+        return "us per call"
+    return "Gkeys/s" if item_rate(algorithm) else "GB/s"
 
 
 def plot(runs, algorithm, path):
-    """Throughput against input size, a panel per value type (and variant), a row per GPU; algorithms whose cases
-    have no size get bars per case instead."""
+    """Throughput (latency sections: time per call) against input size, a panel per value type (and variant), a row
+    per GPU; algorithms whose cases have no size get bars per case instead."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -493,6 +509,8 @@ def plot(runs, algorithm, path):
                         color, line = style(lib, i)
                         ax.plot([p[0] for p in points], [p[1] for p in points], line, color=color, marker=".",
                                 label=lib)
+                if algorithm.endswith("_latency"):
+                    ax.set_yscale("log")  # from the launch floor (about 10 us) to whole passes over the data
                 sizes = [size for size, _ in in_panel]
                 ax.set_xticks(sizes)
                 ax.set_xticklabels([f"$2^{{{s}}}$" for s in sizes])
@@ -500,7 +518,7 @@ def plot(runs, algorithm, path):
                 if row == 0:
                     ax.set_title(" ".join(p for p in (vtype, rest) if p), fontsize=10)
                 if col == 0:
-                    ax.set_ylabel(f"{name} {'Gkeys/s' if item_rate(algorithm) else 'GB/s'}")
+                    ax.set_ylabel(f"{name} {plot_unit(algorithm)}")
                 if row == len(runs) - 1:
                     ax.set_xlabel("items")
         axes[0][0].legend(fontsize=8)
@@ -517,7 +535,7 @@ def plot(runs, algorithm, path):
                 ax.barh([b[0] for b in bars], [b[1] for b in bars], height=height, color=style(lib, i)[0], label=lib)
             ax.set_yticks([y + 0.4 - height / 2 for y in range(len(measured))])
             ax.set_yticklabels(measured, fontsize=8)
-            ax.set_xlabel(f"{name} {'Gkeys/s' if item_rate(algorithm) else 'GB/s'}")
+            ax.set_xlabel(f"{name} {plot_unit(algorithm)}")
             ax.grid(axis="x", alpha=0.3)
         axes[0][0].invert_yaxis()  # the first case on top (once: the panels share the axis)
         axes[0][0].legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1), ncol=len(libraries), frameon=False)
