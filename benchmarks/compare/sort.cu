@@ -6,9 +6,8 @@
 // "radix_sort_latency": small inputs (2^9 to 2^14 random keys, u8 to u64 keys and the two pairs), where a sort is one
 // or a few short kernels: host wall-clock time of one call and a cudaStreamSynchronize on a non-blocking stream, on the
 // same input each time. Floating-point keys are finite (benchmarks/support/radix_sort_inputs.cuh). Each case is
-// registered as
-// ".../strata" and ".../cub"; the temporary storage of the timed library is allocated once per case, outside the
-// timing. Counters: items/s (keys per second), temp_bytes_strata and temp_bytes_cub (both libraries' temporary
+// registered as ".../strata" and ".../cub"; the temporary storage of the timed library is allocated once per case,
+// outside the timing. Counters: items/s (keys per second), temp_bytes_strata and temp_bytes_cub (both libraries' temporary
 // storage for the call). After timing, strata's run sorts input set 0 with both libraries into poisoned outputs
 // and compares them bit for bit (keys, and values: the sorts are stable, so the values must agree too).
 // scripts/compare_report.py prints the ratios.
@@ -161,68 +160,83 @@ std::string validate(const strata_bench::sort_inputs<KeyT, ValueT>& in,
   return "";
 }
 
-// Both libraries' temporary storage for a sort of `in`: host-side size queries. False (the case skipped) where
-// strata's fails.
-template <typename KeyT, typename ValueT>
-bool size_queries(benchmark::State& state,
-                  const strata_bench::sort_inputs<KeyT, ValueT>& in,
-                  sort_outputs<KeyT, ValueT>& out,
-                  std::size_t& strata_bytes,
-                  std::size_t& cub_bytes)
-{
-  const cudaError_t e = sort_set<library::strata>(nullptr, strata_bytes, in, 0, out, 0);
-  if (e != cudaSuccess)
-  {
-    state.SkipWithError(error_text("strata's size query", e).c_str());
-    return false;
-  }
-  STRATA_BENCH_CHECK(sort_set<library::cub>(nullptr, cub_bytes, in, 0, out, 0));
-  return true;
-}
-
-// The counters of a case that ran, and in strata's run, once per case, the comparison with CUB's result (Google
-// Benchmark calls a case's function several times while it sizes the run).
+// One case of one library: its inputs and outputs, both libraries' temporary bytes for the sort (host-side size
+// queries) and the timed library's temporary storage, allocated once, outside the timing.
 template <library LIB, typename KeyT, typename ValueT>
-void finish(benchmark::State& state,
-            const std::string& name,
-            const strata_bench::sort_inputs<KeyT, ValueT>& in,
-            void* d_temp,
-            std::size_t strata_bytes,
-            std::size_t cub_bytes,
-            sort_outputs<KeyT, ValueT>& out)
+class sort_case
 {
-  state.counters["elements"]          = static_cast<double>(in.size());
-  state.counters["temp_bytes_strata"] = static_cast<double>(strata_bytes);
-  state.counters["temp_bytes_cub"]    = static_cast<double>(cub_bytes);
-  static std::set<std::string> validated;
-  if (LIB == library::strata && validated.insert(name).second)
+public:
+  sort_case(std::size_t n, key_spec spec)
+      : in_(n, spec)
+      , out_(n)
+      , query_error_(query_sizes())
+      , temp_(LIB == library::strata ? strata_bytes_ : cub_bytes_)
+  {}
+
+  // strata's size query's error; the case is skipped where it is not cudaSuccess.
+  cudaError_t query_error() const
   {
-    const std::string problem = validate(in, d_temp, strata_bytes, cub_bytes, out);
-    if (!problem.empty())
+    return query_error_;
+  }
+
+  // The timed library's sort of input set `set` on `stream`.
+  cudaError_t sort(std::size_t set, cudaStream_t stream)
+  {
+    std::size_t bytes = LIB == library::strata ? strata_bytes_ : cub_bytes_;
+    return sort_set<LIB>(temp_.get(), bytes, in_, set, out_, stream);
+  }
+
+  // The counters of a case that ran, and in strata's run, once per case, the comparison with CUB's result (Google
+  // Benchmark calls a case's function several times while it sizes the run).
+  void finish(benchmark::State& state, const std::string& name)
+  {
+    state.counters["elements"]          = static_cast<double>(in_.size());
+    state.counters["temp_bytes_strata"] = static_cast<double>(strata_bytes_);
+    state.counters["temp_bytes_cub"]    = static_cast<double>(cub_bytes_);
+    static std::set<std::string> validated;
+    if (LIB == library::strata && validated.insert(name).second)
     {
-      state.SkipWithError(problem.c_str());
+      const std::string problem = validate(in_, temp_.get(), strata_bytes_, cub_bytes_, out_);
+      if (!problem.empty())
+      {
+        state.SkipWithError(problem.c_str());
+      }
     }
   }
-}
+
+private:
+  cudaError_t query_sizes()
+  {
+    const cudaError_t e = sort_set<library::strata>(nullptr, strata_bytes_, in_, 0, out_, 0);
+    if (e == cudaSuccess)
+    {
+      STRATA_BENCH_CHECK(sort_set<library::cub>(nullptr, cub_bytes_, in_, 0, out_, 0));
+    }
+    return e;
+  }
+
+  const strata_bench::sort_inputs<KeyT, ValueT> in_;
+  sort_outputs<KeyT, ValueT> out_;
+  std::size_t strata_bytes_ = 0;
+  std::size_t cub_bytes_    = 0;
+  cudaError_t query_error_;
+  strata_bench::device_array<char> temp_;
+};
 
 template <library LIB, typename KeyT, typename ValueT>
 void bench(benchmark::State& state, const std::string& name, int log2_n, key_spec spec)
 {
   const std::size_t n = std::size_t(1) << log2_n;
-  const strata_bench::sort_inputs<KeyT, ValueT> in(n, spec);
-  sort_outputs<KeyT, ValueT> out(n);
-  std::size_t strata_bytes = 0;
-  std::size_t cub_bytes    = 0;
-  if (!size_queries(state, in, out, strata_bytes, cub_bytes))
+  sort_case<LIB, KeyT, ValueT> c(n, spec);
+  if (c.query_error() != cudaSuccess)
   {
+    state.SkipWithError(error_text("strata's size query", c.query_error()).c_str());
     return;
   }
-  std::size_t bytes = LIB == library::strata ? strata_bytes : cub_bytes;
-  strata_bench::device_array<char> temp(bytes);
 
   // One warm-up sort, then one timed sort per iteration, each on the next input set. An error (strata's sort is
   // the one under development) fails the case instead of the whole executable.
-  cudaError_t e = sort_set<LIB>(temp.get(), bytes, in, 0, out, 0);
+  cudaError_t e = c.sort(0, 0);
   STRATA_BENCH_CHECK(cudaDeviceSynchronize());
   if (e != cudaSuccess)
   {
@@ -234,7 +248,7 @@ void bench(benchmark::State& state, const std::string& name, int log2_n, key_spe
   for (auto _ : state)
   {
     timer.start();
-    e = sort_set<LIB>(temp.get(), bytes, in, set++, out, 0);
+    e = c.sort(set++, 0);
     const double seconds = timer.stop();
     if (e != cudaSuccess)
     {
@@ -249,25 +263,20 @@ void bench(benchmark::State& state, const std::string& name, int log2_n, key_spe
     return;
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
-  finish<LIB>(state, name, in, temp.get(), strata_bytes, cub_bytes, out);
+  c.finish(state, name);
 }
 
 // The host latency of one sort of input set 0 until the stream is done with it, on a non-blocking stream.
 template <library LIB, typename KeyT, typename ValueT>
 void latency(benchmark::State& state, const std::string& name, int log2_n)
 {
-  const std::size_t n = std::size_t(1) << log2_n;
-  const strata_bench::sort_inputs<KeyT, ValueT> in(n, key_spec{1, 0});
-  sort_outputs<KeyT, ValueT> out(n);
-  std::size_t strata_bytes = 0;
-  std::size_t cub_bytes    = 0;
-  if (!size_queries(state, in, out, strata_bytes, cub_bytes))
+  sort_case<LIB, KeyT, ValueT> c(std::size_t(1) << log2_n, key_spec{1, 0});
+  cudaError_t e = c.query_error();
+  if (e != cudaSuccess)
   {
+    state.SkipWithError(error_text("strata's size query", e).c_str());
     return;
   }
-  std::size_t bytes = LIB == library::strata ? strata_bytes : cub_bytes;
-  strata_bench::device_array<char> temp(bytes);
-  cudaError_t e = cudaSuccess;
   static const cudaStream_t stream = [] {
     cudaStream_t s = nullptr;
     STRATA_BENCH_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -275,7 +284,7 @@ void latency(benchmark::State& state, const std::string& name, int log2_n)
   }();
   for (int i = 0; i < 10 && e == cudaSuccess; ++i)
   {
-    e = sort_set<LIB>(temp.get(), bytes, in, 0, out, stream);
+    e = c.sort(0, stream);
   }
   STRATA_BENCH_CHECK(cudaStreamSynchronize(stream));
   for (auto _ : state)
@@ -284,7 +293,7 @@ void latency(benchmark::State& state, const std::string& name, int log2_n)
     {
       break;
     }
-    e = sort_set<LIB>(temp.get(), bytes, in, 0, out, stream);
+    e = c.sort(0, stream);
     STRATA_BENCH_CHECK(cudaStreamSynchronize(stream));
   }
   if (e != cudaSuccess)
@@ -292,7 +301,7 @@ void latency(benchmark::State& state, const std::string& name, int log2_n)
     state.SkipWithError(error_text("sort", e).c_str());
     return;
   }
-  finish<LIB>(state, name, in, temp.get(), strata_bytes, cub_bytes, out);
+  c.finish(state, name);
 }
 
 template <typename KeyT, typename ValueT>
