@@ -314,12 +314,16 @@ std::vector<std::size_t> single_tile_tiles()
   return tier_tiles<Tiers>(std::make_integer_sequence<int, Tiers::count>{});
 }
 
-// The tiles the size sweeps of a sort of KeyT (and ValueT) are built around: those of its sm_90 policy, where the tests
-// run: the onesweep tile, the largest single-block tile and, where the policy has one, the small-input tile.
+// The sm_90 policy of a sort of KeyT (and ValueT): the tests run on sm_90.
+template <typename KeyT, typename ValueT>
+using sm90_policy = typename strata::detail::radix_sort::policy_hub<KeyT, ValueT, std::uint32_t>::Policy900;
+
+// The tiles the size sweeps of a sort of KeyT (and ValueT) are built around: those of its sm_90 policy: the onesweep
+// tile, the largest single-block tile and, where the policy has one, the small-input tile.
 template <typename KeyT, typename ValueT = strata::NullType>
 std::vector<std::size_t> policy_tiles()
 {
-  using Policy = typename strata::detail::radix_sort::policy_hub<KeyT, ValueT, std::uint32_t>::Policy900;
+  using Policy = sm90_policy<KeyT, ValueT>;
   using Small  = strata::detail::radix_sort::small_onesweep<Policy>;
   std::vector<std::size_t> tiles{Policy::OnesweepPolicy::TILE_ITEMS, single_tile_tiles<Policy>().back()};
   if (Small::defined)
@@ -351,12 +355,11 @@ inline std::vector<bool> directions(std::size_t i)
 template <typename KeyT, typename ValueT = strata::NullType>
 std::vector<std::size_t> sort_sizes(std::size_t max_size, u64 salt)
 {
-  using Policy                         = typename strata::detail::radix_sort::policy_hub<KeyT, ValueT, std::uint32_t>::Policy900;
   const std::vector<std::size_t> tiles = policy_tiles<KeyT, ValueT>();
   max_size                   = capped(max_size);
   std::vector<std::size_t> s = strata_test::test_sizes(tiles[0], max_size, salt);
   const bool few             = sanitizer_run();
-  for (std::size_t t : single_tile_tiles<Policy>())
+  for (std::size_t t : single_tile_tiles<sm90_policy<KeyT, ValueT>>())
   {
     for (std::size_t x : {t - 1, t, t + 1})
     {

@@ -74,6 +74,17 @@ using single_tile_tiers_t = typename single_tile_tiers_of<PolicyT>::type;
 template <typename PolicyT, int TIER>
 using single_tile_policy_t = typename single_tile_tiers_t<PolicyT>::template tier<TIER>;
 
+// A radix sort agent's storage in its kernel's dynamic shared memory, of onesweep_shared_bytes bytes: a tile may pass
+// the 48 KiB of static shared memory.
+template <typename AgentT>
+STRATA_DEVICE STRATA_FORCEINLINE typename AgentT::TempStorage& agent_shared_storage()
+{
+  extern __shared__ __align__(16) unsigned char radix_sort_shared_memory[];
+  static_assert(alignof(typename AgentT::TempStorage) <= 16,
+                "the tile's storage fits the dynamic shared memory's alignment");
+  return *reinterpret_cast<typename AgentT::TempStorage*>(radix_sort_shared_memory);
+}
+
 STRATA_KERNELS_BEGIN
 
 template <typename MaxPolicyT, typename KeyT, typename OffsetT, typename CodecT>
@@ -115,12 +126,7 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers,
   using Policy             = onesweep_policy_t<typename MaxPolicyT::ActivePolicy, SMALL>;
   constexpr int RADIX_BITS = Policy::RADIX_BITS;
   using Agent              = AgentRadixSortOnesweep<Policy, KeyT, ValueT, OffsetT, CodecT>;
-  // Dynamic shared memory of sizeof(Agent::TempStorage) bytes (onesweep_shared_bytes): a tile may pass the 48 KiB
-  // of static shared memory.
-  extern __shared__ __align__(16) unsigned char onesweep_shared_memory[];
-  static_assert(alignof(typename Agent::TempStorage) <= 16,
-                "the tile's storage fits the dynamic shared memory's alignment");
-  auto& temp_storage = *reinterpret_cast<typename Agent::TempStorage*>(onesweep_shared_memory);
+  auto& temp_storage       = agent_shared_storage<Agent>();
   const pass_bits<RADIX_BITS> bits(range);
 
   // The next pass is not let in early (no GridLaunchDependents: it launches as this grid's blocks end). A grid that
@@ -172,8 +178,7 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers,
   }
 }
 
-// The whole sort of at most one tile of single-block tier TIER, in one block, with sizeof(Agent::TempStorage) bytes
-// of dynamic shared memory (onesweep_shared_bytes).
+// The whole sort of at most one tile of single-block tier TIER, in one block (its storage in dynamic shared memory).
 template <typename MaxPolicyT, int TIER, typename KeyT, typename ValueT, typename OffsetT, typename CodecT>
 STRATA_KERNEL_ATTRIBUTES
 __launch_bounds__(single_tile_policy_t<typename MaxPolicyT::ActivePolicy, TIER>::BLOCK_THREADS, 1) void
@@ -187,11 +192,7 @@ DeviceRadixSortSingleTileKernel(const KeyT* d_keys_in,
 {
   using Policy = single_tile_policy_t<typename MaxPolicyT::ActivePolicy, TIER>;
   using Agent  = AgentRadixSortOnesweep<Policy, KeyT, ValueT, OffsetT, CodecT>;
-  extern __shared__ __align__(16) unsigned char single_tile_shared_memory[];
-  static_assert(alignof(typename Agent::TempStorage) <= 16,
-                "the tile's storage fits the dynamic shared memory's alignment");
-  auto& temp_storage = *reinterpret_cast<typename Agent::TempStorage*>(single_tile_shared_memory);
-  Agent(temp_storage, codec)
+  Agent(agent_shared_storage<Agent>(), codec)
     .SortSingleTile(d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, pass_bits<Policy::RADIX_BITS>(range));
 }
 
