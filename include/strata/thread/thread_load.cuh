@@ -3,7 +3,8 @@
 // Block loads and the tile-state look-back read through here so that a policy's cache modifier reaches the
 // instruction. Through a pointer, a value of any trivially copyable type is read as the widest native words its
 // alignment allows (a 16-byte aligned type as 16-byte vector loads, a 12-byte struct of ints as three 4-byte
-// loads); any other iterator is simply dereferenced, since its value may be computed rather than stored.
+// loads); any other iterator is simply dereferenced, since its value may be computed rather than stored. A type that
+// is not trivially copyable is read by its copy constructor, a plain load (its bytes are not the whole of its value).
 //
 // Example: stream a tile in once, without keeping it in L1.
 //   float x = strata::ThreadLoad<strata::LOAD_CS>(d_in + i);
@@ -67,13 +68,15 @@ STRATA_DEVICE STRATA_FORCEINLINE T load_words(const T* ptr)
 
 } // namespace detail
 
-// Reads *itr with the cache behaviour MODIFIER. For pointers the value is read with the PTX cache operator
-// (LOAD_DEFAULT and LOAD_PLAIN: a plain load; LOAD_VOLATILE: a volatile load); other iterators are dereferenced.
+// Reads *itr with the cache behaviour MODIFIER. For pointers to trivially copyable values the value is read with the
+// PTX cache operator (LOAD_DEFAULT and LOAD_PLAIN: a plain load; LOAD_VOLATILE: a volatile load); other iterators, and
+// values of other types, are dereferenced.
 // requires: for LOAD_CA, LOAD_CG, LOAD_CS, LOAD_CV and LOAD_LDG through a pointer, the pointer is into global memory.
 template <CacheLoadModifier MODIFIER, typename InputIteratorT>
 STRATA_DEVICE STRATA_FORCEINLINE detail::it_value_t<InputIteratorT> ThreadLoad(InputIteratorT itr)
 {
-  if constexpr (!cuda::std::is_pointer<InputIteratorT>::value || MODIFIER == LOAD_DEFAULT || MODIFIER == LOAD_PLAIN)
+  if constexpr (!cuda::std::is_pointer<InputIteratorT>::value || MODIFIER == LOAD_DEFAULT || MODIFIER == LOAD_PLAIN
+                || !cuda::std::is_trivially_copyable<detail::it_value_t<InputIteratorT>>::value)
   {
     return *itr;
   }

@@ -2,7 +2,8 @@
 //
 // Block stores and the tile-state look-back write through here so that a policy's cache modifier reaches the
 // instruction. Through a pointer, a value of any trivially copyable type is written as the widest native words its
-// alignment allows (see ThreadLoad); any other output iterator is assigned through.
+// alignment allows (see ThreadLoad); any other output iterator, and values of a type that is not trivially
+// copyable, are assigned through.
 //
 // Example: publish a tile's aggregate to L2 for the look-back of later tiles.
 //   strata::ThreadStore<strata::STORE_CG>(d_tile_aggregates + tile, aggregate);
@@ -61,14 +62,15 @@ STRATA_DEVICE STRATA_FORCEINLINE void store_words(T* ptr, const T& value)
 
 } // namespace detail
 
-// Writes `val` to *itr with the cache behaviour MODIFIER. Through a pointer, `val` is first converted to the
-// pointee type and written with the PTX cache operator (STORE_DEFAULT: a plain store; STORE_VOLATILE: a volatile
-// store); other iterators are assigned through.
+// Writes `val` to *itr with the cache behaviour MODIFIER. Through a pointer to a trivially copyable type, `val` is
+// first converted to the pointee type and written with the PTX cache operator (STORE_DEFAULT: a plain store;
+// STORE_VOLATILE: a volatile store); other iterators are assigned through.
 // requires: for STORE_WB, STORE_CG, STORE_CS and STORE_WT through a pointer, the pointer is into global memory.
 template <CacheStoreModifier MODIFIER, typename OutputIteratorT, typename T>
 STRATA_DEVICE STRATA_FORCEINLINE void ThreadStore(OutputIteratorT itr, T val)
 {
-  if constexpr (!cuda::std::is_pointer<OutputIteratorT>::value || MODIFIER == STORE_DEFAULT)
+  if constexpr (!cuda::std::is_pointer<OutputIteratorT>::value || MODIFIER == STORE_DEFAULT
+                || !cuda::std::is_trivially_copyable<cuda::std::remove_cv_t<cuda::std::remove_pointer_t<OutputIteratorT>>>::value)
   {
     *itr = val;
   }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/util/uninitialized.cuh>
 
 #include <cuda/ptx>
 #include <cuda/std/cstdint>
@@ -75,7 +76,7 @@ STRATA_DEVICE STRATA_FORCEINLINE unsigned int LogicalWarpMask(unsigned int logic
   return base << ((logical_warp_id % warps_per_hw) * LOGICAL_WARP_THREADS);
 }
 
-// -- shuffles of any trivially copyable type --------------------------------------------------------------
+// -- shuffles of any type ----------------------------------------------------------------------------------
 //
 // A value is moved as ceil(sizeof(T) / 4) 32-bit shuffles. `c` is the PTX clamp/segment operand:
 // bits 0-4 hold the clamp value, bits 8-12 the segment mask (32 - logical warp width), as in shfl.sync.
@@ -116,21 +117,31 @@ STRATA_DEVICE STRATA_FORCEINLINE unsigned int shfl_word(unsigned int word, int s
 template <shfl_mode Mode, typename T>
 STRATA_DEVICE STRATA_FORCEINLINE T shfl(const T& input, int src, int c, unsigned int member_mask)
 {
-  static_assert(cuda::std::is_trivially_copyable<T>::value, "shuffled types must be trivially copyable");
   constexpr int WORDS = static_cast<int>((sizeof(T) + sizeof(unsigned int) - 1) / sizeof(unsigned int));
   // Copy through a word array so that types whose size is not a multiple of 4 are handled too.
   unsigned int in_words[WORDS];
   unsigned int out_words[WORDS];
   in_words[WORDS - 1] = 0;
-  memcpy(in_words, &input, sizeof(T));
+  memcpy(in_words, static_cast<const void*>(&input), sizeof(T));
   STRATA_UNROLL
   for (int w = 0; w < WORDS; ++w)
   {
     out_words[w] = shfl_word<Mode>(in_words[w], src, c, member_mask);
   }
-  T output;
-  memcpy(&output, out_words, sizeof(T));
-  return output;
+  if constexpr (cuda::std::is_trivially_copyable<T>::value && cuda::std::is_default_constructible<T>::value)
+  {
+    T output;
+    memcpy(&output, out_words, sizeof(T));
+    return output;
+  }
+  else
+  {
+    // A type with its own copy operations (or no default constructor) crosses lanes as the bytes of the source
+    // lane's object, and is copied out of them by its copy constructor, as CUB moves such types.
+    Uninitialized<T> output;
+    memcpy(output.storage, out_words, sizeof(T));
+    return output.Alias();
+  }
 }
 } // namespace detail
 
