@@ -42,7 +42,7 @@ struct segmented_value
 template <typename ScanOpT>
 struct segmented_op
 {
-  ScanOpT op;
+  mutable ScanOpT op; // mutable: an operator may have a non-const operator() (Thrust accepts those)
   template <typename V>
   STRATA_HOST_DEVICE STRATA_FORCEINLINE segmented_value<V> operator()(const segmented_value<V>& a,
                                                                      const segmented_value<V>& b) const
@@ -55,7 +55,7 @@ struct segmented_op
 template <typename EqualityOpT>
 struct keys_differ
 {
-  EqualityOpT equality_op;
+  mutable EqualityOpT equality_op;
   template <typename KeyT>
   STRATA_DEVICE STRATA_FORCEINLINE bool operator()(const KeyT& a, const KeyT& b) const
   {

@@ -268,8 +268,8 @@ public:
       typename WarpReduceT::TempStorage reduce;
       Uninitialized<T[CACHED_WINDOWS][WARP_THREADS]> windows;
     };
-    T exclusive_prefix;
-    T inclusive_prefix;
+    Uninitialized<T> exclusive_prefix;
+    Uninitialized<T> inclusive_prefix;
   };
 
   STRATA_DEVICE STRATA_FORCEINLINE
@@ -293,8 +293,8 @@ public:
     {
       const T inclusive_prefix = op_(prefix, block_aggregate);
       tile_state_.SetInclusive(tile_idx_, inclusive_prefix);
-      temp_storage_.exclusive_prefix = prefix;
-      temp_storage_.inclusive_prefix = inclusive_prefix;
+      temp_storage_.exclusive_prefix.Alias() = prefix;
+      temp_storage_.inclusive_prefix.Alias() = inclusive_prefix;
     }
     return prefix;
   }
@@ -302,11 +302,11 @@ public:
   // After the scan (and a barrier): the tile's exclusive and inclusive prefixes, in every thread.
   STRATA_DEVICE STRATA_FORCEINLINE T ExclusivePrefix() const
   {
-    return temp_storage_.exclusive_prefix;
+    return temp_storage_.exclusive_prefix.Alias();
   }
   STRATA_DEVICE STRATA_FORCEINLINE T InclusivePrefix() const
   {
-    return temp_storage_.inclusive_prefix;
+    return temp_storage_.inclusive_prefix.Alias();
   }
 
 private:
@@ -448,7 +448,7 @@ private:
 
   TileStateT tile_state_;
   TempStorage& temp_storage_;
-  ScanOpT op_;
+  mutable ScanOpT op_; // mutable: an operator may have a non-const operator() (Thrust accepts those)
   size_t tile_idx_;
 };
 

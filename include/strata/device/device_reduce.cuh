@@ -385,7 +385,9 @@ private:
                             cudaStream_t stream)
   {
     STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_in, d_out, true));
-    using InputT = cuda::std::decay_t<decltype(transform(*d_in))>;
+    // The input's value type (not its reference type: a device_reference or a zip's tuple of references),
+    // transformed.
+    using InputT = cuda::std::decay_t<cuda::std::invoke_result_t<TransformOpT&, detail::it_value_t<InputIteratorT>>>;
     using AccumT = detail::accumulator_t<ReductionOpT, InputT, InitT>;
     return detail::dispatch_offset(num_items, [&](auto offset) {
       using OffsetT = decltype(offset);

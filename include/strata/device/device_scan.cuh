@@ -34,6 +34,89 @@
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace scan
+{
+// The accumulator of a scan of InputT items: AccumT where it is named (the frontend names Thrust's:
+// strata/execution/scan.cuh), else CUB's rule, the decayed type of op(init, item), or of op(item, item) without init.
+template <typename AccumT, typename ScanOpT, typename InputT, typename InitValueT>
+struct accumulator
+{
+  using type = AccumT;
+};
+template <typename ScanOpT, typename InputT, typename InitValueT>
+struct accumulator<void, ScanOpT, InputT, InitValueT>
+{
+  using type = accumulator_t<ScanOpT, InputT, InitValueT>;
+};
+template <typename ScanOpT, typename InputT>
+struct accumulator<void, ScanOpT, InputT, no_init>
+{
+  using type = accumulator_t<ScanOpT, InputT, InputT>;
+};
+
+// The scans, accumulating in AccumT (void: CUB's rule).
+template <bool INCLUSIVE,
+          typename AccumT = void,
+          typename InputIteratorT,
+          typename OutputIteratorT,
+          typename ScanOpT,
+          typename InitValueT,
+          typename NumItemsT>
+cudaError_t run(void* d_temp_storage,
+                size_t& temp_storage_bytes,
+                InputIteratorT d_in,
+                OutputIteratorT d_out,
+                ScanOpT op,
+                InitValueT init,
+                NumItemsT num_items,
+                cudaStream_t stream)
+{
+  using A = typename accumulator<AccumT, ScanOpT, it_value_t<InputIteratorT>, InitValueT>::type;
+  STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_in, d_out, false));
+  return dispatch_offset(num_items, [&](auto offset) {
+    using OffsetT = decltype(offset);
+    using Hub     = policy_hub<A, ScanOpT, stage_bytes_v<InputIteratorT, OutputIteratorT, A>>;
+    return DispatchScan<InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, A, Hub, INCLUSIVE>::Dispatch(
+      d_temp_storage, temp_storage_bytes, d_in, d_out, op, init, offset, stream);
+  });
+}
+
+template <bool INCLUSIVE,
+          typename AccumT = void,
+          typename KeysInputIteratorT,
+          typename ValuesInputIteratorT,
+          typename ValuesOutputIteratorT,
+          typename ScanOpT,
+          typename InitValueT,
+          typename NumItemsT,
+          typename EqualityOpT>
+cudaError_t run_by_key(void* d_temp_storage,
+                       size_t& temp_storage_bytes,
+                       KeysInputIteratorT d_keys_in,
+                       ValuesInputIteratorT d_values_in,
+                       ValuesOutputIteratorT d_values_out,
+                       ScanOpT op,
+                       InitValueT init,
+                       NumItemsT num_items,
+                       EqualityOpT equality_op,
+                       cudaStream_t stream)
+{
+  using A = typename accumulator<AccumT, ScanOpT, it_value_t<ValuesInputIteratorT>, InitValueT>::type;
+  STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_keys_in, d_values_out, false));
+  STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_values_in, d_values_out, false));
+  return dispatch_offset(num_items, [&](auto offset) {
+    using OffsetT = decltype(offset);
+    return DispatchScanByKey<KeysInputIteratorT, ValuesInputIteratorT, ValuesOutputIteratorT, EqualityOpT, ScanOpT,
+                             InitValueT, OffsetT, A, INCLUSIVE>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys_in,
+                                                                          d_values_in, d_values_out, equality_op, op,
+                                                                          init, offset, stream);
+  });
+}
+} // namespace scan
+} // namespace detail
+
 struct DeviceScan
 {
   // d_out[i] = T{} + d_in[0] + ... + d_in[i - 1].
@@ -47,7 +130,8 @@ struct DeviceScan
   {
     STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveSum");
     using InitT = detail::non_void_value_t<OutputIteratorT, detail::it_value_t<InputIteratorT>>;
-    return scan<false>(d_temp_storage, temp_storage_bytes, d_in, d_out, cuda::std::plus<>{}, InitT{}, num_items, stream);
+    return detail::scan::run<false>(
+      d_temp_storage, temp_storage_bytes, d_in, d_out, cuda::std::plus<>{}, InitT{}, num_items, stream);
   }
 
   template <typename IteratorT, typename NumItemsT>
@@ -69,7 +153,8 @@ struct DeviceScan
                                    cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveScan");
-    return scan<false>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init_value, num_items, stream);
+    return detail::scan::run<false>(
+      d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init_value, num_items, stream);
   }
 
   template <typename IteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT>
@@ -94,7 +179,7 @@ struct DeviceScan
                                   cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveSum");
-    return scan<true>(
+    return detail::scan::run<true>(
       d_temp_storage, temp_storage_bytes, d_in, d_out, cuda::std::plus<>{}, detail::scan::no_init{}, num_items, stream);
   }
 
@@ -116,7 +201,8 @@ struct DeviceScan
                                    cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveScan");
-    return scan<true>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, detail::scan::no_init{}, num_items, stream);
+    return detail::scan::run<true>(
+      d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, detail::scan::no_init{}, num_items, stream);
   }
 
   template <typename IteratorT, typename ScanOpT, typename NumItemsT>
@@ -142,7 +228,8 @@ struct DeviceScan
                                        cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveScanInit");
-    return scan<true>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init_value, num_items, stream);
+    return detail::scan::run<true>(
+      d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init_value, num_items, stream);
   }
 
   // Exclusive sum of each run of equal keys: d_values_out[i] = 0 at a run's first item, else the sum of the
@@ -163,8 +250,8 @@ struct DeviceScan
   {
     STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveSumByKey");
     using InitT = detail::non_void_value_t<ValuesOutputIteratorT, detail::it_value_t<ValuesInputIteratorT>>;
-    return scan_by_key<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
-                              cuda::std::plus<>{}, InitT{}, num_items, equality_op, stream);
+    return detail::scan::run_by_key<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
+                                           cuda::std::plus<>{}, InitT{}, num_items, equality_op, stream);
   }
 
   // Exclusive scan of each run of equal keys, every run starting from init_value.
@@ -187,8 +274,8 @@ struct DeviceScan
                                         cudaStream_t stream     = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveScanByKey");
-    return scan_by_key<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, scan_op,
-                              init_value, num_items, equality_op, stream);
+    return detail::scan::run_by_key<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
+                                           scan_op, init_value, num_items, equality_op, stream);
   }
 
   // Inclusive sum of each run of equal keys.
@@ -207,8 +294,8 @@ struct DeviceScan
                                        cudaStream_t stream     = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveSumByKey");
-    return scan_by_key<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
-                             cuda::std::plus<>{}, detail::scan::no_init{}, num_items, equality_op, stream);
+    return detail::scan::run_by_key<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
+                                          cuda::std::plus<>{}, detail::scan::no_init{}, num_items, equality_op, stream);
   }
 
   // Inclusive scan of each run of equal keys.
@@ -229,8 +316,8 @@ struct DeviceScan
                                         cudaStream_t stream     = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveScanByKey");
-    return scan_by_key<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, scan_op,
-                             detail::scan::no_init{}, num_items, equality_op, stream);
+    return detail::scan::run_by_key<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
+                                          scan_op, detail::scan::no_init{}, num_items, equality_op, stream);
   }
 
   // -- Single-phase forms: temporary storage and stream from `policy` ------------------------------------------
@@ -548,77 +635,6 @@ struct DeviceScan
     STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveScanByKey");
     return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return InclusiveScanByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, scan_op, num_items, equality_op, stream);
-    });
-  }
-
-private:
-  // The accumulator: the decayed type of op(init, input), or of op(input, input) without an initial value.
-  template <typename ScanOpT, typename InputT, typename InitValueT>
-  using accum_t = detail::accumulator_t<
-    ScanOpT,
-    InputT,
-    cuda::std::conditional_t<cuda::std::is_same<InitValueT, detail::scan::no_init>::value, InputT, InitValueT>>;
-
-  template <bool INCLUSIVE,
-            typename InputIteratorT,
-            typename OutputIteratorT,
-            typename ScanOpT,
-            typename InitValueT,
-            typename NumItemsT>
-  static cudaError_t scan(void* d_temp_storage,
-                          size_t& temp_storage_bytes,
-                          InputIteratorT d_in,
-                          OutputIteratorT d_out,
-                          ScanOpT op,
-                          InitValueT init,
-                          NumItemsT num_items,
-                          cudaStream_t stream)
-  {
-    STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_in, d_out, false));
-    using AccumT = accum_t<ScanOpT, detail::it_value_t<InputIteratorT>, InitValueT>;
-    return detail::dispatch_offset(num_items, [&](auto offset) {
-      using OffsetT = decltype(offset);
-      using Hub     = detail::scan::policy_hub<AccumT, ScanOpT>;
-      return DispatchScan<InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, AccumT, Hub, INCLUSIVE>::Dispatch(
-        d_temp_storage, temp_storage_bytes, d_in, d_out, op, init, offset, stream);
-    });
-  }
-
-  template <bool INCLUSIVE,
-            typename KeysInputIteratorT,
-            typename ValuesInputIteratorT,
-            typename ValuesOutputIteratorT,
-            typename ScanOpT,
-            typename InitValueT,
-            typename NumItemsT,
-            typename EqualityOpT>
-  static cudaError_t scan_by_key(void* d_temp_storage,
-                                 size_t& temp_storage_bytes,
-                                 KeysInputIteratorT d_keys_in,
-                                 ValuesInputIteratorT d_values_in,
-                                 ValuesOutputIteratorT d_values_out,
-                                 ScanOpT op,
-                                 InitValueT init,
-                                 NumItemsT num_items,
-                                 EqualityOpT equality_op,
-                                 cudaStream_t stream)
-  {
-    STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_keys_in, d_values_out, false));
-    STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_values_in, d_values_out, false));
-    using V = accum_t<ScanOpT, detail::it_value_t<ValuesInputIteratorT>, InitValueT>;
-    return detail::dispatch_offset(num_items, [&](auto offset) {
-      using OffsetT = decltype(offset);
-      return DispatchScanByKey<KeysInputIteratorT, ValuesInputIteratorT, ValuesOutputIteratorT, EqualityOpT, ScanOpT,
-                               InitValueT, OffsetT, V, INCLUSIVE>::Dispatch(d_temp_storage,
-                                                                            temp_storage_bytes,
-                                                                            d_keys_in,
-                                                                            d_values_in,
-                                                                            d_values_out,
-                                                                            equality_op,
-                                                                            op,
-                                                                            init,
-                                                                            offset,
-                                                                            stream);
     });
   }
 };

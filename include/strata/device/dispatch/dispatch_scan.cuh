@@ -140,7 +140,8 @@ template <typename InputIteratorT,
           typename InitValueT,
           typename OffsetT,
           typename AccumT,
-          typename PolicyHub = detail::scan::policy_hub<AccumT, ScanOpT>,
+          typename PolicyHub =
+            detail::scan::policy_hub<AccumT, ScanOpT, detail::scan::stage_bytes_v<InputIteratorT, OutputIteratorT, AccumT>>,
           bool INCLUSIVE     = cuda::std::is_same<InitValueT, detail::scan::no_init>::value,
           typename OutputOpT = detail::scan::scanned_output>
 struct DispatchScan

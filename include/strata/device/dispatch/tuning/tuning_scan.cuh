@@ -1,5 +1,7 @@
 // Tunings of DeviceScan, per architecture, chosen by the compile-time workload: the accumulator's size (which
-// sets the registers per item and the tile-state word) and the operator kind.
+// sets the registers per item and the tile-state word) and the operator kind. A tile also passes through shared
+// memory as items of the input and the output type; where one of those is wider than the accumulator (float items
+// scanned into doubles, say), fewer items per thread keep that stage within a kernel's 48 KiB of static shared memory.
 #pragma once
 
 #include <strata/agent/agent_scan.cuh>
@@ -7,6 +9,7 @@
 #include <strata/config.cuh>
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/thread/thread_operators.cuh>
+#include <strata/util/type_traits.cuh>
 
 #include <cuda/std/type_traits>
 
@@ -15,6 +18,17 @@ namespace detail
 {
 namespace scan
 {
+
+// The size of the widest of a scan's item types: the input's value type, the output's (the accumulator where the
+// output has none) and the accumulator.
+template <typename InputIteratorT, typename OutputIteratorT, typename AccumT>
+constexpr int stage_bytes_v = static_cast<int>(
+  sizeof(AccumT) > sizeof(it_value_t<InputIteratorT>)
+    ? (sizeof(AccumT) > sizeof(non_void_value_t<OutputIteratorT, AccumT>) ? sizeof(AccumT)
+                                                                         : sizeof(non_void_value_t<OutputIteratorT, AccumT>))
+    : (sizeof(it_value_t<InputIteratorT>) > sizeof(non_void_value_t<OutputIteratorT, AccumT>)
+         ? sizeof(it_value_t<InputIteratorT>)
+         : sizeof(non_void_value_t<OutputIteratorT, AccumT>)));
 
 // Items per thread that make about `bytes` bytes of accumulators per thread, between 1 and `most`.
 constexpr int items_for_bytes(int bytes, int accum_size, int most)
@@ -110,6 +124,24 @@ struct sm90_tuning<AccumT,
   static constexpr int bulk_min_tiles_per_sm   = 1;  // sm90: at 2^20 (1.4 per SM) bulk 7-17% faster (H200)
 };
 
+// The most items per thread for which a tile of `threads` threads staged as items of `stage_bytes` bytes (the widest of
+// the input, output and accumulator types) fits in 46 KiB, leaving room for the look-back's windows and the tile id.
+constexpr int stage_items_limit(int threads, int stage_bytes)
+{
+  return (46 * 1024) / (threads * stage_bytes) < 1 ? 1 : (46 * 1024) / (threads * stage_bytes);
+}
+
+// A tuning whose items per thread are capped so that its tile's shared-memory stage fits (no change where the
+// accumulator is the widest type, which every tuning above was measured with).
+template <typename TuningT, int STAGE_BYTES>
+struct staged_tuning : TuningT
+{
+  static constexpr int items_per_thread =
+    TuningT::items_per_thread < stage_items_limit(TuningT::threads, STAGE_BYTES)
+      ? TuningT::items_per_thread
+      : stage_items_limit(TuningT::threads, STAGE_BYTES);
+};
+
 // The register-path policy of an sm_90 tuning.
 template <typename TuningT>
 using sm90_scan_policy = AgentScanPolicy<TuningT::threads,
@@ -140,7 +172,8 @@ struct sm90_bulk_policy<TuningT, true>
                                              TuningT::bulk_min_tiles_per_sm>;
 };
 
-template <typename AccumT, typename ScanOpT>
+// STAGE_BYTES: the size of the widest of the input, output and accumulator types (stage_bytes_v).
+template <typename AccumT, typename ScanOpT, int STAGE_BYTES = static_cast<int>(sizeof(AccumT))>
 struct policy_hub
 {
   static constexpr int ACCUM_SIZE = static_cast<int>(sizeof(AccumT));
@@ -176,7 +209,7 @@ struct policy_hub
       : ChainedPolicy<900, Policy900, Policy800>
       , sm90_bulk_policy<sm90_tuning<AccumT, op_kind_v<ScanOpT>>>
   {
-    using ScanPolicy = sm90_scan_policy<sm90_tuning<AccumT, op_kind_v<ScanOpT>>>;
+    using ScanPolicy = sm90_scan_policy<staged_tuning<sm90_tuning<AccumT, op_kind_v<ScanOpT>>, STAGE_BYTES>>;
   };
 
   using MaxPolicy = Policy900;
