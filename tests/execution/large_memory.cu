@@ -138,7 +138,16 @@ struct low_byte_at
     return static_cast<std::int8_t>(i);
   }
 };
-// 32-bit unsigned addition (the accumulator is uint32 whatever the input).
+// An item as a uint32.
+struct to_u32
+{
+  __host__ __device__ std::uint32_t operator()(std::int8_t x) const
+  {
+    return static_cast<std::uint32_t>(x);
+  }
+};
+
+// 32-bit unsigned addition.
 struct plus_u32
 {
   __host__ __device__ std::uint32_t operator()(std::uint32_t a, std::uint32_t b) const
@@ -239,9 +248,12 @@ TEST_CASE("strata's scans over 2^31 + k items into memory", "[execution][large][
   big_array<std::uint32_t> out(N);
   exec_test::settle();
 
-  SECTION("inclusive_scan of int8 ones in memory, accumulated in uint32")
+  // An inclusive scan accumulates in its input's value type (without init) or in op(item, init)'s type: the int8 ones
+  // reach uint32 sums through a uint32 init, or through an iterator that reads them as uint32.
+  SECTION("inclusive_scan of int8 ones in memory, accumulated in uint32 from init")
   {
-    CHECK(strata::inclusive_scan(stream.policy, ones.get(), ones.get() + N, out.get(), plus_u32{}) == out.get() + N);
+    CHECK(strata::inclusive_scan(stream.policy, ones.get(), ones.get() + N, out.get(), plus_u32{}, std::uint32_t{0})
+          == out.get() + N);
     stream.sync();
     CHECK(wrong_items(out.get(), N, expected_u32{NO_RUNS, 1, 1}) == 0);
   }
@@ -263,9 +275,10 @@ TEST_CASE("strata's scans over 2^31 + k items into memory", "[execution][large][
     const std::size_t run = 1000003;
     const long long count = static_cast<long long>(N);
     const run_of runs{static_cast<long long>(run)};
-    const auto keys = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), runs);
+    const auto keys      = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), runs);
+    const auto ones_u32 = thrust::make_transform_iterator(ones.get(), to_u32{});
     strata::inclusive_scan_by_key(
-      stream.policy, keys, keys + count, ones.get(), out.get(), cuda::std::equal_to<>{}, plus_u32{});
+      stream.policy, keys, keys + count, ones_u32, out.get(), cuda::std::equal_to<>{}, plus_u32{});
     stream.sync();
     CHECK(wrong_items(out.get(), N, expected_u32{run, 1, 1}) == 0);
     const thrust::constant_iterator<std::uint32_t> twos(2);

@@ -34,6 +34,20 @@ using iter_reference_t = typename thrust::iterator_traits<IteratorT>::reference;
 template <typename IteratorT>
 using iter_difference_t = typename thrust::iterator_traits<IteratorT>::difference_type;
 
+// T(0) (Thrust's zero of a value type), or T{} for a type that cannot be made from an int (an aggregate).
+template <typename T>
+T zero_of()
+{
+  if constexpr (std::is_constructible<T, int>::value)
+  {
+    return T(0);
+  }
+  else
+  {
+    return T{};
+  }
+}
+
 // Whether F can be called with one value of IteratorT (the unary operators that tell the Thrust-order overloads
 // from the std-order ones), or with two values of type V (the binary ones).
 template <typename F, typename IteratorT>

@@ -10,7 +10,10 @@
 // The policy is also a Thrust CUDA execution policy: thrust::reduce(strata::par.on(s), ...) finds strata's
 // reduce by argument-dependent lookup, as Thrust finds its own backends' algorithms, and Thrust algorithms
 // strata does not implement run Thrust's CUDA backend on the policy's stream, with their temporary buffers from
-// the policy's allocator. Like thrust::cuda::par_nosync, they synchronize only where they return a host value.
+// the policy's allocator. strata's algorithms synchronize only where they return a host value or write memory the
+// host reads directly (strata/execution/host_value.cuh); Thrust's own keep the synchronization thrust::cuda::par
+// gives them (their outputs, a universal_vector among them, are written when they return), except on a stream being
+// captured into a graph.
 #pragma once
 
 #include <strata/config.cuh>
@@ -127,14 +130,17 @@ public:
 
 private:
   // What Thrust's CUDA backend asks of a policy (found by argument-dependent lookup): its stream, whether to
-  // synchronize where it need not, and its temporary buffers, from the policy's allocator on the policy's stream.
+  // synchronize at the end of an algorithm that returns no host value (as thrust::cuda::par does: Thrust cannot tell
+  // whether the output is host-accessible; not while the stream is captured, where synchronizing is an error), and
+  // its temporary buffers, from the policy's allocator on the policy's stream.
   friend cudaStream_t get_stream(const execution_policy& policy) noexcept
   {
     return policy.stream();
   }
-  friend bool must_perform_optional_stream_synchronization(const execution_policy&) noexcept
+  friend bool must_perform_optional_stream_synchronization(const execution_policy& policy) noexcept
   {
-    return false;
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    return cudaStreamIsCapturing(policy.stream(), &capture) == cudaSuccess && capture == cudaStreamCaptureStatusNone;
   }
   template <typename T>
   friend thrust::pair<T*, std::ptrdiff_t> get_temporary_buffer(execution_policy& policy, std::ptrdiff_t n)

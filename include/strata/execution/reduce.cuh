@@ -11,8 +11,15 @@
 // captured into a graph. Errors throw strata::cuda_error naming the algorithm. Empty ranges return what std::
 // defines (init, 0, last, true/false) without touching the device. Operators must be associative and commutative,
 // as std::reduce allows (items are combined in an order fixed by the input size and the device, so results, floats
-// included, are the same run to run). min_element and max_element return the first extreme item, minmax_element
-// the first smallest and the last largest, as std:: does.
+// included, are the same run to run).
+//
+// Types and conventions are Thrust's, so that thrust:: calls given strata's policy return what thrust::cuda::par
+// returns: reduce(first, last) starts from value_type(0) (value_type{} where a type cannot be made from 0, which
+// thrust::reduce rejects) and reduce(first, last, init) adds with plus<T> (each item converted to init's type T);
+// inner_product(first1, last1, first2, init) multiplies and adds in T; count_if adds up its predicate's results
+// converted to the difference type; equal(first1, last1, first2) compares with equal_to of the first range's value
+// type; min_element and max_element return the first extreme item, and minmax_element the first smallest and the
+// first largest (std::minmax_element returns the last largest).
 #pragma once
 
 #include <strata/config.cuh>
@@ -44,6 +51,8 @@ namespace frontend
 {
 // -- operators the reductions are built from (functors: the library's device code takes no lambdas) ----------
 
+// The predicate's result as a count: 0 or 1 for a bool, the value itself for a predicate that returns a number
+// (thrust::count_if adds those up).
 template <typename CountT, typename PredicateT>
 struct count_matches
 {
@@ -51,7 +60,7 @@ struct count_matches
   template <typename T>
   STRATA_HOST_DEVICE STRATA_FORCEINLINE CountT operator()(const T& x) const
   {
-    return pred(x) ? CountT(1) : CountT(0);
+    return static_cast<CountT>(pred(x));
   }
 };
 
@@ -90,8 +99,8 @@ struct apply_to_pair
   }
 };
 
-// The extreme items under `comp`, with their positions: the first smallest, the first largest, or (minmax) the
-// first smallest and the last largest. Ties are broken by position, so each is associative and commutative.
+// The extreme items under `comp`, with their positions: the first smallest and the first largest. Ties are broken by
+// position, so each is associative and commutative.
 template <typename CompareT>
 struct arg_min_by
 {
@@ -104,7 +113,7 @@ struct arg_min_by
   }
 };
 
-template <typename CompareT, bool LAST>
+template <typename CompareT>
 struct arg_max_by
 {
   mutable CompareT comp;
@@ -112,8 +121,7 @@ struct arg_max_by
   STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyValuePair<KeyT, ValueT>
   operator()(const KeyValuePair<KeyT, ValueT>& a, const KeyValuePair<KeyT, ValueT>& b) const
   {
-    const bool tie_goes_to_b = LAST ? a.key < b.key : b.key < a.key;
-    return (comp(a.value, b.value) || (!comp(b.value, a.value) && tie_goes_to_b)) ? b : a;
+    return (comp(a.value, b.value) || (!comp(b.value, a.value) && b.key < a.key)) ? b : a;
   }
 };
 
@@ -132,7 +140,7 @@ struct arg_minmax_by
   STRATA_HOST_DEVICE STRATA_FORCEINLINE min_and_max<KeyT, ValueT>
   operator()(const min_and_max<KeyT, ValueT>& a, const min_and_max<KeyT, ValueT>& b) const
   {
-    return {arg_min_by<CompareT>{comp}(a.min, b.min), arg_max_by<CompareT, true>{comp}(a.max, b.max)};
+    return {arg_min_by<CompareT>{comp}(a.min, b.min), arg_max_by<CompareT>{comp}(a.max, b.max)};
   }
 };
 
@@ -266,16 +274,19 @@ T reduce(const execution_policy<A>& policy, InputIt first, InputIt last, T init,
   });
 }
 
+// init + items..., each item converted to T (plus<T>, as thrust::reduce adds).
 template <typename A, typename InputIt, typename T>
 T reduce(const execution_policy<A>& policy, InputIt first, InputIt last, T init)
 {
-  return reduce(policy, first, last, init, cuda::std::plus<>{});
+  return reduce(policy, first, last, init, cuda::std::plus<T>{});
 }
 
+// The sum of the items, from value_type(0) (value_type{} for a type that cannot be made from 0).
 template <typename A, typename InputIt>
 detail::iter_value_t<InputIt> reduce(const execution_policy<A>& policy, InputIt first, InputIt last)
 {
-  return reduce(policy, first, last, detail::iter_value_t<InputIt>{}, cuda::std::plus<>{});
+  using T = detail::iter_value_t<InputIt>;
+  return reduce(policy, first, last, detail::zero_of<T>(), cuda::std::plus<T>{});
 }
 
 // *d_out = init op items..., in device memory, without synchronizing (graph-capturable).
@@ -291,13 +302,14 @@ void reduce_into(const execution_policy<A>& policy, InputIt first, InputIt last,
 template <typename A, typename InputIt, typename OutputIt, typename T>
 void reduce_into(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_out, T init)
 {
-  reduce_into(policy, first, last, d_out, init, cuda::std::plus<>{});
+  reduce_into(policy, first, last, d_out, init, cuda::std::plus<T>{});
 }
 
 template <typename A, typename InputIt, typename OutputIt>
 void reduce_into(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_out)
 {
-  reduce_into(policy, first, last, d_out, detail::iter_value_t<InputIt>{}, cuda::std::plus<>{});
+  using T = detail::iter_value_t<InputIt>;
+  reduce_into(policy, first, last, d_out, detail::zero_of<T>(), cuda::std::plus<T>{});
 }
 
 // -- transform_reduce -----------------------------------------------------------------------------------------
@@ -380,10 +392,11 @@ T inner_product(const execution_policy<A>& policy,
   return detail::frontend::pairwise_reduce(policy, "strata::inner_product", first1, last1, first2, init, op1, op2);
 }
 
+// init + a * b..., multiplied and added in T (as thrust::inner_product does).
 template <typename A, typename InputIt1, typename InputIt2, typename T>
 T inner_product(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, T init)
 {
-  return inner_product(policy, first1, last1, first2, init, cuda::std::plus<>{}, cuda::std::multiplies<>{});
+  return inner_product(policy, first1, last1, first2, init, cuda::std::plus<T>{}, cuda::std::multiplies<T>{});
 }
 
 // -- counting and testing -------------------------------------------------------------------------------------
@@ -440,10 +453,11 @@ bool equal(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, I
                                            detail::frontend::as_bool<BinaryPredicate, false>{pred});
 }
 
+// Compares with equal_to of the first range's value type (items of the second range are converted to it).
 template <typename A, typename InputIt1, typename InputIt2>
 bool equal(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2)
 {
-  return equal(policy, first1, last1, first2, cuda::std::equal_to<>{});
+  return equal(policy, first1, last1, first2, cuda::std::equal_to<detail::iter_value_t<InputIt1>>{});
 }
 
 // The four-iterator form: ranges of different lengths are not equal.
@@ -462,7 +476,7 @@ bool equal(const execution_policy<A>& policy,
 template <typename A, typename InputIt1, typename InputIt2>
 bool equal(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, InputIt2 last2)
 {
-  return equal(policy, first1, last1, first2, last2, cuda::std::equal_to<>{});
+  return equal(policy, first1, last1, first2, last2, cuda::std::equal_to<detail::iter_value_t<InputIt1>>{});
 }
 
 // -- extremes -------------------------------------------------------------------------------------------------
@@ -478,7 +492,7 @@ ForwardIt min_element(const execution_policy<A>& policy, ForwardIt first, Forwar
 template <typename A, typename ForwardIt>
 ForwardIt min_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt last)
 {
-  return min_element(policy, first, last, cuda::std::less<>{});
+  return min_element(policy, first, last, cuda::std::less<detail::iter_value_t<ForwardIt>>{});
 }
 
 template <typename A, typename ForwardIt, typename Compare>
@@ -486,16 +500,17 @@ ForwardIt max_element(const execution_policy<A>& policy, ForwardIt first, Forwar
 {
   STRATA_NVTX_RANGE("strata::max_element");
   return detail::frontend::extreme_element(policy, "strata::max_element", first, last,
-                                           detail::frontend::arg_max_by<Compare, false>{comp});
+                                           detail::frontend::arg_max_by<Compare>{comp});
 }
 
 template <typename A, typename ForwardIt>
 ForwardIt max_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt last)
 {
-  return max_element(policy, first, last, cuda::std::less<>{});
+  return max_element(policy, first, last, cuda::std::less<detail::iter_value_t<ForwardIt>>{});
 }
 
-// The first smallest and the last largest item, as std::minmax_element; {last, last} for an empty range.
+// The first smallest and the first largest item, as thrust::minmax_element (std::minmax_element returns the last
+// largest); {last, last} for an empty range.
 template <typename A, typename ForwardIt, typename Compare>
 thrust::pair<ForwardIt, ForwardIt>
 minmax_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, Compare comp)
@@ -517,7 +532,7 @@ minmax_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt las
 template <typename A, typename ForwardIt>
 thrust::pair<ForwardIt, ForwardIt> minmax_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt last)
 {
-  return minmax_element(policy, first, last, cuda::std::less<>{});
+  return minmax_element(policy, first, last, cuda::std::less<detail::iter_value_t<ForwardIt>>{});
 }
 
 STRATA_NAMESPACE_END

@@ -1,5 +1,6 @@
 // Frontend scans: std-like calls over DeviceScan's single pass, temporary storage from the policy's allocator.
-// They return the end of the output and never synchronize the host; they may be captured into a CUDA graph.
+// They return the end of the output and never synchronize the host, except for an output in host-accessible memory
+// (strata/execution/host_value.cuh); they may be captured into a CUDA graph.
 //
 //   strata::inclusive_scan(strata::par.on(stream), first, last, out);                       // sums
 //   strata::exclusive_scan(strata::par.on(stream), first, last, out, 0, cuda::maximum<>{});
@@ -10,10 +11,18 @@
 // (thrust::inclusive_scan with init before op, thrust::transform_*_scan with the unary operator first) are
 // accepted too, told apart by which argument can be called on an item. Errors throw strata::cuda_error naming the
 // algorithm. The output may be the input (in place); by-key outputs must not overlap the keys.
+//
+// The running value has the type Thrust gives it (as std:: does), so that thrust:: calls given strata's policy write
+// what thrust::cuda::par writes: an inclusive scan without init accumulates in the input's value type (int8 items
+// wrap as int8, whatever the output), one with init in the type of op(item, init); an exclusive scan accumulates in
+// init's type; transform_exclusive_scan converts each transformed item to init's type first. Exclusive scans without
+// init start from value_type{}.
 #pragma once
 
 #include <strata/config.cuh>
 #include <strata/device/device_scan.cuh>
+#include <strata/execution/allocator.cuh>
+#include <strata/execution/host_value.cuh>
 #include <strata/execution/iterators.cuh>
 #include <strata/execution/policy.cuh>
 #include <strata/nvtx.cuh>
@@ -34,23 +43,71 @@ namespace detail
 {
 namespace frontend
 {
+// The type Thrust accumulates a scan of items of ValueT in: ValueT for an inclusive scan without init (InitT
+// no_init), the type of op(item, init) for one with init, init's type for an exclusive scan.
+template <bool INCLUSIVE, typename BinaryOp, typename ValueT, typename InitT>
+struct scan_accum
+{
+  using type = InitT;
+};
+template <typename BinaryOp, typename ValueT>
+struct scan_accum<true, BinaryOp, ValueT, scan::no_init>
+{
+  using type = ValueT;
+};
+template <typename BinaryOp, typename ValueT, typename InitT>
+struct scan_accum<true, BinaryOp, ValueT, InitT>
+{
+  using type = accumulator_t<BinaryOp, /* op(item, init): the item first */ InitT, ValueT>;
+};
+template <bool INCLUSIVE, typename BinaryOp, typename ValueT, typename InitT>
+using scan_accum_t = typename scan_accum<INCLUSIVE, BinaryOp, ValueT, InitT>::type;
+
 // The scans, throwing strata::cuda_error naming `name`; InitT no_init for an inclusive scan without init.
 template <bool INCLUSIVE, typename PolicyT, typename InputIt, typename OutputIt, typename BinaryOp, typename InitT>
 OutputIt scan(const PolicyT& policy, const char* name, InputIt first, InputIt last, OutputIt d_first, BinaryOp op, InitT init)
 {
+  using AccumT = scan_accum_t<INCLUSIVE, BinaryOp, iter_value_t<InputIt>, InitT>;
   const auto n = cuda::std::distance(first, last);
-  if constexpr (!INCLUSIVE)
-  {
-    throw_on_error(DeviceScan::ExclusiveScan(unwrap(first), unwrap(d_first), op, init, n, policy), name);
-  }
-  else if constexpr (std::is_same<InitT, scan::no_init>::value)
-  {
-    throw_on_error(DeviceScan::InclusiveScan(unwrap(first), unwrap(d_first), op, n, policy), name);
-  }
-  else
-  {
-    throw_on_error(DeviceScan::InclusiveScanInit(unwrap(first), unwrap(d_first), op, init, n, policy), name);
-  }
+  throw_on_error(run_single_phase(policy,
+                                  [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+                                    return scan::run<INCLUSIVE, AccumT>(
+                                      d_temp, bytes, unwrap(first), unwrap(d_first), op, init, n, stream);
+                                  }),
+                 name);
+  finish_for_host(policy, name, d_first);
+  return d_first + n;
+}
+
+// The scans by key, with Thrust's accumulators: the values' value type (inclusive), init's type (exclusive).
+template <bool INCLUSIVE,
+          typename PolicyT,
+          typename KeyIt,
+          typename ValueIt,
+          typename OutputIt,
+          typename BinaryPredicate,
+          typename BinaryOp,
+          typename InitT>
+OutputIt scan_by_key(const PolicyT& policy,
+                     const char* name,
+                     KeyIt keys_first,
+                     KeyIt keys_last,
+                     ValueIt values_first,
+                     OutputIt d_first,
+                     BinaryPredicate binary_pred,
+                     BinaryOp op,
+                     InitT init)
+{
+  using AccumT = cuda::std::conditional_t<INCLUSIVE, iter_value_t<ValueIt>, InitT>;
+  const auto n = cuda::std::distance(keys_first, keys_last);
+  throw_on_error(run_single_phase(policy,
+                                  [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+                                    return scan::run_by_key<INCLUSIVE, AccumT>(
+                                      d_temp, bytes, unwrap(keys_first), unwrap(values_first), unwrap(d_first), op,
+                                      init, n, binary_pred, stream);
+                                  }),
+                 name);
+  finish_for_host(policy, name, d_first);
   return d_first + n;
 }
 } // namespace frontend
@@ -210,10 +267,11 @@ OutputIt transform_exclusive_scan(const execution_policy<A>& policy,
                                   UnaryOp unary_op)
 {
   STRATA_NVTX_RANGE("strata::transform_exclusive_scan");
+  // Each transformed item is converted to init's type, as thrust::transform_exclusive_scan converts it.
+  using TransformedIt = thrust::transform_iterator<UnaryOp, detail::unwrapped_t<InputIt>, T, T>;
   return detail::frontend::scan<false>(policy, "strata::transform_exclusive_scan",
-                                       thrust::make_transform_iterator(detail::unwrap(first), unary_op),
-                                       thrust::make_transform_iterator(detail::unwrap(last), unary_op), d_first,
-                                       binary_op, init);
+                                       TransformedIt(detail::unwrap(first), unary_op),
+                                       TransformedIt(detail::unwrap(last), unary_op), d_first, binary_op, init);
 }
 
 // Thrust's order (unary_op, init, binary_op).
@@ -248,11 +306,8 @@ OutputIt inclusive_scan_by_key(const execution_policy<A>& policy,
                                BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::inclusive_scan_by_key");
-  const auto n = cuda::std::distance(keys_first, keys_last);
-  detail::throw_on_error(DeviceScan::InclusiveScanByKey(detail::unwrap(keys_first), detail::unwrap(values_first),
-                                                        detail::unwrap(d_first), op, n, binary_pred, policy),
-                         "strata::inclusive_scan_by_key");
-  return d_first + n;
+  return detail::frontend::scan_by_key<true>(policy, "strata::inclusive_scan_by_key", keys_first, keys_last,
+                                             values_first, d_first, binary_pred, op, detail::scan::no_init{});
 }
 
 template <typename A, typename KeyIt, typename ValueIt, typename OutputIt, typename BinaryPredicate>
@@ -292,11 +347,8 @@ OutputIt exclusive_scan_by_key(const execution_policy<A>& policy,
                                BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::exclusive_scan_by_key");
-  const auto n = cuda::std::distance(keys_first, keys_last);
-  detail::throw_on_error(DeviceScan::ExclusiveScanByKey(detail::unwrap(keys_first), detail::unwrap(values_first),
-                                                        detail::unwrap(d_first), op, init, n, binary_pred, policy),
-                         "strata::exclusive_scan_by_key");
-  return d_first + n;
+  return detail::frontend::scan_by_key<false>(policy, "strata::exclusive_scan_by_key", keys_first, keys_last,
+                                              values_first, d_first, binary_pred, op, init);
 }
 
 template <typename A, typename KeyIt, typename ValueIt, typename OutputIt, typename T, typename BinaryPredicate>

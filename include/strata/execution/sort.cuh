@@ -1,6 +1,7 @@
 // Frontend sorts: std-like calls over DeviceRadixSort and DeviceMergeSort, temporary storage from the policy's
-// allocator. They sort in place, never synchronize the host and may be captured into a CUDA graph; is_sorted returns
-// a host value (it synchronizes the policy's stream, and only it) and is_sorted_until an iterator.
+// allocator. They sort in place, never synchronize the host (except for a range in host-accessible memory, such as a
+// universal_vector: strata/execution/host_value.cuh) and may be captured into a CUDA graph; is_sorted returns a host
+// value (it synchronizes the policy's stream, and only it) and is_sorted_until an iterator.
 //
 //   strata::sort(strata::par.on(stream), v.begin(), v.end());                              // radix sort, ascending
 //   strata::sort(strata::par.on(stream), v.begin(), v.end(), cuda::std::greater<>{});      // radix sort, descending
@@ -34,6 +35,7 @@
 #include <strata/device/device_merge_sort.cuh>
 #include <strata/device/device_radix_sort.cuh>
 #include <strata/execution/allocator.cuh>
+#include <strata/execution/host_value.cuh>
 #include <strata/execution/iterators.cuh>
 #include <strata/execution/policy.cuh>
 #include <strata/execution/reduce.cuh>
@@ -289,6 +291,7 @@ void sort_keys(const PolicyT& policy, const char* name, RandomIt first, RandomIt
     error = DeviceMergeSort::SortKeys(unwrap(first), n, to_device(comp), policy);
   }
   throw_on_error(error, name);
+  finish_for_host(policy, name, first);
 }
 
 // Sorts [keys_first, keys_last) under comp, values_first[i] moving with keys_first[i], throwing for `name`.
@@ -320,6 +323,7 @@ void sort_pairs(
     error = DeviceMergeSort::SortPairs(unwrap(keys_first), unwrap(values_first), n, to_device(comp), policy);
   }
   throw_on_error(error, name);
+  finish_for_host(policy, name, keys_first, values_first);
 }
 
 // -- is_sorted ------------------------------------------------------------------------------------------------
@@ -328,7 +332,7 @@ void sort_pairs(
 template <typename CompareT>
 struct neighbours_in_order
 {
-  CompareT comp;
+  mutable CompareT comp; // mutable: a comparator may have a non-const operator() (Thrust accepts those)
   template <typename PairT>
   STRATA_HOST_DEVICE STRATA_FORCEINLINE bool operator()(const PairT& p) const
   {
@@ -342,7 +346,7 @@ template <typename CompareT>
 struct descent_position
 {
   using indexed_transform = void;
-  CompareT comp;
+  mutable CompareT comp;
   std::ptrdiff_t none;
   template <typename OffsetT, typename PairT>
   STRATA_HOST_DEVICE STRATA_FORCEINLINE std::ptrdiff_t operator()(OffsetT index, const PairT& p) const

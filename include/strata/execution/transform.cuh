@@ -9,12 +9,14 @@
 // Arrays of arithmetic (and other trivially copyable 1- to 16-byte) values are read and written as 16-byte vectors,
 // so these run at about the speed of a device-to-device copy. Outputs may be the input (in place) but must not
 // otherwise overlap the inputs; the order in which items are visited is unspecified. Errors throw
-// strata::cuda_error naming the algorithm.
+// strata::cuda_error naming the algorithm. An output in host-accessible memory (a universal_vector, managed memory)
+// is written when the call returns (strata/execution/host_value.cuh).
 #pragma once
 
 #include <strata/config.cuh>
 #include <strata/device/device_for.cuh>
 #include <strata/device/device_transform.cuh>
+#include <strata/execution/host_value.cuh>
 #include <strata/execution/iterators.cuh>
 #include <strata/execution/policy.cuh>
 #include <strata/nvtx.cuh>
@@ -24,8 +26,12 @@
 #include <cuda/std/iterator>
 #include <cuda/std/tuple>
 
+#include <cstddef>
+#include <type_traits>
+
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/permutation_iterator.h>
+#include <thrust/detail/raw_reference_cast.h>
 
 STRATA_NAMESPACE_BEGIN
 namespace detail
@@ -52,16 +58,23 @@ struct identity_as
   }
 };
 
-// init + i * step.
+// init + step * i, in init's type T (the output converts it, as thrust::sequence's does): for an arithmetic T the
+// index is converted to T first; any other T is multiplied by the index as it is.
 template <typename T>
 struct arithmetic_sequence
 {
   T init;
   T step;
-  template <typename IndexT>
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE T operator()(IndexT i) const
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE T operator()(std::size_t i) const
   {
-    return static_cast<T>(init + static_cast<T>(i) * step);
+    if constexpr (std::is_arithmetic<T>::value)
+    {
+      return static_cast<T>(init + step * static_cast<T>(i));
+    }
+    else
+    {
+      return init + step * i;
+    }
   }
 };
 
@@ -75,6 +88,33 @@ struct call_generator
     return generator();
   }
 };
+
+// f(item) through an item's plain reference: iterators whose reference is a proxy (a device_reference, through a
+// reverse or permutation iterator over a device_vector) give f a T&, as thrust::for_each does.
+template <typename F>
+struct on_raw_reference
+{
+  mutable F f;
+  template <typename ReferenceT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE void operator()(ReferenceT&& item) const
+  {
+    (void) f(thrust::raw_reference_cast(item));
+  }
+};
+
+// f as DeviceFor calls it on the items of IteratorT: unchanged where they are plain references.
+template <typename IteratorT, typename F>
+auto for_each_op(F f)
+{
+  if constexpr (std::is_reference<iter_reference_t<IteratorT>>::value)
+  {
+    return f;
+  }
+  else
+  {
+    return on_raw_reference<F>{f};
+  }
+}
 
 // output[map[i]] = input[i] (scatter).
 template <typename InputIt, typename MapIt, typename OutputIt>
@@ -100,6 +140,7 @@ OutputIt transform_n(const PolicyT& policy,
                      OpT op)
 {
   throw_on_error(DeviceTransform::Transform(inputs, unwrap(output), n, op, policy), name);
+  finish_for_host(policy, name, output);
   return output + n;
 }
 // The value written to OutputIt: its value type, or FallbackT where it has none (output-only iterators).
@@ -129,8 +170,11 @@ template <typename A, typename InputIt, typename UnaryFunction>
 InputIt for_each(const execution_policy<A>& policy, InputIt first, InputIt last, UnaryFunction f)
 {
   STRATA_NVTX_RANGE("strata::for_each");
-  detail::throw_on_error(DeviceFor::ForEachN(detail::unwrap(first), cuda::std::distance(first, last), f, policy),
+  auto items = detail::unwrap(first);
+  detail::throw_on_error(DeviceFor::ForEachN(items, cuda::std::distance(first, last),
+                                             detail::frontend::for_each_op<decltype(items)>(f), policy),
                          "strata::for_each");
+  detail::finish_for_host(policy, "strata::for_each", first);
   return last;
 }
 
@@ -139,7 +183,10 @@ template <typename A, typename InputIt, typename Size, typename UnaryFunction>
 InputIt for_each_n(const execution_policy<A>& policy, InputIt first, Size n, UnaryFunction f)
 {
   STRATA_NVTX_RANGE("strata::for_each_n");
-  detail::throw_on_error(DeviceFor::ForEachN(detail::unwrap(first), n, f, policy), "strata::for_each_n");
+  auto items = detail::unwrap(first);
+  detail::throw_on_error(
+    DeviceFor::ForEachN(items, n, detail::frontend::for_each_op<decltype(items)>(f), policy), "strata::for_each_n");
+  detail::finish_for_host(policy, "strata::for_each_n", first);
   return first + n;
 }
 
@@ -207,17 +254,15 @@ void generate(const execution_policy<A>& policy, ForwardIt first, ForwardIt last
 
 // -- sequence and tabulate (Thrust's) -------------------------------------------------------------------------
 
-// first[i] = init + i * step.
+// first[i] = init + step * i, computed in T and converted to the items' type (as thrust::sequence does).
 template <typename A, typename ForwardIt, typename T>
 void sequence(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, T init, T step)
 {
   STRATA_NVTX_RANGE("strata::sequence");
-  using ValueT = detail::frontend::written_t<ForwardIt, T>;
   const auto n = cuda::std::distance(first, last);
   detail::frontend::transform_n(policy, "strata::sequence",
-                                cuda::std::make_tuple(thrust::counting_iterator<detail::iter_difference_t<ForwardIt>>(0)), first, n,
-                                detail::frontend::arithmetic_sequence<ValueT>{static_cast<ValueT>(init),
-                                                                               static_cast<ValueT>(step)});
+                                cuda::std::make_tuple(thrust::counting_iterator<std::size_t>(0)), first, n,
+                                detail::frontend::arithmetic_sequence<T>{init, step});
 }
 
 template <typename A, typename ForwardIt, typename T>
@@ -267,6 +312,7 @@ void scatter(const execution_policy<A>& policy, InputIt first, InputIt last, Map
   detail::throw_on_error(DeviceFor::Bulk(cuda::std::distance(first, last),
                                          OpT{detail::unwrap(first), detail::unwrap(map), detail::unwrap(result)}, policy),
                          "strata::scatter");
+  detail::finish_for_host(policy, "strata::scatter", result);
 }
 
 STRATA_NAMESPACE_END
