@@ -1,0 +1,162 @@
+// Thrust compatibility of the algorithms strata does not implement: given strata::par, Thrust's CUDA backend runs them
+// on the policy's stream with the policy's allocator, and they return what they return under thrust::cuda::par,
+// outputs in host-accessible memory included (thrust_compat.cuh). Some call strata's algorithms inside (Thrust's
+// generic code reaches them by argument-dependent lookup), with Thrust's own iterator types.
+#include "thrust_compat.cuh"
+
+#include <thrust/adjacent_difference.h>
+#include <thrust/binary_search.h>
+#include <thrust/copy.h>
+#include <thrust/find.h>
+#include <thrust/functional.h>
+#include <thrust/merge.h>
+#include <thrust/mismatch.h>
+#include <thrust/partition.h>
+#include <thrust/reduce.h>
+#include <thrust/remove.h>
+#include <thrust/replace.h>
+#include <thrust/reverse.h>
+#include <thrust/set_operations.h>
+#include <thrust/sort.h>
+#include <thrust/transform.h>
+#include <thrust/unique.h>
+
+#include <algorithm>
+
+using namespace compat;
+
+TEST_CASE("Thrust's own algorithms through strata::par: compaction and by-key reductions",
+          "[thrust][compat][fallback]")
+{
+  for (const std::size_t n : sizes())
+  {
+    const std::vector<int> in = random_values<int>(n, 81, -20, 20);
+    std::vector<int> sorted   = in;
+    std::sort(sorted.begin(), sorted.end());
+    for_each_kind(kinds<kind::vector, kind::universal>{}, [&](auto k) {
+      constexpr kind K = decltype(k)::value;
+      compare("copy_if", name_of(K), n, [&](auto policy, record& r) {
+        with_range<kind::vector>(r, "input", in, [&](auto f, auto l) {
+          with_output<K>(r, "output", n, -99, [&](auto out) {
+            return thrust::copy_if(policy, f, l, out, is_positive{});
+          });
+        });
+      });
+      compare("copy_if", std::string(name_of(K)) + ", stencil", n, [&](auto policy, record& r) {
+        with_range<kind::vector>(r, "input", in, [&](auto f, auto l) {
+          with_output<K>(r, "output", n, -99, [&](auto out) {
+            return thrust::copy_if(policy, f, l, f, out, is_positive{});
+          });
+        });
+      });
+      compare("remove_if", name_of(K), n, [&](auto policy, record& r) {
+        with_range<K>(r, "data", in, [&](auto f, auto l) {
+          r.value("end offset", static_cast<long long>(thrust::remove_if(policy, f, l, is_positive{}) - f));
+        });
+      });
+      compare("unique", name_of(K), n, [&](auto policy, record& r) {
+        with_range<K>(r, "data", sorted, [&](auto f, auto l) {
+          r.value("end offset", static_cast<long long>(thrust::unique(policy, f, l) - f));
+        });
+      });
+      compare("unique_count", name_of(K), n, [&](auto policy, record& r) {
+        with_range<K>(r, "data", sorted, [&](auto f, auto l) {
+          r.value("count", static_cast<long long>(thrust::unique_count(policy, f, l)));
+        });
+      });
+      compare("reduce_by_key", name_of(K), n, [&](auto policy, record& r) {
+        with_range<kind::vector>(r, "keys", sorted, [&](auto kf, auto kl) {
+          with_range<kind::vector>(r, "values", in, [&](auto vf, auto) {
+            with_output<K>(r, "keys out", n, -99, [&](auto ko) {
+              with_output<K>(r, "values out", n, -99, [&](auto vo) {
+                const auto ends = thrust::reduce_by_key(policy, kf, kl, vf, ko, vo);
+                r.value("keys end offset", static_cast<long long>(ends.first - ko));
+                return ends.second;
+              });
+            });
+          });
+        });
+      });
+      compare("stable_partition", name_of(K), n, [&](auto policy, record& r) {
+        with_range<K>(r, "data", in, [&](auto f, auto l) {
+          r.value("middle", static_cast<long long>(thrust::stable_partition(policy, f, l, is_positive{}) - f));
+        });
+      });
+    });
+  }
+}
+
+TEST_CASE("Thrust's own algorithms through strata::par: merging, searching, rearranging",
+          "[thrust][compat][fallback]")
+{
+  for (const std::size_t n : sizes())
+  {
+    const std::vector<int> in = random_values<int>(n, 82, -20, 20);
+    std::vector<int> a        = in;
+    std::sort(a.begin(), a.end());
+    std::vector<int> b = random_values<int>(n, 83, -20, 20);
+    std::sort(b.begin(), b.end());
+    for_each_kind(kinds<kind::vector, kind::universal>{}, [&](auto k) {
+      constexpr kind K = decltype(k)::value;
+      compare("adjacent_difference", name_of(K), n, [&](auto policy, record& r) {
+        with_range<kind::vector>(r, "input", in, [&](auto f, auto l) {
+          with_output<K>(r, "output", n, -99, [&](auto out) {
+            return thrust::adjacent_difference(policy, f, l, out);
+          });
+        });
+      });
+      compare("merge", name_of(K), n, [&](auto policy, record& r) {
+        thrust::device_vector<int> x(a.begin(), a.end()), y(b.begin(), b.end());
+        with_output<K>(r, "output", 2 * n, -99, [&](auto out) {
+          return thrust::merge(policy, x.begin(), x.end(), y.begin(), y.end(), out);
+        });
+      });
+      compare("set_intersection", name_of(K), n, [&](auto policy, record& r) {
+        thrust::device_vector<int> x(a.begin(), a.end()), y(b.begin(), b.end());
+        with_output<K>(r, "output", n, -99, [&](auto out) {
+          return thrust::set_intersection(policy, x.begin(), x.end(), y.begin(), y.end(), out);
+        });
+      });
+      compare("lower_bound", name_of(K), n, [&](auto policy, record& r) {
+        thrust::device_vector<int> haystack(a.begin(), a.end()), needles(in.begin(), in.end());
+        with_output<K>(r, "output", n, -99, [&](auto out) {
+          return thrust::lower_bound(policy, haystack.begin(), haystack.end(), needles.begin(), needles.end(), out);
+        });
+      });
+      compare("replace_if", name_of(K), n, [&](auto policy, record& r) {
+        with_range<K>(r, "data", in, [&](auto f, auto l) {
+          thrust::replace_if(policy, f, l, is_positive{}, 0);
+        });
+      });
+      compare("reverse", name_of(K), n, [&](auto policy, record& r) {
+        with_range<K>(r, "data", in, [&](auto f, auto l) {
+          thrust::reverse(policy, f, l);
+        });
+      });
+      compare("transform_if", name_of(K), n, [&](auto policy, record& r) {
+        with_range<kind::vector>(r, "input", in, [&](auto f, auto l) {
+          with_output<K>(r, "output", n, -99, [&](auto out) {
+            return thrust::transform_if(policy, f, l, out, thrust::negate<int>(), is_positive{});
+          });
+        });
+      });
+    });
+    compare("find_if", "device_vector", n, [&](auto policy, record& r) {
+      with_range<kind::vector>(r, "input", in, [&](auto f, auto l) {
+        r.value("position", static_cast<long long>(thrust::find_if(policy, f, l, is_positive{}) - f));
+      });
+    });
+    compare("mismatch", "device_vector", n, [&](auto policy, record& r) {
+      thrust::device_vector<int> x(a.begin(), a.end()), y(a.begin(), a.end());
+      if (n > 3)
+      {
+        y[n - 3] = 1000;
+      }
+      r.value("position", static_cast<long long>(thrust::mismatch(policy, x.begin(), x.end(), y.begin()).first - x.begin()));
+    });
+    compare("binary_search", "device_vector", n, [&](auto policy, record& r) {
+      thrust::device_vector<int> haystack(a.begin(), a.end());
+      r.value("found", thrust::binary_search(policy, haystack.begin(), haystack.end(), 7));
+    });
+  }
+}
