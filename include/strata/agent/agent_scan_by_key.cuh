@@ -161,7 +161,7 @@ struct segmented_inclusive_output
 template <typename V, typename ScanOpT>
 struct segmented_exclusive_output
 {
-  ScanOpT op;
+  mutable ScanOpT op;
   V init;
   STRATA_HOST_DEVICE STRATA_FORCEINLINE V operator()(const segmented_value<V>& scanned,
                                                      const segmented_value<V>& input) const
