@@ -153,7 +153,7 @@ using cfloat = thrust::complex<float>;
 static_assert(!std::is_trivially_default_constructible<vec3>::value, "vec3 stands for user-provided constructors");
 static_assert(!std::is_trivially_copyable<counted>::value, "counted stands for types that are not trivially copyable");
 
-// The value types with an order, for the extrema and the sortedness tests.
+// The value types with an order, for the sortedness tests.
 #define COMPAT_ORDERED_TYPES std::int8_t, int, long, float, double, compat::pod, compat::vec3, compat::counted
 
 // The value of T that the seed s stands for: floating-point values are multiples of 1/4, so that sums of a million of

@@ -22,8 +22,9 @@ void record_extrema(Policy policy, record& r, It f, It l)
 }
 } // namespace
 
-TEMPLATE_TEST_CASE("thrust extrema through strata::par: every value type, with ties", "[thrust][compat][extrema]",
-                   COMPAT_ORDERED_TYPES)
+// Every ordered type but long and double (the iterator test has long items; double takes float's path).
+TEMPLATE_TEST_CASE("thrust extrema through strata::par: value types, with ties", "[thrust][compat][extrema]",
+                   std::int8_t, int, float, compat::pod, compat::vec3, compat::counted)
 {
   using T = TestType;
   for (const std::size_t n : sizes())

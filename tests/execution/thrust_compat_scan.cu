@@ -27,9 +27,9 @@ TEMPLATE_TEST_CASE("thrust::inclusive_scan and exclusive_scan through strata::pa
         });
       });
     });
-    compare("inclusive_scan", "in place, plus<T>", n, [&](auto policy, record& r) {
+    compare("inclusive_scan", "in place", n, [&](auto policy, record& r) {
       with_range<kind::vector>(r, "data", in, [&](auto f, auto l) {
-        r.value("end offset", static_cast<long long>(thrust::inclusive_scan(policy, f, l, f, thrust::plus<T>()) - f));
+        r.value("end offset", static_cast<long long>(thrust::inclusive_scan(policy, f, l, f) - f));
       });
     });
     compare("inclusive_scan", "init, plus<T>", n, [&](auto policy, record& r) {
@@ -43,13 +43,6 @@ TEMPLATE_TEST_CASE("thrust::inclusive_scan and exclusive_scan through strata::pa
       with_range<kind::vector>(r, "input", in, [&](auto f, auto l) {
         with_output<kind::vector>(r, "output", n, fill, [&](auto out) {
           return thrust::exclusive_scan(policy, f, l, out, init);
-        });
-      });
-    });
-    compare("exclusive_scan", "init, non-const operator()", n, [&](auto policy, record& r) {
-      with_range<kind::vector>(r, "input", in, [&](auto f, auto l) {
-        with_output<kind::vector>(r, "output", n, fill, [&](auto out) {
-          return thrust::exclusive_scan(policy, f, l, out, init, mutable_plus{});
         });
       });
     });
@@ -114,11 +107,9 @@ TEST_CASE("thrust scans through strata::par: items, init and output of different
 {
   // int8 items wrap as int8 in an inclusive scan without init, whatever the output's type.
   scan_mixed<std::int8_t, int>("int8 items, int output, int init", 0);
-  scan_mixed<std::int8_t, std::int8_t>("int8 items, int8 output, int init", 5);
   scan_mixed<float, int>("float items, int output, int init", 1);
   scan_mixed<float, double>("float items, double output, int init", 0);
   scan_mixed<int, float>("int items, float output, float init", 0.5f);
-  scan_mixed<int, long long>("int items, long long output, long long init", 7LL);
   scan_mixed<double, float>("double items, float output, float init", 0.25f);
 }
 
@@ -141,13 +132,6 @@ TEST_CASE("thrust scans through strata::par: every input and output kind", "[thr
         with_range<kind::vector>(r, "input", in, [&](auto f, auto l) {
           with_output<decltype(k)::value>(r, "output", n, -1, [&](auto out) {
             return thrust::inclusive_scan(policy, f, l, out);
-          });
-        });
-      });
-      compare("exclusive_scan", std::string("output ") + name_of(k), n, [&](auto policy, record& r) {
-        with_range<kind::vector>(r, "input", in, [&](auto f, auto l) {
-          with_output<decltype(k)::value>(r, "output", n, -1, [&](auto out) {
-            return thrust::exclusive_scan(policy, f, l, out, 11, thrust::maximum<int>());
           });
         });
       });

@@ -50,12 +50,16 @@ TEMPLATE_TEST_CASE("thrust::sort and stable_sort through strata::par: every key 
         thrust::stable_sort(policy, f, l, thrust::less<T>());
       });
     });
-    const std::vector<T> ordered = sort_keys<T>(n, 52, false);
-    compare("stable_sort", "non-const comparator", n, [&](auto policy, record& r) {
-      with_range<kind::vector>(r, "keys", ordered, [&](auto f, auto l) {
-        thrust::stable_sort(policy, f, l, mutable_greater{});
+    // A comparator the radix sort cannot take (the merge sort runs): for int and the types that always merge.
+    if constexpr (std::is_same<T, int>::value || !std::is_arithmetic<T>::value)
+    {
+      const std::vector<T> ordered = sort_keys<T>(n, 52, false);
+      compare("stable_sort", "non-const comparator", n, [&](auto policy, record& r) {
+        with_range<kind::vector>(r, "keys", ordered, [&](auto f, auto l) {
+          thrust::stable_sort(policy, f, l, mutable_greater{});
+        });
       });
-    });
+    }
   }
 }
 
