@@ -1,22 +1,15 @@
 """Host tests of the tuning workflow's scripts (scripts/tuning_core.py, search.py, analyze.py): no GPU, no compiler;
-the search runs against a fake toolchain."""
+the search runs against a fake toolchain (tuning_fakes.py)."""
+import contextlib
+import io
 import os
-import sys
-import tempfile
 import unittest
+from unittest import mock
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "scripts"))
-import analyze  # noqa: E402
-import search  # noqa: E402
-import tuning_core as tc  # noqa: E402
-
-SOURCE = """// a benchmark in the tuning format
-// %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:384:128
-//   %RANGE%   TUNE_ITEMS_PER_THREAD ipt 7:9:1
-// %RANGE% TUNE_NOT_A_RANGE
-int main() {}
-"""
+from tuning_fakes import HERE, SOURCE, FakeToolchain, SearchFixture, write_fake_nvcc
+import analyze
+import search
+import tuning_core as tc
 
 
 class SpaceTest(unittest.TestCase):
@@ -135,64 +128,6 @@ class ScoreTest(unittest.TestCase):
         self.assertEqual(tc.median([4.0, 1.0, 2.0, 3.0]), 2.5)
 
 
-class FakeToolchain:
-    """Builds by writing the defines into the 'executable'; runs by computing a time from them: the base takes 1 s
-    per case, a variant 1 / (tpb / 256) / (ipt / 8) s (tpb_384.ipt_9 is the fastest). 16-bit types fail to build."""
-
-    NAMES = [f"fake/T{{ct}}:{t}/Elements{{io}}[pow2]:{n}/manual_time" for t in ("I16", "I32", "I64") for n in (16, 28)]
-
-    def __init__(self):
-        self.builds = []
-        self.runs = []
-
-    def build(self, source, exe, defines):
-        self.builds.append(dict(defines))
-        if defines.get("TUNE_T") == "I16":
-            return False, 0.1, "error: the I16 tile does not fit"
-        with open(exe, "w") as f:
-            f.write(repr(sorted(defines.items())))
-        return True, 0.1, ""
-
-    def list_names(self, exe):
-        return list(self.NAMES)
-
-    def run(self, exe, names):
-        assert all(not n.endswith("/manual_time") for n in names), names  # filters name no suffix
-        with open(exe) as f:
-            defines = dict(eval(f.read()))
-        self.runs.append(defines)
-        if defines.get("TUNE_BASE") == "1":
-            t = 1.0
-        else:
-            t = 1.0 / (int(defines["TUNE_THREADS_PER_BLOCK"]) / 256) / (int(defines["TUNE_ITEMS_PER_THREAD"]) / 8)
-        return {n + "/manual_time": [t, t * 1.01, t * 0.99] for n in names}, ""
-
-
-class SearchFixture(unittest.TestCase):
-    """A benchmark source with SOURCE's space in a temporary folder, and a search of it against a fake toolchain."""
-
-    def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.source = os.path.join(self.tmp.name, "sum.cu")
-        with open(self.source, "w") as f:
-            f.write(SOURCE)
-        self.build = os.path.join(self.tmp.name, "build")
-        os.makedirs(self.build)
-        self.db_path = tc.database_path(self.build, "GPU-1234-abcd")
-        self.context = {"device": "Fake GPU", "uuid": "GPU-1234-abcd", "toolkit": "13.0", "commit": "abc1234"}
-
-    def tearDown(self):
-        self.tmp.cleanup()
-
-    def search(self, toolchain, filters=(), knobs=()):
-        db = tc.ResultsDB(self.db_path, self.context)
-        try:
-            return search.run_search([("fake.sum", self.source)], list(filters), db, toolchain, self.build, 4,
-                                     log=lambda line: None, knobs=list(knobs))
-        finally:
-            db.close()
-
-
 class SearchTest(SearchFixture):
     def test_every_selected_workload_and_variant_runs_once(self):
         fake = FakeToolchain()
@@ -220,7 +155,7 @@ class SearchTest(SearchFixture):
         points = list(tc.variants(params))
         db = tc.ResultsDB(self.db_path, self.context)
         for point in points[:4]:  # a search that stopped after the first four variants of I32
-            db.add_results("fake.sum", tc.variant_name(params, point), "T{ct}:I32", {"Elements{io}[pow2]:16": [1.0]})
+            db.add_run("fake.sum", tc.variant_name(params, point), "T{ct}:I32", {"fake/Elements{io}[pow2]:16": [1.0]})
         db.close()
         fake = FakeToolchain()
         self.search(fake, [tc.parse_axis_filter("T{ct}=I32")])
@@ -250,23 +185,25 @@ class SearchTest(SearchFixture):
         db.close()
         self.assertEqual(len(rows), 1)
         rt, seconds, samples, device, uuid, toolkit, commit = rows[0]
-        self.assertEqual(rt, "Elements{io}[pow2]:28")
+        self.assertEqual(rt, "fake/Elements{io}[pow2]:28")
         self.assertAlmostEqual(seconds, 1.0)
         self.assertEqual(len(eval(samples)), 3)
         self.assertEqual((device, uuid, toolkit, commit), ("Fake GPU", "GPU-1234-abcd", "13.0", "abc1234"))
 
     def test_coverage_and_top(self):
         self.search(FakeToolchain())
-        times, failures = analyze.load([self.db_path])
-        cov = analyze.coverage(times, failures)
+        data = analyze.load([self.db_path])
+        cov = analyze.coverage(data, {"fake.sum": tc.parse_space(SOURCE)})
         self.assertEqual(len(cov), 3)
         i16 = [line for line in cov if "T{ct}:I16" in line][0]
-        self.assertIn("0 measured", " ".join(i16.split()))
-        self.assertIn("10 build failures", " ".join(i16.split()))
+        self.assertIn("9 of 9 variants (100%): 0 measured, 0 with failed cases, 9 build failures, 0 run failures; "
+                      "base build failed", i16)
         i32 = [line for line in cov if "T{ct}:I32" in line][0]
-        self.assertIn("10 measured", " ".join(i32.split()))
-        lines = analyze.top(times, 2)
-        at = lines.index("Fake GPU fake.sum T{ct}:I32")
+        self.assertIn("9 of 9 variants (100%): 9 measured", i32)
+        self.assertTrue(i32.endswith("base measured"), i32)
+        lines = analyze.top(data.times, 2)
+        at = [i for i, line in enumerate(lines) if line.startswith("Fake GPU (GPU-1234-abcd) fake.sum T{ct}:I32 ")][0]
+        self.assertIn("base time / variant time, above 1: faster", lines[at])
         self.assertTrue(lines[at + 2].split()[0] == "tpb_384.ipt_9")
         self.assertEqual(len([line for line in lines if line.startswith("Fake GPU")]), 2)  # I16 has no results
 
@@ -274,8 +211,7 @@ class SearchTest(SearchFixture):
 class AnalyzeTest(SearchFixture):
     def test_emit_names_the_best_values_with_their_figure(self):
         self.search(FakeToolchain(), [tc.parse_axis_filter("T{ct}=I32")])
-        times, _ = analyze.load([self.db_path])
-        lines = analyze.emit(times, {"fake.sum": tc.parse_space(SOURCE)})
+        lines = analyze.emit(analyze.load([self.db_path]).times, {"fake.sum": tc.parse_space(SOURCE)})
         self.assertEqual(len(lines), 3)
         self.assertTrue(lines[0].startswith("// fake.sum T{ct}:I32: score 1.688"), lines[0])
         self.assertIn("Fake GPU", lines[0])
@@ -320,25 +256,49 @@ class AnalyzeTest(SearchFixture):
         except ImportError:
             self.skipTest("no matplotlib")
         self.search(FakeToolchain(), [tc.parse_axis_filter("T{ct}=[I32,I64]")])
-        times, _ = analyze.load([self.db_path])
-        files = analyze.plot_ratios(times, "tpb_384.ipt_9", os.path.join(self.tmp.name, "plots"))
+        files = analyze.plot_ratios(analyze.load([self.db_path]), "tpb_384.ipt_9", os.path.join(self.tmp.name, "plots"))
         self.assertEqual(len(files), 1)
         with open(files[0], "rb") as f:
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
 
 
+class CommandLineTest(SearchFixture):
+    def test_a_short_list_searched_then_analyzed(self):
+        """search.py --variant with the fake compiler first on PATH, then analyze.py on its database."""
+        nvcc = write_fake_nvcc(self)
+        self.write("benchmarks/bench/fake/sum.cu", SOURCE)
+        env = dict(os.environ, PATH=os.path.dirname(nvcc) + os.pathsep + os.environ["PATH"])
+        argv = ["--root", self.tmp.name, "--build", self.build, "--jobs", "2", "--repetitions", "2",
+                "-a", "T{ct}=I32", "--variant", "tpb=384,ipt=7", "--variant", "tpb=256,ipt=9"]
+        out = io.StringIO()
+        with mock.patch.dict(os.environ, env), contextlib.redirect_stdout(out):
+            self.assertEqual(search.main(argv), 0)
+        text = out.getvalue()
+        self.assertIn("fake.sum: 1 compile-time workloads x 3 variants; 3 to run", text)
+        self.assertIn("fake.sum T{ct}:I32 tpb_256.ipt_9: 1 of 2 cases failed, fake/T{ct}:I32/Elements{io}[pow2]:28: "
+                      "the tile does not fit", text)
+        self.assertIn("fake.sum T{ct}:I32: base time / variant time (above 1: the variant is faster)", text)
+        databases = [os.path.join(self.build, f) for f in os.listdir(self.build) if f.endswith(".sqlite")]
+        self.assertEqual(len(databases), 1)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(analyze.main(["--top", "3", "--table", "tpb_384.ipt_7", databases[0]]), 0)
+        lines = out.getvalue().splitlines()
+        self.assertEqual([line.split()[0] for line in lines[2:5]], ["tpb_384.ipt_7", "base", "tpb_256.ipt_9"])
+        self.assertEqual(lines[-1].split()[-1], f"{1.5 * 7 / 8:.3f}")
+
+
 class ListTest(unittest.TestCase):
     def test_the_repository_benchmarks_declare_their_spaces(self):
         root = os.path.join(HERE, "..", "..")
-        benches = search.find_benchmarks(root)
+        benches = tc.find_benchmarks(root)
         ids = [b for b, _ in benches]
         self.assertIn("radix_sort.keys", ids)
         self.assertIn("scan.sum", ids)  # reduce.sum and scan.sum are kept apart by their algorithm
         self.assertIn("reduce.sum", ids)
         for bench, path in benches:
-            with open(path) as f:
-                self.assertGreater(tc.space_size(tc.parse_space(f.read())), 0, bench)
-        self.assertEqual([b for b, _ in search.find_benchmarks(root, r"^radix_sort\.")],
+            self.assertGreater(tc.space_size(tc.read_space(path)), 0, bench)
+        self.assertEqual([b for b, _ in tc.find_benchmarks(root, r"^radix_sort\.")],
                          ["radix_sort.keys", "radix_sort.pairs"])
 
 
