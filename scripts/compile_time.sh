@@ -7,14 +7,48 @@
 # and prints the median wall-clock and CPU (user + sys) seconds of each, the ratios strata / thrust, and the median
 # time of each phase nvcc reports with -time (host preprocessing, cudafe++, cicc, ptxas, host compilation).
 # On a shared machine compare the CPU seconds: they count only the compiler's own work.
+#
+#   scripts/compile_time.sh --against OTHER_ROOT [RUNS]
+# compiles each benchmarks/compile_time/strata_*.cu of this tree against this tree's headers and against
+# OTHER_ROOT's (another checkout, e.g. `git worktree add /tmp/before HEAD~3`), RUNS times each in alternating order,
+# and prints the median CPU seconds of each and the ratio this / other (at most 1: no slower than before).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/env.sh"
+against=
+if [ "${1:-}" = --against ]; then
+  against=$(cd "${2:?usage: compile_time.sh --against OTHER_ROOT [RUNS]}" && pwd)
+  shift 2
+fi
 runs=${1:-5}
 arch=${STRATA_COMPILE_ARCH:-sm_90}
 flags=(-std=c++17 -O3 "-arch=$arch" -c "-I$root/include")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# CPU seconds (user + sys) of one compilation of $1 with the headers under $2.
+cpu_seconds() {
+  local times
+  times=$( { TIMEFORMAT='%U %S'; time "$CUDACXX" -std=c++17 -O3 "-arch=$arch" -c "-I$2/include" "$1" -o "$tmp/tu.o" \
+                                   >/dev/null; } 2>&1 )
+  awk '{ printf "%.3f\n", $1 + $2 }' <<< "$times"
+}
+
+if [ -n "$against" ]; then
+  echo "compile time, this tree ($root) against $against: cpu s, median of $runs alternating runs"
+  printf '%-28s %10s %10s %10s\n' "translation unit" this other "this/other"
+  for tu in "$root"/benchmarks/compile_time/strata_*.cu; do
+    : > "$tmp/this" && : > "$tmp/other"
+    for ((round = 0; round < runs; ++round)); do
+      if ((round % 2 == 0)); then cpu_seconds "$tu" "$root" >> "$tmp/this"; cpu_seconds "$tu" "$against" >> "$tmp/other"
+      else cpu_seconds "$tu" "$against" >> "$tmp/other"; cpu_seconds "$tu" "$root" >> "$tmp/this"; fi
+    done
+    this=$(sort -g "$tmp/this" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+    other=$(sort -g "$tmp/other" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+    awk -v n="$(basename "$tu")" -v a="$this" -v b="$other" 'BEGIN { printf "%-28s %10.2f %10.2f %10.3f\n", n, a, b, a / b }'
+  done
+  exit 0
+fi
 
 # Appends "wall cpu" seconds of one compilation of benchmarks/compile_time/$1_reduce.cu to $tmp/$1.times.
 compile() {
