@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace strata
@@ -33,6 +34,10 @@ std::size_t class_bytes(int c)
 {
   return std::size_t(1) << (MIN_CLASS_LOG2 + c);
 }
+
+// A pool's cache keeps at most this share of its device's memory until told otherwise (pool_set_cache_limit):
+// include/strata/execution/memory_pool.cuh says why.
+constexpr std::size_t DEFAULT_CACHE_SHARE = 8;
 
 bool capturing(cudaStream_t stream)
 {
@@ -100,6 +105,7 @@ struct cached_block
   cudaEvent_t freed;
   bool on_known_stream; // stream_id holds the releasing stream's ID
   unsigned long long stream_id;
+  unsigned long long age; // when it was cached (a count of blocks cached): the least recent goes first
 };
 
 // The stream's ID (unique in the process, never reused, unlike a destroyed stream's handle); false if it has none.
@@ -108,13 +114,13 @@ bool stream_id(cudaStream_t stream, unsigned long long& id)
   return cudaStreamGetId(stream, &id) == cudaSuccess;
 }
 
-// One device: strata's own stream-ordered pool (cudaMallocFromPoolAsync, a release threshold that keeps all of its
-// memory), and above it free lists of blocks per size class. Allocating and freeing through the pool are ordered
-// on the stream, and each costs the stream about 1.5 us of latency (H200: a one-block kernel and a
-// synchronization took 9.2 us, 12.0 us with an allocation before and a free after it). A cached block costs the
-// stream an event record where it is freed and an event wait where it is reused (9.3 us), and the wait is what
-// makes the reuse safe on any stream: no host-side query, and a stream whose handle was destroyed and reused
-// cannot start on a block before the old stream's work on it is done.
+// One device: strata's own stream-ordered pool (cudaMallocFromPoolAsync, its release threshold the cache limit), and
+// above it free lists of blocks per size class, holding at most the cache limit (the least recently cached blocks go
+// to the pool first). Allocating and freeing through the pool are ordered on the stream, and each costs the stream
+// about 1.5 us of latency (H200: a one-block kernel and a synchronization took 9.2 us, 12.0 us with an allocation
+// before and a free after it). A cached block costs the stream an event record where it is freed and an event wait
+// where it is reused (9.3 us), and the wait is what makes the reuse safe on any stream: no host-side query, and a
+// stream whose handle was destroyed and reused cannot start on a block before the old stream's work on it is done.
 class device_pool
 {
 public:
@@ -122,19 +128,29 @@ public:
       : device_(device)
   {}
 
+  // Creates the pool, with the default cache limit as its release threshold: the pool keeps what the cache may keep,
+  // and memory given to it beyond that goes back to the driver at the next synchronization.
   cudaError_t init()
   {
+    const on_device current(device_);
+    const relaxed_capture relaxed;
+    std::size_t free_bytes  = 0;
+    std::size_t total_bytes = 0;
+    if (const cudaError_t e = cudaMemGetInfo(&free_bytes, &total_bytes); e != cudaSuccess)
+    {
+      return e;
+    }
+    limit_.store(total_bytes / DEFAULT_CACHE_SHARE, std::memory_order_relaxed);
     cudaMemPoolProps props{};
     props.allocType     = cudaMemAllocationTypePinned;
     props.handleTypes   = cudaMemHandleTypeNone;
     props.location.type = cudaMemLocationTypeDevice;
     props.location.id   = device_;
-    const relaxed_capture relaxed;
     if (const cudaError_t e = cudaMemPoolCreate(&pool_, &props); e != cudaSuccess)
     {
       return e;
     }
-    std::uint64_t threshold = ~std::uint64_t(0);
+    std::uint64_t threshold = limit_.load(std::memory_order_relaxed);
     return cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &threshold);
   }
 
@@ -149,7 +165,7 @@ public:
     }
     unsigned long long id = 0;
     const bool known      = stream_id(stream, id);
-    cached_block block{nullptr, nullptr, false, 0};
+    cached_block block{nullptr, nullptr, false, 0, 0};
     {
       // The newest block released on this stream, else the newest of all.
       std::lock_guard<std::mutex> lock(mutex_);
@@ -178,7 +194,8 @@ public:
       {
         if (const cudaError_t e = cudaStreamWaitEvent(stream, block.freed, 0); e != cudaSuccess)
         {
-          give_back(block, c);
+          std::lock_guard<std::mutex> lock(mutex_);
+          cache(block, c);
           return e;
         }
       }
@@ -201,6 +218,10 @@ public:
       return cudaFreeAsync(ptr, stream);
     }
     in_use_.fetch_sub(class_bytes(c), std::memory_order_relaxed);
+    if (class_bytes(c) > limit_.load(std::memory_order_relaxed))
+    {
+      return cudaFreeAsync(ptr, stream); // larger than the cache may hold
+    }
     cudaEvent_t freed = take_event();
     cudaError_t e     = freed == nullptr ? cudaErrorMemoryAllocation : cudaEventRecord(freed, stream);
     if (e != cudaSuccess)
@@ -212,10 +233,15 @@ public:
       }
       return cudaFreeAsync(ptr, stream);
     }
-    cached_block block{ptr, freed, false, 0};
+    cached_block block{ptr, freed, false, 0, 0};
     block.on_known_stream = stream_id(stream, block.stream_id);
-    give_back(block, c);
-    return cudaSuccess;
+    std::vector<cached_block> evicted;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      cache(block, c);
+      evict_to_limit(evicted);
+    }
+    return free_in_order(evicted, stream, block.on_known_stream, block.stream_id);
   }
 
   cudaError_t statistics(pool_statistics& s)
@@ -237,6 +263,8 @@ public:
     s.bytes_reserved           = static_cast<std::size_t>(reserved);
     s.high_water_mark          = high_water_.load(std::memory_order_relaxed);
     s.reserved_high_water_mark = static_cast<std::size_t>(reserved_high);
+    s.bytes_cached             = cached_bytes_;
+    s.cache_limit              = limit_.load(std::memory_order_relaxed);
     return cudaSuccess;
   }
 
@@ -255,20 +283,27 @@ public:
       }
       cached_bytes_ = 0;
     }
-    cudaError_t error = cudaSuccess;
-    for (const cached_block& b : blocks)
-    {
-      const cudaError_t waited = cudaEventSynchronize(b.freed);
-      const cudaError_t freed  = cudaFreeAsync(b.ptr, cudaStreamLegacy);
-      cudaEventDestroy(b.freed);
-      error = error != cudaSuccess ? error : (waited != cudaSuccess ? waited : freed);
-    }
-    if (const cudaError_t e = cudaStreamSynchronize(cudaStreamLegacy); e != cudaSuccess)
-    {
-      return error != cudaSuccess ? error : e;
-    }
+    const cudaError_t freed   = free_now(blocks);
     const cudaError_t trimmed = cudaMemPoolTrimTo(pool_, 0);
-    return error != cudaSuccess ? error : trimmed;
+    return freed != cudaSuccess ? freed : trimmed;
+  }
+
+  // A new cache limit, which is also the pool's release threshold. The blocks cached beyond it, and the memory the
+  // pool holds beyond it, go back to the driver now.
+  cudaError_t set_cache_limit(std::size_t bytes)
+  {
+    const on_device current(device_);
+    std::vector<cached_block> evicted;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      limit_.store(bytes, std::memory_order_relaxed);
+      evict_to_limit(evicted);
+    }
+    std::uint64_t threshold = bytes;
+    const cudaError_t set     = cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &threshold);
+    const cudaError_t freed   = free_now(evicted);
+    const cudaError_t trimmed = cudaMemPoolTrimTo(pool_, bytes);
+    return set != cudaSuccess ? set : (freed != cudaSuccess ? freed : trimmed);
   }
 
   cudaError_t reset_high_water_marks()
@@ -288,11 +323,79 @@ private:
     }
   }
 
-  void give_back(const cached_block& block, int c)
+  // Puts `block` (of class c) at the most recent end of the cache. Requires mutex_.
+  void cache(cached_block block, int c)
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    block.age = next_age_++;
     free_[c].push_back(block);
     cached_bytes_ += class_bytes(c);
+  }
+
+  // Takes the least recently cached blocks out of the cache until it holds at most the limit. Requires mutex_.
+  // Each class's list is in the order its blocks were cached, so the least recent block is one of the fronts.
+  void evict_to_limit(std::vector<cached_block>& evicted)
+  {
+    while (cached_bytes_ > limit_.load(std::memory_order_relaxed))
+    {
+      int oldest = -1;
+      for (int c = 0; c < CLASSES; ++c)
+      {
+        if (!free_[c].empty() && (oldest < 0 || free_[c].front().age < free_[oldest].front().age))
+        {
+          oldest = c;
+        }
+      }
+      evicted.push_back(free_[oldest].front());
+      free_[oldest].erase(free_[oldest].begin());
+      cached_bytes_ -= class_bytes(oldest);
+    }
+  }
+
+  // Gives `blocks` to the pool in stream order on `stream` (which has the ID `id` where `known`): each after the
+  // work that last used it, through a GPU-side wait for its event unless it was given back on this very stream (or,
+  // should the wait fail, a host-side one).
+  cudaError_t free_in_order(const std::vector<cached_block>& blocks,
+                            cudaStream_t stream,
+                            bool known,
+                            unsigned long long id)
+  {
+    cudaError_t error = cudaSuccess;
+    for (const cached_block& b : blocks)
+    {
+      const bool same_stream = known && b.on_known_stream && b.stream_id == id;
+      cudaError_t e          = same_stream ? cudaSuccess : cudaStreamWaitEvent(stream, b.freed, 0);
+      if (e != cudaSuccess)
+      {
+        e = cudaEventSynchronize(b.freed);
+      }
+      if (e == cudaSuccess)
+      {
+        e = cudaFreeAsync(b.ptr, stream);
+      }
+      spare_event(b.freed);
+      error = error != cudaSuccess ? error : e;
+    }
+    return error;
+  }
+
+  // Gives `blocks` to the pool now: waits for the work that last used each, frees it on the legacy default stream
+  // and waits for the frees. Requires the pool's device current.
+  cudaError_t free_now(const std::vector<cached_block>& blocks)
+  {
+    if (blocks.empty())
+    {
+      return cudaSuccess;
+    }
+    cudaError_t error = cudaSuccess;
+    for (const cached_block& b : blocks)
+    {
+      const cudaError_t waited = cudaEventSynchronize(b.freed);
+      const cudaError_t freed  = cudaFreeAsync(b.ptr, cudaStreamLegacy);
+      cudaEventDestroy(b.freed);
+      error = error != cudaSuccess ? error : (waited != cudaSuccess ? waited : freed);
+    }
+    const cudaError_t synced = cudaStreamSynchronize(cudaStreamLegacy);
+    return error != cudaSuccess ? error : synced;
   }
 
   // An event for a block being cached: a spare one, or a new one (null if none can be made).
@@ -327,7 +430,9 @@ private:
   std::mutex mutex_;
   std::vector<cached_block> free_[CLASSES];
   std::vector<cudaEvent_t> spare_events_;
-  std::size_t cached_bytes_ = 0;
+  std::size_t cached_bytes_    = 0; // bytes of the blocks in free_
+  unsigned long long next_age_ = 0;
+  std::atomic<std::size_t> limit_{0}; // written under mutex_; read without it where a stale value does no harm
   std::atomic<std::size_t> in_use_{0};
   std::atomic<std::size_t> high_water_{0};
 };
@@ -367,16 +472,6 @@ public:
     return cudaSuccess;
   }
 
-  cudaError_t current(device_pool*& pool)
-  {
-    int device = 0;
-    if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
-    {
-      return e;
-    }
-    return get(device, pool, true);
-  }
-
 private:
   std::mutex mutex_;
   std::atomic<device_pool*> pools_[MAX_DEVICES] = {};
@@ -386,6 +481,31 @@ pools& the_pools()
 {
   static pools* p = new pools; // never destroyed: see class pools
   return *p;
+}
+
+// f(pool) on `device`'s pool, made on first use where `create`; cudaSuccess without calling f where the pool does
+// not exist and is not to be made.
+template <typename F>
+cudaError_t with_pool(int device, bool create, F&& f)
+{
+  device_pool* pool = nullptr;
+  if (const cudaError_t e = the_pools().get(device, pool, create); e != cudaSuccess || pool == nullptr)
+  {
+    return e;
+  }
+  return f(*pool);
+}
+
+// f(pool) on the current device's pool, made on first use.
+template <typename F>
+cudaError_t with_current_pool(F&& f)
+{
+  int device = 0;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess)
+  {
+    return e;
+  }
+  return with_pool(device, true, std::forward<F>(f));
 }
 
 // The calling thread's pinned, mapped result block.
@@ -429,53 +549,45 @@ private:
 
 cudaError_t pool_allocate(void** ptr, std::size_t bytes, cudaStream_t stream)
 {
-  device_pool* pool = nullptr;
-  if (const cudaError_t e = the_pools().current(pool); e != cudaSuccess)
-  {
-    return e;
-  }
-  return pool->allocate(ptr, bytes, stream);
+  return with_current_pool([&](device_pool& pool) {
+    return pool.allocate(ptr, bytes, stream);
+  });
 }
 
 cudaError_t pool_deallocate(void* ptr, std::size_t bytes, cudaStream_t stream)
 {
-  device_pool* pool = nullptr;
-  if (const cudaError_t e = the_pools().current(pool); e != cudaSuccess)
-  {
-    return e;
-  }
-  return pool->deallocate(ptr, bytes, stream);
+  return with_current_pool([&](device_pool& pool) {
+    return pool.deallocate(ptr, bytes, stream);
+  });
 }
 
 cudaError_t pool_get_statistics(int device, pool_statistics& statistics)
 {
-  statistics       = pool_statistics{};
-  device_pool* pool = nullptr;
-  if (const cudaError_t e = the_pools().get(device, pool, false); e != cudaSuccess || pool == nullptr)
-  {
-    return e;
-  }
-  return pool->statistics(statistics);
+  statistics = pool_statistics{};
+  return with_pool(device, false, [&](device_pool& pool) {
+    return pool.statistics(statistics);
+  });
 }
 
 cudaError_t pool_release_cached(int device)
 {
-  device_pool* pool = nullptr;
-  if (const cudaError_t e = the_pools().get(device, pool, false); e != cudaSuccess || pool == nullptr)
-  {
-    return e;
-  }
-  return pool->release_cached();
+  return with_pool(device, false, [](device_pool& pool) {
+    return pool.release_cached();
+  });
 }
 
 cudaError_t pool_reset_high_water_marks(int device)
 {
-  device_pool* pool = nullptr;
-  if (const cudaError_t e = the_pools().get(device, pool, false); e != cudaSuccess || pool == nullptr)
-  {
-    return e;
-  }
-  return pool->reset_high_water_marks();
+  return with_pool(device, false, [](device_pool& pool) {
+    return pool.reset_high_water_marks();
+  });
+}
+
+cudaError_t pool_set_cache_limit(int device, std::size_t bytes)
+{
+  return with_pool(device, true, [&](device_pool& pool) {
+    return pool.set_cache_limit(bytes);
+  });
 }
 
 cudaError_t thread_result_buffer(void** ptr, std::size_t bytes)

@@ -1,7 +1,10 @@
 // The backend's memory pool and the frontend's steady state: after a first round of calls, further rounds reserve no
 // more memory (the pool's statistics) and ask a caching user allocator for nothing new (the same requests, all given
-// back); release_cached_memory and reset_memory_pool_high_water_mark; two host threads on two streams sharing an
-// allocator; calls captured into a CUDA graph and replayed on fresh data.
+// back); release_cached_memory and reset_memory_pool_high_water_mark; the cache limit (its default, the cache never
+// above it, memory beyond it back to the driver, evictions ordered after the work that last used a block); the
+// statistics (cached bytes as the cache counts them, the reserved high-water mark, nothing counted for a captured
+// graph); two host threads on two streams sharing an allocator; calls captured into a CUDA graph and replayed on
+// fresh data.
 #include "support.cuh"
 
 #include <thrust/sort.h>
@@ -9,6 +12,7 @@
 #include <cuda/std/functional>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <numeric>
@@ -193,6 +197,216 @@ TEST_CASE("release_cached_memory gives cached memory back; the high-water mark r
   }());
 }
 
+namespace
+{
+// The current device's cache limit for a test that changes it, restored when the test ends however it ends. Makes
+// sure the pool exists and starts the test with nothing cached.
+class cache_limit_scope
+{
+public:
+  cache_limit_scope()
+  {
+    STRATA_TEST_CUDA(cudaGetDevice(&device_));
+    void* p = strata::pool_allocator{}.allocate(512, cudaStreamLegacy);
+    strata::pool_allocator{}.deallocate(p, 512, cudaStreamLegacy);
+    STRATA_TEST_CUDA(cudaDeviceSynchronize());
+    strata::release_cached_memory();
+    saved_ = strata::memory_pool_stats().cache_limit;
+  }
+  cache_limit_scope(const cache_limit_scope&)            = delete;
+  cache_limit_scope& operator=(const cache_limit_scope&) = delete;
+  ~cache_limit_scope()
+  {
+    CHECK(strata::backend::pool_set_cache_limit(device_, saved_) == cudaSuccess);
+  }
+  std::size_t saved() const
+  {
+    return saved_;
+  }
+
+private:
+  int device_        = 0;
+  std::size_t saved_ = 0;
+};
+
+constexpr std::size_t MiB = std::size_t(1) << 20;
+} // namespace
+
+TEST_CASE("the cache limit starts at an eighth of the device's memory", "[execution][pool][limit]")
+{
+  const cache_limit_scope scope;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  STRATA_TEST_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+  CHECK(scope.saved() == total_bytes / 8);
+  CHECK(strata::memory_pool_stats().bytes_cached == 0);
+}
+
+TEST_CASE("the pool caches at most its limit and gives memory beyond it back to the driver", "[execution][pool][limit]")
+{
+  const cache_limit_scope scope;
+  exec_test::gated_stream stream;
+  const cudaStream_t s = stream.get();
+  const strata::pool_allocator pool;
+  // Blocks of 64 MiB (a size class of their own); the cache holds two of them, not three.
+  const std::size_t block = 64 * MiB;
+  const std::size_t limit = 2 * block + block / 2;
+  strata::set_memory_pool_cache_limit(limit);
+  strata::memory_pool_statistics st = strata::memory_pool_stats();
+  REQUIRE(st.cache_limit == limit);
+  REQUIRE(st.bytes_cached == 0);
+  const std::size_t in_use = st.bytes_in_use;
+
+  std::vector<void*> blocks;
+  for (int i = 0; i < 6; ++i)
+  {
+    blocks.push_back(pool.allocate(block, s));
+    STRATA_TEST_CUDA(cudaMemsetAsync(blocks.back(), i, block, s));
+  }
+  st = strata::memory_pool_stats();
+  CHECK(st.bytes_in_use == in_use + 6 * block);
+  CHECK(st.bytes_reserved >= in_use + 6 * block);
+  CHECK(st.reserved_high_water_mark >= st.bytes_reserved);
+
+  for (void* p : blocks)
+  {
+    pool.deallocate(p, block, s);
+    st = strata::memory_pool_stats();
+    CHECK(st.bytes_cached <= limit);
+  }
+  CHECK(st.bytes_in_use == in_use);
+  CHECK(st.bytes_cached == 2 * block); // the two given back last
+  // The other four went to the pool, which holds more than its release threshold (the limit): the next
+  // synchronization gives them back to the driver.
+  const std::size_t reserved_before_sync = st.bytes_reserved;
+  stream.sync();
+  STRATA_TEST_CUDA(cudaDeviceSynchronize());
+  st = strata::memory_pool_stats();
+  INFO("reserved before the synchronization " << (reserved_before_sync / MiB) << " MiB, after "
+                                              << (st.bytes_reserved / MiB) << " MiB");
+  // The pool keeps at least its threshold where it can (whole blocks here): the cache, and at most one block more.
+  CHECK(st.bytes_reserved + 3 * block <= reserved_before_sync);
+  CHECK(st.bytes_reserved <= in_use + limit + block);
+
+  // The two cached blocks serve the next requests of their size.
+  void* again = pool.allocate(block, s);
+  CHECK((again == blocks[4] || again == blocks[5]));
+  CHECK(strata::memory_pool_stats().bytes_cached == block);
+  pool.deallocate(again, block, s);
+
+  // A block larger than the limit is never cached.
+  strata::set_memory_pool_cache_limit(block / 2);
+  st = strata::memory_pool_stats();
+  CHECK(st.bytes_cached == 0); // lowering the limit evicted both blocks at once
+  CHECK(st.bytes_reserved <= in_use + block);
+  void* big = pool.allocate(block, s);
+  pool.deallocate(big, block, s);
+  CHECK(strata::memory_pool_stats().bytes_cached == 0);
+
+  // Limit 0: nothing is cached, and memory given back goes back to the driver at the next synchronization.
+  strata::set_memory_pool_cache_limit(0);
+  void* last = pool.allocate(block, s);
+  CHECK(strata::memory_pool_stats().bytes_reserved >= in_use + block);
+  pool.deallocate(last, block, s);
+  stream.sync();
+  STRATA_TEST_CUDA(cudaDeviceSynchronize());
+  st = strata::memory_pool_stats();
+  CHECK(st.bytes_cached == 0);
+  CHECK(st.bytes_reserved < in_use + block);
+}
+
+TEST_CASE("a block the cache gives up is freed after the work that last used it, on any stream",
+          "[execution][pool][limit]")
+{
+  const cache_limit_scope scope;
+  exec_test::gated_stream first;
+  exec_test::gated_stream second;
+  const strata::pool_allocator pool;
+  const std::size_t block = 4 * MiB;
+  strata::set_memory_pool_cache_limit(2 * block);
+
+  // A block used behind a closed gate on the first stream, then given back there: cached, its event behind the gate.
+  void* held = pool.allocate(block, first.get());
+  first.close(std::chrono::seconds(10));
+  STRATA_TEST_CUDA(cudaMemsetAsync(held, 1, block, first.get()));
+  pool.deallocate(held, block, first.get());
+  CHECK(strata::memory_pool_stats().bytes_cached == block);
+
+  // A block twice as large given back on the idle second stream takes the cache past its limit: `held`, the least
+  // recent, goes to the pool on the second stream, after a wait for the first stream's work.
+  void* other = pool.allocate(2 * block, second.get());
+  second.sync();
+  pool.deallocate(other, 2 * block, second.get());
+  CHECK(strata::memory_pool_stats().bytes_cached == 2 * block);
+  CHECK(cudaStreamQuery(second.get()) == cudaErrorNotReady); // waiting for the gate
+  CHECK(cudaStreamQuery(first.get()) == cudaErrorNotReady);
+  first.open();
+  first.sync();
+  second.sync();
+  CHECK_FALSE(first.timed_out());
+}
+
+TEST_CASE("memory that a captured graph uses counts neither as in use nor as cached", "[execution][pool][graph]")
+{
+  exec_test::gated_stream stream;
+  const auto policy            = strata::par.on(stream.get());
+  const std::size_t n          = std::size_t(1) << 22;
+  thrust::device_vector<int> d = exec_test::upload(strata_test::random_vector<int>(n, 11));
+  thrust::device_vector<int> out(n);
+  exec_test::settle();
+  // A first scan outside capture caches its storage.
+  strata::inclusive_scan(policy, d.begin(), d.end(), out.begin());
+  stream.sync();
+  const strata::memory_pool_statistics before = strata::memory_pool_stats();
+  CHECK(before.bytes_cached > 0);
+
+  cudaGraph_t graph{};
+  STRATA_TEST_CUDA(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal));
+  strata::inclusive_scan(policy, d.begin(), d.end(), out.begin());
+  STRATA_TEST_CUDA(cudaStreamEndCapture(stream.get(), &graph));
+  strata::memory_pool_statistics now = strata::memory_pool_stats();
+  CHECK(now.bytes_in_use == before.bytes_in_use);
+  CHECK(now.bytes_cached == before.bytes_cached);
+
+  cudaGraphExec_t exec{};
+  STRATA_TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  STRATA_TEST_CUDA(cudaGraphLaunch(exec, stream.get()));
+  stream.sync();
+  now = strata::memory_pool_stats();
+  CHECK(now.bytes_in_use == before.bytes_in_use);
+  CHECK(now.bytes_cached == before.bytes_cached);
+  CHECK(now.bytes_cached <= now.cache_limit);
+  STRATA_TEST_CUDA(cudaGraphExecDestroy(exec));
+  STRATA_TEST_CUDA(cudaGraphDestroy(graph));
+  now = strata::memory_pool_stats();
+  CHECK(now.bytes_in_use == before.bytes_in_use);
+  CHECK(now.bytes_cached == before.bytes_cached);
+}
+
+TEST_CASE("the reserved high-water mark follows the memory held from the driver", "[execution][pool]")
+{
+  const cache_limit_scope scope;
+  const strata::pool_allocator pool;
+  const cudaStream_t s = cudaStreamLegacy;
+  strata::reset_memory_pool_high_water_mark();
+  strata::memory_pool_statistics st = strata::memory_pool_stats();
+  const std::size_t low = st.reserved_high_water_mark;
+  CHECK(low >= st.bytes_reserved);
+
+  // Nothing is cached (the scope emptied the cache), so 256 MiB come from the driver.
+  const std::size_t block = 256 * MiB;
+  void* p = pool.allocate(block, s);
+  st = strata::memory_pool_stats();
+  CHECK(st.reserved_high_water_mark >= low + block);
+  CHECK(st.reserved_high_water_mark >= st.bytes_reserved);
+  pool.deallocate(p, block, s);
+  strata::release_cached_memory();
+  st = strata::memory_pool_stats();
+  CHECK(st.bytes_reserved < block);
+  CHECK(st.reserved_high_water_mark >= low + block); // the mark stays until it is reset
+  strata::reset_memory_pool_high_water_mark();
+  CHECK(strata::memory_pool_stats().reserved_high_water_mark < block);
+}
+
 TEST_CASE("the pool's functions throw strata::cuda_error for a device that does not exist", "[execution][pool][errors]")
 {
   exec_test::require_cuda_error(
@@ -213,6 +427,12 @@ TEST_CASE("the pool's functions throw strata::cuda_error for a device that does 
     },
     cudaErrorInvalidDevice,
     "strata::reset_memory_pool_high_water_mark");
+  exec_test::require_cuda_error(
+    [] {
+      strata::set_memory_pool_cache_limit(std::size_t(1) << 20, 999);
+    },
+    cudaErrorInvalidDevice,
+    "strata::set_memory_pool_cache_limit");
 }
 
 namespace
