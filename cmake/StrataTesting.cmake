@@ -2,7 +2,10 @@
 #
 # strata_add_test(<name> GPU|HOST SOURCES <files...>)
 #   One executable per test file. GPU tests exit with STRATA_SKIP_RETURN_CODE when the machine has no GPU,
-#   and CTest reports them as skipped; HOST tests always run.
+#   and CTest reports them as skipped; HOST tests always run. Any test exits with that code when every test case
+#   that ran skipped (tests/support/test_main.cpp). A source whose first lines hold the line
+#   "// ctest: expect skipped" (a test of that reporting itself) also gets <name>.exit_code, which fails unless the
+#   executable exits with STRATA_SKIP_RETURN_CODE: a skip reported as a pass would otherwise go unnoticed.
 #
 # strata_add_test_variants(<layer> <source> VARIANT <variant> <NAME=VALUE>... [VARIANT <variant> <NAME=VALUE>...]...)
 #   One GPU test executable per variant, all built from one <source> named <stem>.variants.cu, for tests split
@@ -22,6 +25,16 @@ message(STATUS "strata: Catch2 ${Catch2_VERSION} (v${STRATA_CATCH2_MAJOR})")
 
 set(STRATA_SKIP_RETURN_CODE 77)
 
+# Runs EXECUTABLE and fails unless it exits with EXPECTED (cmake -DEXECUTABLE=... -DEXPECTED=... -P <script>).
+set(STRATA_EXPECT_EXIT_CODE_SCRIPT ${CMAKE_CURRENT_BINARY_DIR}/strata_expect_exit_code.cmake)
+file(CONFIGURE OUTPUT ${STRATA_EXPECT_EXIT_CODE_SCRIPT} @ONLY CONTENT [=[
+execute_process(COMMAND "${EXECUTABLE}" RESULT_VARIABLE code OUTPUT_VARIABLE output ERROR_VARIABLE output)
+message("${output}")
+if(NOT code STREQUAL "${EXPECTED}")
+  message(FATAL_ERROR "${EXECUTABLE} exited with ${code}, not ${EXPECTED}")
+endif()
+]=])
+
 include(StrataFlags)
 
 function(strata_add_test name)
@@ -36,10 +49,21 @@ function(strata_add_test name)
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE ${STRATA_SKIP_RETURN_CODE})
   if(ARG_GPU)
-    set_tests_properties(${name} PROPERTIES LABELS gpu)
+    set(label gpu)
   else()
-    set_tests_properties(${name} PROPERTIES LABELS host)
+    set(label host)
   endif()
+  set_tests_properties(${name} PROPERTIES LABELS ${label})
+  foreach(src IN LISTS ARG_SOURCES)
+    get_filename_component(src ${src} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+    file(STRINGS ${src} expects_skip REGEX "^// ctest: expect skipped$" LIMIT_INPUT 4096 LIMIT_COUNT 1)
+    if(expects_skip)
+      add_test(NAME ${name}.exit_code
+               COMMAND ${CMAKE_COMMAND} -DEXECUTABLE=$<TARGET_FILE:${name}> -DEXPECTED=${STRATA_SKIP_RETURN_CODE}
+                       -P ${STRATA_EXPECT_EXIT_CODE_SCRIPT})
+      set_tests_properties(${name}.exit_code PROPERTIES LABELS ${label})
+    endif()
+  endforeach()
 endfunction()
 
 function(strata_add_test_variants layer source)
