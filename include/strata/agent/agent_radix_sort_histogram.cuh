@@ -6,6 +6,7 @@
 // atomics), then once per block to global memory. The global counts start at zero (the dispatch clears them).
 #pragma once
 
+#include <strata/agent/radix_sort_common.cuh>
 #include <strata/block/block_scan.cuh>
 #include <strata/block/radix_rank_sort_operations.cuh>
 #include <strata/config.cuh>
@@ -29,38 +30,6 @@ namespace detail
 {
 namespace radix_sort
 {
-// The digit passes of a sort of bits [begin_bit, end_bit) with digits of RADIX_BITS bits: pass q reads bits
-// [begin_bit + q * RADIX_BITS, min(that + RADIX_BITS, end_bit)).
-// The bits [begin_bit, end_bit) a sort orders by (what the kernels are given; host and device agree on it whatever
-// the digit width of the policy each compiles with).
-struct bit_range
-{
-  int begin_bit;
-  int end_bit;
-};
-
-template <int RADIX_BITS>
-struct pass_bits : bit_range
-{
-  STRATA_HOST_DEVICE explicit pass_bits(bit_range range)
-      : bit_range(range)
-  {}
-
-  STRATA_HOST_DEVICE int passes() const
-  {
-    return (end_bit - begin_bit + RADIX_BITS - 1) / RADIX_BITS;
-  }
-  STRATA_HOST_DEVICE cuda::std::uint32_t start(int pass) const
-  {
-    return static_cast<cuda::std::uint32_t>(begin_bit + pass * RADIX_BITS);
-  }
-  STRATA_HOST_DEVICE cuda::std::uint32_t width(int pass) const
-  {
-    const int rest = end_bit - begin_bit - pass * RADIX_BITS;
-    return static_cast<cuda::std::uint32_t>(rest < RADIX_BITS ? rest : RADIX_BITS);
-  }
-};
-
 // The histogram's view of the sort's shared state (temporary storage, cleared before the histogram kernel).
 template <typename OffsetT>
 struct sort_state

@@ -14,8 +14,10 @@
 //      shared memory beside its key as the key is ranked (no rank or digit stays in a register, at the cost of a
 //      tile of values more shared memory), otherwise through the same shared memory once the keys are out.
 //
-// The tile lives in dynamic shared memory (the kernel's launch sizes it), so that a tile may pass the 48 KiB of
-// static shared memory; the single-tile sort keeps static shared memory.
+// The agent's storage is in dynamic shared memory in both of its kernels (the launch sizes it, so that a tile may
+// pass the 48 KiB a block can take statically). The single-tile sort uses the same storage: each pass ranks with the
+// warp counters, the scan and digit_prefix, then moves the keys, and the values after them, to their ranks through
+// the start of `exchange` (over the counters, once the ranking is done); digit_base and slot_digits stay unused.
 //
 // Look-back words are 32 bits: an epoch (1..7, the launch within the sort, so that words from earlier launches read
 // as unpublished and nothing is cleared between passes), an "inclusive" flag and a count of at most 2^28 - 1 keys.
@@ -23,7 +25,7 @@
 // portion its digit offsets.
 #pragma once
 
-#include <strata/agent/agent_radix_sort_histogram.cuh>
+#include <strata/agent/radix_sort_common.cuh>
 #include <strata/block/block_scan.cuh>
 #include <strata/block/radix_rank_sort_operations.cuh>
 #include <strata/config.cuh>
