@@ -98,6 +98,22 @@ inline cudaError_t PrepareSharedMemory(KernelT kernel, int block_threads, size_t
     device, reinterpret_cast<const void*>(kernel), block_threads, dynamic_smem_bytes);
 }
 
+// PrepareSharedMemory for a kernel whose DYNAMIC_SMEM_BYTES of dynamic shared memory are known at compile time, only
+// where they pass the 48 KiB a launch gets by default: a kernel within them is launched as the driver has it (its
+// carveout included) and the driver is not asked.
+template <size_t DYNAMIC_SMEM_BYTES, typename KernelT>
+inline cudaError_t PrepareSharedMemoryOver48KiB(KernelT kernel, int block_threads, int device)
+{
+  if constexpr (DYNAMIC_SMEM_BYTES > 48 * 1024)
+  {
+    return PrepareSharedMemory(kernel, block_threads, DYNAMIC_SMEM_BYTES, device);
+  }
+  else
+  {
+    return cudaSuccess;
+  }
+}
+
 // Launches `kernel` on `stream` with `dynamic_smem_bytes` of dynamic shared memory. With `programmatic` (devices of
 // sm_90 and later), the launch may overlap the grid before it on the stream: the kernel must wait for that grid
 // in GridDependencyWait() (util/ptx.cuh) before it reads anything the grid writes.

@@ -395,10 +395,7 @@ struct DispatchRadixSort
     const auto kernel =
       detail::radix_sort::DeviceRadixSortSingleTileKernel<MaxPolicy, TIER, KeyT, ValueT, OffsetT, CodecT>;
     constexpr size_t SHARED_BYTES = detail::radix_sort::onesweep_shared_bytes<Policy, KeyT, ValueT, OffsetT, CodecT>;
-    if constexpr (SHARED_BYTES > 48 * 1024)
-    {
-      STRATA_RETURN_IF_ERROR(PrepareSharedMemory(kernel, Policy::BLOCK_THREADS, SHARED_BYTES, device));
-    }
+    STRATA_RETURN_IF_ERROR(PrepareSharedMemoryOver48KiB<SHARED_BYTES>(kernel, Policy::BLOCK_THREADS, device));
     return detail::check_launch(LaunchAfterShared(false,
                                                   dim3(1),
                                                   dim3(Policy::BLOCK_THREADS),
@@ -440,10 +437,7 @@ struct DispatchRadixSort
       detail::radix_sort::DeviceRadixSortOnesweepKernel<MaxPolicy, SMALL, KeyT, ValueT, OffsetT, CodecT>;
     constexpr size_t SHARED_BYTES =
       detail::radix_sort::onesweep_shared_bytes<OnesweepPolicy, KeyT, ValueT, OffsetT, CodecT>;
-    if constexpr (SHARED_BYTES > 48 * 1024)
-    {
-      STRATA_RETURN_IF_ERROR(PrepareSharedMemory(onesweep, OnesweepPolicy::BLOCK_THREADS, SHARED_BYTES, device));
-    }
+    STRATA_RETURN_IF_ERROR(PrepareSharedMemoryOver48KiB<SHARED_BYTES>(onesweep, OnesweepPolicy::BLOCK_THREADS, device));
     STRATA_RETURN_IF_ERROR(cudaMemsetAsync(state_mem, 0, layout.bytes, stream));
 
     // Histogram: one wave, at most one block per tile of the histogram policy.
