@@ -1,10 +1,13 @@
 // NVTX ranges around the public device and frontend entry points, in the domain "strata", named after the
-// entry point ("strata::DeviceReduce::Sum", "strata::reduce"). Only the outermost entry point of a call opens a
-// range: a frontend algorithm or a single-phase device call that calls other entry points shows as one range.
+// entry point ("strata::DeviceReduce::Sum", "strata::reduce"). One range per outermost call: the first entry point
+// that runs inside it names it, and it lasts until the outermost call returns. So a frontend algorithm that calls
+// device entry points shows as the frontend's range, and a single-phase device call (which opens an unnamed entry,
+// then runs the two-phase entry point twice: size query, then the work) shows as one range named by that entry
+// point, the allocation of its temporary storage included.
 // Define NVTX_DISABLE to compile them out.
 //
-// STRATA_DETAIL_BEFORE_NVTX_RANGE(name), if defined before strata's headers, is expanded wherever an outermost range
-// opens (tests use it to see which entry points ran), with or without NVTX.
+// STRATA_DETAIL_BEFORE_NVTX_RANGE(name), if defined before strata's headers, is expanded wherever a range is named
+// (tests use it to see which entry points ran), with or without NVTX.
 #pragma once
 
 #include <strata/config.cuh>
@@ -30,10 +33,11 @@ struct nvtx_domain
 };
 #endif
 
-// Entry points open on this thread.
-inline thread_local int nvtx_depth = 0;
+// Entry points open on this thread, and whether the outermost one's range has been named (and, with NVTX, pushed).
+inline thread_local int nvtx_depth    = 0;
+inline thread_local bool nvtx_named   = false;
 
-// Marks an entry point open for its scope; `outermost` tells whether it is the first on this thread.
+// Marks an entry point open for its scope. The outermost one closes the range named inside it, if any.
 class nvtx_entry
 {
 public:
@@ -43,68 +47,53 @@ public:
   ~nvtx_entry()
   {
     --nvtx_depth;
+    if (outermost_ && nvtx_named)
+    {
+#if STRATA_DETAIL_HAS_NVTX
+      ::nvtxDomainRangePop(::nvtx3::domain::get<nvtx_domain>());
+#endif
+      nvtx_named = false;
+    }
   }
   nvtx_entry(const nvtx_entry&)            = delete;
   nvtx_entry& operator=(const nvtx_entry&) = delete;
-  bool outermost() const noexcept
-  {
-    return outermost_;
-  }
 
 private:
   bool outermost_;
 };
 
-#if STRATA_DETAIL_HAS_NVTX
-// The range of an outermost entry point (nothing otherwise).
-class nvtx_range
+// True for the first entry point of an outermost call, which names its range (and must push it).
+inline bool nvtx_claim_name() noexcept
 {
-public:
-  nvtx_range(const nvtx_entry& entry, const ::nvtx3::registered_string_in<nvtx_domain>& name)
+  if (nvtx_named)
   {
-    if (entry.outermost())
-    {
-      ::nvtx3::event_attributes attributes{name};
-      ::nvtxDomainRangePushEx(::nvtx3::domain::get<nvtx_domain>(), attributes.get());
-      open_ = true;
-    }
+    return false;
   }
-  ~nvtx_range()
-  {
-    if (open_)
-    {
-      ::nvtxDomainRangePop(::nvtx3::domain::get<nvtx_domain>());
-    }
-  }
-  nvtx_range(const nvtx_range&)            = delete;
-  nvtx_range& operator=(const nvtx_range&) = delete;
+  nvtx_named = true;
+  return true;
+}
 
-private:
-  bool open_ = false;
-};
+#if STRATA_DETAIL_HAS_NVTX
+inline void nvtx_push(const ::nvtx3::registered_string_in<nvtx_domain>& name) noexcept
+{
+  ::nvtx3::event_attributes attributes{name};
+  ::nvtxDomainRangePushEx(::nvtx3::domain::get<nvtx_domain>(), attributes.get());
+}
+#  define STRATA_DETAIL_NVTX_PUSH(name_literal)                                                                 \
+    static const ::nvtx3::registered_string_in<::strata::detail::nvtx_domain> strata_nvtx_name_{name_literal}; \
+    ::strata::detail::nvtx_push(strata_nvtx_name_)
+#else
+#  define STRATA_DETAIL_NVTX_PUSH(name_literal)
 #endif
 } // namespace detail
 STRATA_NAMESPACE_END
 
-// Opens a range named by a string literal until the end of the enclosing scope (the outermost entry point's only);
-// the name is registered once.
-#if STRATA_DETAIL_HAS_NVTX
-#  define STRATA_NVTX_RANGE(name_literal)                                                                        \
-    const ::strata::detail::nvtx_entry strata_nvtx_entry_;                                                       \
-    if (strata_nvtx_entry_.outermost())                                                                          \
-    {                                                                                                            \
-      STRATA_DETAIL_BEFORE_NVTX_RANGE(name_literal);                                                             \
-    }                                                                                                            \
-    static const ::nvtx3::registered_string_in<::strata::detail::nvtx_domain> strata_nvtx_name_{name_literal};   \
-    const ::strata::detail::nvtx_range strata_nvtx_range_                                                        \
-    {                                                                                                            \
-      strata_nvtx_entry_, strata_nvtx_name_                                                                      \
-    }
-#else
-#  define STRATA_NVTX_RANGE(name_literal)                                                                        \
-    const ::strata::detail::nvtx_entry strata_nvtx_entry_;                                                       \
-    if (strata_nvtx_entry_.outermost())                                                                          \
-    {                                                                                                            \
-      STRATA_DETAIL_BEFORE_NVTX_RANGE(name_literal);                                                             \
-    }
-#endif
+// Marks an entry point, named by a string literal, open until the end of the enclosing scope; names the outermost
+// call's range if nothing has yet (the name is registered once).
+#define STRATA_NVTX_RANGE(name_literal)                                                                           \
+  const ::strata::detail::nvtx_entry strata_nvtx_entry_;                                                          \
+  if (::strata::detail::nvtx_claim_name())                                                                        \
+  {                                                                                                               \
+    STRATA_DETAIL_BEFORE_NVTX_RANGE(name_literal);                                                                \
+    STRATA_DETAIL_NVTX_PUSH(name_literal);                                                                        \
+  }

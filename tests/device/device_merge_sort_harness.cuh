@@ -5,6 +5,7 @@
 #pragma once
 
 #include <strata/device/device_merge_sort.cuh>
+#include <strata/execution/policy.cuh>
 
 #include "device_launch.cuh"
 #include "merge_sort_test.cuh"

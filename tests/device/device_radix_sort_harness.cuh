@@ -10,6 +10,7 @@
 #pragma once
 
 #include <strata/device/device_radix_sort.cuh>
+#include <strata/execution/policy.cuh>
 
 #include "device_launch.cuh"
 #include "test_util.cuh"

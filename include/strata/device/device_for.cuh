@@ -3,8 +3,10 @@
 //   strata::DeviceFor::Bulk(n, op, stream);                     // op(i) for i in [0, n)
 //   strata::DeviceFor::ForEachN(d_data, n, op, stream);         // op(d_data[i]): op may change the item
 //   strata::DeviceFor::ForEachCopyN(d_data, n, op, stream);     // op(copy of d_data[i]): read as 16-byte vectors
-//   strata::DeviceFor::ForEach(first, last, op, strata::par.on(stream));   // policy form
+//   strata::DeviceFor::ForEach(first, last, op, strata::par.on(stream));   // a policy's stream
 //
+// The last argument is a cudaStream_t, a cuda::stream_ref or a policy (whose stream the call takes); it defaults to
+// the default stream.
 // The order in which op sees items is unspecified; op must not depend on it. The two-phase forms (d_temp_storage
 // first) exist for CUB's signatures; nothing here needs temporary storage (the size query answers 1 byte). Nothing
 // synchronizes; no items: nothing is launched.
@@ -15,7 +17,7 @@
 #include <strata/device/dispatch/dispatch_arguments.cuh>
 #include <strata/device/dispatch/dispatch_for.cuh>
 #include <strata/device/dispatch/dispatch_transform.cuh>
-#include <strata/execution/policy.cuh>
+#include <strata/device/dispatch/single_phase.cuh>
 #include <strata/nvtx.cuh>
 #include <strata/util/error.cuh>
 #include <strata/util/temporary_storage.cuh>
@@ -92,43 +94,48 @@ struct DeviceFor
 {
   // op(i) for every i in [0, shape) (ShapeT: an integer type).
   template <typename ShapeT, typename OpT>
-  static cudaError_t Bulk(ShapeT shape, OpT op, cudaStream_t stream = nullptr)
+  static cudaError_t Bulk(ShapeT shape, OpT op, detail::stream_arg stream = {})
   {
     STRATA_NVTX_RANGE("strata::DeviceFor::Bulk");
+    STRATA_RETURN_IF_ERROR(stream.check());
     static_assert(cuda::std::is_integral<ShapeT>::value, "Bulk's shape must be an integer");
-    return detail::for_each::for_each_n(thrust::counting_iterator<ShapeT>(ShapeT(0)), shape, op, stream);
+    return detail::for_each::for_each_n(thrust::counting_iterator<ShapeT>(ShapeT(0)), shape, op, stream.get());
   }
 
   // op(first[i]) for every i in [0, num_items): op receives the item and may change it.
   template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
-  static cudaError_t ForEachN(RandomAccessIteratorT first, NumItemsT num_items, OpT op, cudaStream_t stream = nullptr)
+  static cudaError_t ForEachN(RandomAccessIteratorT first, NumItemsT num_items, OpT op, detail::stream_arg stream = {})
   {
     STRATA_NVTX_RANGE("strata::DeviceFor::ForEachN");
-    return detail::for_each::for_each_n(first, num_items, op, stream);
+    STRATA_RETURN_IF_ERROR(stream.check());
+    return detail::for_each::for_each_n(first, num_items, op, stream.get());
   }
 
   // op(*it) for every it in [first, last).
   template <typename RandomAccessIteratorT, typename OpT>
-  static cudaError_t ForEach(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op, cudaStream_t stream = nullptr)
+  static cudaError_t ForEach(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op, detail::stream_arg stream = {})
   {
     STRATA_NVTX_RANGE("strata::DeviceFor::ForEach");
-    return detail::for_each::for_each_n(first, cuda::std::distance(first, last), op, stream);
+    STRATA_RETURN_IF_ERROR(stream.check());
+    return detail::for_each::for_each_n(first, cuda::std::distance(first, last), op, stream.get());
   }
 
   // op(a copy of first[i]) for every i in [0, num_items): items are read as 16-byte vectors where they are arrays.
   template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
-  static cudaError_t ForEachCopyN(RandomAccessIteratorT first, NumItemsT num_items, OpT op, cudaStream_t stream = nullptr)
+  static cudaError_t ForEachCopyN(RandomAccessIteratorT first, NumItemsT num_items, OpT op, detail::stream_arg stream = {})
   {
     STRATA_NVTX_RANGE("strata::DeviceFor::ForEachCopyN");
-    return detail::for_each::for_each_copy_n(first, num_items, op, stream);
+    STRATA_RETURN_IF_ERROR(stream.check());
+    return detail::for_each::for_each_copy_n(first, num_items, op, stream.get());
   }
 
   template <typename RandomAccessIteratorT, typename OpT>
   static cudaError_t
-  ForEachCopy(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op, cudaStream_t stream = nullptr)
+  ForEachCopy(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op, detail::stream_arg stream = {})
   {
     STRATA_NVTX_RANGE("strata::DeviceFor::ForEachCopy");
-    return detail::for_each::for_each_copy_n(first, cuda::std::distance(first, last), op, stream);
+    STRATA_RETURN_IF_ERROR(stream.check());
+    return detail::for_each::for_each_copy_n(first, cuda::std::distance(first, last), op, stream.get());
   }
 
   // -- Two-phase forms (CUB's signatures): nothing is stored ---------------------------------------------------
@@ -188,46 +195,6 @@ struct DeviceFor
   {
     return detail::for_each::size_query(d_temp_storage, temp_storage_bytes) ? cudaSuccess
                                                                              : ForEachCopy(first, last, op, stream);
-  }
-
-  // -- Policy forms: the stream from `policy` (no temporary storage is taken) ------------------------------------
-
-  template <typename ShapeT, typename OpT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t Bulk(ShapeT shape, OpT op, const PolicyT& policy)
-  {
-    return Bulk(shape, op, policy.stream());
-  }
-
-  template <typename RandomAccessIteratorT,
-            typename NumItemsT,
-            typename OpT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t ForEachN(RandomAccessIteratorT first, NumItemsT num_items, OpT op, const PolicyT& policy)
-  {
-    return ForEachN(first, num_items, op, policy.stream());
-  }
-
-  template <typename RandomAccessIteratorT, typename OpT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t ForEach(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op, const PolicyT& policy)
-  {
-    return ForEach(first, last, op, policy.stream());
-  }
-
-  template <typename RandomAccessIteratorT,
-            typename NumItemsT,
-            typename OpT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t ForEachCopyN(RandomAccessIteratorT first, NumItemsT num_items, OpT op, const PolicyT& policy)
-  {
-    return ForEachCopyN(first, num_items, op, policy.stream());
-  }
-
-  template <typename RandomAccessIteratorT, typename OpT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t ForEachCopy(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op, const PolicyT& policy)
-  {
-    return ForEachCopy(first, last, op, policy.stream());
   }
 };
 

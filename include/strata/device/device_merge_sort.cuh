@@ -15,8 +15,8 @@
 // output). num_items may be any integer type; more than 2^31 items take 64-bit offsets.
 // Complexity: O(n log n) comparisons; 1 + ceil(log2(n / tile)) launches; temporary storage of n keys and n values
 // (none for a single tile).
-// Every call also has a single-phase form that takes an execution policy in place of the temporary-storage
-// arguments and the stream (strata/execution/policy.cuh):
+// Every call also has a single-phase form, without the temporary-storage arguments, whose last argument (defaulted)
+// is a stream or a policy (strata/device/dispatch/single_phase.cuh):
 //
 //   strata::DeviceMergeSort::SortKeys(d_keys, n, cuda::std::greater<>{}, strata::par.on(stream));
 //
@@ -28,7 +28,7 @@
 #include <strata/config.cuh>
 #include <strata/device/dispatch/dispatch_arguments.cuh>
 #include <strata/device/dispatch/dispatch_merge_sort.cuh>
-#include <strata/execution/policy.cuh>
+#include <strata/device/dispatch/single_phase.cuh>
 #include <strata/nvtx.cuh>
 #include <strata/util/error.cuh>
 #include <strata/util/uninitialized.cuh>
@@ -151,131 +151,68 @@ struct DeviceMergeSort
       d_temp_storage, temp_storage_bytes, d_input_keys, no_items(), d_output_keys, no_items(), num_items, compare_op, stream);
   }
 
-  // -- Single-phase forms: temporary storage and stream from `policy` ------------------------------------------
+  // -- Single-phase forms: each call above with its temporary storage and stream taken from `env`, a stream or a
+  //    policy (strata/device/dispatch/single_phase.cuh); without one, strata's pool on the default stream.
 
-  template <typename KeyIteratorT,
-            typename ValueIteratorT,
-            typename OffsetT,
-            typename CompareOpT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t
-  SortPairs(KeyIteratorT d_keys, ValueIteratorT d_items, OffsetT num_items, CompareOpT compare_op, const PolicyT& policy)
+  template <typename KeyIteratorT, typename ValueIteratorT, typename OffsetT, typename CompareOpT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
+  static cudaError_t SortPairs(KeyIteratorT d_keys, ValueIteratorT d_items, OffsetT num_items, CompareOpT compare_op, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortPairs");
-    return sort_on(policy, d_keys, d_items, d_keys, d_items, num_items, compare_op);
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return SortPairs(d_temp, bytes, d_keys, d_items, num_items, compare_op, stream);
+    });
   }
-
-  template <typename KeyInputIteratorT,
-            typename ValueInputIteratorT,
-            typename KeyIteratorT,
-            typename ValueIteratorT,
-            typename OffsetT,
-            typename CompareOpT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t SortPairsCopy(KeyInputIteratorT d_input_keys,
-                                   ValueInputIteratorT d_input_items,
-                                   KeyIteratorT d_output_keys,
-                                   ValueIteratorT d_output_items,
-                                   OffsetT num_items,
-                                   CompareOpT compare_op,
-                                   const PolicyT& policy)
+  template <typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyIteratorT, typename ValueIteratorT, typename OffsetT, typename CompareOpT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
+  static cudaError_t SortPairsCopy(KeyInputIteratorT d_input_keys, ValueInputIteratorT d_input_items, KeyIteratorT d_output_keys,
+                                   ValueIteratorT d_output_items, OffsetT num_items, CompareOpT compare_op, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortPairsCopy");
-    return sort_on(policy, d_input_keys, d_input_items, d_output_keys, d_output_items, num_items, compare_op);
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return SortPairsCopy(d_temp, bytes, d_input_keys, d_input_items, d_output_keys, d_output_items, num_items, compare_op, stream);
+    });
   }
-
-  template <typename KeyIteratorT,
-            typename OffsetT,
-            typename CompareOpT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t SortKeys(KeyIteratorT d_keys, OffsetT num_items, CompareOpT compare_op, const PolicyT& policy)
+  template <typename KeyIteratorT, typename OffsetT, typename CompareOpT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
+  static cudaError_t SortKeys(KeyIteratorT d_keys, OffsetT num_items, CompareOpT compare_op, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortKeys");
-    return sort_on(policy, d_keys, no_items(), d_keys, no_items(), num_items, compare_op);
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return SortKeys(d_temp, bytes, d_keys, num_items, compare_op, stream);
+    });
   }
-
-  template <typename KeyInputIteratorT,
-            typename KeyIteratorT,
-            typename OffsetT,
-            typename CompareOpT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t SortKeysCopy(KeyInputIteratorT d_input_keys,
-                                  KeyIteratorT d_output_keys,
-                                  OffsetT num_items,
-                                  CompareOpT compare_op,
-                                  const PolicyT& policy)
+  template <typename KeyInputIteratorT, typename KeyIteratorT, typename OffsetT, typename CompareOpT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
+  static cudaError_t SortKeysCopy(KeyInputIteratorT d_input_keys, KeyIteratorT d_output_keys, OffsetT num_items, CompareOpT compare_op, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortKeysCopy");
-    return sort_on(policy, d_input_keys, no_items(), d_output_keys, no_items(), num_items, compare_op);
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return SortKeysCopy(d_temp, bytes, d_input_keys, d_output_keys, num_items, compare_op, stream);
+    });
   }
-
-  template <typename KeyIteratorT,
-            typename ValueIteratorT,
-            typename OffsetT,
-            typename CompareOpT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t StableSortPairs(
-    KeyIteratorT d_keys, ValueIteratorT d_items, OffsetT num_items, CompareOpT compare_op, const PolicyT& policy)
+  template <typename KeyIteratorT, typename ValueIteratorT, typename OffsetT, typename CompareOpT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
+  static cudaError_t StableSortPairs(KeyIteratorT d_keys, ValueIteratorT d_items, OffsetT num_items, CompareOpT compare_op, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceMergeSort::StableSortPairs");
-    return sort_on(policy, d_keys, d_items, d_keys, d_items, num_items, compare_op);
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return StableSortPairs(d_temp, bytes, d_keys, d_items, num_items, compare_op, stream);
+    });
   }
-
-  template <typename KeyIteratorT,
-            typename OffsetT,
-            typename CompareOpT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t StableSortKeys(KeyIteratorT d_keys, OffsetT num_items, CompareOpT compare_op, const PolicyT& policy)
+  template <typename KeyIteratorT, typename OffsetT, typename CompareOpT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
+  static cudaError_t StableSortKeys(KeyIteratorT d_keys, OffsetT num_items, CompareOpT compare_op, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceMergeSort::StableSortKeys");
-    return sort_on(policy, d_keys, no_items(), d_keys, no_items(), num_items, compare_op);
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return StableSortKeys(d_temp, bytes, d_keys, num_items, compare_op, stream);
+    });
   }
-
-  template <typename KeyInputIteratorT,
-            typename KeyIteratorT,
-            typename OffsetT,
-            typename CompareOpT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t StableSortKeysCopy(KeyInputIteratorT d_input_keys,
-                                        KeyIteratorT d_output_keys,
-                                        OffsetT num_items,
-                                        CompareOpT compare_op,
-                                        const PolicyT& policy)
+  template <typename KeyInputIteratorT, typename KeyIteratorT, typename OffsetT, typename CompareOpT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
+  static cudaError_t StableSortKeysCopy(KeyInputIteratorT d_input_keys, KeyIteratorT d_output_keys, OffsetT num_items, CompareOpT compare_op, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceMergeSort::StableSortKeysCopy");
-    return sort_on(policy, d_input_keys, no_items(), d_output_keys, no_items(), num_items, compare_op);
-  }
-
-private:
-  // The single-phase forms' call: sort with temporary storage and stream from `policy`.
-  template <typename PolicyT,
-            typename KeyInputIteratorT,
-            typename ValueInputIteratorT,
-            typename KeyIteratorT,
-            typename ValueIteratorT,
-            typename NumItemsT,
-            typename CompareOpT>
-  static cudaError_t sort_on(const PolicyT& policy,
-                             KeyInputIteratorT d_input_keys,
-                             ValueInputIteratorT d_input_items,
-                             KeyIteratorT d_output_keys,
-                             ValueIteratorT d_output_items,
-                             NumItemsT num_items,
-                             CompareOpT compare_op)
-  {
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return sort(d_temp, bytes, d_input_keys, d_input_items, d_output_keys, d_output_items, num_items, compare_op,
-                  stream);
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return StableSortKeysCopy(d_temp, bytes, d_input_keys, d_output_keys, num_items, compare_op, stream);
     });
   }
 
+private:
   // The value iterators of a keys-only sort.
   static NullType* no_items()
   {

@@ -9,8 +9,10 @@
 // Keys: every 8/16/32/64-bit integer (bool included), float, double, __half, __nv_bfloat16, and user types through
 // a decomposer: a functor that takes a key by reference and returns a cuda::std::tuple of references to its
 // arithmetic members, the most significant first. Floating-point keys: -0.0 and +0.0 are equal keys (each keeps its
-// bits, stable order decides), NaNs go by their bits (negative ones before -inf, positive ones after +inf). Values:
-// any trivially copyable type. Every sort is stable.
+// bits, stable order decides), NaNs go by their bits (negative ones before -inf, positive ones after +inf). A
+// descending sort reverses that order: positive NaNs come first (the largest payload first), negative NaNs last,
+// after -inf, in ascending order of their payloads (the largest payload last). Values: any trivially copyable type.
+// Every sort is stable.
 //
 // Only the bits [begin_bit, end_bit) of the keys' bit-ordered images are compared (for a decomposer: of the
 // concatenation of its members' images, the last member lowest). One digit pass per 8 bits: a pass whose digit is
@@ -31,22 +33,102 @@
 #include <strata/config.cuh>
 #include <strata/device/dispatch/dispatch_arguments.cuh>
 #include <strata/device/dispatch/dispatch_radix_sort.cuh>
-#include <strata/execution/policy.cuh>
+#include <strata/device/dispatch/single_phase.cuh>
 #include <strata/nvtx.cuh>
 #include <strata/util/double_buffer.cuh>
 #include <strata/util/uninitialized.cuh>
 
+#include <cuda/std/tuple>
 #include <cuda/std/type_traits>
+#include <cuda/std/utility>
 
 STRATA_NAMESPACE_BEGIN
 namespace detail
 {
 namespace radix_sort
 {
-// Enables the overloads that take a decomposer (anything but an integer, which would be a begin_bit).
+// Enables the overloads that take a decomposer (anything but an integer, which would be a begin_bit, or an
+// environment).
 template <typename DecomposerT>
-using enable_if_decomposer_t =
-    cuda::std::enable_if_t<!cuda::std::is_integral<DecomposerT>::value && !is_execution_policy_v<DecomposerT>, int>;
+constexpr bool is_decomposer_v = !cuda::std::is_integral<DecomposerT>::value && !is_env_v<DecomposerT>;
+template <typename DecomposerT>
+using enable_if_decomposer_t = cuda::std::enable_if_t<is_decomposer_v<DecomposerT>, int>;
+template <typename NumItemsT>
+using enable_if_integral_t = cuda::std::enable_if_t<cuda::std::is_integral<NumItemsT>::value, int>;
+
+// The NVTX name of each entry point.
+template <bool IS_DESCENDING, bool KEYS_ONLY>
+constexpr const char* entry_name()
+{
+  if constexpr (KEYS_ONLY)
+  {
+    return IS_DESCENDING ? "strata::DeviceRadixSort::SortKeysDescending" : "strata::DeviceRadixSort::SortKeys";
+  }
+  else
+  {
+    return IS_DESCENDING ? "strata::DeviceRadixSort::SortPairsDescending" : "strata::DeviceRadixSort::SortPairs";
+  }
+}
+
+// The arguments of a single-phase sort after num_items: [decomposer] [, begin_bit, end_bit] [, env].
+template <typename... ArgsT>
+struct sort_tail : cuda::std::false_type
+{};
+template <>
+struct sort_tail<> : cuda::std::true_type
+{};
+template <typename BeginT, typename EndT>
+struct sort_tail<BeginT, EndT>
+    : cuda::std::bool_constant<cuda::std::is_integral<BeginT>::value && cuda::std::is_integral<EndT>::value>
+{};
+template <typename DecomposerT>
+struct sort_tail<DecomposerT> : cuda::std::bool_constant<is_decomposer_v<DecomposerT>>
+{};
+template <typename DecomposerT, typename BeginT, typename EndT>
+struct sort_tail<DecomposerT, BeginT, EndT>
+    : cuda::std::bool_constant<is_decomposer_v<DecomposerT> && sort_tail<BeginT, EndT>::value>
+{};
+
+template <typename EnvT, typename CallT, typename TupleT, size_t... I>
+cudaError_t run_sort(const EnvT& env, CallT& two_phase, const TupleT& head, cuda::std::index_sequence<I...>)
+{
+  static_assert(sort_tail<remove_cvref_t<cuda::std::tuple_element_t<I, TupleT>>...>::value,
+                "strata::DeviceRadixSort: the arguments after num_items are [decomposer] [, begin_bit, end_bit] "
+                "[, a stream or a policy]");
+  return ::strata::detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+    return two_phase(d_temp, bytes, cuda::std::get<I>(head)..., stream);
+  });
+}
+
+// A single-phase sort: `two_phase(d_temp_storage, temp_storage_bytes, args...)` is the two-phase call, `args` the
+// arguments after num_items, the environment last if any.
+template <typename KeyT, typename CallT, typename... ArgsT>
+cudaError_t run_single_phase(CallT&& two_phase, const ArgsT&... args)
+{
+  constexpr size_t N = sizeof...(ArgsT);
+  if constexpr (N == 0)
+  {
+    return run_single_phase<KeyT>(two_phase, args..., default_env{});
+  }
+  else if constexpr (!is_env_v<cuda::std::tuple_element_t<N - 1, cuda::std::tuple<ArgsT...>>>)
+  {
+    return run_single_phase<KeyT>(two_phase, args..., default_env{});
+  }
+  else
+  {
+    const auto all = cuda::std::tie(args...);
+    if constexpr (N == 1)
+    {
+      // No bits: the key's (the two-phase form's defaults, which a stream cannot follow).
+      return run_sort(cuda::std::get<0>(all), two_phase, cuda::std::make_tuple(0, key_codec<KeyT, false, no_decomposer>::BITS),
+                      cuda::std::make_index_sequence<2>{});
+    }
+    else
+    {
+      return run_sort(cuda::std::get<N - 1>(all), two_phase, all, cuda::std::make_index_sequence<N - 1>{});
+    }
+  }
+}
 } // namespace radix_sort
 } // namespace detail
 
@@ -65,6 +147,7 @@ private:
                           cudaStream_t stream,
                           DecomposerT decomposer)
   {
+    STRATA_NVTX_RANGE((detail::radix_sort::entry_name<IS_DESCENDING, cuda::std::is_same<ValueT, NullType>::value>()));
     static_assert(cuda::std::is_integral<NumItemsT>::value, "num_items must be an integer");
     if constexpr (cuda::std::is_signed<NumItemsT>::value)
     {
@@ -104,47 +187,34 @@ private:
                                stream, decomposer);
   }
 
-  // The single-phase forms' calls: sort_copy (in/out) and sort (DoubleBuffer, either buffer may be overwritten) with
-  // temporary storage and stream from `policy`.
-  template <bool IS_DESCENDING,
-            typename PolicyT,
-            typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT>
-  static cudaError_t sort_copy_on(const PolicyT& policy,
-                                  const KeyT* d_keys_in,
-                                  KeyT* d_keys_out,
-                                  const ValueT* d_values_in,
-                                  ValueT* d_values_out,
-                                  NumItemsT num_items,
-                                  int begin_bit,
-                                  int end_bit,
-                                  DecomposerT decomposer)
+  // The keys-only forms' values: none.
+  static const NullType* no_values_in()
   {
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return sort_copy<IS_DESCENDING>(d_temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items,
-                                      begin_bit, end_bit, stream, decomposer);
-    });
+    return nullptr;
   }
-  template <bool IS_DESCENDING,
-            typename PolicyT,
-            typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT>
-  static cudaError_t sort_on(const PolicyT& policy,
-                             DoubleBuffer<KeyT>& d_keys,
-                             DoubleBuffer<ValueT>& d_values,
-                             NumItemsT num_items,
-                             int begin_bit,
-                             int end_bit,
-                             DecomposerT decomposer)
+  static NullType* no_values_out()
   {
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return sort<IS_DESCENDING>(d_temp, bytes, d_keys, d_values, num_items, begin_bit, end_bit, true, stream,
-                                 decomposer);
-    });
+    return nullptr;
+  }
+  static NullType no_values()
+  {
+    return {};
+  }
+  template <bool IS_DESCENDING, typename KeyT, typename NumItemsT, typename DecomposerT>
+  static cudaError_t sort(void* d_temp_storage,
+                          size_t& temp_storage_bytes,
+                          DoubleBuffer<KeyT>& d_keys,
+                          NullType,
+                          NumItemsT num_items,
+                          int begin_bit,
+                          int end_bit,
+                          bool is_overwrite_okay,
+                          cudaStream_t stream,
+                          DecomposerT decomposer)
+  {
+    DoubleBuffer<NullType> values;
+    return sort<IS_DESCENDING>(d_temp_storage, temp_storage_bytes, d_keys, values, num_items, begin_bit, end_bit,
+                               is_overwrite_okay, stream, decomposer);
   }
 
   template <typename KeyT, typename DecomposerT = detail::radix_sort::no_decomposer>
@@ -156,923 +226,222 @@ private:
 public:
   // Sorts keys ascending and moves each value with its key.
   template <typename KeyT, typename ValueT, typename NumItemsT>
-  static cudaError_t SortPairs(void* d_temp_storage,
-                               size_t& temp_storage_bytes,
-                               const KeyT* d_keys_in,
-                               KeyT* d_keys_out,
-                               const ValueT* d_values_in,
-                               ValueT* d_values_out,
-                               NumItemsT num_items,
-                               int begin_bit       = 0,
-                               int end_bit         = key_bits<KeyT>(),
-                               cudaStream_t stream = 0)
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, int begin_bit = 0, int end_bit = key_bits<KeyT>(), cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                            num_items, begin_bit, end_bit, stream, detail::radix_sort::no_decomposer{});
+    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, begin_bit, end_bit, stream, detail::radix_sort::no_decomposer{});
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairs(void* d_temp_storage,
-                               size_t& temp_storage_bytes,
-                               const KeyT* d_keys_in,
-                               KeyT* d_keys_out,
-                               const ValueT* d_values_in,
-                               ValueT* d_values_out,
-                               NumItemsT num_items,
-                               DecomposerT decomposer,
-                               cudaStream_t stream = 0)
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT, detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                            num_items, 0, key_bits<KeyT>(decomposer), stream, decomposer);
+    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, 0, key_bits<KeyT>(decomposer), stream, decomposer);
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairs(void* d_temp_storage,
-                               size_t& temp_storage_bytes,
-                               const KeyT* d_keys_in,
-                               KeyT* d_keys_out,
-                               const ValueT* d_values_in,
-                               ValueT* d_values_out,
-                               NumItemsT num_items,
-                               DecomposerT decomposer,
-                               int begin_bit,
-                               int end_bit,
-                               cudaStream_t stream = 0)
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT, detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                            num_items, begin_bit, end_bit, stream, decomposer);
+    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, begin_bit, end_bit, stream, decomposer);
   }
 
-  // As SortPairs, in the DoubleBuffer form.
+  // As SortPairs, in the DoubleBuffer form (either buffer may be overwritten).
   template <typename KeyT, typename ValueT, typename NumItemsT>
-  static cudaError_t SortPairs(void* d_temp_storage,
-                               size_t& temp_storage_bytes,
-                               DoubleBuffer<KeyT>& d_keys,
-                               DoubleBuffer<ValueT>& d_values,
-                               NumItemsT num_items,
-                               int begin_bit       = 0,
-                               int end_bit         = key_bits<KeyT>(),
-                               cudaStream_t stream = 0)
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, NumItemsT num_items, int begin_bit = 0, int end_bit = key_bits<KeyT>(), cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, true,
-                       stream, detail::radix_sort::no_decomposer{});
+    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, true, stream, detail::radix_sort::no_decomposer{});
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairs(void* d_temp_storage,
-                               size_t& temp_storage_bytes,
-                               DoubleBuffer<KeyT>& d_keys,
-                               DoubleBuffer<ValueT>& d_values,
-                               NumItemsT num_items,
-                               DecomposerT decomposer,
-                               cudaStream_t stream = 0)
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT, detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, 0, key_bits<KeyT>(decomposer),
-                       true, stream, decomposer);
+    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, 0, key_bits<KeyT>(decomposer), true, stream, decomposer);
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairs(void* d_temp_storage,
-                               size_t& temp_storage_bytes,
-                               DoubleBuffer<KeyT>& d_keys,
-                               DoubleBuffer<ValueT>& d_values,
-                               NumItemsT num_items,
-                               DecomposerT decomposer,
-                               int begin_bit,
-                               int end_bit,
-                               cudaStream_t stream = 0)
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT, detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, true,
-                       stream, decomposer);
+    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, true, stream, decomposer);
+  }
+
+  // SortPairs, single-phase: the arguments after num_items are those of the two-phase forms above ([decomposer]
+  // [, begin_bit, end_bit]), then, optionally, the environment (a stream or a policy).
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename... ArgsT, detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
+  static cudaError_t SortPairs(const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, const ArgsT&... args)
+  {
+    return detail::radix_sort::run_single_phase<KeyT>(
+      [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
+        return SortPairs(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, rest...);
+      },
+      args...);
+  }
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename... ArgsT, detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
+  static cudaError_t SortPairs(DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, NumItemsT num_items, const ArgsT&... args)
+  {
+    return detail::radix_sort::run_single_phase<KeyT>(
+      [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
+        return SortPairs(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, rest...);
+      },
+      args...);
   }
 
   // Sorts keys descending (equal keys still in input order) and moves each value with its key.
   template <typename KeyT, typename ValueT, typename NumItemsT>
-  static cudaError_t SortPairsDescending(void* d_temp_storage,
-                                         size_t& temp_storage_bytes,
-                                         const KeyT* d_keys_in,
-                                         KeyT* d_keys_out,
-                                         const ValueT* d_values_in,
-                                         ValueT* d_values_out,
-                                         NumItemsT num_items,
-                                         int begin_bit       = 0,
-                                         int end_bit         = key_bits<KeyT>(),
-                                         cudaStream_t stream = 0)
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, int begin_bit = 0, int end_bit = key_bits<KeyT>(), cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                           num_items, begin_bit, end_bit, stream, detail::radix_sort::no_decomposer{});
+    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, begin_bit, end_bit, stream, detail::radix_sort::no_decomposer{});
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairsDescending(void* d_temp_storage,
-                                         size_t& temp_storage_bytes,
-                                         const KeyT* d_keys_in,
-                                         KeyT* d_keys_out,
-                                         const ValueT* d_values_in,
-                                         ValueT* d_values_out,
-                                         NumItemsT num_items,
-                                         DecomposerT decomposer,
-                                         cudaStream_t stream = 0)
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT, detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                           num_items, 0, key_bits<KeyT>(decomposer), stream, decomposer);
+    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, 0, key_bits<KeyT>(decomposer), stream, decomposer);
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairsDescending(void* d_temp_storage,
-                                         size_t& temp_storage_bytes,
-                                         const KeyT* d_keys_in,
-                                         KeyT* d_keys_out,
-                                         const ValueT* d_values_in,
-                                         ValueT* d_values_out,
-                                         NumItemsT num_items,
-                                         DecomposerT decomposer,
-                                         int begin_bit,
-                                         int end_bit,
-                                         cudaStream_t stream = 0)
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT, detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                           num_items, begin_bit, end_bit, stream, decomposer);
+    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, begin_bit, end_bit, stream, decomposer);
   }
 
-  // As SortPairsDescending, in the DoubleBuffer form.
+  // As SortPairsDescending, in the DoubleBuffer form (either buffer may be overwritten).
   template <typename KeyT, typename ValueT, typename NumItemsT>
-  static cudaError_t SortPairsDescending(void* d_temp_storage,
-                                         size_t& temp_storage_bytes,
-                                         DoubleBuffer<KeyT>& d_keys,
-                                         DoubleBuffer<ValueT>& d_values,
-                                         NumItemsT num_items,
-                                         int begin_bit       = 0,
-                                         int end_bit         = key_bits<KeyT>(),
-                                         cudaStream_t stream = 0)
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, NumItemsT num_items, int begin_bit = 0, int end_bit = key_bits<KeyT>(), cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, true, stream,
-                      detail::radix_sort::no_decomposer{});
+    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, true, stream, detail::radix_sort::no_decomposer{});
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairsDescending(void* d_temp_storage,
-                                         size_t& temp_storage_bytes,
-                                         DoubleBuffer<KeyT>& d_keys,
-                                         DoubleBuffer<ValueT>& d_values,
-                                         NumItemsT num_items,
-                                         DecomposerT decomposer,
-                                         cudaStream_t stream = 0)
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT, detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, 0, key_bits<KeyT>(decomposer),
-                      true, stream, decomposer);
+    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, 0, key_bits<KeyT>(decomposer), true, stream, decomposer);
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairsDescending(void* d_temp_storage,
-                                         size_t& temp_storage_bytes,
-                                         DoubleBuffer<KeyT>& d_keys,
-                                         DoubleBuffer<ValueT>& d_values,
-                                         NumItemsT num_items,
-                                         DecomposerT decomposer,
-                                         int begin_bit,
-                                         int end_bit,
-                                         cudaStream_t stream = 0)
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT, detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, true, stream,
-                      decomposer);
+    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, true, stream, decomposer);
+  }
+
+  // SortPairsDescending, single-phase: the arguments after num_items are those of the two-phase forms above ([decomposer]
+  // [, begin_bit, end_bit]), then, optionally, the environment (a stream or a policy).
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename... ArgsT, detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
+  static cudaError_t SortPairsDescending(const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, const ArgsT&... args)
+  {
+    return detail::radix_sort::run_single_phase<KeyT>(
+      [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
+        return SortPairsDescending(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, rest...);
+      },
+      args...);
+  }
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename... ArgsT, detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
+  static cudaError_t SortPairsDescending(DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, NumItemsT num_items, const ArgsT&... args)
+  {
+    return detail::radix_sort::run_single_phase<KeyT>(
+      [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
+        return SortPairsDescending(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, rest...);
+      },
+      args...);
   }
 
   // Sorts keys ascending.
   template <typename KeyT, typename NumItemsT>
-  static cudaError_t SortKeys(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              const KeyT* d_keys_in,
-                              KeyT* d_keys_out,
-                              NumItemsT num_items,
-                              int begin_bit       = 0,
-                              int end_bit         = key_bits<KeyT>(),
-                              cudaStream_t stream = 0)
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, int begin_bit = 0, int end_bit = key_bits<KeyT>(), cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
-    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                            static_cast<const NullType*>(nullptr), static_cast<NullType*>(nullptr), num_items,
-                            begin_bit, end_bit, stream, detail::radix_sort::no_decomposer{});
+    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(), no_values_out(), num_items, begin_bit, end_bit, stream, detail::radix_sort::no_decomposer{});
   }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeys(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              const KeyT* d_keys_in,
-                              KeyT* d_keys_out,
-                              NumItemsT num_items,
-                              DecomposerT decomposer,
-                              cudaStream_t stream = 0)
+  template <typename KeyT, typename NumItemsT, typename DecomposerT, detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
-    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                            static_cast<const NullType*>(nullptr), static_cast<NullType*>(nullptr), num_items, 0,
-                            key_bits<KeyT>(decomposer), stream, decomposer);
+    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(), no_values_out(), num_items, 0, key_bits<KeyT>(decomposer), stream, decomposer);
   }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeys(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              const KeyT* d_keys_in,
-                              KeyT* d_keys_out,
-                              NumItemsT num_items,
-                              DecomposerT decomposer,
-                              int begin_bit,
-                              int end_bit,
-                              cudaStream_t stream = 0)
+  template <typename KeyT, typename NumItemsT, typename DecomposerT, detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
-    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                            static_cast<const NullType*>(nullptr), static_cast<NullType*>(nullptr), num_items,
-                            begin_bit, end_bit, stream, decomposer);
+    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(), no_values_out(), num_items, begin_bit, end_bit, stream, decomposer);
   }
 
-  // As SortKeys, in the DoubleBuffer form.
+  // As SortKeys, in the DoubleBuffer form (either buffer may be overwritten).
   template <typename KeyT, typename NumItemsT>
-  static cudaError_t SortKeys(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              DoubleBuffer<KeyT>& d_keys,
-                              NumItemsT num_items,
-                              int begin_bit       = 0,
-                              int end_bit         = key_bits<KeyT>(),
-                              cudaStream_t stream = 0)
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, int begin_bit = 0, int end_bit = key_bits<KeyT>(), cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
-    DoubleBuffer<NullType> values;
-    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, values, num_items, begin_bit, end_bit, true, stream,
-                       detail::radix_sort::no_decomposer{});
+    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, begin_bit, end_bit, true, stream, detail::radix_sort::no_decomposer{});
   }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeys(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              DoubleBuffer<KeyT>& d_keys,
-                              NumItemsT num_items,
-                              DecomposerT decomposer,
-                              cudaStream_t stream = 0)
+  template <typename KeyT, typename NumItemsT, typename DecomposerT, detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
-    DoubleBuffer<NullType> values;
-    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, values, num_items, 0, key_bits<KeyT>(decomposer),
-                       true, stream, decomposer);
+    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, 0, key_bits<KeyT>(decomposer), true, stream, decomposer);
   }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeys(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              DoubleBuffer<KeyT>& d_keys,
-                              NumItemsT num_items,
-                              DecomposerT decomposer,
-                              int begin_bit,
-                              int end_bit,
-                              cudaStream_t stream = 0)
+  template <typename KeyT, typename NumItemsT, typename DecomposerT, detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
-    DoubleBuffer<NullType> values;
-    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, values, num_items, begin_bit, end_bit, true, stream,
-                       decomposer);
+    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, begin_bit, end_bit, true, stream, decomposer);
+  }
+
+  // SortKeys, single-phase: the arguments after num_items are those of the two-phase forms above ([decomposer]
+  // [, begin_bit, end_bit]), then, optionally, the environment (a stream or a policy).
+  template <typename KeyT, typename NumItemsT, typename... ArgsT, detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
+  static cudaError_t SortKeys(const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, const ArgsT&... args)
+  {
+    return detail::radix_sort::run_single_phase<KeyT>(
+      [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
+        return SortKeys(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, num_items, rest...);
+      },
+      args...);
+  }
+  template <typename KeyT, typename NumItemsT, typename... ArgsT, detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
+  static cudaError_t SortKeys(DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, const ArgsT&... args)
+  {
+    return detail::radix_sort::run_single_phase<KeyT>(
+      [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
+        return SortKeys(d_temp_storage, temp_storage_bytes, d_keys, num_items, rest...);
+      },
+      args...);
   }
 
   // Sorts keys descending.
   template <typename KeyT, typename NumItemsT>
-  static cudaError_t SortKeysDescending(void* d_temp_storage,
-                                        size_t& temp_storage_bytes,
-                                        const KeyT* d_keys_in,
-                                        KeyT* d_keys_out,
-                                        NumItemsT num_items,
-                                        int begin_bit       = 0,
-                                        int end_bit         = key_bits<KeyT>(),
-                                        cudaStream_t stream = 0)
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, int begin_bit = 0, int end_bit = key_bits<KeyT>(), cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
-    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                           static_cast<const NullType*>(nullptr), static_cast<NullType*>(nullptr), num_items, begin_bit,
-                           end_bit, stream, detail::radix_sort::no_decomposer{});
+    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(), no_values_out(), num_items, begin_bit, end_bit, stream, detail::radix_sort::no_decomposer{});
   }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeysDescending(void* d_temp_storage,
-                                        size_t& temp_storage_bytes,
-                                        const KeyT* d_keys_in,
-                                        KeyT* d_keys_out,
-                                        NumItemsT num_items,
-                                        DecomposerT decomposer,
-                                        cudaStream_t stream = 0)
+  template <typename KeyT, typename NumItemsT, typename DecomposerT, detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
-    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                           static_cast<const NullType*>(nullptr), static_cast<NullType*>(nullptr), num_items, 0,
-                           key_bits<KeyT>(decomposer), stream, decomposer);
+    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(), no_values_out(), num_items, 0, key_bits<KeyT>(decomposer), stream, decomposer);
   }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeysDescending(void* d_temp_storage,
-                                        size_t& temp_storage_bytes,
-                                        const KeyT* d_keys_in,
-                                        KeyT* d_keys_out,
-                                        NumItemsT num_items,
-                                        DecomposerT decomposer,
-                                        int begin_bit,
-                                        int end_bit,
-                                        cudaStream_t stream = 0)
+  template <typename KeyT, typename NumItemsT, typename DecomposerT, detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
-    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                           static_cast<const NullType*>(nullptr), static_cast<NullType*>(nullptr), num_items, begin_bit,
-                           end_bit, stream, decomposer);
+    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(), no_values_out(), num_items, begin_bit, end_bit, stream, decomposer);
   }
 
-  // As SortKeysDescending, in the DoubleBuffer form.
+  // As SortKeysDescending, in the DoubleBuffer form (either buffer may be overwritten).
   template <typename KeyT, typename NumItemsT>
-  static cudaError_t SortKeysDescending(void* d_temp_storage,
-                                        size_t& temp_storage_bytes,
-                                        DoubleBuffer<KeyT>& d_keys,
-                                        NumItemsT num_items,
-                                        int begin_bit       = 0,
-                                        int end_bit         = key_bits<KeyT>(),
-                                        cudaStream_t stream = 0)
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, int begin_bit = 0, int end_bit = key_bits<KeyT>(), cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
-    DoubleBuffer<NullType> values;
-    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, values, num_items, begin_bit, end_bit, true, stream,
-                      detail::radix_sort::no_decomposer{});
+    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, begin_bit, end_bit, true, stream, detail::radix_sort::no_decomposer{});
   }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeysDescending(void* d_temp_storage,
-                                        size_t& temp_storage_bytes,
-                                        DoubleBuffer<KeyT>& d_keys,
-                                        NumItemsT num_items,
-                                        DecomposerT decomposer,
-                                        cudaStream_t stream = 0)
+  template <typename KeyT, typename NumItemsT, typename DecomposerT, detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
-    DoubleBuffer<NullType> values;
-    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, values, num_items, 0, key_bits<KeyT>(decomposer),
-                      true, stream, decomposer);
+    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, 0, key_bits<KeyT>(decomposer), true, stream, decomposer);
   }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeysDescending(void* d_temp_storage,
-                                        size_t& temp_storage_bytes,
-                                        DoubleBuffer<KeyT>& d_keys,
-                                        NumItemsT num_items,
-                                        DecomposerT decomposer,
-                                        int begin_bit,
-                                        int end_bit,
-                                        cudaStream_t stream = 0)
+  template <typename KeyT, typename NumItemsT, typename DecomposerT, detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t stream = 0)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
-    DoubleBuffer<NullType> values;
-    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, values, num_items, begin_bit, end_bit, true, stream,
-                      decomposer);
+    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, begin_bit, end_bit, true, stream, decomposer);
   }
 
-  // -- Single-phase forms: temporary storage and stream from `policy` ------------------------------------------
-
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t SortPairs(const KeyT* d_keys_in,
-                               KeyT* d_keys_out,
-                               const ValueT* d_values_in,
-                               ValueT* d_values_out,
-                               NumItemsT num_items,
-                               const PolicyT& policy)
+  // SortKeysDescending, single-phase: the arguments after num_items are those of the two-phase forms above ([decomposer]
+  // [, begin_bit, end_bit]), then, optionally, the environment (a stream or a policy).
+  template <typename KeyT, typename NumItemsT, typename... ArgsT, detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
+  static cudaError_t SortKeysDescending(const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, const ArgsT&... args)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return sort_copy_on<false>(policy, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, 0,
-                               key_bits<KeyT>(), detail::radix_sort::no_decomposer{});
+    return detail::radix_sort::run_single_phase<KeyT>(
+      [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
+        return SortKeysDescending(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, num_items, rest...);
+      },
+      args...);
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t SortPairs(const KeyT* d_keys_in,
-                               KeyT* d_keys_out,
-                               const ValueT* d_values_in,
-                               ValueT* d_values_out,
-                               NumItemsT num_items,
-                               int begin_bit,
-                               int end_bit,
-                               const PolicyT& policy)
+  template <typename KeyT, typename NumItemsT, typename... ArgsT, detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
+  static cudaError_t SortKeysDescending(DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, const ArgsT&... args)
   {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return sort_copy_on<false>(policy, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, begin_bit,
-                               end_bit, detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
-            typename PolicyT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0,
-            detail::enable_if_execution_policy_t<PolicyT>           = 0>
-  static cudaError_t SortPairs(const KeyT* d_keys_in,
-                               KeyT* d_keys_out,
-                               const ValueT* d_values_in,
-                               ValueT* d_values_out,
-                               NumItemsT num_items,
-                               DecomposerT decomposer,
-                               const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return sort_copy_on<false>(policy, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, 0,
-                               key_bits<KeyT>(decomposer), decomposer);
-  }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
-            typename PolicyT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0,
-            detail::enable_if_execution_policy_t<PolicyT>           = 0>
-  static cudaError_t SortPairs(const KeyT* d_keys_in,
-                               KeyT* d_keys_out,
-                               const ValueT* d_values_in,
-                               ValueT* d_values_out,
-                               NumItemsT num_items,
-                               DecomposerT decomposer,
-                               int begin_bit,
-                               int end_bit,
-                               const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return sort_copy_on<false>(policy, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, begin_bit,
-                               end_bit, decomposer);
-  }
-
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t
-  SortPairs(DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, NumItemsT num_items, const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return sort_on<false>(policy, d_keys, d_values, num_items, 0, key_bits<KeyT>(),
-                          detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t SortPairs(DoubleBuffer<KeyT>& d_keys,
-                               DoubleBuffer<ValueT>& d_values,
-                               NumItemsT num_items,
-                               int begin_bit,
-                               int end_bit,
-                               const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return sort_on<false>(policy, d_keys, d_values, num_items, begin_bit, end_bit,
-                          detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
-            typename PolicyT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0,
-            detail::enable_if_execution_policy_t<PolicyT>           = 0>
-  static cudaError_t SortPairs(DoubleBuffer<KeyT>& d_keys,
-                               DoubleBuffer<ValueT>& d_values,
-                               NumItemsT num_items,
-                               DecomposerT decomposer,
-                               const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return sort_on<false>(policy, d_keys, d_values, num_items, 0, key_bits<KeyT>(decomposer), decomposer);
-  }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
-            typename PolicyT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0,
-            detail::enable_if_execution_policy_t<PolicyT>           = 0>
-  static cudaError_t SortPairs(DoubleBuffer<KeyT>& d_keys,
-                               DoubleBuffer<ValueT>& d_values,
-                               NumItemsT num_items,
-                               DecomposerT decomposer,
-                               int begin_bit,
-                               int end_bit,
-                               const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairs");
-    return sort_on<false>(policy, d_keys, d_values, num_items, begin_bit, end_bit, decomposer);
-  }
-
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t SortPairsDescending(const KeyT* d_keys_in,
-                                         KeyT* d_keys_out,
-                                         const ValueT* d_values_in,
-                                         ValueT* d_values_out,
-                                         NumItemsT num_items,
-                                         const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return sort_copy_on<true>(policy, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, 0,
-                              key_bits<KeyT>(), detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t SortPairsDescending(const KeyT* d_keys_in,
-                                         KeyT* d_keys_out,
-                                         const ValueT* d_values_in,
-                                         ValueT* d_values_out,
-                                         NumItemsT num_items,
-                                         int begin_bit,
-                                         int end_bit,
-                                         const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return sort_copy_on<true>(policy, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, begin_bit, end_bit,
-                              detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
-            typename PolicyT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0,
-            detail::enable_if_execution_policy_t<PolicyT>           = 0>
-  static cudaError_t SortPairsDescending(const KeyT* d_keys_in,
-                                         KeyT* d_keys_out,
-                                         const ValueT* d_values_in,
-                                         ValueT* d_values_out,
-                                         NumItemsT num_items,
-                                         DecomposerT decomposer,
-                                         const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return sort_copy_on<true>(policy, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, 0,
-                              key_bits<KeyT>(decomposer), decomposer);
-  }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
-            typename PolicyT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0,
-            detail::enable_if_execution_policy_t<PolicyT>           = 0>
-  static cudaError_t SortPairsDescending(const KeyT* d_keys_in,
-                                         KeyT* d_keys_out,
-                                         const ValueT* d_values_in,
-                                         ValueT* d_values_out,
-                                         NumItemsT num_items,
-                                         DecomposerT decomposer,
-                                         int begin_bit,
-                                         int end_bit,
-                                         const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return sort_copy_on<true>(policy, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, begin_bit, end_bit,
-                              decomposer);
-  }
-
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t SortPairsDescending(DoubleBuffer<KeyT>& d_keys,
-                                         DoubleBuffer<ValueT>& d_values,
-                                         NumItemsT num_items,
-                                         const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return sort_on<true>(policy, d_keys, d_values, num_items, 0, key_bits<KeyT>(),
-                         detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t SortPairsDescending(DoubleBuffer<KeyT>& d_keys,
-                                         DoubleBuffer<ValueT>& d_values,
-                                         NumItemsT num_items,
-                                         int begin_bit,
-                                         int end_bit,
-                                         const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return sort_on<true>(policy, d_keys, d_values, num_items, begin_bit, end_bit,
-                         detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
-            typename PolicyT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0,
-            detail::enable_if_execution_policy_t<PolicyT>           = 0>
-  static cudaError_t SortPairsDescending(DoubleBuffer<KeyT>& d_keys,
-                                         DoubleBuffer<ValueT>& d_values,
-                                         NumItemsT num_items,
-                                         DecomposerT decomposer,
-                                         const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return sort_on<true>(policy, d_keys, d_values, num_items, 0, key_bits<KeyT>(decomposer), decomposer);
-  }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
-            typename PolicyT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0,
-            detail::enable_if_execution_policy_t<PolicyT>           = 0>
-  static cudaError_t SortPairsDescending(DoubleBuffer<KeyT>& d_keys,
-                                         DoubleBuffer<ValueT>& d_values,
-                                         NumItemsT num_items,
-                                         DecomposerT decomposer,
-                                         int begin_bit,
-                                         int end_bit,
-                                         const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortPairsDescending");
-    return sort_on<true>(policy, d_keys, d_values, num_items, begin_bit, end_bit, decomposer);
-  }
-
-  template <typename KeyT, typename NumItemsT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t SortKeys(const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
-    return sort_copy_on<false>(policy, d_keys_in, d_keys_out, static_cast<const NullType*>(nullptr),
-                               static_cast<NullType*>(nullptr), num_items, 0, key_bits<KeyT>(),
-                               detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT, typename NumItemsT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t SortKeys(const KeyT* d_keys_in,
-                              KeyT* d_keys_out,
-                              NumItemsT num_items,
-                              int begin_bit,
-                              int end_bit,
-                              const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
-    return sort_copy_on<false>(policy, d_keys_in, d_keys_out, static_cast<const NullType*>(nullptr),
-                               static_cast<NullType*>(nullptr), num_items, begin_bit, end_bit,
-                               detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
-            typename PolicyT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0,
-            detail::enable_if_execution_policy_t<PolicyT>           = 0>
-  static cudaError_t
-  SortKeys(const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, DecomposerT decomposer, const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
-    return sort_copy_on<false>(policy, d_keys_in, d_keys_out, static_cast<const NullType*>(nullptr),
-                               static_cast<NullType*>(nullptr), num_items, 0, key_bits<KeyT>(decomposer), decomposer);
-  }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
-            typename PolicyT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0,
-            detail::enable_if_execution_policy_t<PolicyT>           = 0>
-  static cudaError_t SortKeys(const KeyT* d_keys_in,
-                              KeyT* d_keys_out,
-                              NumItemsT num_items,
-                              DecomposerT decomposer,
-                              int begin_bit,
-                              int end_bit,
-                              const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
-    return detail::run_single_phase(
-        policy,
-        [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-        {
-          return sort_copy<false>(d_temp, bytes, d_keys_in, d_keys_out, static_cast<const NullType*>(nullptr),
-                                  static_cast<NullType*>(nullptr), num_items, begin_bit, end_bit, stream, decomposer);
-        });
-  }
-
-  template <typename KeyT, typename NumItemsT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t SortKeys(DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
-    DoubleBuffer<NullType> values;
-    return sort_on<false>(policy, d_keys, values, num_items, 0, key_bits<KeyT>(),
-                          detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT, typename NumItemsT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t
-  SortKeys(DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, int begin_bit, int end_bit, const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
-    DoubleBuffer<NullType> values;
-    return sort_on<false>(policy, d_keys, values, num_items, begin_bit, end_bit, detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
-            typename PolicyT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0,
-            detail::enable_if_execution_policy_t<PolicyT>           = 0>
-  static cudaError_t
-  SortKeys(DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, DecomposerT decomposer, const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
-    DoubleBuffer<NullType> values;
-    return sort_on<false>(policy, d_keys, values, num_items, 0, key_bits<KeyT>(decomposer), decomposer);
-  }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
-            typename PolicyT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0,
-            detail::enable_if_execution_policy_t<PolicyT>           = 0>
-  static cudaError_t SortKeys(DoubleBuffer<KeyT>& d_keys,
-                              NumItemsT num_items,
-                              DecomposerT decomposer,
-                              int begin_bit,
-                              int end_bit,
-                              const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeys");
-    DoubleBuffer<NullType> values;
-    return sort_on<false>(policy, d_keys, values, num_items, begin_bit, end_bit, decomposer);
-  }
-
-  template <typename KeyT, typename NumItemsT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t
-  SortKeysDescending(const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
-    return sort_copy_on<true>(policy, d_keys_in, d_keys_out, static_cast<const NullType*>(nullptr),
-                              static_cast<NullType*>(nullptr), num_items, 0, key_bits<KeyT>(),
-                              detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT, typename NumItemsT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t SortKeysDescending(const KeyT* d_keys_in,
-                                        KeyT* d_keys_out,
-                                        NumItemsT num_items,
-                                        int begin_bit,
-                                        int end_bit,
-                                        const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
-    return sort_copy_on<true>(policy, d_keys_in, d_keys_out, static_cast<const NullType*>(nullptr),
-                              static_cast<NullType*>(nullptr), num_items, begin_bit, end_bit,
-                              detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
-            typename PolicyT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0,
-            detail::enable_if_execution_policy_t<PolicyT>           = 0>
-  static cudaError_t SortKeysDescending(const KeyT* d_keys_in,
-                                        KeyT* d_keys_out,
-                                        NumItemsT num_items,
-                                        DecomposerT decomposer,
-                                        const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
-    return sort_copy_on<true>(policy, d_keys_in, d_keys_out, static_cast<const NullType*>(nullptr),
-                              static_cast<NullType*>(nullptr), num_items, 0, key_bits<KeyT>(decomposer), decomposer);
-  }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
-            typename PolicyT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0,
-            detail::enable_if_execution_policy_t<PolicyT>           = 0>
-  static cudaError_t SortKeysDescending(const KeyT* d_keys_in,
-                                        KeyT* d_keys_out,
-                                        NumItemsT num_items,
-                                        DecomposerT decomposer,
-                                        int begin_bit,
-                                        int end_bit,
-                                        const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
-    return detail::run_single_phase(
-        policy,
-        [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-        {
-          return sort_copy<true>(d_temp, bytes, d_keys_in, d_keys_out, static_cast<const NullType*>(nullptr),
-                                 static_cast<NullType*>(nullptr), num_items, begin_bit, end_bit, stream, decomposer);
-        });
-  }
-
-  template <typename KeyT, typename NumItemsT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t SortKeysDescending(DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
-    DoubleBuffer<NullType> values;
-    return sort_on<true>(policy, d_keys, values, num_items, 0, key_bits<KeyT>(), detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT, typename NumItemsT, typename PolicyT, detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t
-  SortKeysDescending(DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, int begin_bit, int end_bit, const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
-    DoubleBuffer<NullType> values;
-    return sort_on<true>(policy, d_keys, values, num_items, begin_bit, end_bit, detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
-            typename PolicyT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0,
-            detail::enable_if_execution_policy_t<PolicyT>           = 0>
-  static cudaError_t
-  SortKeysDescending(DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, DecomposerT decomposer, const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
-    DoubleBuffer<NullType> values;
-    return sort_on<true>(policy, d_keys, values, num_items, 0, key_bits<KeyT>(decomposer), decomposer);
-  }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
-            typename PolicyT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0,
-            detail::enable_if_execution_policy_t<PolicyT>           = 0>
-  static cudaError_t SortKeysDescending(DoubleBuffer<KeyT>& d_keys,
-                                        NumItemsT num_items,
-                                        DecomposerT decomposer,
-                                        int begin_bit,
-                                        int end_bit,
-                                        const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceRadixSort::SortKeysDescending");
-    DoubleBuffer<NullType> values;
-    return detail::run_single_phase(
-        policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream)
-        { return sort<true>(d_temp, bytes, d_keys, values, num_items, begin_bit, end_bit, true, stream, decomposer); });
+    return detail::radix_sort::run_single_phase<KeyT>(
+      [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
+        return SortKeysDescending(d_temp_storage, temp_storage_bytes, d_keys, num_items, rest...);
+      },
+      args...);
   }
 };
 

@@ -9,10 +9,11 @@
 //   cudaMalloc(&d_temp, bytes);
 //   strata::DeviceReduce::Sum(d_temp, bytes, d_in, d_out, n, stream);   // d_out[0] = d_in[0] + ... + d_in[n-1]
 //
-// Every call also has a single-phase form that takes an execution policy in place of the temporary-storage
-// arguments and the stream: the storage comes from the policy's allocator on the policy's stream
-// (strata/execution/policy.cuh), and is given back in stream order before the call returns.
+// Every call also has a single-phase form, without the temporary-storage arguments, whose last argument (defaulted)
+// is a stream or a policy: the storage comes from strata's pool, or the policy's allocator, on that stream
+// (strata/device/dispatch/single_phase.cuh), and is given back in stream order before the call returns.
 //
+//   strata::DeviceReduce::Sum(d_in, d_out, n);                          // the default stream
 //   strata::DeviceReduce::Sum(d_in, d_out, n, strata::par.on(stream));
 //
 // Complexity: one read of the input (O(n) work), two kernel launches (one for inputs of a single tile).
@@ -25,7 +26,7 @@
 #include <strata/config.cuh>
 #include <strata/device/dispatch/dispatch_arguments.cuh>
 #include <strata/device/dispatch/dispatch_reduce.cuh>
-#include <strata/execution/policy.cuh>
+#include <strata/device/dispatch/single_phase.cuh>
 #include <strata/nvtx.cuh>
 #include <strata/thread/thread_operators.cuh>
 #include <strata/util/error.cuh>
@@ -219,151 +220,87 @@ struct DeviceReduce
       d_temp_storage, temp_storage_bytes, d_in, d_max_out, d_index_out, num_items, stream);
   }
 
-  // -- Single-phase forms: temporary storage and stream from `policy` ------------------------------------------
+  // -- Single-phase forms: each call above with its temporary storage and stream taken from `env`, a stream or a
+  //    policy (strata/device/dispatch/single_phase.cuh); without one, strata's pool on the default stream.
 
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename ReductionOpT,
-            typename InitT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t Reduce(InputIteratorT d_in,
-                            OutputIteratorT d_out,
-                            NumItemsT num_items,
-                            ReductionOpT reduction_op,
-                            InitT init,
-                            const PolicyT& policy)
+  template <typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename InitT, typename NumItemsT,
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t Reduce(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, ReductionOpT reduction_op,
+                            InitT init, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceReduce::Reduce");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return reduce(d_temp, bytes, d_in, d_out, num_items, reduction_op, init, Identity{}, stream);
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return Reduce(d_temp, bytes, d_in, d_out, num_items, reduction_op, init, stream);
     });
   }
 
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename ReductionOpT,
-            typename TransformOpT,
-            typename InitT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t TransformReduce(InputIteratorT d_in,
-                                     OutputIteratorT d_out,
-                                     NumItemsT num_items,
-                                     ReductionOpT reduction_op,
-                                     TransformOpT transform_op,
-                                     InitT init,
-                                     const PolicyT& policy)
+  template <typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename TransformOpT,
+            typename InitT, typename NumItemsT, typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t TransformReduce(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items,
+                                     ReductionOpT reduction_op, TransformOpT transform_op, InitT init,
+                                     const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceReduce::TransformReduce");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return reduce(d_temp, bytes, d_in, d_out, num_items, reduction_op, init, transform_op, stream);
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return TransformReduce(d_temp, bytes, d_in, d_out, num_items, reduction_op, transform_op, init, stream);
     });
   }
 
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t Sum(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const PolicyT& policy)
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t Sum(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceReduce::Sum");
-    using InitT = detail::non_void_value_t<OutputIteratorT, detail::it_value_t<InputIteratorT>>;
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return reduce(d_temp, bytes, d_in, d_out, num_items, cuda::std::plus<>{}, InitT{}, Identity{}, stream);
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return Sum(d_temp, bytes, d_in, d_out, num_items, stream);
+    });
+  }
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t Min(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
+  {
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return Min(d_temp, bytes, d_in, d_out, num_items, stream);
+    });
+  }
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t Max(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
+  {
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return Max(d_temp, bytes, d_in, d_out, num_items, stream);
+    });
+  }
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t ArgMin(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
+  {
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return ArgMin(d_temp, bytes, d_in, d_out, num_items, stream);
+    });
+  }
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t ArgMax(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
+  {
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return ArgMax(d_temp, bytes, d_in, d_out, num_items, stream);
     });
   }
 
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t Min(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const PolicyT& policy)
+  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT,
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t ArgMin(InputIteratorT d_in, ExtremumOutIteratorT d_min_out, IndexOutIteratorT d_index_out,
+                            cuda::std::int64_t num_items, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceReduce::Min");
-    using InitT = detail::it_value_t<InputIteratorT>;
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return reduce(d_temp, bytes, d_in, d_out, num_items, cuda::minimum<>{}, cuda::std::numeric_limits<InitT>::max(),
-                    Identity{}, stream);
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return ArgMin(d_temp, bytes, d_in, d_min_out, d_index_out, num_items, stream);
     });
   }
-
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t Max(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const PolicyT& policy)
+  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT,
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t ArgMax(InputIteratorT d_in, ExtremumOutIteratorT d_max_out, IndexOutIteratorT d_index_out,
+                            cuda::std::int64_t num_items, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceReduce::Max");
-    using InitT = detail::it_value_t<InputIteratorT>;
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return reduce(d_temp, bytes, d_in, d_out, num_items, cuda::maximum<>{},
-                    cuda::std::numeric_limits<InitT>::lowest(), Identity{}, stream);
-    });
-  }
-
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t ArgMin(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceReduce::ArgMin");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return arg_reduce<::strata::ArgMin>(d_temp, bytes, d_in, d_out, num_items, stream);
-    });
-  }
-
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t ArgMax(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceReduce::ArgMax");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return arg_reduce<::strata::ArgMax>(d_temp, bytes, d_in, d_out, num_items, stream);
-    });
-  }
-
-  template <typename InputIteratorT,
-            typename ExtremumOutIteratorT,
-            typename IndexOutIteratorT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t ArgMin(InputIteratorT d_in,
-                            ExtremumOutIteratorT d_min_out,
-                            IndexOutIteratorT d_index_out,
-                            cuda::std::int64_t num_items,
-                            const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceReduce::ArgMin");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return split_arg_reduce<::strata::ArgMin>(d_temp, bytes, d_in, d_min_out, d_index_out, num_items, stream);
-    });
-  }
-
-  template <typename InputIteratorT,
-            typename ExtremumOutIteratorT,
-            typename IndexOutIteratorT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t ArgMax(InputIteratorT d_in,
-                            ExtremumOutIteratorT d_max_out,
-                            IndexOutIteratorT d_index_out,
-                            cuda::std::int64_t num_items,
-                            const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceReduce::ArgMax");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return split_arg_reduce<::strata::ArgMax>(d_temp, bytes, d_in, d_max_out, d_index_out, num_items, stream);
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return ArgMax(d_temp, bytes, d_in, d_max_out, d_index_out, num_items, stream);
     });
   }
 

@@ -12,10 +12,11 @@
 // single tile). By-key scans restart at every key that differs from its predecessor under `equality_op`;
 // their output may be their value input, but unlike CUB's it must not overlap the keys (a tile reads the key
 // before its first item, which the previous tile's output would overwrite).
-// Every call also has a single-phase form that takes an execution policy in place of the temporary-storage
-// arguments and the stream (strata/execution/policy.cuh):
+// Every call also has a single-phase form, without the temporary-storage arguments, whose last argument (defaulted)
+// is a stream or a policy (strata/device/dispatch/single_phase.cuh):
 //
-//   strata::DeviceScan::InclusiveSum(d_in, d_out, n, strata::par.on(stream));
+//   strata::DeviceScan::InclusiveSum(d_in, d_out, n, stream);
+//   strata::DeviceScan::InclusiveSum(d_in, d_out, n, strata::par(alloc).on(stream));
 //
 // Errors (cudaErrorInvalidValue, before anything is launched or written): negative num_items, too small
 // temp_storage_bytes, a null input or output pointer with num_items > 0. No items: nothing is written.
@@ -25,7 +26,7 @@
 #include <strata/device/dispatch/dispatch_arguments.cuh>
 #include <strata/device/dispatch/dispatch_scan.cuh>
 #include <strata/device/dispatch/dispatch_scan_by_key.cuh>
-#include <strata/execution/policy.cuh>
+#include <strata/device/dispatch/single_phase.cuh>
 #include <strata/nvtx.cuh>
 #include <strata/util/error.cuh>
 #include <strata/util/type_traits.cuh>
@@ -320,321 +321,154 @@ struct DeviceScan
                                           scan_op, detail::scan::no_init{}, num_items, equality_op, stream);
   }
 
-  // -- Single-phase forms: temporary storage and stream from `policy` ------------------------------------------
+  // -- Single-phase forms: each call above with its temporary storage and stream taken from `env`, a stream or a
+  //    policy (strata/device/dispatch/single_phase.cuh); without one, strata's pool on the default stream.
 
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t ExclusiveSum(InputIteratorT d_in,
-                                  OutputIteratorT d_out,
-                                  NumItemsT num_items,
-                                  const PolicyT& policy)
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t ExclusiveSum(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveSum");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return ExclusiveSum(d_temp, bytes, d_in, d_out, num_items, stream);
     });
   }
-
-  template <typename IteratorT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t ExclusiveSum(IteratorT d_data,
-                                  NumItemsT num_items,
-                                  const PolicyT& policy)
+  template <typename IteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t ExclusiveSum(IteratorT d_data, NumItemsT num_items, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveSum");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ExclusiveSum(d_temp, bytes, d_data, d_data, num_items, stream);
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return ExclusiveSum(d_temp, bytes, d_data, num_items, stream);
     });
   }
-
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename ScanOpT,
-            typename InitValueT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t ExclusiveScan(InputIteratorT d_in,
-                                   OutputIteratorT d_out,
-                                   ScanOpT scan_op,
-                                   InitValueT init_value,
-                                   NumItemsT num_items,
-                                   const PolicyT& policy)
+  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t ExclusiveScan(InputIteratorT d_in, OutputIteratorT d_out, ScanOpT scan_op,
+                                   InitValueT init_value, NumItemsT num_items, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveScan");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return ExclusiveScan(d_temp, bytes, d_in, d_out, scan_op, init_value, num_items, stream);
     });
   }
-
-  template <typename IteratorT,
-            typename ScanOpT,
-            typename InitValueT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t ExclusiveScan(IteratorT d_data,
-                                   ScanOpT scan_op,
-                                   InitValueT init_value,
-                                   NumItemsT num_items,
-                                   const PolicyT& policy)
+  template <typename IteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t ExclusiveScan(IteratorT d_data, ScanOpT scan_op, InitValueT init_value, NumItemsT num_items, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveScan");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ExclusiveScan(d_temp, bytes, d_data, d_data, scan_op, init_value, num_items, stream);
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return ExclusiveScan(d_temp, bytes, d_data, scan_op, init_value, num_items, stream);
     });
   }
-
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t InclusiveSum(InputIteratorT d_in,
-                                  OutputIteratorT d_out,
-                                  NumItemsT num_items,
-                                  const PolicyT& policy)
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t InclusiveSum(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveSum");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return InclusiveSum(d_temp, bytes, d_in, d_out, num_items, stream);
     });
   }
-
-  template <typename IteratorT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t InclusiveSum(IteratorT d_data,
-                                  NumItemsT num_items,
-                                  const PolicyT& policy)
+  template <typename IteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t InclusiveSum(IteratorT d_data, NumItemsT num_items, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveSum");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return InclusiveSum(d_temp, bytes, d_data, d_data, num_items, stream);
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return InclusiveSum(d_temp, bytes, d_data, num_items, stream);
     });
   }
-
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename ScanOpT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t InclusiveScan(InputIteratorT d_in,
-                                   OutputIteratorT d_out,
-                                   ScanOpT scan_op,
-                                   NumItemsT num_items,
-                                   const PolicyT& policy)
+  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t InclusiveScan(InputIteratorT d_in, OutputIteratorT d_out, ScanOpT scan_op, NumItemsT num_items, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveScan");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return InclusiveScan(d_temp, bytes, d_in, d_out, scan_op, num_items, stream);
     });
   }
-
-  template <typename IteratorT,
-            typename ScanOpT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t InclusiveScan(IteratorT d_data,
-                                   ScanOpT scan_op,
-                                   NumItemsT num_items,
-                                   const PolicyT& policy)
+  template <typename IteratorT, typename ScanOpT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t InclusiveScan(IteratorT d_data, ScanOpT scan_op, NumItemsT num_items, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveScan");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return InclusiveScan(d_temp, bytes, d_data, d_data, scan_op, num_items, stream);
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return InclusiveScan(d_temp, bytes, d_data, scan_op, num_items, stream);
     });
   }
-
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename ScanOpT,
-            typename InitValueT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t InclusiveScanInit(InputIteratorT d_in,
-                                       OutputIteratorT d_out,
-                                       ScanOpT scan_op,
-                                       InitValueT init_value,
-                                       NumItemsT num_items,
-                                       const PolicyT& policy)
+  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t InclusiveScanInit(InputIteratorT d_in, OutputIteratorT d_out, ScanOpT scan_op,
+                                       InitValueT init_value, NumItemsT num_items, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveScanInit");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return InclusiveScanInit(d_temp, bytes, d_in, d_out, scan_op, init_value, num_items, stream);
     });
   }
-
-  template <typename KeysInputIteratorT,
-            typename ValuesInputIteratorT,
-            typename ValuesOutputIteratorT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t ExclusiveSumByKey(KeysInputIteratorT d_keys_in,
-                                       ValuesInputIteratorT d_values_in,
-                                       ValuesOutputIteratorT d_values_out,
-                                       NumItemsT num_items,
-                                       const PolicyT& policy)
+  // The by-key scans, with or without an equality operator before the environment.
+  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT, typename NumItemsT, typename EqualityOpT = cuda::std::equal_to<>, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0,
+            cuda::std::enable_if_t<!detail::is_env_v<EqualityOpT>, int> = 0>
+  static cudaError_t ExclusiveSumByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, NumItemsT num_items,
+      EqualityOpT equality_op, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveSumByKey");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ExclusiveSumByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, num_items, cuda::std::equal_to<>{}, stream);
-    });
-  }
-
-  template <typename KeysInputIteratorT,
-            typename ValuesInputIteratorT,
-            typename ValuesOutputIteratorT,
-            typename ScanOpT,
-            typename InitValueT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t ExclusiveScanByKey(KeysInputIteratorT d_keys_in,
-                                        ValuesInputIteratorT d_values_in,
-                                        ValuesOutputIteratorT d_values_out,
-                                        ScanOpT scan_op,
-                                        InitValueT init_value,
-                                        NumItemsT num_items,
-                                        const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveScanByKey");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ExclusiveScanByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, scan_op, init_value, num_items, cuda::std::equal_to<>{}, stream);
-    });
-  }
-
-  template <typename KeysInputIteratorT,
-            typename ValuesInputIteratorT,
-            typename ValuesOutputIteratorT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t InclusiveSumByKey(KeysInputIteratorT d_keys_in,
-                                       ValuesInputIteratorT d_values_in,
-                                       ValuesOutputIteratorT d_values_out,
-                                       NumItemsT num_items,
-                                       const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveSumByKey");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return InclusiveSumByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, num_items, cuda::std::equal_to<>{}, stream);
-    });
-  }
-
-  template <typename KeysInputIteratorT,
-            typename ValuesInputIteratorT,
-            typename ValuesOutputIteratorT,
-            typename ScanOpT,
-            typename NumItemsT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t InclusiveScanByKey(KeysInputIteratorT d_keys_in,
-                                        ValuesInputIteratorT d_values_in,
-                                        ValuesOutputIteratorT d_values_out,
-                                        ScanOpT scan_op,
-                                        NumItemsT num_items,
-                                        const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveScanByKey");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return InclusiveScanByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, scan_op, num_items, cuda::std::equal_to<>{}, stream);
-    });
-  }
-
-  template <typename KeysInputIteratorT,
-            typename ValuesInputIteratorT,
-            typename ValuesOutputIteratorT,
-            typename NumItemsT,
-            typename EqualityOpT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t ExclusiveSumByKey(KeysInputIteratorT d_keys_in,
-                                       ValuesInputIteratorT d_values_in,
-                                       ValuesOutputIteratorT d_values_out,
-                                       NumItemsT num_items,
-                                       EqualityOpT equality_op,
-                                       const PolicyT& policy)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveSumByKey");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return ExclusiveSumByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, num_items, equality_op, stream);
     });
   }
-
-  template <typename KeysInputIteratorT,
-            typename ValuesInputIteratorT,
-            typename ValuesOutputIteratorT,
-            typename ScanOpT,
-            typename InitValueT,
-            typename NumItemsT,
-            typename EqualityOpT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t ExclusiveScanByKey(KeysInputIteratorT d_keys_in,
-                                        ValuesInputIteratorT d_values_in,
-                                        ValuesOutputIteratorT d_values_out,
-                                        ScanOpT scan_op,
-                                        InitValueT init_value,
-                                        NumItemsT num_items,
-                                        EqualityOpT equality_op,
-                                        const PolicyT& policy)
+  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t ExclusiveSumByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, NumItemsT num_items, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveScanByKey");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return ExclusiveSumByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, num_items, cuda::std::equal_to<>{}, stream);
+    });
+  }
+  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT, typename EqualityOpT = cuda::std::equal_to<>, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0,
+            cuda::std::enable_if_t<!detail::is_env_v<EqualityOpT>, int> = 0>
+  static cudaError_t ExclusiveScanByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, ScanOpT scan_op, InitValueT init_value, NumItemsT num_items,
+      EqualityOpT equality_op, const EnvT& env = {})
+  {
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return ExclusiveScanByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, scan_op, init_value, num_items, equality_op, stream);
     });
   }
-
-  template <typename KeysInputIteratorT,
-            typename ValuesInputIteratorT,
-            typename ValuesOutputIteratorT,
-            typename NumItemsT,
-            typename EqualityOpT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t InclusiveSumByKey(KeysInputIteratorT d_keys_in,
-                                       ValuesInputIteratorT d_values_in,
-                                       ValuesOutputIteratorT d_values_out,
-                                       NumItemsT num_items,
-                                       EqualityOpT equality_op,
-                                       const PolicyT& policy)
+  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t ExclusiveScanByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, ScanOpT scan_op, InitValueT init_value, NumItemsT num_items, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveSumByKey");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return ExclusiveScanByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, scan_op, init_value, num_items, cuda::std::equal_to<>{}, stream);
+    });
+  }
+  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT, typename NumItemsT, typename EqualityOpT = cuda::std::equal_to<>, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0,
+            cuda::std::enable_if_t<!detail::is_env_v<EqualityOpT>, int> = 0>
+  static cudaError_t InclusiveSumByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, NumItemsT num_items,
+      EqualityOpT equality_op, const EnvT& env = {})
+  {
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return InclusiveSumByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, num_items, equality_op, stream);
     });
   }
-
-  template <typename KeysInputIteratorT,
-            typename ValuesInputIteratorT,
-            typename ValuesOutputIteratorT,
-            typename ScanOpT,
-            typename NumItemsT,
-            typename EqualityOpT,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t InclusiveScanByKey(KeysInputIteratorT d_keys_in,
-                                        ValuesInputIteratorT d_values_in,
-                                        ValuesOutputIteratorT d_values_out,
-                                        ScanOpT scan_op,
-                                        NumItemsT num_items,
-                                        EqualityOpT equality_op,
-                                        const PolicyT& policy)
+  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t InclusiveSumByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, NumItemsT num_items, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveScanByKey");
-    return detail::run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return InclusiveSumByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, num_items, cuda::std::equal_to<>{}, stream);
+    });
+  }
+  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT, typename ScanOpT, typename NumItemsT, typename EqualityOpT = cuda::std::equal_to<>, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0,
+            cuda::std::enable_if_t<!detail::is_env_v<EqualityOpT>, int> = 0>
+  static cudaError_t InclusiveScanByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, ScanOpT scan_op, NumItemsT num_items,
+      EqualityOpT equality_op, const EnvT& env = {})
+  {
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return InclusiveScanByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, scan_op, num_items, equality_op, stream);
+    });
+  }
+  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT, typename ScanOpT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t InclusiveScanByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, ScanOpT scan_op, NumItemsT num_items, const EnvT& env = {})
+  {
+    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return InclusiveScanByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, scan_op, num_items, cuda::std::equal_to<>{}, stream);
     });
   }
 };

@@ -2,8 +2,10 @@
 //
 //   strata::DeviceTransform::Transform(d_in, d_out, n, op, stream);                             // one input
 //   strata::DeviceTransform::Transform(cuda::std::make_tuple(d_a, d_b), d_out, n, op, stream);  // any number
-//   strata::DeviceTransform::Transform(d_in, d_out, n, op, strata::par.on(stream));             // policy form
+//   strata::DeviceTransform::Transform(d_in, d_out, n, op, strata::par.on(stream));             // a policy's stream
 //
+// The last argument is a cudaStream_t, a cuda::stream_ref or a policy (whose stream the call takes); it defaults to
+// the default stream.
 // Inputs and output are random-access iterators valid on the device. Arrays of 1- to 16-byte trivially copyable
 // values behind pointers are read and written as 16-byte vectors (agent/agent_transform.cuh), so a transform moves
 // its bytes at about the speed of a device-to-device copy. The output may be one of the inputs (in place), but
@@ -19,7 +21,7 @@
 #include <strata/device/dispatch/dispatch_arguments.cuh>
 #include <strata/device/device_for.cuh>
 #include <strata/device/dispatch/dispatch_transform.cuh>
-#include <strata/execution/policy.cuh>
+#include <strata/device/dispatch/single_phase.cuh>
 #include <strata/nvtx.cuh>
 #include <strata/util/error.cuh>
 #include <strata/util/temporary_storage.cuh>
@@ -96,10 +98,11 @@ struct DeviceTransform
                                RandomAccessIteratorOut output,
                                NumItemsT num_items,
                                TransformOp transform_op,
-                               cudaStream_t stream = nullptr)
+                               detail::stream_arg stream = {})
   {
     STRATA_NVTX_RANGE("strata::DeviceTransform::Transform");
-    return detail::transform::transform(inputs, output, num_items, transform_op, stream);
+    STRATA_RETURN_IF_ERROR(stream.check());
+    return detail::transform::transform(inputs, output, num_items, transform_op, stream.get());
   }
 
   // output[i] = transform_op(input[i]).
@@ -108,7 +111,7 @@ struct DeviceTransform
                                RandomAccessIteratorOut output,
                                NumItemsT num_items,
                                TransformOp transform_op,
-                               cudaStream_t stream = nullptr)
+                               detail::stream_arg stream = {})
   {
     return Transform(cuda::std::make_tuple(input), output, num_items, transform_op, stream);
   }
@@ -150,13 +153,14 @@ struct DeviceTransform
                                                       RandomAccessIteratorOut output,
                                                       NumItemsT num_items,
                                                       TransformOp transform_op,
-                                                      cudaStream_t stream = nullptr)
+                                                      detail::stream_arg stream = {})
   {
     STRATA_NVTX_RANGE("strata::DeviceTransform::TransformStableArgumentAddresses");
+    STRATA_RETURN_IF_ERROR(stream.check());
     STRATA_RETURN_IF_ERROR(detail::transform::check_arguments(inputs, output, num_items));
     using OpT = detail::transform::stable_address_op<TransformOp, RandomAccessIteratorOut, RandomAccessIteratorsIn...>;
     return detail::for_each::for_each_n(
-      thrust::counting_iterator<NumItemsT>(NumItemsT(0)), num_items, OpT{transform_op, output, inputs}, stream);
+      thrust::counting_iterator<NumItemsT>(NumItemsT(0)), num_items, OpT{transform_op, output, inputs}, stream.get());
   }
 
   template <typename RandomAccessIteratorIn, typename RandomAccessIteratorOut, typename NumItemsT, typename TransformOp>
@@ -164,41 +168,9 @@ struct DeviceTransform
                                                       RandomAccessIteratorOut output,
                                                       NumItemsT num_items,
                                                       TransformOp transform_op,
-                                                      cudaStream_t stream = nullptr)
+                                                      detail::stream_arg stream = {})
   {
     return TransformStableArgumentAddresses(cuda::std::make_tuple(input), output, num_items, transform_op, stream);
-  }
-
-  // -- Policy forms: the stream from `policy` (no temporary storage is taken) ------------------------------------
-
-  template <typename... RandomAccessIteratorsIn,
-            typename RandomAccessIteratorOut,
-            typename NumItemsT,
-            typename TransformOp,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t Transform(cuda::std::tuple<RandomAccessIteratorsIn...> inputs,
-                               RandomAccessIteratorOut output,
-                               NumItemsT num_items,
-                               TransformOp transform_op,
-                               const PolicyT& policy)
-  {
-    return Transform(inputs, output, num_items, transform_op, policy.stream());
-  }
-
-  template <typename RandomAccessIteratorIn,
-            typename RandomAccessIteratorOut,
-            typename NumItemsT,
-            typename TransformOp,
-            typename PolicyT,
-            detail::enable_if_execution_policy_t<PolicyT> = 0>
-  static cudaError_t Transform(RandomAccessIteratorIn input,
-                               RandomAccessIteratorOut output,
-                               NumItemsT num_items,
-                               TransformOp transform_op,
-                               const PolicyT& policy)
-  {
-    return Transform(cuda::std::make_tuple(input), output, num_items, transform_op, policy.stream());
   }
 };
 

@@ -17,12 +17,14 @@
 #pragma once
 
 #include <strata/config.cuh>
-#include <strata/execution/allocator.cuh>
+#include <strata/device/dispatch/single_phase.cuh>
+#include <strata/util/cuda_error.cuh>
 
 #include <cuda/stream_ref>
 
+#include <thrust/detail/pointer.h>
+#include <thrust/detail/raw_pointer_cast.h>
 #include <thrust/pair.h>
-#include <thrust/system/detail/bad_alloc.h>
 #include <thrust/system/cuda/detail/execution_policy.h>
 
 #include <cstddef>
@@ -30,21 +32,6 @@
 #include <utility>
 
 STRATA_NAMESPACE_BEGIN
-namespace detail
-{
-// The stream a policy without .on(...) uses, and the stream that 0 means in the caller's translation unit (nvcc
-// --default-stream per-thread makes it the per-thread stream): an explicit handle, so that the compiled backend,
-// built either way, reads it the same.
-inline cudaStream_t resolve_stream(cudaStream_t stream) noexcept
-{
-#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
-  return stream == nullptr ? cudaStreamPerThread : stream;
-#else
-  return stream == nullptr ? cudaStreamLegacy : stream;
-#endif
-}
-} // namespace detail
-
 namespace detail
 {
 // Where a policy keeps its allocator: a copy (mutable: allocating may change an allocator's state, and policies are
@@ -69,8 +56,8 @@ struct allocator_storage<A&>
 };
 } // namespace detail
 
-// AllocatorHolderT: the allocator held (a type, or an lvalue reference to one). strata/execution/allocator.cuh says
-// what an allocator may be.
+// AllocatorHolderT: the allocator held (a type, or an lvalue reference to one). strata/device/dispatch/single_phase.cuh
+// says what an allocator may be.
 template <typename AllocatorHolderT = pool_allocator>
 class execution_policy : public thrust::cuda_cub::execution_policy<execution_policy<AllocatorHolderT>>
 {
@@ -142,16 +129,15 @@ private:
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     return cudaStreamIsCapturing(policy.stream(), &capture) == cudaSuccess && capture == cudaStreamCaptureStatusNone;
   }
+  // A buffer the allocator cannot provide throws strata::cuda_error (cudaErrorMemoryAllocation, or the pool's own
+  // error), as every other call through the policy does; the algorithm is Thrust's, so the message names the buffer.
   template <typename T>
   friend thrust::pair<T*, std::ptrdiff_t> get_temporary_buffer(execution_policy& policy, std::ptrdiff_t n)
   {
     void* ptr = nullptr;
     detail::allocator_adapter<allocator_type> adapter(policy.allocator());
-    if (adapter.allocate(&ptr, sizeof(T) * static_cast<std::size_t>(n), policy.stream()) != cudaSuccess)
-    {
-      throw thrust::system::detail::bad_alloc(
-        "strata: the policy's allocator did not provide a Thrust algorithm's temporary buffer");
-    }
+    detail::throw_on_error(adapter.allocate(&ptr, sizeof(T) * static_cast<std::size_t>(n), policy.stream()),
+                           "strata::execution_policy: a Thrust algorithm's temporary buffer");
     return thrust::pair<T*, std::ptrdiff_t>(static_cast<T*>(ptr), n);
   }
   template <typename Pointer>

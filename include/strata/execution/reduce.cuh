@@ -6,12 +6,15 @@
 //   auto it   = strata::min_element(strata::par.on(stream), first, last);
 //   strata::reduce_into(strata::par.on(stream), first, last, d_sum, 0, cuda::std::plus<>{});   // no synchronization
 //
-// Every call that returns a host value synchronizes the policy's stream, and only it; the result goes from the
-// device straight into page-locked host memory (no copy is enqueued). Such calls throw when the stream is being
-// captured into a graph. Errors throw strata::cuda_error naming the algorithm. Empty ranges return what std::
-// defines (init, 0, last, true/false) without touching the device. Operators must be associative and commutative,
-// as std::reduce allows (items are combined in an order fixed by the input size and the device, so results, floats
-// included, are the same run to run).
+// Every call that returns a host value synchronizes the policy's stream, and only it; the result goes from the device
+// straight into page-locked host memory (no copy is enqueued). Such calls throw when the stream is being captured into
+// a graph. Errors throw strata::cuda_error naming the algorithm; bad arguments (a policy whose stream belongs to
+// another device than the current one among them: cudaErrorInvalidValue) are found before anything is launched, and
+// leave cudaGetLastError() clean. Empty ranges return what std:: defines (init, 0, last, true/false) without touching
+// the device, except reduce_into: over an empty range it launches one one-block kernel that writes init to *d_out (in
+// stream order, so that it also does so in a captured graph), and takes no temporary storage. Operators must be
+// associative and commutative, as std::reduce allows (items are combined in an order fixed by the input size and the
+// device, so results, floats included, are the same run to run).
 //
 // Types and conventions are Thrust's, so that thrust:: calls given strata's policy return what thrust::cuda::par
 // returns: reduce(first, last) starts from value_type(0) (value_type{} where a type cannot be made from 0, which
@@ -26,7 +29,7 @@
 #include <strata/device/device_reduce.cuh>
 #include <strata/device/dispatch/dispatch_arguments.cuh>
 #include <strata/device/dispatch/dispatch_reduce.cuh>
-#include <strata/execution/allocator.cuh>
+#include <strata/device/dispatch/single_phase.cuh>
 #include <strata/execution/host_value.cuh>
 #include <strata/execution/iterators.cuh>
 #include <strata/execution/policy.cuh>
@@ -289,7 +292,8 @@ detail::iter_value_t<InputIt> reduce(const execution_policy<A>& policy, InputIt 
   return reduce(policy, first, last, detail::zero_of<T>(), cuda::std::plus<T>{});
 }
 
-// *d_out = init op items..., in device memory, without synchronizing (graph-capturable).
+// *d_out = init op items..., in device memory, without synchronizing (graph-capturable). An empty range launches one
+// kernel, which writes init.
 template <typename A, typename InputIt, typename OutputIt, typename T, typename BinaryOp>
 void reduce_into(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_out, T init, BinaryOp op)
 {

@@ -6,11 +6,17 @@
 //   strata::exclusive_scan(strata::par.on(stream), first, last, out, 0, cuda::maximum<>{});
 //   strata::inclusive_scan_by_key(strata::par.on(stream), keys, keys + n, values, out);    // per run of equal keys
 //
-// The operator must be associative; it need not be commutative (results are the sequential ones, floats the same
-// bits run to run). Argument orders are std::'s; the orders Thrust's algorithms use where they differ from std::
-// (thrust::inclusive_scan with init before op, thrust::transform_*_scan with the unary operator first) are
-// accepted too, told apart by which argument can be called on an item. Errors throw strata::cuda_error naming the
-// algorithm. The output may be the input (in place); by-key outputs must not overlap the keys.
+// The operator must be associative; it need not be commutative (results are the sequential ones, floats the same bits
+// run to run). Argument orders are std::'s; the orders Thrust's algorithms use where they differ from std::
+// (thrust::inclusive_scan with init before op, thrust::transform_*_scan with the unary operator first) are accepted
+// too, told apart by which argument can be called on an item. Errors throw strata::cuda_error naming the algorithm; bad
+// arguments (a policy whose stream belongs to another device than the current one among them: cudaErrorInvalidValue)
+// are found before anything is launched, and leave cudaGetLastError() clean. The output may be the input (in place);
+// by-key outputs must not overlap the keys.
+//
+// Temporary storage: at most one allocation per call from the policy's allocator (the tiles' look-back state), given
+// back in stream order. A scan of an empty range asks the allocator for nothing and launches nothing: its size query
+// answers temporary_storage::EMPTY_SIZE, for which no storage is taken.
 //
 // The running value has the type Thrust gives it (as std:: does), so that thrust:: calls given strata's policy write
 // what thrust::cuda::par writes: an inclusive scan without init accumulates in the input's value type (int8 items
@@ -21,7 +27,7 @@
 
 #include <strata/config.cuh>
 #include <strata/device/device_scan.cuh>
-#include <strata/execution/allocator.cuh>
+#include <strata/device/dispatch/single_phase.cuh>
 #include <strata/execution/host_value.cuh>
 #include <strata/execution/iterators.cuh>
 #include <strata/execution/policy.cuh>

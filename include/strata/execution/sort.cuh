@@ -18,23 +18,25 @@
 //   be read and written (zip, permutation, reverse iterators ...).
 // Both are stable, so sort and stable_sort (and the by-key pairs) run the same code; sort promises no stability.
 // NaN keys are not ordered by operator<; the radix sort puts them by their bits (after +inf, before -inf for
-// negative ones), the merge sort wherever the comparator's answers take them.
+// negative ones; a descending sort reverses that order: positive NaNs first, negative ones last), the merge sort
+// wherever the comparator's answers take them.
 //
 // Temporary storage, one allocation per call from the policy's allocator, given back in stream order: the radix
 // sort a second buffer of n keys (and n values) and its digit state; the merge sort n keys (and n values), none for
 // one tile; is_sorted and is_sorted_until a reduction's partials. Complexity: the radix sort reads and writes the
 // keys (and values) once per 8 bits of key, the merge sort O(n log n) comparisons; is_sorted reads each item twice.
 //
-// An empty range (or one of a single item) returns at once, touching neither the device nor the allocator. Errors
-// throw strata::cuda_error naming the algorithm ("strata::sort: ..."). Thrust's entry points given strata's policy
-// (thrust::sort(strata::par.on(s), ...), stable_sort, sort_by_key, stable_sort_by_key, is_sorted, is_sorted_until)
-// find these by argument-dependent lookup.
+// An empty range (or one of a single item) returns at once, touching neither the device nor the allocator. Errors throw
+// strata::cuda_error naming the algorithm ("strata::sort: ..."); bad arguments (a policy whose stream belongs to
+// another device than the current one among them: cudaErrorInvalidValue) are found before anything is launched, and
+// leave cudaGetLastError() clean. Thrust's entry points given strata's policy (thrust::sort(strata::par.on(s), ...),
+// stable_sort, sort_by_key, stable_sort_by_key, is_sorted, is_sorted_until) find these by argument-dependent lookup.
 #pragma once
 
 #include <strata/config.cuh>
 #include <strata/device/device_merge_sort.cuh>
 #include <strata/device/device_radix_sort.cuh>
-#include <strata/execution/allocator.cuh>
+#include <strata/device/dispatch/single_phase.cuh>
 #include <strata/execution/host_value.cuh>
 #include <strata/execution/iterators.cuh>
 #include <strata/execution/policy.cuh>

@@ -9,8 +9,10 @@
 // Arrays of arithmetic (and other trivially copyable 1- to 16-byte) values are read and written as 16-byte vectors,
 // so these run at about the speed of a device-to-device copy. Outputs may be the input (in place) but must not
 // otherwise overlap the inputs; the order in which items are visited is unspecified. Errors throw
-// strata::cuda_error naming the algorithm. An output in host-accessible memory (a universal_vector, managed memory)
-// is written when the call returns (strata/execution/host_value.cuh).
+// strata::cuda_error naming the algorithm, before anything is launched for bad arguments (among them a policy whose
+// stream belongs to another device than the current one: cudaErrorInvalidValue), and leave cudaGetLastError() clean.
+// An output in host-accessible memory (a universal_vector, managed memory) is written when the call returns
+// (strata/execution/host_value.cuh).
 #pragma once
 
 #include <strata/config.cuh>

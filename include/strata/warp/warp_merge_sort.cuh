@@ -1,13 +1,13 @@
 // WarpMergeSort: a stable merge sort, under any strict weak order, of the keys (and values) held by a logical warp.
-// The sort is BlockMergeSort's (detail::merge_sort_strategy), with the logical warp's lanes as the threads and
+// The sort is BlockMergeSort's (detail::merge_sort_strategy, strata/warp/merge_sort_strategy.cuh), with the logical warp's lanes as the threads and
 // __syncwarp over them as the barrier.
 #pragma once
 
-#include <strata/block/block_merge_sort.cuh>
 #include <strata/config.cuh>
 #include <strata/util/ptx.cuh>
 #include <strata/util/type_traits.cuh>
 #include <strata/util/uninitialized.cuh>
+#include <strata/warp/merge_sort_strategy.cuh>
 
 STRATA_NAMESPACE_BEGIN
 

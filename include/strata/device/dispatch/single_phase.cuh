@@ -1,7 +1,16 @@
-// Allocators of temporary storage: strata's default (the backend's stream-ordered pool) and the adapter that turns
-// any allocator a policy may hold into the one interface the algorithms use.
+// The single-phase form of the device algorithms: a two-phase call run as one, with temporary storage from an
+// allocator on a stream, both taken from an environment, the defaulted trailing argument of every single-phase
+// overload:
 //
-// A policy may hold (par(alloc)):
+//   strata::DeviceReduce::Sum(d_in, d_out, n);                          // the default stream, strata's pool
+//   strata::DeviceReduce::Sum(d_in, d_out, n, stream);                  // a cudaStream_t or a cuda::stream_ref
+//   strata::DeviceReduce::Sum(d_in, d_out, n, strata::par(alloc).on(s)); // any policy: stream() and allocator()
+//
+// An environment is a stream (the pool on that stream), or a policy: anything with `stream()` and `allocator()`,
+// strata::par among them (strata/execution/policy.cuh). This header knows no Thrust: the device layer stands on
+// its own, and the frontend builds on it.
+//
+// An allocator may be:
 // - a stream-ordered allocator: `void* allocate(size_t bytes, cudaStream_t)`, `deallocate(void*, size_t bytes,
 //   cudaStream_t)`. strata calls deallocate on the stream right after enqueueing the work that uses the memory;
 //   the allocator must not hand the memory to other streams before that work is done (cudaFreeAsync's contract).
@@ -10,22 +19,22 @@
 // - a libcu++ synchronous memory resource: `allocate(bytes, alignment)`, `deallocate(ptr, bytes, alignment)`
 //   (cuda::mr::resource). It knows no streams, so strata synchronizes the stream before giving memory back.
 // - a Thrust-style allocator: `value_type`, `allocate(n)`, `deallocate(ptr, n)` (as thrust::cuda::par(alloc)
-//   takes; thrust::device_allocator, or a caching allocator). strata gives memory back right after enqueueing
-//   the work, as Thrust does: a caching allocator must not reuse it on another stream before that work is done.
+//   takes; thrust::device_allocator, or a caching allocator; a fancy pointer needs `get()`). strata gives memory
+//   back right after enqueueing the work, as Thrust does: a caching allocator must not reuse it on another stream
+//   before that work is done.
 // An allocator that throws, or returns null, makes the algorithm fail with cudaErrorMemoryAllocation (an
 // exception from the frontend); nothing is leaked on any path.
 #pragma once
 
 #include <strata/backend/memory_pool.hpp>
 #include <strata/config.cuh>
+#include <strata/nvtx.cuh>
 #include <strata/util/cuda_error.cuh>
 #include <strata/util/error.cuh>
 #include <strata/util/temporary_storage.cuh>
 
 #include <cuda/std/type_traits>
 #include <cuda/stream_ref>
-
-#include <thrust/detail/raw_pointer_cast.h>
 
 #include <cstddef>
 #include <memory>
@@ -102,13 +111,27 @@ struct is_sync_resource<
     : std::true_type
 {};
 
+// The address a Thrust-style allocator's pointer (a raw or a fancy one, with get()) holds.
+template <typename PointerT>
+void* raw_address(PointerT ptr)
+{
+  if constexpr (std::is_pointer<PointerT>::value)
+  {
+    return static_cast<void*>(ptr);
+  }
+  else
+  {
+    return static_cast<void*>(ptr.get());
+  }
+}
+
 template <typename A, typename = void>
 struct is_thrust_allocator : std::false_type
 {};
 template <typename A>
 struct is_thrust_allocator<A,
                            std::void_t<typename A::value_type,
-                                       decltype(thrust::raw_pointer_cast(std::declval<A&>().allocate(std::size_t{})))>>
+                                       decltype(raw_address(std::declval<A&>().allocate(std::size_t{})))>>
     : std::true_type
 {};
 
@@ -187,7 +210,7 @@ private:
     }
     else
     {
-      return static_cast<void*>(thrust::raw_pointer_cast(allocator_.allocate(thrust_elements(bytes))));
+      return raw_address(allocator_.allocate(thrust_elements(bytes)));
     }
   }
 
@@ -228,6 +251,144 @@ private:
 
   allocator_type& allocator_;
 };
+
+// The stream a policy without .on(...) uses, and the stream that 0 means in the caller's translation unit (nvcc
+// --default-stream per-thread makes it the per-thread stream): an explicit handle, so that the compiled backend,
+// built either way, reads it the same.
+inline cudaStream_t resolve_stream(cudaStream_t stream) noexcept
+{
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+  return stream == nullptr ? cudaStreamPerThread : stream;
+#else
+  return stream == nullptr ? cudaStreamLegacy : stream;
+#endif
+}
+
+// A stream as an environment: strata's pool on that stream (the default stream for a default-constructed one).
+struct stream_env
+{
+  using allocator_type = pool_allocator;
+
+  cudaStream_t stream_handle = nullptr;
+
+  cudaStream_t stream() const noexcept
+  {
+    return resolve_stream(stream_handle);
+  }
+  pool_allocator& allocator() const noexcept
+  {
+    static pool_allocator pool; // stateless
+    return pool;
+  }
+};
+
+// The environment of a single-phase call that names none.
+using default_env = stream_env;
+
+// A policy: its work's stream() and the allocator() of its temporary storage.
+template <typename T, typename = void>
+struct is_policy : std::false_type
+{};
+template <typename T>
+struct is_policy<T,
+                 std::void_t<typename T::allocator_type,
+                             decltype(cudaStream_t{std::declval<const T&>().stream()}),
+                             decltype(std::declval<const T&>().allocator())>>
+    : std::bool_constant<is_allocator_v<typename T::allocator_type>>
+{};
+
+template <typename T>
+using remove_cvref_t = std::remove_cv_t<std::remove_reference_t<T>>;
+
+// An environment: a policy, a cudaStream_t, a cuda::stream_ref (not a literal 0, which is an int).
+template <typename T>
+constexpr bool is_env_v = is_policy<remove_cvref_t<T>>::value || std::is_same<remove_cvref_t<T>, cudaStream_t>::value
+                       || std::is_same<remove_cvref_t<T>, ::cuda::stream_ref>::value;
+template <typename T>
+using enable_if_env_t = std::enable_if_t<is_env_v<T>, int>;
+// Enables a single-phase overload whose item count is NumItemsT (an integer: this keeps the in-place and
+// out-of-place forms apart) and whose environment is EnvT.
+template <typename NumItemsT, typename EnvT>
+using enable_if_single_phase_t = std::enable_if_t<std::is_integral<NumItemsT>::value && is_env_v<EnvT>, int>;
+
+// cudaErrorInvalidValue when `stream` belongs to another device than the current one, whose pool, device facts and
+// kernels a call uses (a precondition of every call); nothing is launched then and the runtime's last error stays
+// clean. The default streams (null, cudaStreamLegacy, cudaStreamPerThread) are always the current device's and cost
+// nothing; any other stream costs three runtime queries (is it capturing, its device, the current one). A stream
+// being captured is not checked: the runtime refuses device queries about it and would invalidate the capture. An
+// invalid handle gives the runtime's error (cudaErrorInvalidResourceHandle). Needs CUDA 12.8 (cudaStreamGetDevice);
+// built with an older toolkit, nothing is checked.
+inline cudaError_t check_stream_device(cudaStream_t stream) noexcept
+{
+#if CUDART_VERSION >= 12080
+  if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
+  {
+    return cudaSuccess;
+  }
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  STRATA_RETURN_IF_ERROR(cudaStreamIsCapturing(stream, &capture));
+  if (capture != cudaStreamCaptureStatusNone)
+  {
+    return cudaSuccess;
+  }
+  int stream_device  = 0;
+  int current_device = 0;
+  STRATA_RETURN_IF_ERROR(cudaStreamGetDevice(stream, &stream_device));
+  STRATA_RETURN_IF_ERROR(cudaGetDevice(&current_device));
+  return stream_device == current_device ? cudaSuccess : cudaErrorInvalidValue;
+#else
+  (void) stream;
+  return cudaSuccess;
+#endif
+}
+
+// The stream argument of the calls that take no temporary storage (DeviceFor, DeviceTransform): a cudaStream_t (0
+// included), a cuda::stream_ref, or a policy, whose stream it takes.
+class stream_arg
+{
+public:
+  stream_arg(cudaStream_t stream = nullptr) noexcept
+      : stream_(stream)
+  {}
+  stream_arg(::cuda::stream_ref stream) noexcept
+      : stream_(stream.get())
+  {}
+  template <typename PolicyT, std::enable_if_t<is_policy<PolicyT>::value, int> = 0>
+  stream_arg(const PolicyT& policy) noexcept
+      : stream_(policy.stream())
+  {}
+  cudaStream_t get() const noexcept
+  {
+    return stream_;
+  }
+  // cudaErrorInvalidValue when the stream belongs to another device than the current one (check_stream_device):
+  // a call checks this before it launches anything.
+  cudaError_t check() const noexcept
+  {
+    return check_stream_device(stream_);
+  }
+
+private:
+  cudaStream_t stream_;
+};
+
+// The policy an environment stands for.
+template <typename EnvT>
+decltype(auto) env_policy(const EnvT& env) noexcept
+{
+  if constexpr (is_policy<EnvT>::value)
+  {
+    return env;
+  }
+  else if constexpr (std::is_same<EnvT, ::cuda::stream_ref>::value)
+  {
+    return stream_env{env.get()};
+  }
+  else
+  {
+    return stream_env{env};
+  }
+}
 
 // Temporary storage taken from a policy's allocator on the policy's stream and given back, in stream order, when
 // this object goes out of scope (after the work using it has been enqueued), whatever path leaves the scope.
@@ -279,13 +440,19 @@ private:
 };
 
 // Runs a two-phase device call as one. `call(d_temp_storage, temp_storage_bytes, stream)` is asked for its size
-// with null storage, then run on storage from the policy's allocator (none for a call that stores nothing), which
-// is given back in stream order once the call has enqueued its work, whether it succeeded or not.
-template <typename PolicyT, typename CallT>
-cudaError_t run_single_phase(const PolicyT& policy, CallT&& call)
+// with null storage, then run on storage from the environment's allocator (none for a call that stores nothing),
+// which is given back in stream order once the call has enqueued its work, whether it succeeded or not. A stream of
+// another device than the current one fails first, with cudaErrorInvalidValue (check_stream_device). The first
+// entry point `call` runs names the NVTX range of the whole (strata/nvtx.cuh).
+template <typename EnvT, typename CallT>
+cudaError_t run_single_phase(const EnvT& env, CallT&& call)
 {
+  const nvtx_entry entry;
+  decltype(auto) policy     = env_policy(env);
+  using PolicyT             = remove_cvref_t<decltype(policy)>;
   const cudaStream_t stream = policy.stream();
-  std::size_t bytes         = 0;
+  STRATA_RETURN_IF_ERROR(check_stream_device(stream));
+  std::size_t bytes = 0;
   STRATA_RETURN_IF_ERROR(call(nullptr, bytes, stream));
   if (bytes <= temporary_storage::EMPTY_SIZE)
   {
