@@ -2,6 +2,7 @@
 """docs/performance.md and docs/img/<algorithm>.png from the benchmark JSON that scripts/gpu_check.sh writes.
 
   python3 scripts/perf_report.py docs/data/*.json           # writes docs/performance.md and docs/img/*.png
+  python3 scripts/perf_report.py --no-plots docs/data/*.json   # docs/performance.md alone (no matplotlib needed)
   python3 scripts/perf_report.py --out DIR FILE...          # the same under DIR (gpu_check.sh: OUT/report.tar.gz)
   python3 scripts/perf_report.py --check docs/data/*.json   # exit 1 if docs/performance.md is not what the data gives
   python3 scripts/perf_report.py --slug FILE                # the name of FILE's run under docs/data ("nvidia-h200")
@@ -10,12 +11,16 @@
 
 Each FILE is the merged JSON of one gpu_check.sh run on one GPU; runs are ordered by GPU, and a later file of the
 same GPU replaces an earlier one. Only the compare.* executables' benchmarks are read. They are named
-"<algorithm>/<case>/<library>" (e.g. "reduce_sum/i32/2^28/strata"): each algorithm gets a section with one table
-(per case and GPU: strata's GB/s and its ratio to every other library) and one plot, so a new compare benchmark
-that follows the naming needs no change here. A case's value type ("i32", "f64") and input size ("2^28") are the
-parts of its name that look like one. With repetitions, every number is a median.
+"<algorithm>/<case>/<library>" (e.g. "reduce_sum/i32/2^28/strata"): each algorithm gets a row in the summary that
+opens the page (per GPU: CUB's time / strata's at 2^28, strata's time per call at 2^10), and a section with one plot
+(a panel per value type, each with its own y-axis; a row of panels per GPU) and one table (a row per case less its
+size, a column per GPU and size, each cell strata's ratios to the other libraries), so a new compare benchmark that
+follows the naming needs no change here. A case's value type ("i32", "f64") and input size ("2^28") are the parts of
+its name that look like one. With repetitions, every number is a median. No table keeps a column without a value,
+and the page may have at most LINE_LIMIT lines (the script refuses to write a longer one).
 
-The tables need only the standard library; the plots need matplotlib (--no-plots leaves them out).
+The tables need only the standard library; the plots need matplotlib (--no-plots leaves them out and keeps the page's
+references to the images already in img/).
 """
 import argparse
 import contextlib
@@ -41,8 +46,8 @@ ALGORITHMS = OrderedDict([
     ("scan_inclusive_sum_by_key", ("DeviceScan::InclusiveSumByKey",
                                    "int32 keys in runs of 8 on average; GB/s counts keys and values read and values "
                                    "written.")),
-    ("frontend_latency", ("The frontend, end to end: strata::reduce, inclusive_scan, transform, sort",
-                          "int32 items. Host wall-clock time of one call until the host holds the result (reduce) or "
+    ("frontend_latency", ("The frontend, end to end",
+                          "strata::reduce, inclusive_scan, transform and sort on int32 items. Host wall-clock time of one call until the host holds the result (reduce) or "
                           "the output is ready (the others, with a cudaStreamSynchronize), warm pool and caches. "
                           "sort: strata::sort and thrust::sort in place; raw and cub: DeviceRadixSort::SortKeys from "
                           "the input to the output. "
@@ -94,6 +99,9 @@ TYPES = ["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "bf16", "f
 SIZE = re.compile(r"2\^(\d+)$")
 TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 MARKERS = ["†", "‡", "§", "¶"]
+NONE = "—"  # a cell without a value
+# The most lines docs/performance.md may have: a page read in a few minutes, the plots carrying the detail.
+LINE_LIMIT = 250
 
 
 class Result:
@@ -309,73 +317,255 @@ def rate_of(result, algorithm):
     return result.gips if item_rate(algorithm) else result.gbps
 
 
-def fmt_gbps(value):
-    return "—" if value is None else (f"{value:.0f}" if value >= 100 else f"{value:.1f}")
+def fmt_rate(value):
+    return NONE if value is None else (f"{value:.0f}" if value >= 100 else f"{value:.1f}")
 
 
 def ratio_cell(strata, other):
+    """other's time / strata's time (above 1: strata is faster), "error", or — where either is missing. Two
+    decimals: between runs the ratios move by more than 0.5%."""
     if strata is None or other is None:
-        return "—"
+        return NONE
     if strata.error or other.error:
         return "error"
-    return f"{other.seconds / strata.seconds:.3f}"
+    return f"{other.seconds / strata.seconds:.2f}"
+
+
+def temp_cell(strata):
+    return NONE if strata is None or strata.error or strata.temp_ratio is None else f"{strata.temp_ratio:.2f}"
+
+
+def table(head, rows, numeric=True):
+    """A Markdown table without the columns, past the first, in which no row has a value (—): a GPU that did not run
+    a case, a library no case of a GPU has, leaves no empty column behind."""
+    keep = [0] + [i for i in range(1, len(head)) if any(row[i] != NONE for row in rows)]
+    align = "|--:" if numeric else "|---"
+    return (["| " + " | ".join(head[i] for i in keep) + " |", "|---" + align * (len(keep) - 1) + "|"]
+            + ["| " + " | ".join(row[i] for i in keep) + " |" for row in rows])
+
+
+def table_columns(lines):
+    """The columns of every Markdown table in `lines`: [(heading, [cell, ...]), ...] per table (for the self-test)."""
+    tables, current = [], None
+    for line in lines + [""]:
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if current is None:
+                current = [(head, []) for head in cells]
+            elif not set(line) <= set("|-: "):
+                for column, cell in zip(current, cells):
+                    column[1].append(cell)
+        elif current is not None:
+            tables.append(current)
+            current = None
+    return tables
+
+
+class Notes:
+    """The footnotes of one table: a marker per distinct set of benchmark labels, and the errors."""
+
+    def __init__(self):
+        self.label_sets, self.errors = [], []
+
+    def take(self, run, name, algorithm, case, libraries, labels):
+        """Adds the labels of one case on one GPU to `labels` ({library: label}) and notes its errors."""
+        for lib in ["strata"] + libraries:
+            r = run.results.get((algorithm, case, lib))
+            if r is not None and r.label:
+                labels[lib] = r.label
+            if r is not None and r.error:
+                self.errors.append(f"`{case}` {lib} on {name}: {r.error}")
+
+    def marker(self, labels):
+        if not labels:
+            return ""
+        if labels not in self.label_sets:
+            self.label_sets.append(labels)
+        i = self.label_sets.index(labels)
+        return " " + (MARKERS[i] if i < len(MARKERS) else f"[{i + 1}]")
+
+    def lines(self):
+        lines = []
+        for i, labels in enumerate(self.label_sets):
+            marker = MARKERS[i] if i < len(MARKERS) else f"[{i + 1}]"
+            lines.append(f"{marker} " + "; ".join(f"{lib}: {labels[lib]}" for lib in sorted(labels, key=library_order))
+                         + ".")
+        if self.errors:
+            lines.append("Errors: " + "; ".join(self.errors) + ".")
+        return lines + [""] if lines else []
+
+
+def ratios(run, algorithm, case, libraries, temp):
+    """The cells of strata's ratios on one case of one GPU: to each other library, then (with `temp`) of its
+    temporary bytes to CUB's."""
+    strata = run.results.get((algorithm, case, "strata"))
+    cells = [ratio_cell(strata, run.results.get((algorithm, case, lib))) for lib in libraries]
+    return cells + ([temp_cell(strata)] if temp else [])
+
+
+def has_temp(runs, algorithm, cases):
+    """Whether strata's runs of the algorithm carry both libraries' temporary bytes."""
+    return any(temp_cell(run.results.get((algorithm, case, "strata"))) != NONE for run in runs for case in cases)
+
+
+def variant_of(case):
+    """A case's name less its input size: "u32/random" of "u32/random/2^24"."""
+    return "/".join(p for p in case.split("/") if not SIZE.match(p))
+
+
+def sized_table(runs, algorithm):
+    """A row per case less its size, a column per GPU and input size; each cell holds strata's ratios to the other
+    libraries (and its temporary bytes to CUB's), in the order the first heading names. Its height does not grow
+    with the sizes or the GPUs measured."""
+    cases, libraries = section_data(runs, algorithm)
+    names = short_names(runs)
+    temp = has_temp(runs, algorithm, cases)
+    measures = [f"vs {lib}" for lib in libraries] + (["temp vs cub"] if temp else [])
+    sizes = sorted({case_parts(case)[1] for case in cases})
+    by_size = {(variant_of(case), case_parts(case)[1]): case for case in cases}
+    head = ["case: " + " · ".join(measures)]
+    head += [(f"{name} " if len(runs) > 1 else "") + f"2^{size}" for name in names for size in sizes]
+    rows, notes = [], Notes()
+    for variant in OrderedDict.fromkeys(variant_of(case) for case in cases):
+        row, labels = [variant], {}
+        for run, name in zip(runs, names):
+            for size in sizes:
+                case = by_size.get((variant, size))
+                if case is None or (algorithm, case, "strata") not in run.results:
+                    row.append(NONE)
+                    continue
+                values = ratios(run, algorithm, case, libraries, temp)
+                row.append(" · ".join(values) if any(v != NONE for v in values) else NONE)
+                notes.take(run, name, algorithm, case, libraries, labels)
+        row[0] += notes.marker(labels)
+        rows.append(row)
+    return table(head, rows) + [""] + notes.lines()
+
+
+def condition_of(case, cases):
+    """(case, condition) of a case named after another case and one part more, a measurement of that case under a
+    condition ("f32/512x4/vectorize/warp_reductions/equal_occupancy"); (case, "") of any other."""
+    base, _, last = case.rpartition("/")
+    return (base, last) if base in cases else (case, "")
+
+
+def case_table(runs, algorithm):
+    """For cases without an input size: a row per case, per GPU strata's rate (latency sections: microseconds per call)
+    and its ratios to the other libraries, then its ratios under each condition measured (a column per condition)."""
+    cases, libraries = section_data(runs, algorithm)
+    names = short_names(runs)
+    latency = algorithm.endswith("_latency")
+    unit = "us" if latency else ("Gkeys/s" if item_rate(algorithm) else "GB/s")
+    temp = has_temp(runs, algorithm, cases)
+    of = {case: condition_of(case, cases) for case in cases}
+    conditions = list(OrderedDict.fromkeys(condition for _, condition in of.values() if condition))
+    head = ["case"]
+    for name in names:
+        prefix = f"{name} " if len(runs) > 1 else ""
+        head += [f"{prefix}{unit}"] + [f"{prefix}vs {lib}" for lib in libraries]
+        head += [f"{prefix}temp vs cub"] if temp else []
+        head += [f"{prefix}{condition}: vs {lib}" for condition in conditions for lib in libraries]
+    rows, notes = [], Notes()
+    for case in (case for case in cases if not of[case][1]):
+        row, labels = [case], {}
+        for run, name in zip(runs, names):
+            s = run.results.get((algorithm, case, "strata"))
+            if s is not None and s.error:
+                row.append("error")
+            elif latency:
+                row.append(NONE if s is None else f"{s.seconds * 1e6:.1f}")
+            else:
+                row.append(fmt_rate(rate_of(s, algorithm)))
+            row += ratios(run, algorithm, case, libraries, temp)
+            notes.take(run, name, algorithm, case, libraries, labels)
+            for condition in conditions:
+                measured = f"{case}/{condition}"
+                row += ratios(run, algorithm, measured, libraries, False)
+                notes.take(run, name, algorithm, measured, libraries, labels)
+        row[0] += notes.marker(labels)
+        rows.append(row)
+    return table(head, rows) + [""] + notes.lines()
 
 
 def section_table(runs, algorithm):
     """The Markdown lines of one algorithm's table and its notes."""
     cases, libraries = section_data(runs, algorithm)
-    names = short_names(runs)
-    # A latency section gives strata's time per call; the others its throughput.
-    latency = algorithm.endswith("_latency")
-    unit = "us" if latency else ("Gkeys/s" if item_rate(algorithm) else "GB/s")
-    # Where strata's runs carry both libraries' temporary bytes, a column of their ratio.
-    temp = any(run.results.get((algorithm, case, "strata")) is not None
-               and run.results[(algorithm, case, "strata")].temp_ratio is not None for run in runs for case in cases)
-    head = ["case"]
-    for name in names:
-        prefix = f"{name} " if len(runs) > 1 else ""
-        head += [f"{prefix}{unit}"] + [f"vs {lib}" for lib in libraries] + (["temp vs cub"] if temp else [])
-    lines = ["| " + " | ".join(head) + " |", "|---" + "|--:" * (len(head) - 1) + "|"]
-    label_sets = []  # distinct {library: label} of the labelled cases, in order of first use
-    errors = []
+    # Cells of ratios need something to compare with; without it, strata's own rates per case.
+    if all(case_parts(case)[1] is not None for case in cases) and (libraries or has_temp(runs, algorithm, cases)):
+        return sized_table(runs, algorithm)
+    return case_table(runs, algorithm)
+
+
+def baseline(libraries):
+    """The library a summary compares strata with: CUB, else the first other one that is not a copy."""
+    others = [lib for lib in libraries if lib != "copy"]
+    return "cub" if "cub" in others else (others[0] if others else None)
+
+
+def summary_ratio(run, algorithm, cases, base):
+    """Summary cell: base's time / strata's time over the cases of 2^28 items (else of the largest size from 2^20;
+    without sizes, over every case with a rate): geometric mean, then the lowest and highest."""
+    if base is None:
+        return NONE
+    sizes = {case_parts(case)[1] for case in cases} - {None}
+    size = 28 if 28 in sizes else max(sizes, default=None)
+    if size is not None and size < 20:
+        return NONE
+    ratios = []
     for case in cases:
-        cells = []
-        labels = {}
-        for run, name in zip(runs, names):
-            s = run.results.get((algorithm, case, "strata"))
-            if s is not None and s.error:
-                cells.append("error")
-            elif latency:
-                cells.append("—" if s is None else f"{s.seconds * 1e6:.1f}")
-            else:
-                cells.append(fmt_gbps(rate_of(s, algorithm)))
-            for lib in libraries:
-                cells.append(ratio_cell(s, run.results.get((algorithm, case, lib))))
-            if temp:
-                cells.append("—" if s is None or s.temp_ratio is None else f"{s.temp_ratio:.3f}")
-            for lib in ["strata"] + libraries:
-                r = run.results.get((algorithm, case, lib))
-                if r is not None and r.label:
-                    labels[lib] = r.label
-                if r is not None and r.error:
-                    errors.append(f"`{case}` {lib} on {name}: {r.error}")
-        marker = ""
-        if labels:
-            if labels not in label_sets:
-                label_sets.append(labels)
-            i = label_sets.index(labels)
-            marker = " " + (MARKERS[i] if i < len(MARKERS) else f"[{i + 1}]")
-        lines.append(f"| {case}{marker} | " + " | ".join(cells) + " |")
-    lines.append("")
-    for i, labels in enumerate(label_sets):
-        marker = MARKERS[i] if i < len(MARKERS) else f"[{i + 1}]"
-        lines.append(f"{marker} " + "; ".join(f"{lib}: {labels[lib]}" for lib in sorted(labels, key=library_order))
-                     + ".")
-    if errors:
-        lines.append("Errors: " + "; ".join(errors) + ".")
-    if label_sets or errors:
-        lines.append("")
-    return lines
+        s, o = run.results.get((algorithm, case, "strata")), run.results.get((algorithm, case, base))
+        if case_parts(case)[1] != size or s is None or o is None or s.error or o.error:
+            continue
+        if size is None and rate_of(s, algorithm) is None:
+            continue  # a measurement beside the operation (an L2 re-read after it), not the operation
+        ratios.append(o.seconds / s.seconds)
+    if not ratios:
+        return NONE
+    mean = statistics.geometric_mean(ratios)
+    low, high = f"{min(ratios):.2f}", f"{max(ratios):.2f}"
+    cell = f"{mean:.2f}" + (f" ({low}–{high})" if low != high else "")
+    cell += " all cases" if size is None else (f" at 2^{size}" if size != 28 else "")
+    return cell + (f" vs {base}" if base != "cub" else "")
+
+
+def summary_time(run, algorithm, cases):
+    """Summary cell: strata's microseconds per call at 2^10 items (else at the smallest size up to 2^16), the lowest
+    and highest over the cases."""
+    sizes = {case_parts(case)[1] for case in cases} - {None}
+    size = 10 if 10 in sizes else min(sizes, default=None)
+    if size is None or size > 16:
+        return NONE
+    times = [r.seconds * 1e6 for r in (run.results.get((algorithm, case, "strata")) for case in cases
+                                       if case_parts(case)[1] == size) if r is not None and not r.error]
+    if not times:
+        return NONE
+    low, high = f"{min(times):.1f}", f"{max(times):.1f}"
+    return (low if low == high else f"{low}–{high}") + (f" at 2^{size}" if size != 10 else "")
+
+
+def anchor(title):
+    """GitHub's anchor of a Markdown heading."""
+    return re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+
+
+def summary(runs):
+    names = short_names(runs)
+    head = ["algorithm"]
+    for name in names:
+        head += [f"{name}: CUB time / strata time, 2^28 (above 1: strata faster)", f"{name}: strata us per call, 2^10"]
+    rows = []
+    for algorithm in algorithms_of(runs):
+        cases, libraries = section_data(runs, algorithm)
+        title = ALGORITHMS.get(algorithm, (algorithm, ""))[0]
+        row = [f"[{title}](#{anchor(title)})"]
+        for run in runs:
+            row += [summary_ratio(run, algorithm, cases, baseline(libraries)), summary_time(run, algorithm, cases)]
+        rows.append(row)
+    return table(head, rows) + [
+        "", "A ratio is the geometric mean over the section's cases at that size, then the lowest and highest. Where "
+        "a section has no case of 2^28 items (of 2^10), the cell names the size it shows: the largest from 2^20 up (the "
+        "smallest up to 2^16). Times per call are as the section measures them: host wall-clock where its "
+        "description says so, CUDA events otherwise.", ""]
 
 
 def context_date(context):
@@ -383,48 +573,58 @@ def context_date(context):
 
 
 def runs_table(runs):
-    def row(title, values):
-        return f"| {title} | " + " | ".join(values) + " |"
-
     def gib(value, unit):
         return f"{int(value) / 2**unit:.0f}" if value else "?"
 
-    lines = [row("GPU", [run.name for run in runs]), "|---" * (len(runs) + 1) + "|"]
-    lines.append(row("SMs, memory, L2", [
-        f"{c.get('gpu_sm_count', '?')} SMs, {gib(c.get('gpu_memory_bytes'), 30)} GiB, "
-        f"{gib(c.get('gpu_l2_bytes'), 20)} MiB L2" for c in (run.context for run in runs)]))
-    lines.append(row("peak DRAM bandwidth",
-                     [f"{run.context.get('gpu_peak_bandwidth_gbps', '?')} GB/s" for run in runs]))
-    lines.append(row("driver, CUDA runtime", [
-        f"{run.context.get('driver_version') or run.context.get('cuda_driver_version', '?')}, "
-        f"{run.context.get('cuda_runtime_version', '?')}" for run in runs]))
-    lines.append(row("nvcc, CCCL", [
-        f"{run.context.get('nvcc_version') or run.context.get('cuda_toolkit_version', '?')}, "
-        f"{run.context.get('cccl_version', '?')}" for run in runs]))
-    lines.append(row("strata commit", [f"`{run.context.get('strata_commit', '?')}`" for run in runs]))
-    lines.append(row("date", [context_date(run.context) for run in runs]))
-    lines.append(row("numbers", [
-        f"median of {run.repetitions()} repetitions" if run.repetitions() > 1 else "one repetition" for run in runs]))
-    return lines
+    contexts = [run.context for run in runs]
+    rows = [
+        ["SMs, memory, L2"] + [f"{c.get('gpu_sm_count', '?')} SMs, {gib(c.get('gpu_memory_bytes'), 30)} GiB, "
+                               f"{gib(c.get('gpu_l2_bytes'), 20)} MiB L2" for c in contexts],
+        ["peak DRAM bandwidth"] + [f"{c.get('gpu_peak_bandwidth_gbps', '?')} GB/s" for c in contexts],
+        ["driver, CUDA runtime"] + [f"{c.get('driver_version') or c.get('cuda_driver_version', '?')}, "
+                                    f"{c.get('cuda_runtime_version', '?')}" for c in contexts],
+        ["nvcc, CCCL"] + [f"{c.get('nvcc_version') or c.get('cuda_toolkit_version', '?')}, "
+                          f"{c.get('cccl_version', '?')}" for c in contexts],
+        ["strata commit"] + [f"`{c.get('strata_commit', '?')}`" for c in contexts],
+        ["date"] + [context_date(c) for c in contexts],
+        ["numbers"] + [f"median of {run.repetitions()} repetitions" if run.repetitions() > 1 else "one repetition"
+                       for run in runs]]
+    return table(["GPU"] + [run.name for run in runs], rows, numeric=False)
+
+
+def bench_settings(context):
+    """STRATA_BENCH and STRATA_BENCH_ARGS that measure again what a data file holds. A file refreshed piecewise
+    (--update: its commit names what each run measured) holds every compare benchmark, so its last run's selection
+    (the executables, a --benchmark_filter) would measure only part of it."""
+    bench, args = context.get("strata_bench", ""), context.get("strata_bench_args", "")
+    if any(items is not None for _, items in commit_groups(context.get("strata_commit"))):
+        bench = "^compare\\."
+        args = " ".join(arg for arg in shlex.split(args) if not arg.startswith("--benchmark_filter"))
+    return bench, args
 
 
 def reproduce(runs):
     lines = ["## Reproducing", "",
-             "On a GPU machine, at the commit named above, once per GPU (the merged JSON goes to docs/data):", "",
-             "```sh"]
+             "On a GPU machine, once per GPU; then, with Python 3 and matplotlib, this page and its plots "
+             "(gpu_check.sh also leaves them, with its own run in them, in OUT/report.tar.gz, to unpack into docs/):",
+             "", "```sh"]
     for run in runs:
         env = ["STRATA_STEPS=build,bench"]
-        if run.context.get("strata_bench"):
-            env.append("STRATA_BENCH=" + shlex.quote(run.context["strata_bench"]))
-        if run.context.get("strata_bench_args"):
-            env.append("STRATA_BENCH_ARGS=" + shlex.quote(run.context["strata_bench_args"]))
-        lines += [f"# {run.name}", " ".join(env) + " scripts/gpu_check.sh OUT",
-                  f"cp OUT/benchmarks.json docs/data/{run.slug}.json"]
-    lines += ["```", "", "then, with Python 3 and matplotlib, this page and its plots:", "", "```sh",
-              "python3 scripts/perf_report.py docs/data/*.json", "```", "",
-              "gpu_check.sh also leaves this report, for its own run and the other GPUs in docs/data, in "
-              "OUT/report.tar.gz (unpack it into docs/)."]
-    return lines
+        bench, args = bench_settings(run.context)
+        env += ["STRATA_BENCH=" + shlex.quote(bench)] if bench else []
+        env += ["STRATA_BENCH_ARGS=" + shlex.quote(args)] if args else []
+        lines.append(" ".join(env) + f" scripts/gpu_check.sh OUT && cp OUT/benchmarks.json docs/data/{run.slug}.json"
+                     f"   # {run.name}")
+    return lines + ["python3 scripts/perf_report.py docs/data/*.json", "```"]
+
+
+def length_error(text):
+    """Why a generated page may not stand (longer than LINE_LIMIT lines), or None."""
+    length = text.count("\n")
+    if length <= LINE_LIMIT:
+        return None
+    return (f"performance.md would have {length} lines, more than {LINE_LIMIT}: shorten a section's description, or "
+            "name a new benchmark's cases so that they share rows (type/variant/2^size)")
 
 
 def image_name(algorithm):
@@ -434,15 +634,21 @@ def image_name(algorithm):
 def markdown(runs):
     lines = ["<!-- generated by scripts/perf_report.py from the benchmark JSON in docs/data; do not edit -->",
              "# Performance against CUB", "",
-             "strata and CUB run the same operation on the same buffers in one process (`benchmarks/compare/`), "
-             "timed with CUDA events over inputs rotated through more than twice the L2 size. In the tables:", "",
-             "- **GB/s**: strata's throughput, the bytes the operation must move per second.",
-             "- **vs cub** = CUB's time / strata's time: above 1, strata is faster (1.05: CUB takes 5% longer).",
-             "- **vs copy** = the time of a device-to-device `cudaMemcpyAsync` that moves as many bytes (read plus "
-             "written) / strata's time: how close strata comes to the memory system's rate (a reduction only reads "
-             "and may pass 1). The plots draw the copy's GB/s as the ceiling.",
-             "- Between runs on the same GPU, ratios have moved by up to about 2.5% from 2^24 items on and by up to "
-             "15% at 2^16 and 2^20 items, where a call takes a few microseconds.", ""]
+             "strata and CUB run the same operation on the same buffers in one process, on each GPU below. A ratio is "
+             "the other library's time / strata's time: above 1, strata is faster (1.05: CUB takes 5% longer).", ""]
+    lines += summary(runs)
+    lines += ["## How the numbers are taken", "",
+              "The benchmarks are in `benchmarks/compare/`, timed with CUDA events over inputs rotated through more "
+              "than twice the L2 size, unless a section says otherwise. Each section has a plot of strata's and the "
+              "other libraries' throughput (or time per call) against the input size, a row of panels per GPU, and a "
+              "table of ratios, a column per GPU and input size:", "",
+              "- **vs cub** = CUB's time / strata's time; **vs thrust**, **vs raw** likewise.",
+              "- **vs copy** = the time of a device-to-device `cudaMemcpyAsync` that moves as many bytes (read plus "
+              "written) / strata's time: how close strata comes to the memory system's rate (a reduction only reads "
+              "and may pass 1). The plots draw the copy's rate as the ceiling.",
+              "- A cell with several ratios holds them in the order its table's first heading names, separated by ·.",
+              "- Between runs on the same GPU, ratios have moved by up to about 2.5% from 2^24 items on and by up to "
+              "15% at 2^16 and 2^20 items, where a call takes a few microseconds.", ""]
     lines += runs_table(runs) + [""]
     for algorithm in algorithms_of(runs):
         title, description = ALGORITHMS.get(algorithm, (algorithm, ""))
@@ -450,7 +656,8 @@ def markdown(runs):
         source = ", ".join(f"benchmarks/compare/{exe.split('.', 1)[1]}.cu" for exe in exes)
         about = f"`{algorithm}/...`" + (f" in {source}" if source else "") + "." + (f" {description}" if description
                                                                                       else "")
-        lines += [f"## {title}", "", about, "", f"![{algorithm}](img/{image_name(algorithm)})", ""]
+        # The plot closes the description's paragraph: a line less per section than a paragraph of its own.
+        lines += [f"## {title}", "", about, f"![{algorithm}](img/{image_name(algorithm)})", ""]
         lines += section_table(runs, algorithm)
     lines += reproduce(runs)
     return "\n".join(lines) + "\n"
@@ -463,17 +670,24 @@ def style(lib, index):
     return LIBRARY_STYLES.get(lib, (f"C{3 + index % 6}", "--"))
 
 
-def gbps_of(run, algorithm, case, lib):
-    """The plotted number: microseconds per call for the latency sections, else the rate: GB/s, or Gkeys/s for the
+def time_axis(run, algorithm):
+    """Whether a GPU's plot of the algorithm shows time per call: in the latency sections, and where no benchmark of
+    the algorithm counted bytes or items on that GPU (a rate would leave the panels empty)."""
+    return algorithm.endswith("_latency") or not any(
+        rate_of(r, algorithm) for (a, _, _), r in run.results.items() if a == algorithm)
+
+
+def plotted(run, algorithm, case, lib):
+    """The plotted number: microseconds per call where time_axis says so, else the rate: GB/s, or Gkeys/s for the
     item-rate sections."""
     result = run.results.get((algorithm, case, lib))
-    if algorithm.endswith("_latency"):
+    if time_axis(run, algorithm):
         return None if result is None or result.error or result.seconds is None else result.seconds * 1e6
     return rate_of(result, algorithm)
 
 
-def plot_unit(algorithm):
-    if algorithm.endswith("_latency"):
+def plot_unit(run, algorithm):
+    if time_axis(run, algorithm):
         return "us per call"
     return "Gkeys/s" if item_rate(algorithm) else "GB/s"
 
@@ -484,6 +698,7 @@ def plot(runs, algorithm, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import LogFormatter
 
     cases, others = section_data(runs, algorithm)
     libraries = ["strata"] + others
@@ -495,22 +710,27 @@ def plot(runs, algorithm, path):
     if sized:
         panels = sorted({(case_parts(c)[0], case_parts(c)[2]) for c in sized},
                         key=lambda p: (TYPES.index(p[0]) if p[0] in TYPES else len(TYPES), natural(p[1])))
+        # Each panel has its own y-axis: one value type's rate can be a tenth of another's (radix sort: 1-byte keys
+        # against 8-byte ones), and an axis shared with it would flatten the lower panel's lines.
         fig, axes = plt.subplots(len(runs), len(panels), figsize=(3.2 * len(panels), 2.6 * len(runs)),
-                                 sharey=True, squeeze=False)
+                                 squeeze=False)
         for row, (run, name) in enumerate(zip(runs, names)):
             for col, (vtype, rest) in enumerate(panels):
                 ax = axes[row][col]
                 in_panel = sorted((case_parts(c)[1], c) for c in sized if case_parts(c)[0] == vtype
                                   and case_parts(c)[2] == rest)
                 for i, lib in enumerate(libraries):
-                    points = [(size, gbps_of(run, algorithm, c, lib)) for size, c in in_panel
-                              if gbps_of(run, algorithm, c, lib)]
+                    points = [(size, plotted(run, algorithm, c, lib)) for size, c in in_panel
+                              if plotted(run, algorithm, c, lib)]
                     if points:
                         color, line = style(lib, i)
                         ax.plot([p[0] for p in points], [p[1] for p in points], line, color=color, marker=".",
                                 label=lib)
-                if algorithm.endswith("_latency"):
+                if time_axis(run, algorithm):
                     ax.set_yscale("log")  # from the launch floor (about 10 us) to whole passes over the data
+                    # Plain numbers (20, not 2x10^1) on the ticks, minor ones labelled where a panel spans little.
+                    ax.yaxis.set_major_formatter(LogFormatter())
+                    ax.yaxis.set_minor_formatter(LogFormatter(labelOnlyBase=False))
                 sizes = [size for size, _ in in_panel]
                 ax.set_xticks(sizes)
                 ax.set_xticklabels([f"$2^{{{s}}}$" for s in sizes])
@@ -518,27 +738,30 @@ def plot(runs, algorithm, path):
                 if row == 0:
                     ax.set_title(" ".join(p for p in (vtype, rest) if p), fontsize=10)
                 if col == 0:
-                    ax.set_ylabel(f"{name} {plot_unit(algorithm)}")
+                    ax.set_ylabel(f"{name} {plot_unit(run, algorithm)}")
                 if row == len(runs) - 1:
                     ax.set_xlabel("items")
-        axes[0][0].legend(fontsize=8)
+        # The legend in the first panel with lines in it.
+        next((ax for ax in axes.flat if ax.get_legend_handles_labels()[0]), axes[0][0]).legend(fontsize=8)
     else:
-        measured = [c for c in cases if any(gbps_of(run, algorithm, c, lib) for run in runs for lib in libraries)]
+        measured = [c for c in cases if any(plotted(run, algorithm, c, lib) for run in runs for lib in libraries)]
         height = 0.8 / len(libraries)
         fig, axes = plt.subplots(1, len(runs), figsize=(4 + 3 * len(runs), 1 + 0.2 * len(measured) * len(libraries)),
-                                 sharey=True, squeeze=False)
+                                 squeeze=False)
         for col, (run, name) in enumerate(zip(runs, names)):
             ax = axes[0][col]
             for i, lib in enumerate(libraries):
-                bars = [(y + i * height, gbps_of(run, algorithm, c, lib)) for y, c in enumerate(measured)
-                        if gbps_of(run, algorithm, c, lib)]
+                bars = [(y + i * height, plotted(run, algorithm, c, lib)) for y, c in enumerate(measured)
+                        if plotted(run, algorithm, c, lib)]
                 ax.barh([b[0] for b in bars], [b[1] for b in bars], height=height, color=style(lib, i)[0], label=lib)
+            # Every panel has its own axes; the cases are named once, beside the first.
             ax.set_yticks([y + 0.4 - height / 2 for y in range(len(measured))])
-            ax.set_yticklabels(measured, fontsize=8)
-            ax.set_xlabel(f"{name} {plot_unit(algorithm)}")
+            ax.set_yticklabels(measured if col == 0 else [], fontsize=8)
+            ax.set_ylim(len(measured) - 0.1 - height / 2, -0.1 - height / 2)  # the first case on top, every panel alike
+            ax.set_xlabel(f"{name} {plot_unit(run, algorithm)}")
             ax.grid(axis="x", alpha=0.3)
-        axes[0][0].invert_yaxis()  # the first case on top (once: the panels share the axis)
-        axes[0][0].legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1), ncol=len(libraries), frameon=False)
+        axes[0][0].legend(fontsize=8, loc="lower left", bbox_to_anchor=(0, 1), ncol=min(len(libraries), 2 * len(runs)),
+                          frameon=False)
     fig.tight_layout()
     # No software version in the file, so that the same data and matplotlib give the same bytes.
     fig.savefig(path, dpi=100, metadata={"Software": None})
@@ -577,6 +800,8 @@ def self_test():
               entry("reduce_sum/i32/2^16/cub", 1.0, error="strata and cub disagree"),
               entry("block_scan/f64/128x8/direct(vector)/raking/strata", 10.0, bps=1e9, label="DIRECT: vectors"),
               entry("block_scan/f64/128x8/direct(vector)/raking/cub", 20.0, bps=1e9 / 2, label="DIRECT: items"),
+              entry("block_scan/f64/128x8/direct(vector)/raking/equal_occupancy/strata", 10.0, bps=1e9),
+              entry("block_scan/f64/128x8/direct(vector)/raking/equal_occupancy/cub", 15.0, bps=1e9 / 1.5),
               entry("block_scan/i32/128x16/warp_transpose/raking/l2_reuse_after/strata", 4.0),
               entry("block_scan/i32/128x16/warp_transpose/raking/l2_reuse_after/cub", 5.0),
               entry("sort_keys/u32/2^24/strata", 8.0, bps=1e9),
@@ -645,25 +870,75 @@ def self_test():
     check("GB/s of the median", abs(a.results[("reduce_sum", "i32/2^20", "strata")].gbps - 500) < 1e-9)
     check("the median aggregate over the repetitions",
           abs(a.results[("reduce_sum", "i32/2^20", "cub")].seconds - 5e-6) < 1e-12)
-    check("ratio = other time / strata time", "| i32/2^20 | 500 | 2.500 | — | 1000 | 1.500 | — |" in md)
-    check("missing library shown as —", "| i8/2^16 | 500 | — | 0.500 | — | — | — |" in md)
-    check("error shown and listed", "| i32/2^16 | 1000 | error | — |" in md and "strata and cub disagree" in md)
+    lines = md.split("\n")
+    check("the page starts with the summary, a row per algorithm, a column pair per GPU",
+          lines[5] == "| algorithm | H100: CUB time / strata time, 2^28 (above 1: strata faster) | H100: strata us per "
+                      "call, 2^10 | H200: CUB time / strata time, 2^28 (above 1: strata faster) |"
+          and "| [DeviceReduce::Sum](#devicereducesum) | 2.50 at 2^20 | 1.0–2.0 at 2^16 | 1.50 at 2^20 |" in md
+          and sum(line.startswith("| [") for line in lines) == len(algorithms_of(runs)))
+    wide = Run("w.json", {"gpu_name": "G"}, {("reduce_sum", "i32/2^28", "strata"): Result(1.0),
+                                             ("reduce_sum", "i32/2^28", "cub"): Result(2.0),
+                                             ("reduce_sum", "i8/2^28", "strata"): Result(1.0),
+                                             ("reduce_sum", "i8/2^28", "cub"): Result(0.5),
+                                             ("reduce_sum", "i8/2^24", "cub"): Result(9.0)}, {})
+    check("summary ratio: geometric mean at 2^28, lowest and highest",
+          summary_ratio(wide, "reduce_sum", ["i8/2^24", "i8/2^28", "i32/2^28"], "cub") == "1.00 (0.50–2.00)")
+    check("ratio = other time / strata time, a row per case less its size, a column per GPU and size",
+          "| case: vs cub · vs copy | H100 2^16 | H100 2^20 | H200 2^20 |" in md
+          and "| i32 | error · — | 2.50 · — | 1.50 · — |" in md)
+    check("missing library shown as —", "| i8 | — · 0.50 | — | — |" in md)
+    check("error shown and listed", "strata and cub disagree" in md and "Errors: `i32/2^16` cub on H100" in md)
     check("labels marked and listed", "| f64/128x8/direct(vector)/raking † |" in md
           and "† strata: DIRECT: vectors; cub: DIRECT: items." in md)
-    check("no GB/s without bytes", "| i32/128x16/warp_transpose/raking/l2_reuse_after | — | 1.250 |" in md)
+    check("a case measured under a condition is a column of its case's row",
+          "| case | H100 GB/s | H100 vs cub | H100 equal_occupancy: vs cub |" in md
+          and "| f64/128x8/direct(vector)/raking † | 1.0 | 2.00 | 1.50 |" in md)
+    check("no GB/s without bytes", "| i32/128x16/warp_transpose/raking/l2_reuse_after | — | 1.25 | — |" in md)
     check("tuning-format executables left out", ("reduce_sum", "i8", "16") not in a.results)
-    check("unknown algorithm gets a section", "## sort_keys" in md and "img/sort_keys.png" in md)
-    check("keys/s and the temporary bytes' ratio in a sort section",
-          "| case | H100 Gkeys/s | vs cub | temp vs cub | H200 Gkeys/s | vs cub | temp vs cub |" in md
-          and "| u32/random/2^24 | 1.5 | 1.200 | 0.500 | — | — | — |" in md)
-    check("no temp column where no run has the counters", "| case | H100 GB/s | vs cub | vs copy | H200 GB/s |" in md)
+    check("unknown algorithm gets a section, strata's rates where nothing compares",
+          "## sort_keys" in md and "img/sort_keys.png" in md and "| sort_keys/u32/2^24 |" not in md
+          and "| u32/2^24 | 1.0 |" in md)
+    check("the temporary bytes' ratio beside the sort's ratio",
+          "| case: vs cub · temp vs cub | H100 2^24 |" in md and "| u32/random | 1.20 · 0.50 |" in md)
     check("sections in the known order", md.index("## DeviceReduce::Sum") < md.index("## BlockLoad, BlockScan")
           < md.index("## sort_keys"))
-    check("case order: type, then size", md.index("| i8/2^16 |") < md.index("| i32/2^16 |") < md.index("| i32/2^20 |"))
+    check("case order: type, then the rest", md.index("| i8 |") < md.index("| i32 |"))
     check("same output whatever the order of files and entries", md == again)
     check("reproducing command from the context",
           "STRATA_STEPS=build,bench STRATA_BENCH='^compare\\.' STRATA_BENCH_ARGS=--benchmark_repetitions=3 "
-          "scripts/gpu_check.sh OUT" in md and "cp OUT/benchmarks.json docs/data/nvidia-h200.json" in md)
+          "scripts/gpu_check.sh OUT && cp OUT/benchmarks.json docs/data/nvidia-h100-80gb-hbm3.json   # NVIDIA H100"
+          in md and "cp OUT/benchmarks.json docs/data/nvidia-h200.json" in md)
+    check("a data file refreshed piecewise is measured again whole",
+          bench_settings({"strata_commit": "a1 (radix_sort_pairs); b2 (reduce_sum)", "strata_bench": "compare.sort",
+                          "strata_bench_args": "--benchmark_filter=radix --benchmark_repetitions=3"})
+          == ("^compare\\.", "--benchmark_repetitions=3"))
+
+    # The rules of the page on a larger made-up set: every known algorithm, with sizes and GPUs.
+    def made_up(gpus, sizes):
+        made = []
+        for g in range(gpus):
+            results = {}
+            for algorithm in ALGORITHMS:
+                for variant in ("i32", "f64/and3", "u8/random"):
+                    for size in sizes:
+                        case = f"{variant}/2^{size}"
+                        results[(algorithm, case, "strata")] = Result(1e-6 * size, gbps=size, gips=size,
+                                                                      temp_ratio=0.5)
+                        if (g + size) % 3:  # gaps: a library, or a GPU, that did not run a case
+                            results[(algorithm, case, "cub")] = Result(1.1e-6 * size)
+                        if algorithm.startswith("reduce") and g == 0:
+                            results[(algorithm, case, "copy")] = Result(0.9e-6 * size)
+            made.append(Run(f"g{g}.json", {"gpu_name": f"NVIDIA G{g}"}, results, {}))
+        return markdown(made)
+
+    small, large = made_up(1, [16, 20]), made_up(4, range(10, 31, 2))
+    check(f"at most {LINE_LIMIT} lines; sizes add no line, a GPU one (its command)",
+          len(large.split("\n")) - len(small.split("\n")) == 3 and length_error(large) is None
+          and length_error(md) is None)
+    check("a page over the limit is refused", length_error("x\n" * (LINE_LIMIT + 1)) is not None)
+    empty = [(heading, page) for page in (md, small, large) for columns in table_columns(page.split("\n"))
+             for heading, cells in columns[1:] if all(cell == NONE for cell in cells)]
+    check("no table has a column without a value", not empty and len(table_columns(md.split("\n"))) > 5)
     check("generated-file header", md.startswith("<!-- generated by scripts/perf_report.py"))
     for what, ok in checks:
         if not ok:
@@ -678,11 +953,11 @@ def main():
     parser.add_argument("files", nargs="*", help="merged benchmark JSON, one file per GPU")
     parser.add_argument("--out", default=os.path.join(ROOT, "docs"),
                         help="where performance.md and img/ go (default: docs/)")
-    parser.add_argument("--no-plots", action="store_true", help="write the Markdown only")
+    parser.add_argument("--no-plots", action="store_true", help="write the Markdown only, referencing the plots already in OUT/img")
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 if OUT/performance.md differs from what the files give")
     parser.add_argument("--slug", action="store_true", help="print each file's name under docs/data and exit")
-    parser.add_argument("--self-test", action="store_true", help="test the table logic and exit")
+    parser.add_argument("--self-test", action="store_true", help="test the tables and the page's rules (line limit, no empty column) and exit")
     parser.add_argument("--update", action="store_true",
                         help="files OLD NEW: write OLD's results with NEW's in place of the same cases to --merged")
     parser.add_argument("--merged", help="--update: the merged JSON file to write")
@@ -706,6 +981,9 @@ def main():
         print("perf_report: no compare benchmark with a strata run in " + " ".join(args.files), file=sys.stderr)
         return 1
     text = markdown(runs)
+    if length_error(text):
+        print("perf_report: " + length_error(text), file=sys.stderr)
+        return 1
     target = os.path.join(args.out, "performance.md")
     if args.check:
         current = open(target).read() if os.path.exists(target) else ""
@@ -729,6 +1007,11 @@ def main():
         for algorithm in algorithms_of(runs):
             plot(runs, algorithm, os.path.join(args.out, "img", image_name(algorithm)))
     print(f"perf_report: {target} ({text.count(chr(10))} lines) from {len(runs)} run(s)")
+    missing = [image_name(a) for a in algorithms_of(runs) if not os.path.exists(os.path.join(args.out, "img",
+                                                                                            image_name(a)))]
+    if missing:
+        print("perf_report: no plot yet for " + ", ".join(missing) + " (run without --no-plots where matplotlib is)",
+              file=sys.stderr)
     return 0
 
 
