@@ -53,7 +53,10 @@ cudaError_t on_device(int device, Query&& query)
 // Looks `key` up in `table` under the shared lock; on a miss, computes it with `compute(value)` under the
 // exclusive lock (once, even when several threads miss together).
 template <typename Map, typename Key, typename Compute>
-cudaError_t find_or_compute(std::shared_mutex& mutex, Map& table, const Key& key, typename Map::mapped_type& value,
+cudaError_t find_or_compute(std::shared_mutex& mutex,
+                            Map& table,
+                            const Key& key,
+                            typename Map::mapped_type& value,
                             Compute&& compute)
 {
   {
@@ -89,10 +92,10 @@ cache& the_cache()
 cudaError_t query_attributes(int device, device_attributes& a)
 {
   g_queries.fetch_add(1, std::memory_order_relaxed);
-  a = device_attributes{};
-  a.device = device;
-  int major = 0;
-  int minor = 0;
+  a                                               = device_attributes{};
+  a.device                                        = device;
+  int major                                       = 0;
+  int minor                                       = 0;
   const std::pair<cudaDeviceAttr, int*> queries[] = {
     {cudaDevAttrComputeCapabilityMajor, &major},
     {cudaDevAttrComputeCapabilityMinor, &minor},
@@ -118,8 +121,9 @@ cudaError_t query_attributes(int device, device_attributes& a)
 cudaError_t cached_device_attributes(int device, device_attributes& attributes)
 {
   cache& c = the_cache();
-  return find_or_compute(c.mutex, c.attributes, device, attributes,
-                         [&](device_attributes& a) { return query_attributes(device, a); });
+  return find_or_compute(c.mutex, c.attributes, device, attributes, [&](device_attributes& a) {
+    return query_attributes(device, a);
+  });
 }
 
 cudaError_t cached_ptx_version(int device, const void* probe_kernel, int& ptx_version)
@@ -128,16 +132,18 @@ cudaError_t cached_ptx_version(int device, const void* probe_kernel, int& ptx_ve
   return find_or_compute(c.mutex, c.ptx_versions, std::make_pair(device, probe_kernel), ptx_version, [&](int& v) {
     cudaFuncAttributes attributes{};
     // cudaFuncGetAttributes reports for the current device.
-    const cudaError_t e = on_device(device, [&] { return cudaFuncGetAttributes(&attributes, probe_kernel); });
+    const cudaError_t e = on_device(device, [&] {
+      return cudaFuncGetAttributes(&attributes, probe_kernel);
+    });
     v                   = attributes.ptxVersion * 10;
     return e;
   });
 }
 
-cudaError_t cached_occupancy(int device, const void* kernel, int block_threads, size_t dynamic_smem_bytes,
-                             int& blocks_per_sm)
+cudaError_t
+cached_occupancy(int device, const void* kernel, int block_threads, size_t dynamic_smem_bytes, int& blocks_per_sm)
 {
-  cache& c = the_cache();
+  cache& c       = the_cache();
   const auto key = std::make_tuple(device, kernel, block_threads, dynamic_smem_bytes);
   return find_or_compute(c.mutex, c.occupancies, key, blocks_per_sm, [&](int& v) {
     return on_device(device, [&] {
@@ -148,21 +154,23 @@ cudaError_t cached_occupancy(int device, const void* kernel, int block_threads, 
 
 cudaError_t cached_shared_memory_setup(int device, const void* kernel, int block_threads, size_t dynamic_smem_bytes)
 {
-  cache& c = the_cache();
+  cache& c       = the_cache();
   const auto key = std::make_tuple(device, kernel, block_threads, dynamic_smem_bytes);
-  int carveout  = 0;
+  int carveout   = 0;
   return find_or_compute(c.mutex, c.shared_memory_setups, key, carveout, [&](int& v) {
     return on_device(device, [&]() -> cudaError_t {
-      if (const cudaError_t e = cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic_smem_bytes));
+      if (const cudaError_t e = cudaFuncSetAttribute(kernel,
+                                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                     static_cast<int>(dynamic_smem_bytes));
           e != cudaSuccess)
       {
         return e;
       }
       // With all of the SM's shared memory on offer, how many blocks fit (registers and threads may allow fewer
       // than shared memory would)...
-      if (const cudaError_t e = cudaFuncSetAttribute(
-            kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
+      if (const cudaError_t e = cudaFuncSetAttribute(kernel,
+                                                     cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                     cudaSharedmemCarveoutMaxShared);
           e != cudaSuccess)
       {
         return e;
@@ -189,7 +197,7 @@ cudaError_t cached_shared_memory_setup(int device, const void* kernel, int block
         * (dynamic_smem_bytes + attributes.sharedSizeBytes + static_cast<unsigned long long>(reserved));
       const unsigned long long sm_bytes = static_cast<unsigned long long>(per_sm);
       const unsigned long long percent  = sm_bytes > 0 ? (100ull * needed + sm_bytes - 1) / sm_bytes : 100ull;
-      v = static_cast<int>(percent < 100 ? percent : 100);
+      v                                 = static_cast<int>(percent < 100 ? percent : 100);
       return cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, v);
     });
   });

@@ -246,7 +246,7 @@ public:
 
   cudaError_t statistics(pool_statistics& s)
   {
-    std::uint64_t reserved = 0;
+    std::uint64_t reserved      = 0;
     std::uint64_t reserved_high = 0;
     if (const cudaError_t e = cudaMemPoolGetAttribute(pool_, cudaMemPoolAttrReservedMemCurrent, &reserved);
         e != cudaSuccess)
@@ -299,7 +299,7 @@ public:
       limit_.store(bytes, std::memory_order_relaxed);
       evict_to_limit(evicted);
     }
-    std::uint64_t threshold = bytes;
+    std::uint64_t threshold   = bytes;
     const cudaError_t set     = cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &threshold);
     const cudaError_t freed   = free_now(evicted);
     const cudaError_t trimmed = cudaMemPoolTrimTo(pool_, bytes);
@@ -319,8 +319,7 @@ private:
     const std::size_t now = in_use_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
     std::size_t high      = high_water_.load(std::memory_order_relaxed);
     while (now > high && !high_water_.compare_exchange_weak(high, now, std::memory_order_relaxed))
-    {
-    }
+    {}
   }
 
   // Puts `block` (of class c) at the most recent end of the cache. Requires mutex_.
@@ -354,10 +353,8 @@ private:
   // Gives `blocks` to the pool in stream order on `stream` (which has the ID `id` where `known`): each after the
   // work that last used it, through a GPU-side wait for its event unless it was given back on this very stream (or,
   // should the wait fail, a host-side one).
-  cudaError_t free_in_order(const std::vector<cached_block>& blocks,
-                            cudaStream_t stream,
-                            bool known,
-                            unsigned long long id)
+  cudaError_t
+  free_in_order(const std::vector<cached_block>& blocks, cudaStream_t stream, bool known, unsigned long long id)
   {
     cudaError_t error = cudaSuccess;
     for (const cached_block& b : blocks)

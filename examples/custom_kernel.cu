@@ -82,16 +82,25 @@ int main()
   for (int t = 0; t < tiles; ++t)
   {
     const int begin = t * TILE_ITEMS, end = std::min(n, begin + TILE_ITEMS);
-    const int m     = *std::min_element(h_in.begin() + begin, h_in.begin() + end);
-    ok              = ok && h_minimum[t] == m;
+    const int m = *std::min_element(h_in.begin() + begin, h_in.begin() + end);
+    ok          = ok && h_minimum[t] == m;
     for (int i = begin; i < end; ++i)
     {
       ok = ok && h_out[i] == h_in[i] - m;
     }
   }
-  std::printf("custom_kernel: %d tiles of %d items (the last of %d); tile 0: minimum %d, items %d %d %d ... become %d %d "
+  std::printf("custom_kernel: %d tiles of %d items (the last of %d); tile 0: minimum %d, items %d %d %d ... become %d "
+              "%d "
               "%d ...\n",
-              tiles, TILE_ITEMS, n - (tiles - 1) * TILE_ITEMS, h_minimum[0], h_in[0], h_in[1], h_in[2], h_out[0],
-              h_out[1], h_out[2]);
+              tiles,
+              TILE_ITEMS,
+              n - (tiles - 1) * TILE_ITEMS,
+              h_minimum[0],
+              h_in[0],
+              h_in[1],
+              h_in[2],
+              h_out[0],
+              h_out[1],
+              h_out[2]);
   return example::report("custom_kernel", ok);
 }

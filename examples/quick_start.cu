@@ -36,11 +36,11 @@ try
   const auto policy = strata::par.on(stream);
 
   thrust::device_vector<int> v(n), running(n), squares(n);
-  strata::sequence(policy, v.begin(), v.end(), 1);                            // 1, 2, ..., n
-  const int sum = strata::reduce(policy, v.begin(), v.end());                 // waits for the result
+  strata::sequence(policy, v.begin(), v.end(), 1);             // 1, 2, ..., n
+  const int sum  = strata::reduce(policy, v.begin(), v.end()); // waits for the result
   const auto odd = strata::count_if(policy, v.begin(), v.end(), is_odd{});
-  strata::inclusive_scan(policy, v.begin(), v.end(), running.begin());        // 1, 3, 6, 10, ...
-  strata::transform(policy, v.begin(), v.end(), squares.begin(), square{});   // 1, 4, 9, 16, ...
+  strata::inclusive_scan(policy, v.begin(), v.end(), running.begin());      // 1, 3, 6, 10, ...
+  strata::transform(policy, v.begin(), v.end(), squares.begin(), square{}); // 1, 4, 9, 16, ...
   example::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
 
   const thrust::host_vector<int> h_running = running, h_squares = squares;
@@ -48,11 +48,20 @@ try
   for (int i = 0; i < n; ++i)
   {
     const int x = i + 1;
-    ok = ok && h_running[i] == x * (x + 1) / 2 && h_squares[i] == x * x;
+    ok          = ok && h_running[i] == x * (x + 1) / 2 && h_squares[i] == x * x;
   }
   std::printf("quick_start: 1 + ... + %d = %d, %d of them odd; running sums %d %d %d %d ...; squares %d %d %d %d ...\n",
-              n, sum, static_cast<int>(odd), h_running[0], h_running[1], h_running[2], h_running[3], h_squares[0],
-              h_squares[1], h_squares[2], h_squares[3]);
+              n,
+              sum,
+              static_cast<int>(odd),
+              h_running[0],
+              h_running[1],
+              h_running[2],
+              h_running[3],
+              h_squares[0],
+              h_squares[1],
+              h_squares[2],
+              h_squares[3]);
   example::check(cudaStreamDestroy(stream), "cudaStreamDestroy");
   return example::report("quick_start", ok);
 }

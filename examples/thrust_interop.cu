@@ -42,12 +42,12 @@ try
   const auto policy = strata::par.on(stream); // was: thrust::cuda::par.on(stream)
 
   thrust::device_vector<int> values(n);
-  thrust::sequence(policy, values.begin(), values.end());                                // 0, 1, 2, ...
-  thrust::transform(policy, values.begin(), values.end(), values.begin(), scramble{});   // strata's transform
-  const long long total = thrust::reduce(policy, values.begin(), values.end(), 0LL);     // strata's reduce
-  thrust::sort(policy, values.begin(), values.end());                                    // strata's sort
-  const auto distinct = thrust::unique_count(policy, values.begin(), values.end());     // Thrust's unique_count
-  thrust::inclusive_scan(policy, values.begin(), values.end(), values.begin());          // strata's scan
+  thrust::sequence(policy, values.begin(), values.end());                              // 0, 1, 2, ...
+  thrust::transform(policy, values.begin(), values.end(), values.begin(), scramble{}); // strata's transform
+  const long long total = thrust::reduce(policy, values.begin(), values.end(), 0LL);   // strata's reduce
+  thrust::sort(policy, values.begin(), values.end());                                  // strata's sort
+  const auto distinct = thrust::unique_count(policy, values.begin(), values.end());    // Thrust's unique_count
+  thrust::inclusive_scan(policy, values.begin(), values.end(), values.begin());        // strata's scan
   example::check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
   const thrust::host_vector<int> running = values;
 
@@ -64,9 +64,16 @@ try
   }
   const bool ok = example::is_running_sum(expected, running)
                && total == std::accumulate(expected.begin(), expected.end(), 0LL) && distinct == expected_distinct;
-  std::printf("thrust_interop: %d values total %lld, %lld distinct; running totals of the sorted values %d %d %d ... %d; "
+  std::printf("thrust_interop: %d values total %lld, %lld distinct; running totals of the sorted values %d %d %d ... "
+              "%d; "
               "strata's pool served up to %zu bytes of temporary storage\n",
-              n, total, static_cast<long long>(distinct), running[0], running[1], running[2], running[n - 1],
+              n,
+              total,
+              static_cast<long long>(distinct),
+              running[0],
+              running[1],
+              running[2],
+              running[n - 1],
               strata::memory_pool_stats().high_water_mark);
   example::check(cudaStreamDestroy(stream), "cudaStreamDestroy");
   return example::report("thrust_interop", ok);

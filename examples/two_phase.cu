@@ -27,12 +27,14 @@ int main()
   example::check(cudaMalloc(&d_in, n * sizeof(int)), "cudaMalloc");
   example::check(cudaMalloc(&d_sum, sizeof(int)), "cudaMalloc");
   example::check(cudaMalloc(&d_running, n * sizeof(int)), "cudaMalloc");
-  example::check(cudaMemcpyAsync(d_in, h_in.data(), n * sizeof(int), cudaMemcpyHostToDevice, stream), "cudaMemcpyAsync");
+  example::check(cudaMemcpyAsync(d_in, h_in.data(), n * sizeof(int), cudaMemcpyHostToDevice, stream),
+                 "cudaMemcpyAsync");
 
   // Phase one: the sizes (no work is done, nothing is launched).
   size_t reduce_bytes = 0, scan_bytes = 0;
   example::check(strata::DeviceReduce::Sum(nullptr, reduce_bytes, d_in, d_sum, n), "DeviceReduce::Sum (size)");
-  example::check(strata::DeviceScan::InclusiveSum(nullptr, scan_bytes, d_in, d_running, n), "DeviceScan::InclusiveSum (size)");
+  example::check(strata::DeviceScan::InclusiveSum(nullptr, scan_bytes, d_in, d_running, n),
+                 "DeviceScan::InclusiveSum (size)");
   size_t temp_bytes = std::max(reduce_bytes, scan_bytes);
   void* d_temp      = nullptr;
   example::check(cudaMalloc(&d_temp, temp_bytes), "cudaMalloc");
@@ -40,7 +42,8 @@ int main()
   // Phase two: the work, one call after the other on the stream, both in the same buffer (stream order keeps them
   // apart).
   example::check(strata::DeviceReduce::Sum(d_temp, temp_bytes, d_in, d_sum, n, stream), "DeviceReduce::Sum");
-  example::check(strata::DeviceScan::InclusiveSum(d_temp, temp_bytes, d_in, d_running, n, stream), "DeviceScan::InclusiveSum");
+  example::check(strata::DeviceScan::InclusiveSum(d_temp, temp_bytes, d_in, d_running, n, stream),
+                 "DeviceScan::InclusiveSum");
 
   int sum = 0;
   std::vector<int> running(n);
@@ -57,6 +60,13 @@ int main()
   const bool ok = example::is_running_sum(h_in, running) && sum == std::accumulate(h_in.begin(), h_in.end(), 0);
   std::printf("two_phase: %zu bytes of temporary storage (reduce asked %zu, scan %zu); sum %d; running sums %d %d %d "
               "%d ...\n",
-              temp_bytes, reduce_bytes, scan_bytes, sum, running[0], running[1], running[2], running[3]);
+              temp_bytes,
+              reduce_bytes,
+              scan_bytes,
+              sum,
+              running[0],
+              running[1],
+              running[2],
+              running[3]);
   return example::report("two_phase", ok);
 }

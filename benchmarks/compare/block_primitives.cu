@@ -57,13 +57,13 @@ struct strata_lib
   static constexpr const char* direct_io = "DIRECT: 16-byte vectors";
   static constexpr strata::BlockLoadAlgorithm load(io a)
   {
-    return a == io::direct ? strata::BLOCK_LOAD_DIRECT
+    return a == io::direct    ? strata::BLOCK_LOAD_DIRECT
          : a == io::vectorize ? strata::BLOCK_LOAD_VECTORIZE
                               : strata::BLOCK_LOAD_WARP_TRANSPOSE;
   }
   static constexpr strata::BlockStoreAlgorithm store(io a)
   {
-    return a == io::direct ? strata::BLOCK_STORE_DIRECT
+    return a == io::direct    ? strata::BLOCK_STORE_DIRECT
          : a == io::vectorize ? strata::BLOCK_STORE_VECTORIZE
                               : strata::BLOCK_STORE_WARP_TRANSPOSE;
   }
@@ -95,13 +95,13 @@ struct cub_lib
   static constexpr const char* vectorize_io = "VECTORIZE: 16-byte vectors";
   static constexpr cub::BlockLoadAlgorithm load(io a)
   {
-    return a == io::direct ? cub::BLOCK_LOAD_DIRECT
+    return a == io::direct    ? cub::BLOCK_LOAD_DIRECT
          : a == io::vectorize ? cub::BLOCK_LOAD_VECTORIZE
                               : cub::BLOCK_LOAD_WARP_TRANSPOSE;
   }
   static constexpr cub::BlockStoreAlgorithm store(io a)
   {
-    return a == io::direct ? cub::BLOCK_STORE_DIRECT
+    return a == io::direct    ? cub::BLOCK_STORE_DIRECT
          : a == io::vectorize ? cub::BLOCK_STORE_VECTORIZE
                               : cub::BLOCK_STORE_WARP_TRANSPOSE;
   }
@@ -262,7 +262,7 @@ long long padding_for_occupancy(Kernel kernel, int block, int target)
   }
   while (hi - lo > 128)
   {
-    const std::size_t mid = (lo + hi) / 2;
+    const std::size_t mid                                   = (lo + hi) / 2;
     (blocks_per_sm(kernel, block, mid) <= target ? hi : lo) = mid;
   }
   return static_cast<long long>(hi);
@@ -300,7 +300,7 @@ void run(benchmark::State& state, Kernel kernel, Kernel reference, Kernel strata
     }
   }
   state.counters["blocks_per_sm"] = blocks_per_sm(kernel, BLOCK, static_cast<std::size_t>(smem));
-  buffers<T>& buf = shared_buffers<T>();
+  buffers<T>& buf                 = shared_buffers<T>();
   strata_bench::time_loop(state, [&](cudaStream_t s) {
     kernel<<<grid, BLOCK, static_cast<std::size_t>(smem), s>>>(buf.inputs.next(), buf.out.get());
   });
@@ -354,13 +354,16 @@ void register_case(const char* kind,
 {
   const std::string name =
     case_name<T, BLOCK, IPT>(kind, io_algorithm, algorithm) + (equal_occupancy ? "/equal_occupancy/" : "/") + library;
-  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-    run<T, BLOCK, IPT>(state, kernel, reference, strata_kernel, equal_occupancy);
-    if (*label != '\0')
-    {
-      state.SetLabel(label);
-    }
-  })->UseManualTime()->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [=](benchmark::State& state) {
+                                 run<T, BLOCK, IPT>(state, kernel, reference, strata_kernel, equal_occupancy);
+                                 if (*label != '\0')
+                                 {
+                                   state.SetLabel(label);
+                                 }
+                               })
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 }
 
 // Registers "<kind>/<type>/<BLOCK>x<IPT>/<io>/<algorithm>/copy": the input buffers copied to the output buffer.
@@ -368,11 +371,14 @@ template <typename T, int BLOCK, int IPT>
 void register_copy(const char* kind, io io_algorithm, const char* algorithm)
 {
   const std::string name = case_name<T, BLOCK, IPT>(kind, io_algorithm, algorithm) + "/copy";
-  benchmark::RegisterBenchmark(name.c_str(), [](benchmark::State& state) {
-    buffers<T>& buf = shared_buffers<T>();
-    strata_bench::time_copy(state, buf.inputs, buf.out.get(), num_items * sizeof(T));
-    strata_bench::set_counters(state, num_items, 2 * num_items * sizeof(T));
-  })->UseManualTime()->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [](benchmark::State& state) {
+                                 buffers<T>& buf = shared_buffers<T>();
+                                 strata_bench::time_copy(state, buf.inputs, buf.out.get(), num_items * sizeof(T));
+                                 strata_bench::set_counters(state, num_items, 2 * num_items * sizeof(T));
+                               })
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 }
 
 // Reads n items at p (one pass, grid-stride), keeping the sum only so that the loads stay.
@@ -397,27 +403,31 @@ __global__ void read_through(const T* p, std::size_t n, T* sink)
 template <typename T, int BLOCK, int IPT, typename Kernel>
 void register_l2_reuse(const std::string& name, const char* library, Kernel kernel)
 {
-  benchmark::RegisterBenchmark((name + "/l2_reuse_after/" + library).c_str(), [=](benchmark::State& state) {
-    buffers<T>& buf     = shared_buffers<T>();
-    const std::size_t n = strata_bench::l2_bytes() * 6 / 10 / sizeof(T);
-    static strata_bench::device_array<T> reused{n};
-    strata_bench::fill_random(reused.get(), n, 0x1e2);
-    int device = 0;
-    int sms    = 0;
-    STRATA_BENCH_CHECK(cudaGetDevice(&device));
-    STRATA_BENCH_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const unsigned grid = static_cast<unsigned>(num_items / (BLOCK * IPT));
-    strata_bench::cuda_timer timer;
-    for (auto _ : state)
-    {
-      kernel<<<grid, BLOCK>>>(buf.inputs.next(), buf.out.get());
-      read_through<<<8 * sms, 256>>>(reused.get(), n, buf.expected.get());
-      timer.start();
-      read_through<<<8 * sms, 256>>>(reused.get(), n, buf.expected.get());
-      state.SetIterationTime(timer.stop());
-    }
-    STRATA_BENCH_CHECK(cudaGetLastError());
-  })->UseManualTime()->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark((name + "/l2_reuse_after/" + library).c_str(),
+                               [=](benchmark::State& state) {
+                                 buffers<T>& buf     = shared_buffers<T>();
+                                 const std::size_t n = strata_bench::l2_bytes() * 6 / 10 / sizeof(T);
+                                 static strata_bench::device_array<T> reused{n};
+                                 strata_bench::fill_random(reused.get(), n, 0x1e2);
+                                 int device = 0;
+                                 int sms    = 0;
+                                 STRATA_BENCH_CHECK(cudaGetDevice(&device));
+                                 STRATA_BENCH_CHECK(
+                                   cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+                                 const unsigned grid = static_cast<unsigned>(num_items / (BLOCK * IPT));
+                                 strata_bench::cuda_timer timer;
+                                 for (auto _ : state)
+                                 {
+                                   kernel<<<grid, BLOCK>>>(buf.inputs.next(), buf.out.get());
+                                   read_through<<<8 * sms, 256>>>(reused.get(), n, buf.expected.get());
+                                   timer.start();
+                                   read_through<<<8 * sms, 256>>>(reused.get(), n, buf.expected.get());
+                                   state.SetIterationTime(timer.stop());
+                                 }
+                                 STRATA_BENCH_CHECK(cudaGetLastError());
+                               })
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 }
 
 template <typename Lib, typename T, int BLOCK, int IPT, io IO, reduce_alg ALG>
@@ -426,15 +436,28 @@ void register_reduce(bool equal_occupancy)
   const char* algorithm = ALG == reduce_alg::raking ? "raking" : "warp_reductions";
   const auto reference  = load_reduce_store<cub_lib, T, BLOCK, IPT, IO, ALG>;
   const auto strata     = load_reduce_store<strata_lib, T, BLOCK, IPT, IO, ALG>;
-  register_case<T, BLOCK, IPT>("block_reduce", IO, algorithm, Lib::name, IO == io::direct ? Lib::direct_io : "",
-                               load_reduce_store<Lib, T, BLOCK, IPT, IO, ALG>, reference, strata, equal_occupancy);
+  register_case<T, BLOCK, IPT>("block_reduce",
+                               IO,
+                               algorithm,
+                               Lib::name,
+                               IO == io::direct ? Lib::direct_io : "",
+                               load_reduce_store<Lib, T, BLOCK, IPT, IO, ALG>,
+                               reference,
+                               strata,
+                               equal_occupancy);
   if (std::is_same<Lib, cub_lib>::value && !equal_occupancy)
   {
     register_copy<T, BLOCK, IPT>("block_reduce", IO, algorithm);
     if constexpr (IO == io::direct) // constexpr: no VECTORIZE kernel is instantiated for the other cases
     {
-      register_case<T, BLOCK, IPT>("block_reduce", IO, algorithm, "cub_vectorize", cub_lib::vectorize_io,
-                                   load_reduce_store<cub_lib, T, BLOCK, IPT, io::vectorize, ALG>, reference, strata,
+      register_case<T, BLOCK, IPT>("block_reduce",
+                                   IO,
+                                   algorithm,
+                                   "cub_vectorize",
+                                   cub_lib::vectorize_io,
+                                   load_reduce_store<cub_lib, T, BLOCK, IPT, io::vectorize, ALG>,
+                                   reference,
+                                   strata,
                                    false);
     }
   }
@@ -446,21 +469,35 @@ void register_scan(bool equal_occupancy)
   const char* algorithm = ALG == scan_alg::raking ? "raking" : "warp_scans";
   const auto reference  = load_scan_store<cub_lib, T, BLOCK, IPT, IO, ALG>;
   const auto strata     = load_scan_store<strata_lib, T, BLOCK, IPT, IO, ALG>;
-  register_case<T, BLOCK, IPT>("block_scan", IO, algorithm, Lib::name, IO == io::direct ? Lib::direct_io : "",
-                               load_scan_store<Lib, T, BLOCK, IPT, IO, ALG>, reference, strata, equal_occupancy);
+  register_case<T, BLOCK, IPT>("block_scan",
+                               IO,
+                               algorithm,
+                               Lib::name,
+                               IO == io::direct ? Lib::direct_io : "",
+                               load_scan_store<Lib, T, BLOCK, IPT, IO, ALG>,
+                               reference,
+                               strata,
+                               equal_occupancy);
   if (std::is_same<Lib, cub_lib>::value && !equal_occupancy)
   {
     register_copy<T, BLOCK, IPT>("block_scan", IO, algorithm);
     if constexpr (IO == io::direct) // constexpr: no VECTORIZE kernel is instantiated for the other cases
     {
-      register_case<T, BLOCK, IPT>("block_scan", IO, algorithm, "cub_vectorize", cub_lib::vectorize_io,
-                                   load_scan_store<cub_lib, T, BLOCK, IPT, io::vectorize, ALG>, reference, strata,
+      register_case<T, BLOCK, IPT>("block_scan",
+                                   IO,
+                                   algorithm,
+                                   "cub_vectorize",
+                                   cub_lib::vectorize_io,
+                                   load_scan_store<cub_lib, T, BLOCK, IPT, io::vectorize, ALG>,
+                                   reference,
+                                   strata,
                                    false);
     }
   }
   if (IO == io::warp_transpose && !equal_occupancy)
   {
-    register_l2_reuse<T, BLOCK, IPT>(case_name<T, BLOCK, IPT>("block_scan", IO, algorithm), Lib::name,
+    register_l2_reuse<T, BLOCK, IPT>(case_name<T, BLOCK, IPT>("block_scan", IO, algorithm),
+                                     Lib::name,
                                      load_scan_store<Lib, T, BLOCK, IPT, IO, ALG>);
   }
 }

@@ -118,7 +118,8 @@ T& per_size(int log2_n)
 // Maps random words to [-127, -1] and [1, 127].
 __global__ void small_values_kernel(int* data, std::size_t n)
 {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
   {
     const int v = static_cast<int>(static_cast<unsigned>(data[i]) % 254u);
     data[i]     = v < 127 ? v - 127 : v - 126;

@@ -41,8 +41,8 @@ public:
   {}
 
   template <library LIB>
-  cudaError_t run(void* d_temp, std::size_t& bytes, std::size_t turn, KeyT* keys_out, value_t* values_out,
-                  cudaStream_t s) const
+  cudaError_t
+  run(void* d_temp, std::size_t& bytes, std::size_t turn, KeyT* keys_out, value_t* values_out, cudaStream_t s) const
   {
     const KeyT* keys_in = keys_.at(turn);
     const int n         = static_cast<int>(n_);
@@ -142,12 +142,18 @@ void register_case(const std::string& name)
   for (int log2_n : {16, 20, 24})
   {
     const std::string base = name + "/2^" + std::to_string(log2_n);
-    benchmark::RegisterBenchmark((base + "/strata").c_str(), [log2_n](benchmark::State& st) {
-      bench<library::strata, KeyT, ValueT>(st, log2_n);
-    })->UseManualTime()->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark((base + "/cub").c_str(), [log2_n](benchmark::State& st) {
-      bench<library::cub, KeyT, ValueT>(st, log2_n);
-    })->UseManualTime()->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((base + "/strata").c_str(),
+                                 [log2_n](benchmark::State& st) {
+                                   bench<library::strata, KeyT, ValueT>(st, log2_n);
+                                 })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((base + "/cub").c_str(),
+                                 [log2_n](benchmark::State& st) {
+                                   bench<library::cub, KeyT, ValueT>(st, log2_n);
+                                 })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
   }
 }
 } // namespace

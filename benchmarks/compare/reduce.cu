@@ -71,7 +71,7 @@ cudaError_t call(void* d_temp, std::size_t& bytes, const T* d_in, OutT* d_out, i
 template <bool STRATA, algorithm ALG, typename T>
 void bench(benchmark::State& state, int log2_n)
 {
-  using OutT = typename output<ALG, T>::type;
+  using OutT  = typename output<ALG, T>::type;
   const int n = 1 << log2_n;
   strata_bench::rotating_inputs<T> inputs(static_cast<std::size_t>(n));
   strata_bench::device_array<OutT> out(1);
@@ -127,15 +127,24 @@ void register_case()
   {
     const std::string base = std::string(ALG == algorithm::sum ? "reduce_sum/" : "reduce_argmin/")
                            + strata_bench::type_name<T>() + "/2^" + std::to_string(log2_n);
-    benchmark::RegisterBenchmark((base + "/strata").c_str(), [log2_n](benchmark::State& st) {
-      bench<true, ALG, T>(st, log2_n);
-    })->UseManualTime()->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark((base + "/cub").c_str(), [log2_n](benchmark::State& st) {
-      bench<false, ALG, T>(st, log2_n);
-    })->UseManualTime()->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark((base + "/copy").c_str(), [log2_n](benchmark::State& st) {
-      bench_copy<T>(st, log2_n);
-    })->UseManualTime()->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((base + "/strata").c_str(),
+                                 [log2_n](benchmark::State& st) {
+                                   bench<true, ALG, T>(st, log2_n);
+                                 })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((base + "/cub").c_str(),
+                                 [log2_n](benchmark::State& st) {
+                                   bench<false, ALG, T>(st, log2_n);
+                                 })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((base + "/copy").c_str(),
+                                 [log2_n](benchmark::State& st) {
+                                   bench_copy<T>(st, log2_n);
+                                 })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
   }
 }
 } // namespace

@@ -180,15 +180,24 @@ void register_case()
   {
     const std::string base = std::string(ALG == algorithm::sum ? "scan_inclusive_sum/" : "scan_inclusive_sum_by_key/")
                            + strata_bench::type_name<T>() + "/2^" + std::to_string(log2_n);
-    benchmark::RegisterBenchmark((base + "/strata").c_str(), [log2_n](benchmark::State& st) {
-      bench<library::strata, ALG, T>(st, log2_n);
-    })->UseManualTime()->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark((base + "/cub").c_str(), [log2_n](benchmark::State& st) {
-      bench<library::cub, ALG, T>(st, log2_n);
-    })->UseManualTime()->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark((base + "/copy").c_str(), [log2_n](benchmark::State& st) {
-      bench<library::copy, ALG, T>(st, log2_n);
-    })->UseManualTime()->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((base + "/strata").c_str(),
+                                 [log2_n](benchmark::State& st) {
+                                   bench<library::strata, ALG, T>(st, log2_n);
+                                 })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((base + "/cub").c_str(),
+                                 [log2_n](benchmark::State& st) {
+                                   bench<library::cub, ALG, T>(st, log2_n);
+                                 })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((base + "/copy").c_str(),
+                                 [log2_n](benchmark::State& st) {
+                                   bench<library::copy, ALG, T>(st, log2_n);
+                                 })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
   }
 }
 } // namespace

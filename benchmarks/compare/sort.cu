@@ -106,14 +106,8 @@ cudaError_t sort_set(void* d_temp,
                      sort_outputs<KeyT, ValueT>& out,
                      cudaStream_t s)
 {
-  return sort<LIB>(d_temp,
-                   bytes,
-                   in.keys(set),
-                   out.keys.get(),
-                   in.values(set),
-                   out.values.get(),
-                   static_cast<int>(in.size()),
-                   s);
+  return sort<LIB>(
+    d_temp, bytes, in.keys(set), out.keys.get(), in.values(set), out.values.get(), static_cast<int>(in.size()), s);
 }
 
 std::string error_text(const char* what, cudaError_t e)
@@ -248,7 +242,7 @@ void bench(benchmark::State& state, const std::string& name, int log2_n, key_spe
   for (auto _ : state)
   {
     timer.start();
-    e = c.sort(set++, 0);
+    e                    = c.sort(set++, 0);
     const double seconds = timer.stop();
     if (e != cudaSuccess)
     {
@@ -322,29 +316,44 @@ void register_latency(std::initializer_list<int> sizes)
   for (int log2_n : sizes)
   {
     const std::string base = "radix_sort_latency/" + types_name<KeyT, ValueT>() + "/2^" + std::to_string(log2_n);
-    benchmark::RegisterBenchmark((base + "/strata").c_str(), [base, log2_n](benchmark::State& st) {
-      latency<library::strata, KeyT, ValueT>(st, base, log2_n);
-    })->UseRealTime()->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark((base + "/cub").c_str(), [base, log2_n](benchmark::State& st) {
-      latency<library::cub, KeyT, ValueT>(st, base, log2_n);
-    })->UseRealTime()->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((base + "/strata").c_str(),
+                                 [base, log2_n](benchmark::State& st) {
+                                   latency<library::strata, KeyT, ValueT>(st, base, log2_n);
+                                 })
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((base + "/cub").c_str(),
+                                 [base, log2_n](benchmark::State& st) {
+                                   latency<library::cub, KeyT, ValueT>(st, base, log2_n);
+                                 })
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
   }
 }
 
 // Registers "<algorithm>/<types>/<keys>/2^<log2 n>/{strata,cub}" for each size.
 template <typename KeyT, typename ValueT>
-void register_case(const std::string& algorithm, const std::string& keys, key_spec spec, std::initializer_list<int> sizes)
+void register_case(const std::string& algorithm,
+                   const std::string& keys,
+                   key_spec spec,
+                   std::initializer_list<int> sizes)
 {
   const std::string types = types_name<KeyT, ValueT>();
   for (int log2_n : sizes)
   {
     const std::string base = algorithm + "/" + types + "/" + keys + "/2^" + std::to_string(log2_n);
-    benchmark::RegisterBenchmark((base + "/strata").c_str(), [base, log2_n, spec](benchmark::State& st) {
-      bench<library::strata, KeyT, ValueT>(st, base, log2_n, spec);
-    })->UseManualTime()->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark((base + "/cub").c_str(), [base, log2_n, spec](benchmark::State& st) {
-      bench<library::cub, KeyT, ValueT>(st, base, log2_n, spec);
-    })->UseManualTime()->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((base + "/strata").c_str(),
+                                 [base, log2_n, spec](benchmark::State& st) {
+                                   bench<library::strata, KeyT, ValueT>(st, base, log2_n, spec);
+                                 })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark((base + "/cub").c_str(),
+                                 [base, log2_n, spec](benchmark::State& st) {
+                                   bench<library::cub, KeyT, ValueT>(st, base, log2_n, spec);
+                                 })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
   }
 }
 

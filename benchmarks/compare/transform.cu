@@ -151,9 +151,12 @@ void register_case()
     {
       const std::string name = std::string("transform/") + (ARITY == arity::unary ? "unary/" : "binary/")
                              + strata_bench::type_name<T>() + "/2^" + std::to_string(log2_n) + "/" + name_of(lib);
-      benchmark::RegisterBenchmark(name.c_str(), [log2_n, lib](benchmark::State& st) {
-        bench<ARITY, T>(st, log2_n, lib);
-      })->UseManualTime()->Unit(benchmark::kMicrosecond);
+      benchmark::RegisterBenchmark(name.c_str(),
+                                   [log2_n, lib](benchmark::State& st) {
+                                     bench<ARITY, T>(st, log2_n, lib);
+                                   })
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
     }
   }
 }

@@ -81,7 +81,8 @@ inline std::size_t l2_bytes()
 template <typename T>
 __global__ void fill_random_kernel(T* data, std::size_t n, std::uint64_t seed)
 {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
   {
     std::uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
     x ^= x >> 31;
@@ -119,7 +120,7 @@ public:
       : n_(n)
   {
     const std::size_t bytes = std::max<std::size_t>(1, n * sizeof(T));
-    const std::size_t sets  = std::min<std::size_t>(512, std::max<std::size_t>(1, (2 * l2_bytes() + bytes - 1) / bytes));
+    const std::size_t sets = std::min<std::size_t>(512, std::max<std::size_t>(1, (2 * l2_bytes() + bytes - 1) / bytes));
     buffers_.resize(sets);
     for (std::size_t s = 0; s < sets; ++s)
     {
@@ -178,7 +179,8 @@ __host__ __device__ inline bool run_starts_at(std::size_t i, std::uint64_t seed)
 template <typename KeyT>
 __global__ void fill_run_keys_kernel(KeyT* keys, std::size_t n, std::uint64_t seed)
 {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
   {
     std::size_t start = i;
     while (!run_starts_at(start, seed))
@@ -400,8 +402,8 @@ inline int run_benchmarks(int argc, char** argv)
 } // namespace strata_bench
 
 // In place of BENCHMARK_MAIN() for benchmarks registered statically (BENCHMARK(...)).
-#define STRATA_BENCHMARK_MAIN()                      \
-  int main(int argc, char** argv)                    \
-  {                                                  \
+#define STRATA_BENCHMARK_MAIN()                        \
+  int main(int argc, char** argv)                      \
+  {                                                    \
     return ::strata_bench::run_benchmarks(argc, argv); \
   }

@@ -59,9 +59,9 @@ template <typename KeyT, typename ValueT>
 constexpr bool merge_sort_fits_shared_memory()
 {
   using Policy = typename merge_sort_hub_t<KeyT, ValueT>::MaxPolicy::MergeSortPolicy;
-  using Sort   = strata::AgentBlockSort<Policy, const KeyT*, const ValueT*, KeyT*, ValueT*, std::uint32_t,
-                                      cuda::std::less<>, KeyT, ValueT>;
-  using Merge  = strata::AgentMerge<Policy, KeyT*, ValueT*, KeyT*, ValueT*, std::uint32_t, cuda::std::less<>, KeyT,
-                                   ValueT>;
+  using Sort   = strata::
+    AgentBlockSort<Policy, const KeyT*, const ValueT*, KeyT*, ValueT*, std::uint32_t, cuda::std::less<>, KeyT, ValueT>;
+  using Merge =
+    strata::AgentMerge<Policy, KeyT*, ValueT*, KeyT*, ValueT*, std::uint32_t, cuda::std::less<>, KeyT, ValueT>;
   return sizeof(typename Sort::TempStorage) <= 48 * 1024 && sizeof(typename Merge::TempStorage) <= 48 * 1024;
 }

@@ -77,7 +77,8 @@ template <typename T>
 __global__ void fill_keys_kernel(T* keys, std::size_t n, std::uint64_t seed, key_spec spec)
 {
   using B = bits_t<T>;
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
   {
     std::uint64_t word = ~std::uint64_t(0);
     for (int w = 0; w < spec.and_words; ++w)
@@ -117,7 +118,8 @@ struct no_values
 template <typename T>
 __global__ void fill_indices_kernel(T* data, std::size_t n)
 {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
   {
     data[i] = static_cast<T>(i);
   }
@@ -142,7 +144,8 @@ public:
       : n_(n)
   {
     const std::size_t set_bytes = std::max<std::size_t>(1, n * (sizeof(KeyT) + (HAS_VALUES ? sizeof(ValueT) : 0)));
-    const std::size_t sets = std::min<std::size_t>(512, std::max<std::size_t>(1, (2 * l2_bytes() + set_bytes - 1) / set_bytes));
+    const std::size_t sets =
+      std::min<std::size_t>(512, std::max<std::size_t>(1, (2 * l2_bytes() + set_bytes - 1) / set_bytes));
     keys_.resize(sets);
     values_.resize(HAS_VALUES ? sets : 0);
     for (std::size_t s = 0; s < sets; ++s)
@@ -211,7 +214,8 @@ template <typename T>
 __global__ void count_differences_kernel(const T* a, const T* b, std::size_t n, unsigned long long* result)
 {
   using B = bits_t<T>;
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
   {
     B x, y;
     memcpy(&x, a + i, sizeof(T));
@@ -262,15 +266,16 @@ __global__ void check_sort_kernel(const KeyT* in_keys,
                                   unsigned long long* counts,
                                   unsigned long long* hashes)
 {
-  using B                      = bits_t<KeyT>;
-  constexpr bool HAS_VALUES    = !std::is_same<ValueT, no_values>::value;
-  unsigned long long unsorted  = 0;
-  unsigned long long unpaired  = 0;
-  unsigned long long in_hash   = 0;
-  unsigned long long out_hash  = 0;
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  using B                     = bits_t<KeyT>;
+  constexpr bool HAS_VALUES   = !std::is_same<ValueT, no_values>::value;
+  unsigned long long unsorted = 0;
+  unsigned long long unpaired = 0;
+  unsigned long long in_hash  = 0;
+  unsigned long long out_hash = 0;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
   {
-    const KeyT key = keys[i];
+    const KeyT key               = keys[i];
     const bool equal_to_previous = i > 0 && !(keys[i - 1] < key) && !(key < keys[i - 1]);
     if (i > 0 && key < keys[i - 1])
     {

@@ -50,17 +50,17 @@ struct radix_sort_tuning_policy_hub
 #  ifdef TUNE_RADIX_BITS
   static constexpr int radix_bits = TUNE_RADIX_BITS;
 #  else
-  static constexpr int radix_bits = base::OnesweepPolicy::RADIX_BITS;
+  static constexpr int radix_bits             = base::OnesweepPolicy::RADIX_BITS;
 #  endif
 #  ifdef TUNE_MIN_BLOCKS
   static constexpr int min_blocks = TUNE_MIN_BLOCKS;
 #  else
-  static constexpr int min_blocks = base::OnesweepPolicy::MIN_BLOCKS_PER_SM;
+  static constexpr int min_blocks             = base::OnesweepPolicy::MIN_BLOCKS_PER_SM;
 #  endif
 #  ifdef TUNE_VALUES_WITH_KEYS
   static constexpr bool values_with_keys = TUNE_VALUES_WITH_KEYS != 0;
 #  else
-  static constexpr bool values_with_keys = base::OnesweepPolicy::VALUES_WITH_KEYS;
+  static constexpr bool values_with_keys      = base::OnesweepPolicy::VALUES_WITH_KEYS;
 #  endif
 #  ifdef TUNE_VALUES_AFTER_LOOKBACK
   static constexpr bool values_after_lookback = TUNE_VALUES_AFTER_LOOKBACK != 0;
@@ -70,17 +70,16 @@ struct radix_sort_tuning_policy_hub
   struct Policy : strata::ChainedPolicy<300, Policy, Policy>
   {
     using OnesweepPolicy  = strata::AgentRadixSortOnesweepPolicy<TUNE_THREADS_PER_BLOCK,
-                                                                 TUNE_ITEMS_PER_THREAD,
-                                                                 radix_bits,
-                                                                 min_blocks,
-                                                                 values_with_keys,
-                                                                 values_after_lookback>;
+                                                                TUNE_ITEMS_PER_THREAD,
+                                                                radix_bits,
+                                                                min_blocks,
+                                                                values_with_keys,
+                                                                values_after_lookback>;
     using HistogramPolicy = typename base::HistogramPolicy;
     // One single-block tier, the library's largest (the tuned sizes pass it).
-    using base_single      = typename strata::detail::radix_sort::single_tile_tiers_t<base>::largest;
-    using SingleTilePolicy = strata::AgentRadixSortOnesweepPolicy<base_single::BLOCK_THREADS,
-                                                                  base_single::ITEMS_PER_THREAD,
-                                                                  radix_bits>;
+    using base_single = typename strata::detail::radix_sort::single_tile_tiers_t<base>::largest;
+    using SingleTilePolicy =
+      strata::AgentRadixSortOnesweepPolicy<base_single::BLOCK_THREADS, base_single::ITEMS_PER_THREAD, radix_bits>;
   };
   using MaxPolicy = Policy;
 };
@@ -141,17 +140,19 @@ void sort(benchmark::State& state)
   }
   else
   {
-    using Dispatch             = dispatch_t<KeyT, ValueT>;
-    using LibValueT            = library_value_t<ValueT>;
-    constexpr bool HAS_VALUES  = !std::is_same<ValueT, strata_bench::no_values>::value;
-    const std::size_t n        = std::size_t(1) << state.range(0);
-    const int and_words        = strata_bench::and_words_for_entropy(static_cast<int>(state.range(1)));
+    using Dispatch            = dispatch_t<KeyT, ValueT>;
+    using LibValueT           = library_value_t<ValueT>;
+    constexpr bool HAS_VALUES = !std::is_same<ValueT, strata_bench::no_values>::value;
+    const std::size_t n       = std::size_t(1) << state.range(0);
+    const int and_words       = strata_bench::and_words_for_entropy(static_cast<int>(state.range(1)));
     if (and_words < 1)
     {
       state.SkipWithError("entropy: 1000, 811, 544, 337 or 201 (thousandths)");
       return;
     }
-    const strata_bench::sort_inputs<KeyT, ValueT> in(n, strata_bench::key_spec{and_words, 0}, strata_bench::value_fill::index);
+    const strata_bench::sort_inputs<KeyT, ValueT> in(n,
+                                                     strata_bench::key_spec{and_words, 0},
+                                                     strata_bench::value_fill::index);
     strata_bench::device_array<KeyT> keys_out(n);
     strata_bench::device_array<ValueT> values_out(HAS_VALUES ? n : 0);
 
@@ -170,7 +171,9 @@ void sort(benchmark::State& state)
     STRATA_BENCH_CHECK(run(nullptr, bytes, 0, 0));
     strata_bench::device_array<char> temp(bytes);
     std::size_t set = 0;
-    strata_bench::time_loop(state, [&](cudaStream_t s) { STRATA_BENCH_CHECK(run(temp.get(), bytes, set++, s)); });
+    strata_bench::time_loop(state, [&](cudaStream_t s) {
+      STRATA_BENCH_CHECK(run(temp.get(), bytes, set++, s));
+    });
     state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) * static_cast<std::int64_t>(n));
     state.counters["elements"]   = static_cast<double>(n);
     state.counters["temp_bytes"] = static_cast<double>(bytes);

@@ -56,20 +56,21 @@ inline std::string tuning_name(std::string name, const char* axis, const char* t
 
 // Registers FUNCTION<type of TOKEN> as "<NAME>/<AXIS>{ct}:<TOKEN>/Elements{io}[pow2]:<k>" for k = 16, 20, 24, 28,
 // timed by the benchmark itself (manual time).
-#define STRATA_TUNING_BENCH(FUNCTION, NAME, AXIS, TOKEN)                                                        \
-  BENCHMARK(FUNCTION<STRATA_TUNE_TYPE(TOKEN)>)                                                                   \
-    ->Name(strata_bench::tuning_name(NAME, AXIS, STRATA_TUNE_STRING(TOKEN)))                                    \
-    ->ArgName("Elements{io}[pow2]")                                                                              \
-    ->DenseRange(16, 28, 4)                                                                                      \
-    ->UseManualTime()                                                                                            \
+#define STRATA_TUNING_BENCH(FUNCTION, NAME, AXIS, TOKEN)                     \
+  BENCHMARK(FUNCTION<STRATA_TUNE_TYPE(TOKEN)>)                               \
+    ->Name(strata_bench::tuning_name(NAME, AXIS, STRATA_TUNE_STRING(TOKEN))) \
+    ->ArgName("Elements{io}[pow2]")                                          \
+    ->DenseRange(16, 28, 4)                                                  \
+    ->UseManualTime()                                                        \
     ->Unit(benchmark::kMicrosecond);
 
 // The same for FUNCTION<key type, value type>: "<NAME>/KeyT{ct}:<KEY>/ValueT{ct}:<VALUE>/Elements{io}[pow2]:<k>".
-#define STRATA_TUNING_BENCH_PAIRS(FUNCTION, NAME, KEY, VALUE)                                                   \
-  BENCHMARK(FUNCTION<STRATA_TUNE_TYPE(KEY), STRATA_TUNE_TYPE(VALUE)>)                                            \
-    ->Name(strata_bench::tuning_name(strata_bench::tuning_name(NAME, "KeyT", STRATA_TUNE_STRING(KEY)), "ValueT", \
-                                     STRATA_TUNE_STRING(VALUE)))                                                 \
-    ->ArgName("Elements{io}[pow2]")                                                                              \
-    ->DenseRange(16, 28, 4)                                                                                      \
-    ->UseManualTime()                                                                                            \
+#define STRATA_TUNING_BENCH_PAIRS(FUNCTION, NAME, KEY, VALUE)                                          \
+  BENCHMARK(FUNCTION<STRATA_TUNE_TYPE(KEY), STRATA_TUNE_TYPE(VALUE)>)                                  \
+    ->Name(strata_bench::tuning_name(strata_bench::tuning_name(NAME, "KeyT", STRATA_TUNE_STRING(KEY)), \
+                                     "ValueT",                                                         \
+                                     STRATA_TUNE_STRING(VALUE)))                                       \
+    ->ArgName("Elements{io}[pow2]")                                                                    \
+    ->DenseRange(16, 28, 4)                                                                            \
+    ->UseManualTime()                                                                                  \
     ->Unit(benchmark::kMicrosecond);

@@ -46,13 +46,13 @@
 #  define STRATA_ARCH_NAMESPACE sm_host
 #endif
 
-#define STRATA_NAMESPACE_BEGIN                                                                                   \
-  namespace strata                                                                                               \
-  {                                                                                                              \
-  inline namespace STRATA_ARCH_NAMESPACE                                                                         \
+#define STRATA_NAMESPACE_BEGIN           \
+  namespace strata                       \
+  {                                      \
+  inline namespace STRATA_ARCH_NAMESPACE \
   {
-#define STRATA_NAMESPACE_END                                                                                     \
-  }                                                                                                              \
+#define STRATA_NAMESPACE_END \
+  }                          \
   }
 
 // -- function and kernel attributes ---------------------------------------------------------------------

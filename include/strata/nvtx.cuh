@@ -34,8 +34,8 @@ struct nvtx_domain
 #endif
 
 // Entry points open on this thread, and whether the outermost one's range has been named (and, with NVTX, pushed).
-inline thread_local int nvtx_depth    = 0;
-inline thread_local bool nvtx_named   = false;
+inline thread_local int nvtx_depth  = 0;
+inline thread_local bool nvtx_named = false;
 
 // Marks an entry point open for its scope. The outermost one closes the range named inside it, if any.
 class nvtx_entry
@@ -79,7 +79,7 @@ inline void nvtx_push(const ::nvtx3::registered_string_in<nvtx_domain>& name) no
   ::nvtx3::event_attributes attributes{name};
   ::nvtxDomainRangePushEx(::nvtx3::domain::get<nvtx_domain>(), attributes.get());
 }
-#  define STRATA_DETAIL_NVTX_PUSH(name_literal)                                                                 \
+#  define STRATA_DETAIL_NVTX_PUSH(name_literal)                                                                \
     static const ::nvtx3::registered_string_in<::strata::detail::nvtx_domain> strata_nvtx_name_{name_literal}; \
     ::strata::detail::nvtx_push(strata_nvtx_name_)
 #else
@@ -90,10 +90,10 @@ STRATA_NAMESPACE_END
 
 // Marks an entry point, named by a string literal, open until the end of the enclosing scope; names the outermost
 // call's range if nothing has yet (the name is registered once).
-#define STRATA_NVTX_RANGE(name_literal)                                                                           \
-  const ::strata::detail::nvtx_entry strata_nvtx_entry_;                                                          \
-  if (::strata::detail::nvtx_claim_name())                                                                        \
-  {                                                                                                               \
-    STRATA_DETAIL_BEFORE_NVTX_RANGE(name_literal);                                                                \
-    STRATA_DETAIL_NVTX_PUSH(name_literal);                                                                        \
+#define STRATA_NVTX_RANGE(name_literal)                  \
+  const ::strata::detail::nvtx_entry strata_nvtx_entry_; \
+  if (::strata::detail::nvtx_claim_name())               \
+  {                                                      \
+    STRATA_DETAIL_BEFORE_NVTX_RANGE(name_literal);       \
+    STRATA_DETAIL_NVTX_PUSH(name_literal);               \
   }

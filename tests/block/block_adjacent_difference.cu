@@ -72,11 +72,11 @@ template <typename T>
 using default_op_t = std::conditional_t<std::is_same<T, custom_t>::value, custom_difference_op, minus_op>;
 
 template <typename T, typename OutputT, int BX, int BY, int BZ, int IPT, typename OpT, bool PRIVATE_STORAGE>
-__global__ void __launch_bounds__(BX* BY* BZ) adjacent_difference_kernel(const T* d_in,
-                                                                         const T* d_tile_predecessors,
-                                                                         const T* d_tile_successors,
-                                                                         const int* d_valid_items,
-                                                                         OutputT* d_out)
+__global__ void __launch_bounds__(BX * BY * BZ) adjacent_difference_kernel(const T* d_in,
+                                                                           const T* d_tile_predecessors,
+                                                                           const T* d_tile_successors,
+                                                                           const int* d_valid_items,
+                                                                           OutputT* d_out)
 {
   using BlockAdjacentDifferenceT = strata::BlockAdjacentDifference<T, BX, BY, BZ>;
   constexpr int TILE             = BX * BY * BZ * IPT;
@@ -171,7 +171,7 @@ __global__ void __launch_bounds__(BX* BY* BZ) adjacent_difference_kernel(const T
 // valid_items of every tile: the edges (0, 1, 2, a thread's items +-1, tile-1, tile) and random values between.
 std::vector<int> valid_items_per_tile(int tile, int ipt, std::uint64_t salt)
 {
-  std::vector<int> v = {0, 1, 2, ipt - 1, ipt, ipt + 1, tile / 2, tile - ipt, tile - 1, tile};
+  std::vector<int> v  = {0, 1, 2, ipt - 1, ipt, ipt + 1, tile / 2, tile - ipt, tile - 1, tile};
   std::mt19937_64 rng = strata_test::make_rng(salt);
   std::uniform_int_distribution<int> d(0, tile);
   for (int i = 0; i < 6; ++i)
@@ -185,7 +185,13 @@ std::vector<int> valid_items_per_tile(int tile, int ipt, std::uint64_t salt)
   return v;
 }
 
-template <typename T, typename OutputT, int BX, int BY = 1, int BZ = 1, int IPT = 1, typename OpT = default_op_t<T>,
+template <typename T,
+          typename OutputT,
+          int BX,
+          int BY               = 1,
+          int BZ               = 1,
+          int IPT              = 1,
+          typename OpT         = default_op_t<T>,
           bool PRIVATE_STORAGE = false>
 void check_adjacent_difference(std::uint64_t salt)
 {

@@ -55,15 +55,15 @@ struct indexed_not_equal_op
 };
 
 template <typename T, int BX, int BY, int BZ, int IPT, typename FlagT, bool PRIVATE_STORAGE>
-__global__ void __launch_bounds__(BX* BY* BZ) discontinuity_kernel(const T* d_keys,
-                                                                   const T* d_tile_predecessors,
-                                                                   const T* d_tile_successors,
-                                                                   int* d_flags,
-                                                                   T* d_preds)
+__global__ void __launch_bounds__(BX * BY * BZ) discontinuity_kernel(const T* d_keys,
+                                                                     const T* d_tile_predecessors,
+                                                                     const T* d_tile_successors,
+                                                                     int* d_flags,
+                                                                     T* d_preds)
 {
-  using BlockDiscontinuityT     = strata::BlockDiscontinuity<T, BX, BY, BZ>;
-  constexpr int BLOCK_THREADS   = BX * BY * BZ;
-  constexpr int TILE            = BLOCK_THREADS * IPT;
+  using BlockDiscontinuityT   = strata::BlockDiscontinuity<T, BX, BY, BZ>;
+  constexpr int BLOCK_THREADS = BX * BY * BZ;
+  constexpr int TILE          = BLOCK_THREADS * IPT;
   __shared__ typename BlockDiscontinuityT::TempStorage temp_storage;
 
   const int rank       = threadIdx.x + BX * (threadIdx.y + BY * threadIdx.z);
@@ -215,7 +215,9 @@ void reference(const discontinuity_input<T>& in, int tiles, int tile, std::vecto
     const T succ           = in.tile_successors[b];
     for (int i = 0; i < tile; ++i)
     {
-      auto plane = [&](int v, int which) -> int& { return flags[(2 * v + which) * n + base + i]; };
+      auto plane = [&](int v, int which) -> int& {
+        return flags[(2 * v + which) * n + base + i];
+      };
       const bool first = i == 0;
       const bool last  = i == tile - 1;
 

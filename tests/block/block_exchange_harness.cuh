@@ -41,14 +41,22 @@ inline const char* op_name(int o)
 {
   switch (o)
   {
-    case striped_to_blocked: return "StripedToBlocked";
-    case blocked_to_striped: return "BlockedToStriped";
-    case warp_striped_to_blocked: return "WarpStripedToBlocked";
-    case blocked_to_warp_striped: return "BlockedToWarpStriped";
-    case scatter_to_blocked: return "ScatterToBlocked";
-    case scatter_to_striped: return "ScatterToStriped";
-    case scatter_to_striped_guarded: return "ScatterToStripedGuarded";
-    case scatter_to_striped_flagged: return "ScatterToStripedFlagged";
+    case striped_to_blocked:
+      return "StripedToBlocked";
+    case blocked_to_striped:
+      return "BlockedToStriped";
+    case warp_striped_to_blocked:
+      return "WarpStripedToBlocked";
+    case blocked_to_warp_striped:
+      return "BlockedToWarpStriped";
+    case scatter_to_blocked:
+      return "ScatterToBlocked";
+    case scatter_to_striped:
+      return "ScatterToStriped";
+    case scatter_to_striped_guarded:
+      return "ScatterToStripedGuarded";
+    case scatter_to_striped_flagged:
+      return "ScatterToStripedFlagged";
   }
   return "?";
 }
@@ -83,12 +91,13 @@ struct no_storage
 {};
 
 template <typename T, int BX, int BY, int BZ, int I, bool TIME_SLICING, bool PRIVATE_STORAGE>
-using storage_t = std::conditional_t<PRIVATE_STORAGE, no_storage,
+using storage_t = std::conditional_t<PRIVATE_STORAGE,
+                                     no_storage,
                                      typename strata::BlockExchange<T, BX, I, TIME_SLICING, BY, BZ>::TempStorage>;
 
 template <typename T, int BX, int BY, int BZ, int I, bool TIME_SLICING, bool PRIVATE_STORAGE>
-__global__ void __launch_bounds__(BX* BY* BZ) exchange_kernel(
-  const T* d_in, const int* d_ranks, const int* d_guarded_ranks, const unsigned char* d_flags, T* d_out)
+__global__ void __launch_bounds__(BX * BY * BZ)
+  exchange_kernel(const T* d_in, const int* d_ranks, const int* d_guarded_ranks, const unsigned char* d_flags, T* d_out)
 {
   using BlockExchangeT = strata::BlockExchange<T, BX, I, TIME_SLICING, BY, BZ>;
   constexpr int TILE   = BX * BY * BZ * I;
@@ -145,36 +154,68 @@ __global__ void __launch_bounds__(BX* BY* BZ) exchange_kernel(
 
   run(
     striped_to_blocked,
-    [&](BlockExchangeT e, T(&out)[I]) { e.StripedToBlocked(items, out); },
-    [&](BlockExchangeT e, T(&same)[I]) { e.StripedToBlocked(same); });
+    [&](BlockExchangeT e, T(&out)[I]) {
+      e.StripedToBlocked(items, out);
+    },
+    [&](BlockExchangeT e, T(&same)[I]) {
+      e.StripedToBlocked(same);
+    });
   run(
     blocked_to_striped,
-    [&](BlockExchangeT e, T(&out)[I]) { e.BlockedToStriped(items, out); },
-    [&](BlockExchangeT e, T(&same)[I]) { e.BlockedToStriped(same); });
+    [&](BlockExchangeT e, T(&out)[I]) {
+      e.BlockedToStriped(items, out);
+    },
+    [&](BlockExchangeT e, T(&same)[I]) {
+      e.BlockedToStriped(same);
+    });
   run(
     warp_striped_to_blocked,
-    [&](BlockExchangeT e, T(&out)[I]) { e.WarpStripedToBlocked(items, out); },
-    [&](BlockExchangeT e, T(&same)[I]) { e.WarpStripedToBlocked(same); });
+    [&](BlockExchangeT e, T(&out)[I]) {
+      e.WarpStripedToBlocked(items, out);
+    },
+    [&](BlockExchangeT e, T(&same)[I]) {
+      e.WarpStripedToBlocked(same);
+    });
   run(
     blocked_to_warp_striped,
-    [&](BlockExchangeT e, T(&out)[I]) { e.BlockedToWarpStriped(items, out); },
-    [&](BlockExchangeT e, T(&same)[I]) { e.BlockedToWarpStriped(same); });
+    [&](BlockExchangeT e, T(&out)[I]) {
+      e.BlockedToWarpStriped(items, out);
+    },
+    [&](BlockExchangeT e, T(&same)[I]) {
+      e.BlockedToWarpStriped(same);
+    });
   run(
     scatter_to_blocked,
-    [&](BlockExchangeT e, T(&out)[I]) { e.ScatterToBlocked(items, out, ranks); },
-    [&](BlockExchangeT e, T(&same)[I]) { e.ScatterToBlocked(same, ranks); });
+    [&](BlockExchangeT e, T(&out)[I]) {
+      e.ScatterToBlocked(items, out, ranks);
+    },
+    [&](BlockExchangeT e, T(&same)[I]) {
+      e.ScatterToBlocked(same, ranks);
+    });
   run(
     scatter_to_striped,
-    [&](BlockExchangeT e, T(&out)[I]) { e.ScatterToStriped(items, out, ranks); },
-    [&](BlockExchangeT e, T(&same)[I]) { e.ScatterToStriped(same, ranks); });
+    [&](BlockExchangeT e, T(&out)[I]) {
+      e.ScatterToStriped(items, out, ranks);
+    },
+    [&](BlockExchangeT e, T(&same)[I]) {
+      e.ScatterToStriped(same, ranks);
+    });
   run(
     scatter_to_striped_guarded,
-    [&](BlockExchangeT e, T(&out)[I]) { e.ScatterToStripedGuarded(items, out, guarded_ranks); },
-    [&](BlockExchangeT e, T(&same)[I]) { e.ScatterToStripedGuarded(same, guarded_ranks); });
+    [&](BlockExchangeT e, T(&out)[I]) {
+      e.ScatterToStripedGuarded(items, out, guarded_ranks);
+    },
+    [&](BlockExchangeT e, T(&same)[I]) {
+      e.ScatterToStripedGuarded(same, guarded_ranks);
+    });
   run(
     scatter_to_striped_flagged,
-    [&](BlockExchangeT e, T(&out)[I]) { e.ScatterToStripedFlagged(items, out, ranks, flags); },
-    [&](BlockExchangeT e, T(&same)[I]) { e.ScatterToStripedFlagged(same, ranks, flags); });
+    [&](BlockExchangeT e, T(&out)[I]) {
+      e.ScatterToStripedFlagged(items, out, ranks, flags);
+    },
+    [&](BlockExchangeT e, T(&same)[I]) {
+      e.ScatterToStripedFlagged(same, ranks, flags);
+    });
 }
 
 // Runs every method on `tiles` tiles of random items with random ranks and flags, and checks every output plane.
@@ -194,7 +235,7 @@ void check_exchange(std::uint64_t salt, int tiles = 3)
   static_assert(!PRIVATE_STORAGE || !strata_test::needs_dynamic_shared_v<typename BlockExchangeT::TempStorage>,
                 "the private-storage constructor's TempStorage must fit static shared memory");
   CAPTURE(BX, BY, BZ, I, TIME_SLICING, PRIVATE_STORAGE, sizeof(T));
-  const std::size_t n   = static_cast<std::size_t>(tiles) * TILE;
+  const std::size_t n     = static_cast<std::size_t>(tiles) * TILE;
   const std::vector<T> in = strata_test::random_vector<T>(n, salt);
 
   // Per tile: a random permutation of its positions; the guarded ranks drop about a quarter of the items
@@ -222,8 +263,14 @@ void check_exchange(std::uint64_t salt, int tiles = 3)
   strata_test::device_buffer<T> d_out(static_cast<std::size_t>(num_planes) * n);
 
   strata_test::launch_with_shared_storage<storage_t<T, BX, BY, BZ, I, TIME_SLICING, PRIVATE_STORAGE>>(
-    exchange_kernel<T, BX, BY, BZ, I, TIME_SLICING, PRIVATE_STORAGE>, tiles, dim3(BX, BY, BZ), d_in.data(),
-    d_ranks.data(), d_guarded_ranks.data(), d_flags.data(), d_out.data());
+    exchange_kernel<T, BX, BY, BZ, I, TIME_SLICING, PRIVATE_STORAGE>,
+    tiles,
+    dim3(BX, BY, BZ),
+    d_in.data(),
+    d_ranks.data(),
+    d_guarded_ranks.data(),
+    d_flags.data(),
+    d_out.data());
   STRATA_TEST_SYNC();
   const std::vector<T> out = d_out.download();
 
@@ -246,12 +293,22 @@ void check_exchange(std::uint64_t salt, int tiles = 3)
           const std::size_t k = base + static_cast<std::size_t>(t) * I + i;
           switch (o)
           {
-            case striped_to_blocked: place(striped_pos(t, i, THREADS, I), in[k]); break;
-            case blocked_to_striped: place(blocked_pos(t, i, THREADS, I), in[k]); break;
-            case warp_striped_to_blocked: place(warp_striped_pos(t, i, THREADS, I), in[k]); break;
-            case blocked_to_warp_striped: place(blocked_pos(t, i, THREADS, I), in[k]); break;
+            case striped_to_blocked:
+              place(striped_pos(t, i, THREADS, I), in[k]);
+              break;
+            case blocked_to_striped:
+              place(blocked_pos(t, i, THREADS, I), in[k]);
+              break;
+            case warp_striped_to_blocked:
+              place(warp_striped_pos(t, i, THREADS, I), in[k]);
+              break;
+            case blocked_to_warp_striped:
+              place(blocked_pos(t, i, THREADS, I), in[k]);
+              break;
             case scatter_to_blocked:
-            case scatter_to_striped: place(ranks[k], in[k]); break;
+            case scatter_to_striped:
+              place(ranks[k], in[k]);
+              break;
             case scatter_to_striped_guarded:
               if (guarded_ranks[k] >= 0)
               {
@@ -282,9 +339,15 @@ void check_exchange(std::uint64_t salt, int tiles = 3)
             {
               case striped_to_blocked:
               case warp_striped_to_blocked:
-              case scatter_to_blocked: pos = blocked_pos(t, i, THREADS, I); break;
-              case blocked_to_warp_striped: pos = warp_striped_pos(t, i, THREADS, I); break;
-              default: pos = striped_pos(t, i, THREADS, I); break;
+              case scatter_to_blocked:
+                pos = blocked_pos(t, i, THREADS, I);
+                break;
+              case blocked_to_warp_striped:
+                pos = warp_striped_pos(t, i, THREADS, I);
+                break;
+              default:
+                pos = striped_pos(t, i, THREADS, I);
+                break;
             }
             if (is_set[pos])
             {

@@ -28,13 +28,13 @@ template <typename SampleT,
           int BINS,
           strata::BlockHistogramAlgorithm ALGORITHM,
           bool PRIVATE_STORAGE>
-__global__ void __launch_bounds__(BX* BY) histogram_kernel(const SampleT* d_samples,
-                                                           CounterT* d_smem_results,
-                                                           CounterT* d_block_histograms,
-                                                           CounterT* d_grid_histogram)
+__global__ void __launch_bounds__(BX * BY) histogram_kernel(const SampleT* d_samples,
+                                                            CounterT* d_smem_results,
+                                                            CounterT* d_block_histograms,
+                                                            CounterT* d_grid_histogram)
 {
   using BlockHistogramT = strata::BlockHistogram<SampleT, BX, ITEMS, BINS, ALGORITHM, BY>;
-  using storage_t = std::conditional_t<PRIVATE_STORAGE, no_storage, typename BlockHistogramT::TempStorage>;
+  using storage_t       = std::conditional_t<PRIVATE_STORAGE, no_storage, typename BlockHistogramT::TempStorage>;
   constexpr int THREADS = BX * BY;
   constexpr int TILE    = THREADS * ITEMS;
   __shared__ storage_t temp_storage;
@@ -103,9 +103,12 @@ const char* mix_name(sample_mix m)
 {
   switch (m)
   {
-    case sample_mix::uniform: return "uniform";
-    case sample_mix::skewed: return "skewed";
-    case sample_mix::constant: return "constant";
+    case sample_mix::uniform:
+      return "uniform";
+    case sample_mix::skewed:
+      return "skewed";
+    case sample_mix::constant:
+      return "constant";
   }
   return "?";
 }
@@ -169,9 +172,8 @@ void check_histogram(std::uint64_t salt)
     strata_test::device_buffer<CounterT> d_block_histograms(expected_blocks.size());
     strata_test::device_buffer<CounterT> d_grid_histogram(BINS);
     STRATA_TEST_CUDA(cudaMemset(d_grid_histogram.data(), 0, sizeof(CounterT) * BINS));
-    histogram_kernel<SampleT, CounterT, BX, BY, ITEMS, BINS, ALGORITHM, PRIVATE_STORAGE>
-      <<<GRID_BLOCKS, dim3(BX, BY)>>>(
-        d_samples.data(), d_smem_results.data(), d_block_histograms.data(), d_grid_histogram.data());
+    histogram_kernel<SampleT, CounterT, BX, BY, ITEMS, BINS, ALGORITHM, PRIVATE_STORAGE><<<GRID_BLOCKS, dim3(BX, BY)>>>(
+      d_samples.data(), d_smem_results.data(), d_block_histograms.data(), d_grid_histogram.data());
     STRATA_TEST_SYNC();
 
     {

@@ -63,10 +63,10 @@ struct wrapped_iterator
 // Output planes of the loads.
 enum load_plane : int
 {
-  load_full,            // Load<MODIFIER>(ptr, items)
-  load_guarded_default, // Load(ptr, items, valid_items, oob_default)
-  load_guarded,         // Load(ptr, items, valid_items)
-  load_iterator,        // Load(wrapped_iterator, items)
+  load_full,                     // Load<MODIFIER>(ptr, items)
+  load_guarded_default,          // Load(ptr, items, valid_items, oob_default)
+  load_guarded,                  // Load(ptr, items, valid_items)
+  load_iterator,                 // Load(wrapped_iterator, items)
   load_iterator_guarded_default, // Load(wrapped_iterator, items, valid_items, oob_default)
   num_load_planes
 };
@@ -75,11 +75,16 @@ inline const char* load_plane_name(int p)
 {
   switch (p)
   {
-    case load_full: return "Load(ptr, items)";
-    case load_guarded_default: return "Load(ptr, items, valid_items, oob_default)";
-    case load_guarded: return "Load(ptr, items, valid_items)";
-    case load_iterator: return "Load(iterator, items)";
-    case load_iterator_guarded_default: return "Load(iterator, items, valid_items, oob_default)";
+    case load_full:
+      return "Load(ptr, items)";
+    case load_guarded_default:
+      return "Load(ptr, items, valid_items, oob_default)";
+    case load_guarded:
+      return "Load(ptr, items, valid_items)";
+    case load_iterator:
+      return "Load(iterator, items)";
+    case load_iterator_guarded_default:
+      return "Load(iterator, items, valid_items, oob_default)";
   }
   return "?";
 }
@@ -109,13 +114,13 @@ struct kernel_args_base
 template <typename T>
 struct kernel_args : kernel_args_base
 {
-  const T* in_full;     // every tile complete
-  const T* in_partial;  // ends at the last tile's valid_items
+  const T* in_full;    // every tile complete
+  const T* in_partial; // ends at the last tile's valid_items
   T oob_default;
-  T* loaded;            // num_load_planes register dumps
-  T* stored_full;       // Store(ptr, items)
-  T* stored_partial;    // Store(ptr, items, valid_items); ends at the last tile's valid_items
-  T* stored_iterator;   // Store(wrapped_iterator, items)
+  T* loaded;                  // num_load_planes register dumps
+  T* stored_full;             // Store(ptr, items)
+  T* stored_partial;          // Store(ptr, items, valid_items); ends at the last tile's valid_items
+  T* stored_iterator;         // Store(wrapped_iterator, items)
   T* stored_iterator_partial; // Store(wrapped_iterator, items, valid_items); full size
 };
 
@@ -138,7 +143,7 @@ template <typename T,
           strata::BlockLoadAlgorithm ALGORITHM,
           bool PRIVATE_STORAGE,
           strata::CacheLoadModifier MODIFIER>
-__global__ void __launch_bounds__(BX* BY* BZ) load_store_kernel(kernel_args<T> args)
+__global__ void __launch_bounds__(BX * BY * BZ) load_store_kernel(kernel_args<T> args)
 {
   constexpr int THREADS = BX * BY * BZ;
   constexpr int TILE    = THREADS * I;
@@ -168,10 +173,10 @@ __global__ void __launch_bounds__(BX* BY* BZ) load_store_kernel(kernel_args<T> a
     }
   };
 
-  const int t             = static_cast<int>(threadIdx.x + BX * (threadIdx.y + BY * threadIdx.z));
-  const int tile_offset   = static_cast<int>(blockIdx.x) * TILE;
-  const int valid_items   = args.valid_items[blockIdx.x];
-  auto dump = [&](int plane, const T(&items)[I]) {
+  const int t           = static_cast<int>(threadIdx.x + BX * (threadIdx.y + BY * threadIdx.z));
+  const int tile_offset = static_cast<int>(blockIdx.x) * TILE;
+  const int valid_items = args.valid_items[blockIdx.x];
+  auto dump             = [&](int plane, const T(&items)[I]) {
     for (int i = 0; i < I; ++i)
     {
       args.loaded[plane * args.dump_items + tile_offset + t * I + i] = items[i];
@@ -236,7 +241,13 @@ inline std::vector<int> valid_items_per_tile(int tile, int items_per_thread, std
 }
 
 // Runs the kernel with the input `offset` items past an aligned allocation and checks every output.
-template <typename T, int BX, int BY, int BZ, int I, strata::BlockLoadAlgorithm ALGORITHM, bool PRIVATE_STORAGE,
+template <typename T,
+          int BX,
+          int BY,
+          int BZ,
+          int I,
+          strata::BlockLoadAlgorithm ALGORITHM,
+          bool PRIVATE_STORAGE,
           strata::CacheLoadModifier MODIFIER>
 void run_and_check(std::uint64_t salt, int offset)
 {
@@ -339,8 +350,14 @@ void run_and_check(std::uint64_t salt, int offset)
 
 // Checks BlockLoad<ALGORITHM> and the matching BlockStore on one block shape. Storage larger than static shared
 // memory is given to the kernel as dynamic shared memory; the private-storage constructors have only static.
-template <typename T, int BX, int BY, int BZ, int I, strata::BlockLoadAlgorithm ALGORITHM,
-          bool PRIVATE_STORAGE = false, strata::CacheLoadModifier MODIFIER = strata::LOAD_DEFAULT>
+template <typename T,
+          int BX,
+          int BY,
+          int BZ,
+          int I,
+          strata::BlockLoadAlgorithm ALGORITHM,
+          bool PRIVATE_STORAGE               = false,
+          strata::CacheLoadModifier MODIFIER = strata::LOAD_DEFAULT>
 void check_load_store(std::uint64_t salt)
 {
   static_assert(!needs_whole_warps(ALGORITHM) || (BX * BY * BZ) % 32 == 0, "the warp transposes need whole warps");
@@ -360,7 +377,12 @@ void check_load_store(std::uint64_t salt)
 }
 
 // Every algorithm on one shape; the warp transposes only on blocks of whole warps (they support no others).
-template <typename T, int BX, int BY, int BZ, int I, bool PRIVATE_STORAGE = false,
+template <typename T,
+          int BX,
+          int BY,
+          int BZ,
+          int I,
+          bool PRIVATE_STORAGE               = false,
           strata::CacheLoadModifier MODIFIER = strata::LOAD_DEFAULT>
 void check_every_algorithm(std::uint64_t salt)
 {
@@ -371,8 +393,8 @@ void check_every_algorithm(std::uint64_t salt)
   if constexpr ((BX * BY * BZ) % 32 == 0)
   {
     check_load_store<T, BX, BY, BZ, I, strata::BLOCK_LOAD_WARP_TRANSPOSE, PRIVATE_STORAGE, MODIFIER>(salt + 4);
-    check_load_store<T, BX, BY, BZ, I, strata::BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED, PRIVATE_STORAGE, MODIFIER>(
-      salt + 5);
+    check_load_store<T, BX, BY, BZ, I, strata::BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED, PRIVATE_STORAGE, MODIFIER>(salt
+                                                                                                                + 5);
   }
 }
 

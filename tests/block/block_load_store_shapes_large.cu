@@ -5,13 +5,17 @@
 
 using block_load_store_test::check_shape;
 
-TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 256 threads", "[block][load][store][shapes]", std::int32_t,
+TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 256 threads",
+                   "[block][load][store][shapes]",
+                   std::int32_t,
                    strata_test::custom_t)
 {
   check_shape<TestType, 256, 1, 1, 3, 7>(0x25600);
 }
 
-TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 1024 threads", "[block][load][store][shapes]", std::int32_t,
+TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 1024 threads",
+                   "[block][load][store][shapes]",
+                   std::int32_t,
                    strata_test::custom_t)
 {
   check_shape<TestType, 1024, 1, 1, 1, 3>(0x102400);
@@ -32,20 +36,26 @@ TEST_CASE("BlockLoad/BlockStore shapes, 1024 threads x 16 items", "[block][load]
   check_load_store<custom_t, 1024, 1, 1, 16, strata::BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED>(salt + 5);
 }
 
-TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 2-D block 16x8", "[block][load][store][shapes]", std::int32_t,
+TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 2-D block 16x8",
+                   "[block][load][store][shapes]",
+                   std::int32_t,
                    strata_test::custom_t)
 {
   check_shape<TestType, 16, 8, 1, 3, 16>(0x1680);
 }
 
-TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 3-D block 8x4x4", "[block][load][store][shapes]", std::int32_t,
+TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 3-D block 8x4x4",
+                   "[block][load][store][shapes]",
+                   std::int32_t,
                    strata_test::custom_t)
 {
   check_shape<TestType, 8, 4, 4, 1, 7>(0x8440);
 }
 
 TEMPLATE_TEST_CASE("BlockLoad/BlockStore private __shared__ storage (default constructors)",
-                   "[block][load][store][storage]", std::int32_t, strata_test::custom_t)
+                   "[block][load][store][storage]",
+                   std::int32_t,
+                   strata_test::custom_t)
 {
   block_load_store_test::check_every_algorithm<TestType, 96, 1, 1, 7, true>(0xde01);
 }
@@ -97,7 +107,7 @@ __global__ void load_from_shared_kernel(const T* in, const int* valid_items, T o
 template <typename T, int THREADS, int I, strata::BlockLoadAlgorithm ALGORITHM>
 void check_load_from_shared(std::uint64_t salt)
 {
-  constexpr int TILE          = THREADS * I;
+  constexpr int TILE           = THREADS * I;
   const std::vector<int> valid = block_load_store_test::valid_items_per_tile(TILE, I, salt);
   const int tiles              = static_cast<int>(valid.size());
   const std::vector<T> in      = strata_test::random_vector<T>(static_cast<std::size_t>(tiles) * TILE, salt);
@@ -105,8 +115,8 @@ void check_load_from_shared(std::uint64_t salt)
   const strata_test::device_buffer<T> d_in(in);
   const strata_test::device_buffer<int> d_valid(valid);
   strata_test::device_buffer<T> d_out(static_cast<std::size_t>(2 * tiles) * TILE);
-  load_from_shared_kernel<T, THREADS, I, ALGORITHM><<<tiles, THREADS>>>(d_in.data(), d_valid.data(), oob_default,
-                                                                         d_out.data());
+  load_from_shared_kernel<T, THREADS, I, ALGORITHM>
+    <<<tiles, THREADS>>>(d_in.data(), d_valid.data(), oob_default, d_out.data());
   STRATA_TEST_SYNC();
   std::vector<T> expected(static_cast<std::size_t>(2 * tiles) * TILE);
   for (int b = 0; b < tiles; ++b)

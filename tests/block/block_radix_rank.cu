@@ -42,15 +42,10 @@ struct rank_config
 using default_config = rank_config<>;
 
 template <ranker R, int BX, int BY, int RADIX_BITS, bool DESCENDING, typename Config>
-using rank_t = std::conditional_t<R == ranker::basic,
-                                  strata::BlockRadixRank<BX,
-                                                         RADIX_BITS,
-                                                         DESCENDING,
-                                                         Config::MEMOIZE,
-                                                         Config::SCAN,
-                                                         Config::SMEM,
-                                                         BY>,
-                                  strata::BlockRadixRankMatch<BX, RADIX_BITS, DESCENDING, Config::SCAN, BY>>;
+using rank_t = std::conditional_t<
+  R == ranker::basic,
+  strata::BlockRadixRank<BX, RADIX_BITS, DESCENDING, Config::MEMOIZE, Config::SCAN, Config::SMEM, BY>,
+  strata::BlockRadixRankMatch<BX, RADIX_BITS, DESCENDING, Config::SCAN, BY>>;
 
 // Tile position of thread t's item i: blocked, or warp-striped (a last, partial warp of n threads strides by n).
 __host__ __device__ inline int tile_position(ranker r, int t, int i, int threads, int items)
@@ -89,15 +84,15 @@ struct no_storage
 {};
 
 template <typename KeyT, ranker R, int BX, int BY, int ITEMS, int RADIX_BITS, bool DESCENDING, typename Config>
-__global__ void __launch_bounds__(BX* BY) rank_kernel(
-  const KeyT* d_keys, int* d_ranks, int* d_prefix, int* d_counts, int bit_start_first, int bit_start_second)
+__global__ void __launch_bounds__(BX * BY)
+  rank_kernel(const KeyT* d_keys, int* d_ranks, int* d_prefix, int* d_counts, int bit_start_first, int bit_start_second)
 {
-  using BlockRankT         = rank_t<R, BX, BY, RADIX_BITS, DESCENDING, Config>;
-  using storage_t          = std::conditional_t<Config::PRIVATE_STORAGE, no_storage, typename BlockRankT::TempStorage>;
-  constexpr int THREADS    = BX * BY;
-  constexpr int TILE       = THREADS * ITEMS;
-  constexpr int DIGITS     = 1 << RADIX_BITS;
-  constexpr int BINS       = BlockRankT::BINS_TRACKED_PER_THREAD;
+  using BlockRankT      = rank_t<R, BX, BY, RADIX_BITS, DESCENDING, Config>;
+  using storage_t       = std::conditional_t<Config::PRIVATE_STORAGE, no_storage, typename BlockRankT::TempStorage>;
+  constexpr int THREADS = BX * BY;
+  constexpr int TILE    = THREADS * ITEMS;
+  constexpr int DIGITS  = 1 << RADIX_BITS;
+  constexpr int BINS    = BlockRankT::BINS_TRACKED_PER_THREAD;
   __shared__ storage_t temp_storage;
 
   auto make = [&]() {
@@ -131,8 +126,7 @@ __global__ void __launch_bounds__(BX* BY) rank_kernel(
   const strata::BFEDigitExtractor<KeyT> second(bit_start_second, RADIX_BITS);
   if constexpr (R == ranker::match)
   {
-    make().RankKeys(
-      keys, ranks, second, prefix, store_counts<BINS>{d_counts + blockIdx.x * DIGITS, t * BINS, DIGITS});
+    make().RankKeys(keys, ranks, second, prefix, store_counts<BINS>{d_counts + blockIdx.x * DIGITS, t * BINS, DIGITS});
   }
   else
   {
@@ -218,7 +212,7 @@ std::vector<KeyT> make_keys(std::size_t n, key_mix mix, std::uint64_t salt)
   for (auto& k : keys)
   {
     k = mix == key_mix::random ? static_cast<KeyT>(rng())
-      : (mix == key_mix::sparse ? static_cast<KeyT>(rng() & rng() & rng()) : same);
+                               : (mix == key_mix::sparse ? static_cast<KeyT>(rng() & rng() & rng()) : same);
   }
   return keys;
 }
@@ -297,7 +291,9 @@ TEST_CASE("BlockRadixRank, 1-D blocks", "[block][radix_rank]")
   }
   SECTION("100 threads x 3, 5-bit digits, descending, no memoization, raking scan")
   {
-    check_rank<std::uint32_t, ranker::basic, 100, 1, 3, 5, true, rank_config<false, strata::BLOCK_SCAN_RAKING>>(27, 9, 3);
+    check_rank<std::uint32_t, ranker::basic, 100, 1, 3, 5, true, rank_config<false, strata::BLOCK_SCAN_RAKING>>(27,
+                                                                                                                9,
+                                                                                                                3);
   }
   SECTION("96 threads x 2, 7-bit digits (2 bins per thread, the last ones unused), 8-byte counters")
   {
@@ -345,8 +341,9 @@ TEST_CASE("BlockRadixRank, 1-D blocks", "[block][radix_rank]")
 TEST_CASE("BlockRadixRank, 2-D block 16x8, 64-bit keys", "[block][radix_rank]")
 {
   // Bit starts past 32 (the 64-bit extractor), and one whose digit runs past the top bit (reads as zeros).
-  check_rank<std::uint64_t, ranker::basic, 16, 8, 5, 6, false, rank_config<true, strata::BLOCK_SCAN_RAKING_MEMOIZE>>(
-    37, 61, 9);
+  check_rank<std::uint64_t, ranker::basic, 16, 8, 5, 6, false, rank_config<true, strata::BLOCK_SCAN_RAKING_MEMOIZE>>(37,
+                                                                                                                     61,
+                                                                                                                     9);
   check_rank<std::uint64_t, ranker::basic, 16, 8, 5, 6, true, default_config>(0, 58, 10);
 }
 
@@ -362,8 +359,9 @@ TEST_CASE("BlockRadixRankMatch, 1-D blocks", "[block][radix_rank][match]")
   }
   SECTION("100 threads (partial last warp) x 7, 5-bit digits, raking scan")
   {
-    check_rank<std::uint32_t, ranker::match, 100, 1, 7, 5, false, rank_config<true, strata::BLOCK_SCAN_RAKING>>(
-      1, 29, 23);
+    check_rank<std::uint32_t, ranker::match, 100, 1, 7, 5, false, rank_config<true, strata::BLOCK_SCAN_RAKING>>(1,
+                                                                                                                29,
+                                                                                                                23);
   }
   SECTION("40 threads (a warp and 8 threads) x 5, 3-bit digits, descending")
   {

@@ -34,12 +34,12 @@ constexpr int TILES_PER_BLOCK = 2;
 constexpr int NUM_TILES       = GRID_BLOCKS * TILES_PER_BLOCK;
 
 // The compile-time knobs of a BlockRadixSort besides its shape, and how the kernel calls it.
-template <int RADIX_BITS_                         = 4,
-          bool MEMOIZE_                           = true,
-          strata::BlockScanAlgorithm SCAN_        = strata::BLOCK_SCAN_WARP_SCANS,
-          cudaSharedMemConfig SMEM_               = cudaSharedMemBankSizeFourByte,
-          bool PRIVATE_STORAGE_                   = false,
-          bool DEFAULT_BITS_                      = false>
+template <int RADIX_BITS_                  = 4,
+          bool MEMOIZE_                    = true,
+          strata::BlockScanAlgorithm SCAN_ = strata::BLOCK_SCAN_WARP_SCANS,
+          cudaSharedMemConfig SMEM_        = cudaSharedMemBankSizeFourByte,
+          bool PRIVATE_STORAGE_            = false,
+          bool DEFAULT_BITS_               = false>
 struct sort_config
 {
   static constexpr int RADIX_BITS                  = RADIX_BITS_;
@@ -56,10 +56,10 @@ using default_config = sort_config<>;
 // Which member function: the four sorts, and for a key-value BlockRadixSort its keys-only overloads.
 enum method : int
 {
-  sort_blocked,                      // Sort
-  sort_descending_blocked,           // SortDescending
-  sort_striped,                      // SortBlockedToStriped
-  sort_descending_striped,           // SortDescendingBlockedToStriped
+  sort_blocked,            // Sort
+  sort_descending_blocked, // SortDescending
+  sort_striped,            // SortBlockedToStriped
+  sort_descending_striped, // SortDescendingBlockedToStriped
 };
 
 __host__ __device__ constexpr bool is_descending(int m)
@@ -74,10 +74,14 @@ inline const char* method_name(int m)
 {
   switch (m)
   {
-    case sort_blocked: return "Sort";
-    case sort_descending_blocked: return "SortDescending";
-    case sort_striped: return "SortBlockedToStriped";
-    case sort_descending_striped: return "SortDescendingBlockedToStriped";
+    case sort_blocked:
+      return "Sort";
+    case sort_descending_blocked:
+      return "SortDescending";
+    case sort_striped:
+      return "SortBlockedToStriped";
+    case sort_descending_striped:
+      return "SortDescendingBlockedToStriped";
   }
   return "?";
 }
@@ -87,18 +91,15 @@ struct no_storage
 
 // ValueT = strata::NullType sorts keys only; KEYS_ONLY_CALL calls the keys-only overloads of a key-value sort.
 template <typename KeyT, typename ValueT, int BX, int BY, int ITEMS, int METHOD, bool KEYS_ONLY_CALL, typename Config>
-__global__ void __launch_bounds__(BX* BY) sort_kernel(
-  const KeyT* d_keys_in, const ValueT* d_values_in, KeyT* d_keys_out, ValueT* d_values_out, int begin_bit, int end_bit)
+__global__ void __launch_bounds__(BX * BY) sort_kernel(const KeyT* d_keys_in,
+                                                       const ValueT* d_values_in,
+                                                       KeyT* d_keys_out,
+                                                       ValueT* d_values_out,
+                                                       int begin_bit,
+                                                       int end_bit)
 {
-  using BlockRadixSortT = strata::BlockRadixSort<KeyT,
-                                                 BX,
-                                                 ITEMS,
-                                                 ValueT,
-                                                 Config::RADIX_BITS,
-                                                 Config::MEMOIZE,
-                                                 Config::SCAN,
-                                                 Config::SMEM,
-                                                 BY>;
+  using BlockRadixSortT = strata::
+    BlockRadixSort<KeyT, BX, ITEMS, ValueT, Config::RADIX_BITS, Config::MEMOIZE, Config::SCAN, Config::SMEM, BY>;
   using storage_t = std::conditional_t<Config::PRIVATE_STORAGE, no_storage, typename BlockRadixSortT::TempStorage>;
   constexpr bool WITH_VALUES = !std::is_same<ValueT, strata::NullType>::value && !KEYS_ONLY_CALL;
   constexpr int THREADS      = BX * BY;
@@ -182,7 +183,7 @@ __global__ void __launch_bounds__(BX* BY) sort_kernel(
 
     for (int i = 0; i < ITEMS; ++i)
     {
-      const int pos = is_striped(METHOD) ? i * THREADS + t : t * ITEMS + i;
+      const int pos          = is_striped(METHOD) ? i * THREADS + t : t * ITEMS + i;
       d_keys_out[base + pos] = keys[i];
       if constexpr (WITH_VALUES)
       {
@@ -213,10 +214,14 @@ inline const char* entropy_name(entropy e)
 {
   switch (e)
   {
-    case entropy::full: return "full";
-    case entropy::sparse: return "sparse";
-    case entropy::few_values: return "few values";
-    case entropy::constant: return "constant";
+    case entropy::full:
+      return "full";
+    case entropy::sparse:
+      return "sparse";
+    case entropy::few_values:
+      return "few values";
+    case entropy::constant:
+      return "constant";
   }
   return "?";
 }
@@ -244,8 +249,17 @@ KeyT random_float_key(std::mt19937_64& rng)
   using limits = std::numeric_limits<KeyT>;
   if (rng() % 8 == 0)
   {
-    const KeyT specials[] = {KeyT(-0.0), KeyT(0.0), limits::infinity(), -limits::infinity(), limits::denorm_min(),
-                             -limits::denorm_min(), limits::max(), limits::lowest(), KeyT(1), KeyT(-1), KeyT(2)};
+    const KeyT specials[] = {KeyT(-0.0),
+                             KeyT(0.0),
+                             limits::infinity(),
+                             -limits::infinity(),
+                             limits::denorm_min(),
+                             -limits::denorm_min(),
+                             limits::max(),
+                             limits::lowest(),
+                             KeyT(1),
+                             KeyT(-1),
+                             KeyT(2)};
     return specials[rng() % (sizeof(specials) / sizeof(specials[0]))];
   }
   const int mantissa_bits  = limits::digits - 1;
@@ -279,7 +293,8 @@ std::vector<host_key_t<KeyT>> make_keys(std::size_t n, entropy e, std::uint64_t 
 {
   std::mt19937_64 rng = strata_test::make_rng(salt);
   std::vector<host_key_t<KeyT>> pool;
-  if (e == entropy::few_values || e == entropy::constant || (e == entropy::sparse && std::is_floating_point<KeyT>::value))
+  if (e == entropy::few_values || e == entropy::constant
+      || (e == entropy::sparse && std::is_floating_point<KeyT>::value))
   {
     const std::size_t distinct = e == entropy::constant ? 1 : (e == entropy::few_values ? 8 : 6);
     for (std::size_t i = 0; i < distinct; ++i)
@@ -461,7 +476,7 @@ void check_sort(const std::vector<host_key_t<KeyT>>& keys, int begin_bit, int en
                                     begin_bit,
                                     end_bit);
   STRATA_TEST_SYNC();
-  const std::vector<H> out_keys                 = d_keys_out.download();
+  const std::vector<H> out_keys                = d_keys_out.download();
   const std::vector<stored_value_t> out_values = d_values_out.download();
 
   for (int tile = 0; tile < NUM_TILES; ++tile)

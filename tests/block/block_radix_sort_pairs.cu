@@ -38,14 +38,15 @@ void check_each(std::initializer_list<entropy> entropies,
 constexpr entropy all_entropies[] = {entropy::full, entropy::sparse, entropy::few_values, entropy::constant};
 } // namespace
 
-TEST_CASE("BlockRadixSort int32 keys and int values, every method (128 threads x 4 items)", "[block][radix_sort][pairs]")
+TEST_CASE("BlockRadixSort int32 keys and int values, every method (128 threads x 4 items)",
+          "[block][radix_sort][pairs]")
 {
   for (entropy e : all_entropies)
   {
     INFO("entropy " << entropy_name(e));
     check_all_methods<std::int32_t, int, 128, 1, 4>(tile_keys<std::int32_t, 128 * 4>(e, 500 + static_cast<int>(e)),
-                                                     0,
-                                                     32);
+                                                    0,
+                                                    32);
   }
 }
 
@@ -141,7 +142,8 @@ TEST_CASE("BlockRadixSort pairs, digit widths and scan variants", "[block][radix
 {
   SECTION("2-bit digits, raking scan (100 threads x 5)")
   {
-    check_two_methods<std::int32_t, int, 100, 1, 5, sort_config<2, true, strata::BLOCK_SCAN_RAKING>>(entropy::full, 540);
+    check_two_methods<std::int32_t, int, 100, 1, 5, sort_config<2, true, strata::BLOCK_SCAN_RAKING>>(entropy::full,
+                                                                                                     540);
   }
   SECTION("7-bit digits, no memoization, 8-byte counters (128 threads x 2)")
   {

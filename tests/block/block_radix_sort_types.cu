@@ -73,10 +73,15 @@ TEST_CASE("BlockRadixSort float keys: zeros, infinities and subnormals in long r
   // their sign bits.
   constexpr int TILE = 128 * 4;
   std::vector<float> keys(static_cast<std::size_t>(TILE) * NUM_TILES);
-  const float specials[] = {-0.0f, 0.0f, std::numeric_limits<float>::infinity(),
-                            -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::denorm_min(),
-                            -std::numeric_limits<float>::denorm_min(), 1.0f, -1.0f};
-  std::mt19937_64 rng = strata_test::make_rng(300);
+  const float specials[] = {-0.0f,
+                            0.0f,
+                            std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::denorm_min(),
+                            -std::numeric_limits<float>::denorm_min(),
+                            1.0f,
+                            -1.0f};
+  std::mt19937_64 rng    = strata_test::make_rng(300);
   for (auto& k : keys)
   {
     k = specials[rng() % 8];
@@ -117,11 +122,11 @@ __global__ void key_operations_kernel(const KeyT* d_keys,
   const int i      = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
   if (i < n)
   {
-    const bits_t<KeyT> raw = cuda::std::bit_cast<bits_t<KeyT>>(d_keys[i]);
-    const bits_t<KeyT> up  = ascending::In(raw);
-    const bits_t<KeyT> dn  = descending::In(raw);
-    d_twiddled[2 * i]      = up;
-    d_twiddled[2 * i + 1]  = dn;
+    const bits_t<KeyT> raw   = cuda::std::bit_cast<bits_t<KeyT>>(d_keys[i]);
+    const bits_t<KeyT> up    = ascending::In(raw);
+    const bits_t<KeyT> dn    = descending::In(raw);
+    d_twiddled[2 * i]        = up;
+    d_twiddled[2 * i + 1]    = dn;
     d_round_trips[2 * i]     = cuda::std::bit_cast<KeyT>(ascending::Out(up));
     d_round_trips[2 * i + 1] = cuda::std::bit_cast<KeyT>(descending::Out(dn));
     d_digits[2 * i]          = strata::BFEDigitExtractor<KeyT>(bit_start, num_bits).Digit(up);
@@ -148,11 +153,11 @@ TEMPLATE_TEST_CASE("Radix key operations: RadixSortTwiddle and the digit extract
                    float,
                    double)
 {
-  using KeyT       = TestType;
-  using U          = bits_t<KeyT>;
-  constexpr int W  = static_cast<int>(sizeof(KeyT) * 8);
-  const auto keys  = make_keys<KeyT>(4096, entropy::full, 600 + sizeof(KeyT));
-  const int n      = static_cast<int>(keys.size());
+  using KeyT      = TestType;
+  using U         = bits_t<KeyT>;
+  constexpr int W = static_cast<int>(sizeof(KeyT) * 8);
+  const auto keys = make_keys<KeyT>(4096, entropy::full, 600 + sizeof(KeyT));
+  const int n     = static_cast<int>(keys.size());
   strata_test::device_buffer<KeyT> d_keys(keys);
   strata_test::device_buffer<U> d_twiddled(2 * keys.size());
   strata_test::device_buffer<KeyT> d_round_trips(2 * keys.size());
@@ -166,18 +171,18 @@ TEMPLATE_TEST_CASE("Radix key operations: RadixSortTwiddle and the digit extract
     const unsigned int num_bits  = static_cast<unsigned int>(f[1]);
     INFO("digit at bit " << bit_start << ", " << num_bits << " bits");
     key_operations_kernel<KeyT><<<(n + 255) / 256, 256>>>(d_keys.data(),
-                                                           n,
-                                                           bit_start,
-                                                           num_bits,
-                                                           d_twiddled.data(),
-                                                           d_round_trips.data(),
-                                                           d_digits.data(),
-                                                           d_default_keys.data());
+                                                          n,
+                                                          bit_start,
+                                                          num_bits,
+                                                          d_twiddled.data(),
+                                                          d_round_trips.data(),
+                                                          d_digits.data(),
+                                                          d_default_keys.data());
     STRATA_TEST_SYNC();
-    const std::vector<U> twiddled        = d_twiddled.download();
-    const std::vector<KeyT> round_trips  = d_round_trips.download();
+    const std::vector<U> twiddled          = d_twiddled.download();
+    const std::vector<KeyT> round_trips    = d_round_trips.download();
     const std::vector<unsigned int> digits = d_digits.download();
-    const std::vector<U> default_keys    = d_default_keys.download();
+    const std::vector<U> default_keys      = d_default_keys.download();
 
     // The key that sorts last twiddles to all ones in both directions.
     REQUIRE(default_keys[0] == static_cast<U>(~U(0)));
@@ -198,7 +203,9 @@ TEMPLATE_TEST_CASE("Radix key operations: RadixSortTwiddle and the digit extract
     // Ascending twiddled bits keep the order of the keys (strictly, except the two zeros, which are adjacent).
     std::vector<int> order(keys.size());
     std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](int a, int b) { return keys[a] < keys[b]; });
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+      return keys[a] < keys[b];
+    });
     for (std::size_t k = 1; k < order.size(); ++k)
     {
       const KeyT a = keys[order[k - 1]];

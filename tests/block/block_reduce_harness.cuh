@@ -40,10 +40,14 @@ inline const char* api_name(api a)
 {
   switch (a)
   {
-    case api::sum: return "Sum";
-    case api::reduce: return "Reduce";
-    case api::sum_valid: return "Sum(num_valid)";
-    default: return "Reduce(num_valid)";
+    case api::sum:
+      return "Sum";
+    case api::reduce:
+      return "Reduce";
+    case api::sum_valid:
+      return "Sum(num_valid)";
+    default:
+      return "Reduce(num_valid)";
   }
 }
 
@@ -51,9 +55,12 @@ inline const char* algorithm_name(strata::BlockReduceAlgorithm a)
 {
   switch (a)
   {
-    case strata::BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY: return "RAKING_COMMUTATIVE_ONLY";
-    case strata::BLOCK_REDUCE_RAKING: return "RAKING";
-    default: return "WARP_REDUCTIONS";
+    case strata::BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY:
+      return "RAKING_COMMUTATIVE_ONLY";
+    case strata::BLOCK_REDUCE_RAKING:
+      return "RAKING";
+    default:
+      return "WARP_REDUCTIONS";
   }
 }
 
@@ -217,9 +224,9 @@ void check(DeviceOp device_op, HostOp host_op)
   std::vector<T> expected(blocks);
   for (int b = 0; b < blocks; ++b)
   {
-    const int count  = VALID_API ? (num_valid[b] < BLOCK_THREADS ? num_valid[b] : BLOCK_THREADS) : TILE;
-    const T* first   = input.data() + static_cast<std::size_t>(b) * TILE;
-    expected[b]      = strata_test::reference_reduce(first + 1, first + count, first[0], host_op);
+    const int count = VALID_API ? (num_valid[b] < BLOCK_THREADS ? num_valid[b] : BLOCK_THREADS) : TILE;
+    const T* first  = input.data() + static_cast<std::size_t>(b) * TILE;
+    expected[b]     = strata_test::reference_reduce(first + 1, first + count, first[0], host_op);
   }
 
   strata_test::device_buffer<T> d_in(input);
@@ -236,15 +243,19 @@ void check(DeviceOp device_op, HostOp host_op)
 
 // The four entry points of one BlockReduce shape and algorithm: Sum and Reduce(maximum) over
 // SUM_ITEMS / REDUCE_ITEMS items per thread, and both with num_valid.
-template <typename T, int BLOCK_DIM_X, int BLOCK_DIM_Y, int BLOCK_DIM_Z, strata::BlockReduceAlgorithm ALGORITHM,
-          int SUM_ITEMS, int REDUCE_ITEMS>
+template <typename T,
+          int BLOCK_DIM_X,
+          int BLOCK_DIM_Y,
+          int BLOCK_DIM_Z,
+          strata::BlockReduceAlgorithm ALGORITHM,
+          int SUM_ITEMS,
+          int REDUCE_ITEMS>
 void check_shape()
 {
   using strata_test::host_max;
   using strata_test::host_plus;
   check<T, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z, ALGORITHM, SUM_ITEMS, api::sum>(cuda::std::plus<>{}, host_plus{});
-  check<T, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z, ALGORITHM, REDUCE_ITEMS, api::reduce>(cuda::maximum<>{},
-                                                                                        host_max{});
+  check<T, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z, ALGORITHM, REDUCE_ITEMS, api::reduce>(cuda::maximum<>{}, host_max{});
   check<T, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z, ALGORITHM, 1, api::sum_valid>(cuda::std::plus<>{}, host_plus{});
   check<T, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z, ALGORITHM, 1, api::reduce_valid>(cuda::maximum<>{}, host_max{});
 }
@@ -253,10 +264,20 @@ void check_shape()
 template <typename T, int BLOCK_DIM_X, int BLOCK_DIM_Y, int BLOCK_DIM_Z, int SUM_ITEMS, int REDUCE_ITEMS>
 void check_shape_all_algorithms()
 {
-  check_shape<T, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z, strata::BLOCK_REDUCE_WARP_REDUCTIONS, SUM_ITEMS,
+  check_shape<T,
+              BLOCK_DIM_X,
+              BLOCK_DIM_Y,
+              BLOCK_DIM_Z,
+              strata::BLOCK_REDUCE_WARP_REDUCTIONS,
+              SUM_ITEMS,
               REDUCE_ITEMS>();
   check_shape<T, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z, strata::BLOCK_REDUCE_RAKING, SUM_ITEMS, REDUCE_ITEMS>();
-  check_shape<T, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z, strata::BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY, SUM_ITEMS,
+  check_shape<T,
+              BLOCK_DIM_X,
+              BLOCK_DIM_Y,
+              BLOCK_DIM_Z,
+              strata::BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY,
+              SUM_ITEMS,
               REDUCE_ITEMS>();
 }
 

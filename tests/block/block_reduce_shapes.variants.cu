@@ -8,7 +8,7 @@
 #include "block_reduce_harness.cuh"
 
 #if !defined(STRATA_TEST_VALUE_TYPE) || !defined(STRATA_TEST_VARIANT_NAME)
-#error "a STRATA_TEST_* definition of the #if is missing: build this file through strata_add_test_variants"
+#  error "a STRATA_TEST_* definition of the #if is missing: build this file through strata_add_test_variants"
 #endif
 
 using namespace block_reduce_test;

@@ -34,17 +34,16 @@ template <typename ItemT,
           typename RunLengthT,
           typename TotalT,
           construction CONSTRUCTION>
-__global__ void __launch_bounds__(BX* BY* BZ) run_length_decode_kernel(const ItemT* d_values,
-                                                                       const RunLengthT* d_lengths,
-                                                                       const DecodedOffsetT* d_offsets,
-                                                                       const DecodedOffsetT* d_window_starts,
-                                                                       TotalT* d_totals,
-                                                                       ItemT* d_items,
-                                                                       DecodedOffsetT* d_relative_offsets,
-                                                                       ItemT* d_items_only)
+__global__ void __launch_bounds__(BX * BY * BZ) run_length_decode_kernel(const ItemT* d_values,
+                                                                         const RunLengthT* d_lengths,
+                                                                         const DecodedOffsetT* d_offsets,
+                                                                         const DecodedOffsetT* d_window_starts,
+                                                                         TotalT* d_totals,
+                                                                         ItemT* d_items,
+                                                                         DecodedOffsetT* d_relative_offsets,
+                                                                         ItemT* d_items_only)
 {
-  using BlockRunLengthDecodeT =
-    strata::BlockRunLengthDecode<ItemT, BX, RUNS, DECODED, DecodedOffsetT, BY, BZ>;
+  using BlockRunLengthDecodeT = strata::BlockRunLengthDecode<ItemT, BX, RUNS, DECODED, DecodedOffsetT, BY, BZ>;
   constexpr int BLOCK_THREADS = BX * BY * BZ;
   constexpr int BLOCK_RUNS    = BLOCK_THREADS * RUNS;
   constexpr int WINDOW        = BLOCK_THREADS * DECODED;
@@ -82,8 +81,8 @@ __global__ void __launch_bounds__(BX* BY* BZ) run_length_decode_kernel(const Ite
     }
   };
   // Poison the total, so that a constructor that fails to write it is caught.
-  TotalT total = static_cast<TotalT>(0x5a5a5a5a);
-  BlockRunLengthDecodeT decoder = make(total);
+  TotalT total                                = static_cast<TotalT>(0x5a5a5a5a);
+  BlockRunLengthDecodeT decoder               = make(total);
   d_totals[blockIdx.x * BLOCK_THREADS + rank] = total;
 
   // No barrier between windows: RunLengthDecode only reads the temporary storage.
@@ -107,10 +106,10 @@ __global__ void __launch_bounds__(BX* BY* BZ) run_length_decode_kernel(const Ite
     STRATA_UNROLL
     for (int i = 0; i < DECODED; ++i)
     {
-      const int o             = (blockIdx.x * WINDOWS + w) * WINDOW + rank * DECODED + i;
-      d_items[o]              = items[i];
-      d_relative_offsets[o]   = relative[i];
-      d_items_only[o]         = items_only[i];
+      const int o           = (blockIdx.x * WINDOWS + w) * WINDOW + rank * DECODED + i;
+      d_items[o]            = items[i];
+      d_relative_offsets[o] = relative[i];
+      d_items_only[o]       = items_only[i];
     }
   }
 }
@@ -149,10 +148,10 @@ template <typename ItemT,
           int BZ,
           int RUNS,
           int DECODED,
-          construction CONSTRUCTION      = construction::lengths,
-          typename DecodedOffsetT        = std::uint32_t,
-          typename RunLengthT            = std::uint32_t,
-          typename TotalT                = std::uint32_t>
+          construction CONSTRUCTION = construction::lengths,
+          typename DecodedOffsetT   = std::uint32_t,
+          typename RunLengthT       = std::uint32_t,
+          typename TotalT           = std::uint32_t>
 void check_run_length_decode(std::uint64_t salt)
 {
   constexpr int BLOCK_THREADS = BX * BY * BZ;
@@ -176,10 +175,10 @@ void check_run_length_decode(std::uint64_t salt)
     DecodedOffsetT total = 0;
     for (int r = 0; r < BLOCK_RUNS; ++r)
     {
-      const int k   = b * BLOCK_RUNS + r;
+      const int k = b * BLOCK_RUNS + r;
       lengths[k]  = static_cast<RunLengthT>(draw_length(b, r, BLOCK_RUNS, DECODED, rng));
       offsets[k]  = total;
-      total      += static_cast<DecodedOffsetT>(lengths[k]);
+      total += static_cast<DecodedOffsetT>(lengths[k]);
       for (DecodedOffsetT j = 0; j < static_cast<DecodedOffsetT>(lengths[k]); ++j)
       {
         expanded[b].push_back(values[k]);
@@ -196,8 +195,8 @@ void check_run_length_decode(std::uint64_t salt)
     }
     while (starts.size() < WINDOWS)
     {
-      starts.push_back(total > 0 ? static_cast<DecodedOffsetT>(std::uniform_int_distribution<std::uint64_t>(
-                                     0, static_cast<std::uint64_t>(total) - 1)(rng))
+      starts.push_back(total > 0 ? static_cast<DecodedOffsetT>(
+                         std::uniform_int_distribution<std::uint64_t>(0, static_cast<std::uint64_t>(total) - 1)(rng))
                                  : 0);
     }
     if (total > 0)
@@ -234,15 +233,16 @@ void check_run_length_decode(std::uint64_t salt)
   }
 
   // Only the items below the decoded size are specified; compare those.
-  const std::vector<ItemT> items            = d_items.download();
+  const std::vector<ItemT> items             = d_items.download();
   const std::vector<DecodedOffsetT> relative = d_relative.download();
-  const std::vector<ItemT> items_only       = d_items_only.download();
+  const std::vector<ItemT> items_only        = d_items_only.download();
   for (int b = 0; b < BLOCKS; ++b)
   {
     for (int w = 0; w < WINDOWS; ++w)
     {
       const std::size_t start = static_cast<std::size_t>(window_starts[b * WINDOWS + w]);
-      const std::size_t count = std::min<std::size_t>(WINDOW, expanded[b].size() > start ? expanded[b].size() - start : 0);
+      const std::size_t count =
+        std::min<std::size_t>(WINDOW, expanded[b].size() > start ? expanded[b].size() - start : 0);
       CAPTURE(b, w, start, count, expanded[b].size());
       const std::size_t o = static_cast<std::size_t>(b * WINDOWS + w) * WINDOW;
       const std::vector<ItemT> expected_items(expanded[b].begin() + start, expanded[b].begin() + start + count);

@@ -8,7 +8,7 @@
 #include "block_scan_harness.cuh"
 
 #if !defined(STRATA_TEST_SCAN_ALGORITHM) || !defined(STRATA_TEST_VARIANT_NAME)
-#error "a STRATA_TEST_* definition of the #if is missing: build this file through strata_add_test_variants"
+#  error "a STRATA_TEST_* definition of the #if is missing: build this file through strata_add_test_variants"
 #endif
 
 namespace

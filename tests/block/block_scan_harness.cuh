@@ -119,15 +119,15 @@ struct config
   using ScanOp = ScanOpT;
 
   static constexpr strata::BlockScanAlgorithm ALGORITHM = ALGO;
-  static constexpr int BLOCK_DIM_X                     = BX;
-  static constexpr int BLOCK_DIM_Y                     = BY;
-  static constexpr int BLOCK_DIM_Z                     = BZ;
-  static constexpr int BLOCK_THREADS                   = BX * BY * BZ;
-  static constexpr int ITEMS                           = ITEMS_PER_THREAD;
-  static constexpr int TILE_ITEMS                      = BLOCK_THREADS * ITEMS;
-  static constexpr bool SCALAR                         = SCALAR_OVERLOADS;
-  static constexpr bool PRIVATE_STORAGE                = PRIVATE;
-  static constexpr bool SUMS                           = !std::is_same<T, strata_test::mat2x2>::value;
+  static constexpr int BLOCK_DIM_X                      = BX;
+  static constexpr int BLOCK_DIM_Y                      = BY;
+  static constexpr int BLOCK_DIM_Z                      = BZ;
+  static constexpr int BLOCK_THREADS                    = BX * BY * BZ;
+  static constexpr int ITEMS                            = ITEMS_PER_THREAD;
+  static constexpr int TILE_ITEMS                       = BLOCK_THREADS * ITEMS;
+  static constexpr bool SCALAR                          = SCALAR_OVERLOADS;
+  static constexpr bool PRIVATE_STORAGE                 = PRIVATE;
+  static constexpr bool SUMS                            = !std::is_same<T, strata_test::mat2x2>::value;
 
   static_assert(!SCALAR || ITEMS == 1, "the one-item overloads take one item per thread");
 
@@ -142,9 +142,9 @@ struct config
 
   static std::string name()
   {
-    const char* algorithm = ALGO == strata::BLOCK_SCAN_RAKING          ? "RAKING"
+    const char* algorithm = ALGO == strata::BLOCK_SCAN_RAKING         ? "RAKING"
                           : ALGO == strata::BLOCK_SCAN_RAKING_MEMOIZE ? "RAKING_MEMOIZE"
-                                                                       : "WARP_SCANS";
+                                                                      : "WARP_SCANS";
     return std::string(algorithm) + ", block " + std::to_string(BX) + "x" + std::to_string(BY) + "x"
          + std::to_string(BZ) + ", " + std::to_string(ITEMS) + (SCALAR ? " item (one-item overloads)" : " items")
          + (PRIVATE ? ", private storage" : "");
@@ -159,17 +159,17 @@ struct config
 template <typename T, typename ScanOp, strata::BlockScanAlgorithm ALGO>
 struct shape_sweep
 {
-  using b32_item1_scalar  = config<T, ScanOp, ALGO, 32, 1, 1, 1, true>;
-  using b64_items3        = config<T, ScanOp, ALGO, 64, 1, 1, 3>;
-  using b96_items7        = config<T, ScanOp, ALGO, 96, 1, 1, 7>;
-  using b100_items4       = config<T, ScanOp, ALGO, 100, 1, 1, 4>;
-  using b128_items16      = config<T, ScanOp, ALGO, 128, 1, 1, 16>;
-  using b256_items1_array = config<T, ScanOp, ALGO, 256, 1, 1, 1>;
-  using b1024_items3      = config<T, ScanOp, ALGO, 1024, 1, 1, 3>;
+  using b32_item1_scalar             = config<T, ScanOp, ALGO, 32, 1, 1, 1, true>;
+  using b64_items3                   = config<T, ScanOp, ALGO, 64, 1, 1, 3>;
+  using b96_items7                   = config<T, ScanOp, ALGO, 96, 1, 1, 7>;
+  using b100_items4                  = config<T, ScanOp, ALGO, 100, 1, 1, 4>;
+  using b128_items16                 = config<T, ScanOp, ALGO, 128, 1, 1, 16>;
+  using b256_items1_array            = config<T, ScanOp, ALGO, 256, 1, 1, 1>;
+  using b1024_items3                 = config<T, ScanOp, ALGO, 1024, 1, 1, 3>;
   using b16x8_items4_private_storage = config<T, ScanOp, ALGO, 16, 8, 1, 4, false, true>;
-  using b8x4x4_items7     = config<T, ScanOp, ALGO, 8, 4, 4, 7>;
-  using b20_items3        = config<T, ScanOp, ALGO, 20, 1, 1, 3>;
-  using b70_item1_scalar  = config<T, ScanOp, ALGO, 70, 1, 1, 1, true>;
+  using b8x4x4_items7                = config<T, ScanOp, ALGO, 8, 4, 4, 7>;
+  using b20_items3                   = config<T, ScanOp, ALGO, 20, 1, 1, 3>;
+  using b70_item1_scalar             = config<T, ScanOp, ALGO, 70, 1, 1, 1, true>;
 };
 
 // The host operator that matches a device operator, written independently of the code under test.
@@ -443,11 +443,11 @@ void check_same(const std::vector<T>& actual, const std::vector<T>& expected, co
 template <typename Config>
 void check_method(int m, std::uint64_t salt)
 {
-  using T      = typename Config::T;
-  using HostOp = typename host_op_of<typename Config::ScanOp>::type;
-  constexpr int TILE     = Config::TILE_ITEMS;
-  constexpr int THREADS  = Config::BLOCK_THREADS;
-  const std::size_t n    = static_cast<std::size_t>(NUM_TILES) * TILE;
+  using T                 = typename Config::T;
+  using HostOp            = typename host_op_of<typename Config::ScanOp>::type;
+  constexpr int TILE      = Config::TILE_ITEMS;
+  constexpr int THREADS   = Config::BLOCK_THREADS;
+  const std::size_t n     = static_cast<std::size_t>(NUM_TILES) * TILE;
   std::vector<T> h_in     = strata_test::random_vector<T>(n, salt);
   std::vector<T> h_values = strata_test::random_vector<T>(2, salt + 1);
   make_order_sensitive(h_in);
@@ -464,9 +464,16 @@ void check_method(int m, std::uint64_t salt)
   STRATA_TEST_CUDA(cudaMemset(d_calls.data(), 0, NUM_TILES * sizeof(unsigned int)));
   STRATA_TEST_CUDA(cudaMemset(d_lanes.data(), 0, NUM_TILES * sizeof(unsigned int)));
 
-  block_scan_kernel<Config><<<GRID_BLOCKS, dim3(Config::BLOCK_DIM_X, Config::BLOCK_DIM_Y, Config::BLOCK_DIM_Z)>>>(
-    m, d_in.data(), d_out.data(), d_aggregates.data(), initial_value, callback_seed,
-    callback_log{d_calls.data(), d_lanes.data()}, d_callback_args.data());
+  block_scan_kernel<Config>
+    <<<GRID_BLOCKS, dim3(Config::BLOCK_DIM_X, Config::BLOCK_DIM_Y, Config::BLOCK_DIM_Z)>>>(m,
+                                                                                           d_in.data(),
+                                                                                           d_out.data(),
+                                                                                           d_aggregates.data(),
+                                                                                           initial_value,
+                                                                                           callback_seed,
+                                                                                           callback_log{d_calls.data(),
+                                                                                                        d_lanes.data()},
+                                                                                           d_callback_args.data());
   STRATA_TEST_SYNC();
 
   // Expected outputs and per-tile aggregates, with operator+ for the sum methods and the host twin of the
@@ -488,8 +495,8 @@ void check_method(int m, std::uint64_t salt)
       for (int block = 0; block < GRID_BLOCKS; ++block)
       {
         const std::size_t first = block * BLOCK_ITEMS;
-        reference_scan(h_in.data() + first, expected.data() + first, BLOCK_ITEMS, inclusive, true, callback_seed,
-                       host_op);
+        reference_scan(
+          h_in.data() + first, expected.data() + first, BLOCK_ITEMS, inclusive, true, callback_seed, host_op);
       }
     }
     else
@@ -547,8 +554,8 @@ void check_method(int m, std::uint64_t salt)
   if (has_callback(m))
   {
     // Called once per tile by each thread of the first warp, each with the tile's aggregate.
-    constexpr unsigned int CALLERS    = THREADS < 32 ? THREADS : 32;
-    constexpr unsigned int LANES_MASK = CALLERS == 32 ? 0xffffffffu : ((1u << CALLERS) - 1u);
+    constexpr unsigned int CALLERS        = THREADS < 32 ? THREADS : 32;
+    constexpr unsigned int LANES_MASK     = CALLERS == 32 ? 0xffffffffu : ((1u << CALLERS) - 1u);
     const std::vector<unsigned int> calls = d_calls.download();
     const std::vector<unsigned int> lanes = d_lanes.download();
     const std::vector<T> args             = d_callback_args.download();

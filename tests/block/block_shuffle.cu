@@ -14,19 +14,30 @@ using strata_test::custom_t;
 // Item-array results, one plane of BLOCK_THREADS * IPT items each.
 enum array_variant : int
 {
-  up,              // Up(input, prev)
-  up_suffix,       // Up(input, prev, block_suffix)
-  down,            // Down(input, next)
-  down_prefix,     // Down(input, next, block_prefix)
-  up_in_place,     // Up(items, items)
-  down_in_place,   // Down(items, items, block_prefix)
+  up,            // Up(input, prev)
+  up_suffix,     // Up(input, prev, block_suffix)
+  down,          // Down(input, next)
+  down_prefix,   // Down(input, next, block_prefix)
+  up_in_place,   // Up(items, items)
+  down_in_place, // Down(items, items, block_prefix)
   num_array_variants
 };
 
 // Distances for Offset (any sign) and Rotate (unsigned), relative to the block size where it matters.
 std::vector<int> offset_distances(int block_threads)
 {
-  return {0, 1, -1, 2, -3, 31, -32, 33, block_threads - 1, -(block_threads - 1), block_threads, -block_threads,
+  return {0,
+          1,
+          -1,
+          2,
+          -3,
+          31,
+          -32,
+          33,
+          block_threads - 1,
+          -(block_threads - 1),
+          block_threads,
+          -block_threads,
           block_threads + 5};
 }
 std::vector<int> rotate_distances(int block_threads)
@@ -35,20 +46,20 @@ std::vector<int> rotate_distances(int block_threads)
 }
 
 template <typename T, int BX, int BY, int BZ, int IPT, bool PRIVATE_STORAGE>
-__global__ void __launch_bounds__(BX* BY* BZ) shuffle_kernel(const T* d_in,
-                                                             const T* d_initial,
-                                                             const int* d_offset_distances,
-                                                             int num_offset_distances,
-                                                             const int* d_rotate_distances,
-                                                             int num_rotate_distances,
-                                                             T* d_offset_out,
-                                                             T* d_rotate_out,
-                                                             T* d_array_out,
-                                                             T* d_ends_out)
+__global__ void __launch_bounds__(BX * BY * BZ) shuffle_kernel(const T* d_in,
+                                                               const T* d_initial,
+                                                               const int* d_offset_distances,
+                                                               int num_offset_distances,
+                                                               const int* d_rotate_distances,
+                                                               int num_rotate_distances,
+                                                               T* d_offset_out,
+                                                               T* d_rotate_out,
+                                                               T* d_array_out,
+                                                               T* d_ends_out)
 {
-  using BlockShuffleT           = strata::BlockShuffle<T, BX, BY, BZ>;
-  constexpr int BLOCK_THREADS   = BX * BY * BZ;
-  constexpr int TILE            = BLOCK_THREADS * IPT;
+  using BlockShuffleT         = strata::BlockShuffle<T, BX, BY, BZ>;
+  constexpr int BLOCK_THREADS = BX * BY * BZ;
+  constexpr int TILE          = BLOCK_THREADS * IPT;
   __shared__ typename BlockShuffleT::TempStorage temp_storage;
 
   auto make = [&]() {
@@ -164,8 +175,8 @@ void check_shuffle(std::uint64_t salt)
   constexpr int TILE          = BLOCK_THREADS * IPT;
   CAPTURE(BX, BY, BZ, IPT, PRIVATE_STORAGE);
 
-  const std::vector<T> in      = strata_test::random_vector<T>(TILE, salt);
-  const std::vector<T> initial = strata_test::random_vector<T>(BLOCK_THREADS, salt + 1);
+  const std::vector<T> in        = strata_test::random_vector<T>(TILE, salt);
+  const std::vector<T> initial   = strata_test::random_vector<T>(BLOCK_THREADS, salt + 1);
   const std::vector<int> offsets = offset_distances(BLOCK_THREADS);
   const std::vector<int> rotates = rotate_distances(BLOCK_THREADS);
   const int num_offsets          = static_cast<int>(offsets.size());
@@ -181,17 +192,16 @@ void check_shuffle(std::uint64_t salt)
   strata_test::device_buffer<T> d_array_out(num_array_variants * TILE);
   strata_test::device_buffer<T> d_ends_out(3 * BLOCK_THREADS);
 
-  shuffle_kernel<T, BX, BY, BZ, IPT, PRIVATE_STORAGE><<<1, dim3(BX, BY, BZ)>>>(
-    d_in.data(),
-    d_initial.data(),
-    d_offsets.data(),
-    num_offsets,
-    d_rotates.data(),
-    num_rotates,
-    d_offset_out.data(),
-    d_rotate_out.data(),
-    d_array_out.data(),
-    d_ends_out.data());
+  shuffle_kernel<T, BX, BY, BZ, IPT, PRIVATE_STORAGE><<<1, dim3(BX, BY, BZ)>>>(d_in.data(),
+                                                                               d_initial.data(),
+                                                                               d_offsets.data(),
+                                                                               num_offsets,
+                                                                               d_rotates.data(),
+                                                                               num_rotates,
+                                                                               d_offset_out.data(),
+                                                                               d_rotate_out.data(),
+                                                                               d_array_out.data(),
+                                                                               d_ends_out.data());
   STRATA_TEST_SYNC();
 
   // Thread t's single item is in[t * IPT] (its first item).
@@ -235,7 +245,7 @@ void check_shuffle(std::uint64_t salt)
   std::vector<T> expected_array(num_array_variants * TILE);
   for (int j = 0; j < TILE; ++j)
   {
-    const T& kept = initial[j / IPT];
+    const T& kept                            = initial[j / IPT];
     expected_array[up * TILE + j]            = j > 0 ? in[j - 1] : kept;
     expected_array[up_suffix * TILE + j]     = j > 0 ? in[j - 1] : kept;
     expected_array[down * TILE + j]          = j + 1 < TILE ? in[j + 1] : kept;

@@ -313,8 +313,8 @@ TEST_CASE("DeviceFor visits every index once at every partial-tile remainder of 
   std::vector<u64> expected_sums;
   for (const std::size_t offset : {std::size_t(0), std::size_t(1)})
   {
-    for (const std::size_t n : strata_test::remainder_sweep(2 * copy_tile<std::int8_t>() + 1 - offset,
-                                                            copy_tile<std::int8_t>()))
+    for (const std::size_t n :
+         strata_test::remainder_sweep(2 * copy_tile<std::int8_t>() + 1 - offset, copy_tile<std::int8_t>()))
     {
       expected_sums.push_back(n);
     }
@@ -325,8 +325,8 @@ TEST_CASE("DeviceFor visits every index once at every partial-tile remainder of 
   std::size_t run = 0;
   for (const std::size_t offset : {std::size_t(0), std::size_t(1)})
   {
-    for (const std::size_t n : strata_test::remainder_sweep(2 * copy_tile<std::int8_t>() + 1 - offset,
-                                                            copy_tile<std::int8_t>()))
+    for (const std::size_t n :
+         strata_test::remainder_sweep(2 * copy_tile<std::int8_t>() + 1 - offset, copy_tile<std::int8_t>()))
     {
       const sum_ticks op{sums.data() + 2 * run, sums.data() + 2 * run + 1};
       const cudaError_t e = strata::DeviceFor::ForEachCopyN(ones.data() + offset, n, op, s);

@@ -35,7 +35,8 @@ TEMPLATE_TEST_CASE("DeviceMergeSort::SortKeys and SortKeysCopy match std::stable
       strata_test::device_buffer<KeyT> d_keys(h_keys);
       strata_test::launch(
         [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-          return strata::DeviceMergeSort::SortKeys(temp, bytes, d_keys.data(), static_cast<int>(n), ascending_t<KeyT>{}, s);
+          return strata::DeviceMergeSort::SortKeys(
+            temp, bytes, d_keys.data(), static_cast<int>(n), ascending_t<KeyT>{}, s);
         },
         mode);
       require_sorted_keys(d_keys.download(), h_keys, ascending_t<KeyT>{});
@@ -46,8 +47,13 @@ TEMPLATE_TEST_CASE("DeviceMergeSort::SortKeys and SortKeysCopy match std::stable
       strata_test::device_buffer<KeyT> d_out(n);
       strata_test::launch(
         [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-          return strata::DeviceMergeSort::SortKeysCopy(
-            temp, bytes, static_cast<const KeyT*>(d_in.data()), d_out.data(), static_cast<int>(n), descending_t<KeyT>{}, s);
+          return strata::DeviceMergeSort::SortKeysCopy(temp,
+                                                       bytes,
+                                                       static_cast<const KeyT*>(d_in.data()),
+                                                       d_out.data(),
+                                                       static_cast<int>(n),
+                                                       descending_t<KeyT>{},
+                                                       s);
         },
         mode);
       require_sorted_keys(d_out.download(), h_keys, descending_t<KeyT>{});
@@ -61,7 +67,8 @@ TEMPLATE_TEST_CASE("DeviceMergeSort::SortKeys and SortKeysCopy match std::stable
   }
 }
 
-TEST_CASE("DeviceMergeSort::StableSortKeys and StableSortKeysCopy keep equal keys in order", "[device][merge_sort][keys]")
+TEST_CASE("DeviceMergeSort::StableSortKeys and StableSortKeysCopy keep equal keys in order",
+          "[device][merge_sort][keys]")
 {
   // float keys from a pool holding -0.0 and +0.0 (equal under <, told apart by their bits), and custom_t keys equal
   // under the comparator whenever (b, c) are.
@@ -134,8 +141,8 @@ TEST_CASE("DeviceMergeSort::SortKeys takes every num_items type, and 64-bit offs
       INFO("DispatchMergeSort with 64-bit offsets");
       d_keys.upload(h_keys);
       strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return sort_with_64_bit_offsets(temp, bytes, d_keys.data(), static_cast<strata::NullType*>(nullptr), n,
-                                        cuda::std::greater<>{}, s);
+        return sort_with_64_bit_offsets(
+          temp, bytes, d_keys.data(), static_cast<strata::NullType*>(nullptr), n, cuda::std::greater<>{}, s);
       });
       require_sorted_keys(d_keys.download(), h_keys, greater_op{});
     }
@@ -234,8 +241,8 @@ TEST_CASE("DeviceMergeSort single-phase forms take an execution policy", "[devic
     reset();
     {
       INFO("StableSortKeysCopy");
-      finish(strata::DeviceMergeSort::StableSortKeysCopy(d_keys.data(), d_keys_out.data(), n, cuda::std::greater<>{},
-                                                         policy));
+      finish(strata::DeviceMergeSort::StableSortKeysCopy(
+        d_keys.data(), d_keys_out.data(), n, cuda::std::greater<>{}, policy));
       require_sorted_keys(d_keys_out.download(), h_keys, greater_op{});
     }
     reset();
@@ -247,14 +254,15 @@ TEST_CASE("DeviceMergeSort single-phase forms take an execution policy", "[devic
     reset();
     {
       INFO("StableSortPairs");
-      finish(strata::DeviceMergeSort::StableSortPairs(d_keys.data(), d_values.data(), n, cuda::std::greater<>{}, policy));
+      finish(
+        strata::DeviceMergeSort::StableSortPairs(d_keys.data(), d_values.data(), n, cuda::std::greater<>{}, policy));
       require_sorted_pairs(d_keys.download(), d_values.download(), h_keys, greater_op{});
     }
     reset();
     {
       INFO("SortPairsCopy");
-      finish(strata::DeviceMergeSort::SortPairsCopy(d_keys.data(), d_values.data(), d_keys_out.data(),
-                                                    d_values_out.data(), n, cuda::std::less<>{}, policy));
+      finish(strata::DeviceMergeSort::SortPairsCopy(
+        d_keys.data(), d_values.data(), d_keys_out.data(), d_values_out.data(), n, cuda::std::less<>{}, policy));
       require_sorted_pairs(d_keys_out.download(), d_values_out.download(), h_keys, less_op{});
     }
   }

@@ -35,7 +35,8 @@ struct by_hash
 
 __global__ void fill_keys(std::uint64_t* keys, std::size_t n)
 {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
   {
     keys[i] = (hash_of(i) << POSITION_BITS) | i;
   }
@@ -45,7 +46,8 @@ __global__ void fill_keys(std::uint64_t* keys, std::size_t n)
 __global__ void count_wrong(const std::uint64_t* keys, std::size_t n, unsigned long long* wrong)
 {
   unsigned long long mine = 0;
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
   {
     const std::uint64_t key      = keys[i];
     const std::uint64_t position = key & ((std::uint64_t(1) << POSITION_BITS) - 1);
@@ -68,7 +70,8 @@ void require_device_memory()
     return;
   }
   STRATA_TEST_SKIP_ALL("device_merge_sort_large needs " << (NEEDED_BYTES >> 20) << " MiB of free device memory; the "
-                       << "device has " << (free_bytes >> 20) << " MiB free of " << (total_bytes >> 20) << " MiB");
+                                                        << "device has " << (free_bytes >> 20) << " MiB free of "
+                                                        << (total_bytes >> 20) << " MiB");
 }
 } // namespace
 

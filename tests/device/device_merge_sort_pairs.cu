@@ -84,8 +84,8 @@ void check_value_type(std::uint64_t salt)
     strata_test::device_buffer<ValueT> d_values(h_values);
     strata_test::launch(
       [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return strata::DeviceMergeSort::StableSortPairs(temp, bytes, d_keys.data(), d_values.data(), n,
-                                                        cuda::std::greater<>{}, s);
+        return strata::DeviceMergeSort::StableSortPairs(
+          temp, bytes, d_keys.data(), d_values.data(), n, cuda::std::greater<>{}, s);
       },
       mode_for(n));
     // uint8 positions wrap at 256: the check is weaker there, still exact for the keys.
@@ -131,7 +131,8 @@ TEST_CASE("DeviceMergeSort::SortPairs of all-equal, sorted and reverse-sorted ke
       strata_test::device_buffer<std::int32_t> d_keys(*h_keys);
       strata_test::device_buffer<int> d_values(h_values);
       strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return strata::DeviceMergeSort::SortPairs(temp, bytes, d_keys.data(), d_values.data(), n, cuda::std::less<>{}, s);
+        return strata::DeviceMergeSort::SortPairs(
+          temp, bytes, d_keys.data(), d_values.data(), n, cuda::std::less<>{}, s);
       });
       require_sorted_pairs(d_keys.download(), d_values.download(), *h_keys, less_op{});
     }

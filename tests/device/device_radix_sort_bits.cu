@@ -18,16 +18,16 @@ template <int BITS>
 std::vector<std::pair<int, int>> bit_ranges()
 {
   std::vector<std::pair<int, int>> r = {
-    {0, 0},              // empty, at the start
+    {0, 0},               // empty, at the start
     {BITS / 2, BITS / 2}, // empty, inside
-    {BITS, BITS},        // empty, at the end
-    {0, 1},              // the lowest bit
-    {BITS - 1, BITS},    // the highest bit (the sign bit of signed keys)
-    {5, 6},              // one bit inside
-    {3, 7},              // within one digit
-    {0, BITS - 1},       // all but the highest bit
-    {1, BITS},           // all but the lowest bit
-    {2, BITS - 3},       // neither end
+    {BITS, BITS},         // empty, at the end
+    {0, 1},               // the lowest bit
+    {BITS - 1, BITS},     // the highest bit (the sign bit of signed keys)
+    {5, 6},               // one bit inside
+    {3, 7},               // within one digit
+    {0, BITS - 1},        // all but the highest bit
+    {1, BITS},            // all but the lowest bit
+    {2, BITS - 3},        // neither end
   };
   if (BITS >= 16)
   {
@@ -48,7 +48,7 @@ std::vector<std::pair<int, int>> bit_ranges()
 template <typename K, typename V>
 void check_bit_ranges(std::uint64_t salt)
 {
-  constexpr int BITS = static_cast<int>(sizeof(K) * 8);
+  constexpr int BITS           = static_cast<int>(sizeof(K) * 8);
   const key_pattern patterns[] = {{pattern::random, 0, "random"}, {pattern::low_entropy, 2, "low entropy"}};
   // One block's worth and several tiles.
   std::size_t i = 0;
@@ -96,12 +96,12 @@ TEMPLATE_TEST_CASE("DeviceRadixSort::SortKeys and SortKeysDescending compare onl
 
 TEST_CASE("DeviceRadixSort with a bit range in the DoubleBuffer and single-phase forms", "[device][radix_sort][bits]")
 {
-  using K = std::int32_t;
+  using K             = std::int32_t;
   const std::size_t n = drs_test::capped(40009);
   const auto keys     = drs_test::make_keys<K>(n, key_pattern{pattern::low_entropy, 2, "low entropy"}, 0xb19);
   const std::pair<int, int> ranges[] = {{0, 0}, {31, 32}, {3, 29}, {16, 16}, {9, 32}};
-  for (const drs_test::form api : {drs_test::form::double_buffer, drs_test::form::policy_in_out,
-                                   drs_test::form::policy_double_buffer})
+  for (const drs_test::form api :
+       {drs_test::form::double_buffer, drs_test::form::policy_in_out, drs_test::form::policy_double_buffer})
   {
     for (const auto& range : ranges)
     {

@@ -27,10 +27,14 @@ const char* variation_name(variation v)
 {
   switch (v)
   {
-    case variation::random: return "random keys";
-    case variation::none: return "all keys equal";
-    case variation::first_pass: return "keys differing only in the first digit of the range";
-    case variation::last_pass: return "keys differing only in the last digit of the range";
+    case variation::random:
+      return "random keys";
+    case variation::none:
+      return "all keys equal";
+    case variation::first_pass:
+      return "keys differing only in the first digit of the range";
+    case variation::last_pass:
+      return "keys differing only in the last digit of the range";
   }
   return "?";
 }

@@ -49,8 +49,8 @@ std::vector<bad_range> bad_ranges(int bits)
 // Device buffers of N keys and values: the inputs random, the outputs poisoned; checks that nothing changed.
 struct buffers
 {
-  std::vector<K> h_keys     = strata_test::random_vector<K>(N, 0xe1);
-  std::vector<V> h_values   = strata_test::random_vector<V>(N, 0xe2);
+  std::vector<K> h_keys   = strata_test::random_vector<K>(N, 0xe1);
+  std::vector<V> h_values = strata_test::random_vector<V>(N, 0xe2);
   strata_test::device_buffer<K> keys_in{h_keys};
   strata_test::device_buffer<K> keys_out{std::size_t(N)};
   strata_test::device_buffer<V> values_in{h_values};
@@ -80,8 +80,16 @@ void check_in_out(Call call, bool pairs)
   STRATA_TEST_CUDA(cudaMalloc(&d_temp, bytes));
   K* const null_k = nullptr;
   V* const null_v = nullptr;
-  auto rejects = [&](const char* what, void* t, std::size_t size, const K* ki, K* ko, const V* vi, V* vo, int n,
-                     int begin_bit, int end_bit) {
+  auto rejects    = [&](const char* what,
+                     void* t,
+                     std::size_t size,
+                     const K* ki,
+                     K* ko,
+                     const V* vi,
+                     V* vo,
+                     int n,
+                     int begin_bit,
+                     int end_bit) {
     INFO(what);
     std::size_t bytes_in = size;
     CHECK(call(t, bytes_in, ki, ko, vi, vo, n, begin_bit, end_bit) == cudaErrorInvalidValue);
@@ -123,16 +131,16 @@ void check_double_buffer(Call call, bool pairs)
   }
   void* d_temp = nullptr;
   STRATA_TEST_CUDA(cudaMalloc(&d_temp, bytes));
-  auto rejects = [&](const char* what, void* t, std::size_t size, K* k0, K* k1, V* v0, V* v1, int n, int begin_bit,
-                     int end_bit) {
-    INFO(what);
-    strata::DoubleBuffer<K> keys(k0, k1);
-    strata::DoubleBuffer<V> values(v0, v1);
-    std::size_t bytes_in = size;
-    CHECK(call(t, bytes_in, keys, values, n, begin_bit, end_bit) == cudaErrorInvalidValue);
-    CHECK(keys.selector == 0);
-    CHECK(values.selector == 0);
-  };
+  auto rejects =
+    [&](const char* what, void* t, std::size_t size, K* k0, K* k1, V* v0, V* v1, int n, int begin_bit, int end_bit) {
+      INFO(what);
+      strata::DoubleBuffer<K> keys(k0, k1);
+      strata::DoubleBuffer<V> values(v0, v1);
+      std::size_t bytes_in = size;
+      CHECK(call(t, bytes_in, keys, values, n, begin_bit, end_bit) == cudaErrorInvalidValue);
+      CHECK(keys.selector == 0);
+      CHECK(values.selector == 0);
+    };
   K* const k0 = b.keys_in.data();
   K* const k1 = b.keys_out.data();
   V* const v0 = b.values_in.data();
@@ -178,27 +186,35 @@ TEST_CASE("DeviceRadixSort's in/out forms reject bad input before writing anythi
 {
   SECTION("SortKeys")
   {
-    check_in_out([](void* t, std::size_t& b, const K* ki, K* ko, const V*, V*, int n, int bb, int eb) {
-      return strata::DeviceRadixSort::SortKeys(t, b, ki, ko, n, bb, eb);
-    }, false);
+    check_in_out(
+      [](void* t, std::size_t& b, const K* ki, K* ko, const V*, V*, int n, int bb, int eb) {
+        return strata::DeviceRadixSort::SortKeys(t, b, ki, ko, n, bb, eb);
+      },
+      false);
   }
   SECTION("SortKeysDescending")
   {
-    check_in_out([](void* t, std::size_t& b, const K* ki, K* ko, const V*, V*, int n, int bb, int eb) {
-      return strata::DeviceRadixSort::SortKeysDescending(t, b, ki, ko, n, bb, eb);
-    }, false);
+    check_in_out(
+      [](void* t, std::size_t& b, const K* ki, K* ko, const V*, V*, int n, int bb, int eb) {
+        return strata::DeviceRadixSort::SortKeysDescending(t, b, ki, ko, n, bb, eb);
+      },
+      false);
   }
   SECTION("SortPairs")
   {
-    check_in_out([](void* t, std::size_t& b, const K* ki, K* ko, const V* vi, V* vo, int n, int bb, int eb) {
-      return strata::DeviceRadixSort::SortPairs(t, b, ki, ko, vi, vo, n, bb, eb);
-    }, true);
+    check_in_out(
+      [](void* t, std::size_t& b, const K* ki, K* ko, const V* vi, V* vo, int n, int bb, int eb) {
+        return strata::DeviceRadixSort::SortPairs(t, b, ki, ko, vi, vo, n, bb, eb);
+      },
+      true);
   }
   SECTION("SortPairsDescending")
   {
-    check_in_out([](void* t, std::size_t& b, const K* ki, K* ko, const V* vi, V* vo, int n, int bb, int eb) {
-      return strata::DeviceRadixSort::SortPairsDescending(t, b, ki, ko, vi, vo, n, bb, eb);
-    }, true);
+    check_in_out(
+      [](void* t, std::size_t& b, const K* ki, K* ko, const V* vi, V* vo, int n, int bb, int eb) {
+        return strata::DeviceRadixSort::SortPairsDescending(t, b, ki, ko, vi, vo, n, bb, eb);
+      },
+      true);
   }
 }
 
@@ -209,27 +225,35 @@ TEST_CASE("DeviceRadixSort's DoubleBuffer forms reject bad input before writing 
   using VB = strata::DoubleBuffer<V>;
   SECTION("SortKeys")
   {
-    check_double_buffer([](void* t, std::size_t& b, KB& k, VB&, int n, int bb, int eb) {
-      return strata::DeviceRadixSort::SortKeys(t, b, k, n, bb, eb);
-    }, false);
+    check_double_buffer(
+      [](void* t, std::size_t& b, KB& k, VB&, int n, int bb, int eb) {
+        return strata::DeviceRadixSort::SortKeys(t, b, k, n, bb, eb);
+      },
+      false);
   }
   SECTION("SortKeysDescending")
   {
-    check_double_buffer([](void* t, std::size_t& b, KB& k, VB&, int n, int bb, int eb) {
-      return strata::DeviceRadixSort::SortKeysDescending(t, b, k, n, bb, eb);
-    }, false);
+    check_double_buffer(
+      [](void* t, std::size_t& b, KB& k, VB&, int n, int bb, int eb) {
+        return strata::DeviceRadixSort::SortKeysDescending(t, b, k, n, bb, eb);
+      },
+      false);
   }
   SECTION("SortPairs")
   {
-    check_double_buffer([](void* t, std::size_t& b, KB& k, VB& v, int n, int bb, int eb) {
-      return strata::DeviceRadixSort::SortPairs(t, b, k, v, n, bb, eb);
-    }, true);
+    check_double_buffer(
+      [](void* t, std::size_t& b, KB& k, VB& v, int n, int bb, int eb) {
+        return strata::DeviceRadixSort::SortPairs(t, b, k, v, n, bb, eb);
+      },
+      true);
   }
   SECTION("SortPairsDescending")
   {
-    check_double_buffer([](void* t, std::size_t& b, KB& k, VB& v, int n, int bb, int eb) {
-      return strata::DeviceRadixSort::SortPairsDescending(t, b, k, v, n, bb, eb);
-    }, true);
+    check_double_buffer(
+      [](void* t, std::size_t& b, KB& k, VB& v, int n, int bb, int eb) {
+        return strata::DeviceRadixSort::SortPairsDescending(t, b, k, v, n, bb, eb);
+      },
+      true);
   }
 }
 
@@ -265,8 +289,7 @@ TEST_CASE("DeviceRadixSort's decomposer and single-phase forms reject bad input"
     }
     CHECK(strata::DeviceRadixSort::SortKeys(null_k, ko, N, policy) == cudaErrorInvalidValue);
     CHECK(strata::DeviceRadixSort::SortKeys(ki, null_k, N, policy) == cudaErrorInvalidValue);
-    CHECK(strata::DeviceRadixSort::SortPairs(ki, ko, vi, static_cast<V*>(nullptr), N, policy)
-          == cudaErrorInvalidValue);
+    CHECK(strata::DeviceRadixSort::SortPairs(ki, ko, vi, static_cast<V*>(nullptr), N, policy) == cudaErrorInvalidValue);
     CHECK(strata::DeviceRadixSort::SortKeysDescending(ki, ko, -3, policy) == cudaErrorInvalidValue);
   }
   SECTION("single-phase DoubleBuffer")
@@ -290,9 +313,9 @@ TEST_CASE("DeviceRadixSort's decomposer and single-phase forms reject bad input"
   SECTION("decomposer")
   {
     // 64 bits of key: an int32 and a float.
-    auto* const dki = reinterpret_cast<decomposed_key*>(ki);
-    auto* const dko = reinterpret_cast<decomposed_key*>(ko);
-    const int n     = N / 2;
+    auto* const dki   = reinterpret_cast<decomposed_key*>(ki);
+    auto* const dko   = reinterpret_cast<decomposed_key*>(ko);
+    const int n       = N / 2;
     std::size_t bytes = 0;
     REQUIRE(strata::DeviceRadixSort::SortKeys(nullptr, bytes, dki, dko, n, decomposer{}, 0, 64) == cudaSuccess);
     void* d_temp = nullptr;
@@ -302,16 +325,15 @@ TEST_CASE("DeviceRadixSort's decomposer and single-phase forms reject bad input"
       INFO(r.what);
       CHECK(strata::DeviceRadixSort::SortKeys(d_temp, bytes, dki, dko, n, decomposer{}, r.begin_bit, r.end_bit)
             == cudaErrorInvalidValue);
-      CHECK(strata::DeviceRadixSort::SortPairsDescending(d_temp, bytes, dki, dko, vi, vo, n, decomposer{},
-                                                         r.begin_bit, r.end_bit)
+      CHECK(strata::DeviceRadixSort::SortPairsDescending(
+              d_temp, bytes, dki, dko, vi, vo, n, decomposer{}, r.begin_bit, r.end_bit)
             == cudaErrorInvalidValue);
       CHECK(strata::DeviceRadixSort::SortKeys(dki, dko, n, decomposer{}, r.begin_bit, r.end_bit, policy)
             == cudaErrorInvalidValue);
     }
     std::size_t too_small = bytes - 1;
     CHECK(strata::DeviceRadixSort::SortKeys(d_temp, too_small, dki, dko, n, decomposer{}) == cudaErrorInvalidValue);
-    CHECK(strata::DeviceRadixSort::SortKeys(d_temp, bytes, static_cast<decomposed_key*>(nullptr), dko, n,
-                                            decomposer{})
+    CHECK(strata::DeviceRadixSort::SortKeys(d_temp, bytes, static_cast<decomposed_key*>(nullptr), dko, n, decomposer{})
           == cudaErrorInvalidValue);
     STRATA_TEST_CUDA(cudaFree(d_temp));
   }
@@ -330,15 +352,15 @@ void check_empty(Call call)
 {
   buffers b;
   std::size_t bytes = 0;
-  REQUIRE(call(nullptr, bytes, b.keys_in.data(), b.keys_out.data(), b.values_in.data(), b.values_out.data(),
-               cudaStream_t{0})
-          == cudaSuccess);
+  REQUIRE(
+    call(nullptr, bytes, b.keys_in.data(), b.keys_out.data(), b.values_in.data(), b.values_out.data(), cudaStream_t{0})
+    == cudaSuccess);
   CHECK(bytes >= 1);
   void* d_temp = nullptr;
   STRATA_TEST_CUDA(cudaMalloc(&d_temp, bytes));
-  CHECK(call(d_temp, bytes, b.keys_in.data(), b.keys_out.data(), b.values_in.data(), b.values_out.data(),
-             cudaStream_t{0})
-        == cudaSuccess);
+  CHECK(
+    call(d_temp, bytes, b.keys_in.data(), b.keys_out.data(), b.values_in.data(), b.values_out.data(), cudaStream_t{0})
+    == cudaSuccess);
   CHECK(call(d_temp, bytes, nullptr, nullptr, nullptr, nullptr, cudaStream_t{0}) == cudaSuccess);
 
   cudaStream_t s{};

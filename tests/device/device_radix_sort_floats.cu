@@ -21,13 +21,13 @@ constexpr std::size_t MAX_ITEMS = (std::size_t(1) << 20) + 7;
 template <typename K>
 std::vector<u64> special_bits()
 {
-  constexpr int BITS = static_cast<int>(sizeof(K) * 8);
-  constexpr int M    = drs_test::mantissa_bits<K>();
-  constexpr int E    = BITS - 1 - M;
-  const u64 sign     = u64(1) << (BITS - 1);
-  const u64 exp_all  = low_mask(E) << M;
-  const u64 quiet    = u64(1) << (M - 1);
-  const u64 one      = low_mask(E - 1) << M;
+  constexpr int BITS   = static_cast<int>(sizeof(K) * 8);
+  constexpr int M      = drs_test::mantissa_bits<K>();
+  constexpr int E      = BITS - 1 - M;
+  const u64 sign       = u64(1) << (BITS - 1);
+  const u64 exp_all    = low_mask(E) << M;
+  const u64 quiet      = u64(1) << (M - 1);
+  const u64 one        = low_mask(E - 1) << M;
   const u64 positive[] = {
     0,                                       // zero
     exp_all,                                 // infinity
@@ -72,18 +72,24 @@ enum class float_mix
 template <typename K>
 std::vector<K> float_keys(std::size_t n, float_mix mix, u64 salt)
 {
-  std::mt19937_64 rng          = strata_test::make_rng(salt);
-  const std::vector<u64> pool  = special_bits<K>();
-  constexpr int BITS           = static_cast<int>(sizeof(K) * 8);
+  std::mt19937_64 rng         = strata_test::make_rng(salt);
+  const std::vector<u64> pool = special_bits<K>();
+  constexpr int BITS          = static_cast<int>(sizeof(K) * 8);
   std::vector<K> keys(n);
   for (auto& k : keys)
   {
     u64 bits = 0;
     switch (mix)
     {
-      case float_mix::specials: bits = pool[rng() % pool.size()]; break;
-      case float_mix::mixed: bits = rng() % 4 == 0 ? pool[rng() % pool.size()] : random_finite_bits<K>(rng); break;
-      case float_mix::zeros: bits = (rng() & 1) << (BITS - 1); break;
+      case float_mix::specials:
+        bits = pool[rng() % pool.size()];
+        break;
+      case float_mix::mixed:
+        bits = rng() % 4 == 0 ? pool[rng() % pool.size()] : random_finite_bits<K>(rng);
+        break;
+      case float_mix::zeros:
+        bits = (rng() & 1) << (BITS - 1);
+        break;
     }
     k = drs_test::key_from_bits<K>(bits);
   }
@@ -94,9 +100,12 @@ const char* mix_name(float_mix m)
 {
   switch (m)
   {
-    case float_mix::specials: return "special values only";
-    case float_mix::mixed: return "random finite values and special values";
-    case float_mix::zeros: return "zeros of both signs only";
+    case float_mix::specials:
+      return "special values only";
+    case float_mix::mixed:
+      return "random finite values and special values";
+    case float_mix::zeros:
+      return "zeros of both signs only";
   }
   return "?";
 }
@@ -155,7 +164,7 @@ TEMPLATE_TEST_CASE("DeviceRadixSort sorts every floating-point bit pattern at ev
                    DRS_TEST_FLOAT_KEYS)
 {
   // Random bits: NaNs and infinities of both signs, denormals and every exponent.
-  using K                                = TestType;
+  using K                              = TestType;
   const std::vector<std::size_t> sizes = drs_test::sort_sizes<K>(MAX_ITEMS, sizeof(K) * 5 + 3);
   const key_pattern random{pattern::random, 0, "random bits"};
   const key_pattern low_entropy{pattern::low_entropy, 2, "low entropy (AND of 2 words)"};
@@ -181,10 +190,10 @@ TEMPLATE_TEST_CASE("DeviceRadixSort sorts floating-point keys by bit ranges of t
 {
   // Ranges of the bit-ordered image (in which -0.0 reads as +0.0): the low and high halves, all but the outer bits,
   // the sign bit alone, the sign and exponent, the mantissa.
-  using K            = TestType;
-  constexpr int BITS = static_cast<int>(sizeof(K) * 8);
-  constexpr int M    = drs_test::mantissa_bits<K>();
-  const int ranges[][2] = {{0, BITS / 2}, {BITS / 2, BITS}, {1, BITS - 1}, {BITS - 1, BITS}, {M, BITS}, {0, M}};
+  using K                   = TestType;
+  constexpr int BITS        = static_cast<int>(sizeof(K) * 8);
+  constexpr int M           = drs_test::mantissa_bits<K>();
+  const int ranges[][2]     = {{0, BITS / 2}, {BITS / 2, BITS}, {1, BITS - 1}, {BITS - 1, BITS}, {M, BITS}, {0, M}};
   const std::size_t n       = drs_test::capped(20011);
   const std::vector<K> keys = float_keys<K>(n, float_mix::mixed, 0xb175 + sizeof(K));
   for (const auto& r : ranges)

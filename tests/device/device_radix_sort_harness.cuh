@@ -48,8 +48,8 @@ template <typename KeyT>
 using host_key_t = std::conditional_t<std::is_same<KeyT, bool>::value, std::uint8_t, KeyT>;
 
 template <typename KeyT>
-constexpr bool is_float_key_v = std::is_floating_point<KeyT>::value || std::is_same<KeyT, __half>::value
-                             || std::is_same<KeyT, __nv_bfloat16>::value;
+constexpr bool is_float_key_v =
+  std::is_floating_point<KeyT>::value || std::is_same<KeyT, __half>::value || std::is_same<KeyT, __nv_bfloat16>::value;
 
 // Mantissa bits (without the implicit one) of the floating-point key types.
 template <typename KeyT>
@@ -130,11 +130,11 @@ inline u64 float_image(u64 u, int bits)
 template <typename KeyT>
 struct key_model
 {
-  using key_type                      = KeyT;
-  using host_type                     = host_key_t<KeyT>;
-  static constexpr int BITS           = static_cast<int>(sizeof(KeyT) * 8);
+  using key_type                       = KeyT;
+  using host_type                      = host_key_t<KeyT>;
+  static constexpr int BITS            = static_cast<int>(sizeof(KeyT) * 8);
   static constexpr bool HAS_DECOMPOSER = false;
-  static constexpr bool IS_FLOAT      = is_float_key_v<KeyT>;
+  static constexpr bool IS_FLOAT       = is_float_key_v<KeyT>;
 
   static u64 image(const host_type& key)
   {
@@ -182,7 +182,8 @@ ValueT value_of(std::size_t i)
 {
   if constexpr (std::is_same<ValueT, strata_test::custom_t>::value)
   {
-    return strata_test::custom_t{static_cast<std::int64_t>(i) * 0x100000001LL + 3, -static_cast<std::int32_t>(i),
+    return strata_test::custom_t{static_cast<std::int64_t>(i) * 0x100000001LL + 3,
+                                 -static_cast<std::int32_t>(i),
                                  static_cast<std::int16_t>(i ^ 0x5a5a)};
   }
   else if constexpr (std::is_floating_point<ValueT>::value)
@@ -245,10 +246,8 @@ inline std::vector<key_pattern> all_patterns()
 }
 
 template <typename Model>
-std::vector<std::size_t> reference_order(const std::vector<typename Model::host_type>& keys,
-                                         bool descending,
-                                         int begin_bit,
-                                         int end_bit);
+std::vector<std::size_t>
+reference_order(const std::vector<typename Model::host_type>& keys, bool descending, int begin_bit, int end_bit);
 
 // n keys of an arithmetic KeyT in pattern p.
 template <typename KeyT>
@@ -274,16 +273,24 @@ std::vector<host_key_t<KeyT>> make_keys(std::size_t n, key_pattern p, u64 salt)
   {
     constant = rng();
   }
-  const int low        = BITS >= 32 ? 20 : BITS / 2;
-  const u64 top_mask   = BITS > 8 ? (low_mask(8) << (BITS - 8)) : low_mask(BITS);
+  const int low      = BITS >= 32 ? 20 : BITS / 2;
+  const u64 top_mask = BITS > 8 ? (low_mask(8) << (BITS - 8)) : low_mask(BITS);
   for (auto& k : keys)
   {
     switch (p.kind)
     {
-      case pattern::all_equal: k = key_from_bits<KeyT>(constant); break;
-      case pattern::low_bits: k = key_from_bits<KeyT>(rng() & low_mask(low)); break;
-      case pattern::top_byte: k = key_from_bits<KeyT>((constant & ~top_mask) | (rng() & top_mask)); break;
-      default: k = key_from_bits<KeyT>(word()); break;
+      case pattern::all_equal:
+        k = key_from_bits<KeyT>(constant);
+        break;
+      case pattern::low_bits:
+        k = key_from_bits<KeyT>(rng() & low_mask(low));
+        break;
+      case pattern::top_byte:
+        k = key_from_bits<KeyT>((constant & ~top_mask) | (rng() & top_mask));
+        break;
+      default:
+        k = key_from_bits<KeyT>(word());
+        break;
     }
   }
   if (p.kind == pattern::sorted || p.kind == pattern::reverse_sorted)
@@ -357,9 +364,9 @@ template <typename KeyT, typename ValueT = strata::NullType>
 std::vector<std::size_t> sort_sizes(std::size_t max_size, u64 salt)
 {
   const std::vector<std::size_t> tiles = policy_tiles<KeyT, ValueT>();
-  max_size                   = capped(max_size);
-  std::vector<std::size_t> s = strata_test::test_sizes(tiles[0], max_size, salt);
-  const bool few             = sanitizer_run();
+  max_size                             = capped(max_size);
+  std::vector<std::size_t> s           = strata_test::test_sizes(tiles[0], max_size, salt);
+  const bool few                       = sanitizer_run();
   for (std::size_t t : single_tile_tiles<sm90_policy<KeyT, ValueT>>())
   {
     for (std::size_t x : {t - 1, t, t + 1})
@@ -385,8 +392,15 @@ std::vector<std::size_t> sort_sizes(std::size_t max_size, u64 salt)
       {
         continue;
       }
-      for (std::size_t r : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(31), std::size_t(33), t / 2,
-                            t - 33, t - 2, t - 1})
+      for (std::size_t r : {std::size_t(0),
+                            std::size_t(1),
+                            std::size_t(2),
+                            std::size_t(31),
+                            std::size_t(33),
+                            t / 2,
+                            t - 33,
+                            t - 2,
+                            t - 1})
       {
         if (few && r != 0 && r != 1 && r != t - 1)
         {
@@ -408,10 +422,8 @@ std::vector<std::size_t> sort_sizes(std::size_t max_size, u64 salt)
 
 // The input positions in the order a stable sort by bits [begin_bit, end_bit) of the keys' images puts them.
 template <typename Model>
-std::vector<std::size_t> reference_order(const std::vector<typename Model::host_type>& keys,
-                                         bool descending,
-                                         int begin_bit,
-                                         int end_bit)
+std::vector<std::size_t>
+reference_order(const std::vector<typename Model::host_type>& keys, bool descending, int begin_bit, int end_bit)
 {
   std::vector<u64> digits(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i)
@@ -462,10 +474,14 @@ inline const char* form_name(form f)
 {
   switch (f)
   {
-    case form::in_out: return "in/out";
-    case form::double_buffer: return "DoubleBuffer";
-    case form::policy_in_out: return "in/out with a policy";
-    case form::policy_double_buffer: return "DoubleBuffer with a policy";
+    case form::in_out:
+      return "in/out";
+    case form::double_buffer:
+      return "DoubleBuffer";
+    case form::policy_in_out:
+      return "in/out with a policy";
+    case form::policy_double_buffer:
+      return "DoubleBuffer with a policy";
   }
   return "?";
 }
@@ -534,10 +550,10 @@ cudaError_t call_in_out(bool descending,
   }
   else
   {
-    return descending ? DeviceRadixSort::SortPairsDescending(d_temp, bytes, d_keys_in, d_keys_out, d_values_in,
-                                                             d_values_out, n, tail...)
-                      : DeviceRadixSort::SortPairs(d_temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n,
-                                                   tail...);
+    return descending
+           ? DeviceRadixSort::SortPairsDescending(
+             d_temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, tail...)
+           : DeviceRadixSort::SortPairs(d_temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, tail...);
   }
 }
 
@@ -643,22 +659,22 @@ void run_with_policy(Call&& call, strata_test::launch_mode mode)
 template <typename KeyT, typename ValueT = strata::NullType, typename Model = key_model<KeyT>>
 void check_sort(const std::vector<typename Model::host_type>& h_keys, const sort_options& o)
 {
-  using H                 = typename Model::host_type;
-  constexpr bool PAIRS    = !is_keys_only_v<ValueT>;
-  using V                 = std::conditional_t<PAIRS, ValueT, int>; // host storage of the values
-  const std::size_t n     = h_keys.size();
-  const int begin_bit     = o.default_bits ? 0 : o.begin_bit;
-  const int end_bit       = o.default_bits || o.end_bit < 0 ? Model::BITS : o.end_bit;
-  const bool db           = is_double_buffer(o.api);
-  const int first         = db ? o.initial_selector : 0;
-  const int first_value   = db && o.initial_value_selector >= 0 ? o.initial_value_selector : first;
+  using H               = typename Model::host_type;
+  constexpr bool PAIRS  = !is_keys_only_v<ValueT>;
+  using V               = std::conditional_t<PAIRS, ValueT, int>; // host storage of the values
+  const std::size_t n   = h_keys.size();
+  const int begin_bit   = o.default_bits ? 0 : o.begin_bit;
+  const int end_bit     = o.default_bits || o.end_bit < 0 ? Model::BITS : o.end_bit;
+  const bool db         = is_double_buffer(o.api);
+  const int first       = db ? o.initial_selector : 0;
+  const int first_value = db && o.initial_value_selector >= 0 ? o.initial_value_selector : first;
   INFO(form_name(o.api) << (o.descending ? ", descending" : ", ascending") << (PAIRS ? ", pairs" : ", keys only")
                         << ", n " << n << ", bits ["
-                        << (o.default_bits ? std::string("default") : std::to_string(begin_bit) + ", "
-                                                                          + std::to_string(end_bit))
+                        << (o.default_bits ? std::string("default")
+                                           : std::to_string(begin_bit) + ", " + std::to_string(end_bit))
                         << ")" << (o.mode == strata_test::launch_mode::graph ? ", graph" : "")
                         << (db ? ", initial selectors " + std::to_string(first) + " (keys), "
-                                     + std::to_string(first_value) + " (values)"
+                                   + std::to_string(first_value) + " (values)"
                                : std::string()));
 
   std::vector<V> h_values(PAIRS ? n : 0);
@@ -667,12 +683,12 @@ void check_sort(const std::vector<typename Model::host_type>& h_keys, const sort
     h_values[i] = value_of<V>(i);
   }
   // Buffer `first` holds the input, the other one (the output of the in/out forms) starts poisoned.
-  strata_test::device_buffer<H> keys[2] = {strata_test::device_buffer<H>(n), strata_test::device_buffer<H>(n)};
+  strata_test::device_buffer<H> keys[2]   = {strata_test::device_buffer<H>(n), strata_test::device_buffer<H>(n)};
   strata_test::device_buffer<V> values[2] = {strata_test::device_buffer<V>(h_values.size()),
                                              strata_test::device_buffer<V>(h_values.size())};
   keys[first].upload(h_keys);
   values[first_value].upload(h_values);
-  KeyT* const d_keys[2]      = {reinterpret_cast<KeyT*>(keys[0].data()), reinterpret_cast<KeyT*>(keys[1].data())};
+  KeyT* const d_keys[2]     = {reinterpret_cast<KeyT*>(keys[0].data()), reinterpret_cast<KeyT*>(keys[1].data())};
   ValueT* const d_values[2] = {reinterpret_cast<ValueT*>(values[0].data()),
                                reinterpret_cast<ValueT*>(values[1].data())};
   const int num_items       = static_cast<int>(n);
@@ -688,8 +704,8 @@ void check_sort(const std::vector<typename Model::host_type>& h_keys, const sort
       strata_test::launch(
         [&](void* t, std::size_t& bytes, cudaStream_t s) {
           return with_tail<Model>(o, begin_bit, end_bit, s, [&](const auto&... tail) {
-            return call_in_out(o.descending, t, bytes, d_keys[0], d_keys[1], d_values[0], d_values[1], num_items,
-                               tail...);
+            return call_in_out(
+              o.descending, t, bytes, d_keys[0], d_keys[1], d_values[0], d_values[1], num_items, tail...);
           });
         },
         o.mode);
@@ -708,8 +724,7 @@ void check_sort(const std::vector<typename Model::host_type>& h_keys, const sort
       run_with_policy(
         [&](const auto& policy) {
           return with_tail<Model>(o, begin_bit, end_bit, policy, [&](const auto&... tail) {
-            return call_policy_in_out(o.descending, d_keys[0], d_keys[1], d_values[0], d_values[1], num_items,
-                                      tail...);
+            return call_policy_in_out(o.descending, d_keys[0], d_keys[1], d_values[0], d_values[1], num_items, tail...);
           });
         },
         o.mode);
@@ -742,8 +757,8 @@ void check_sort(const std::vector<typename Model::host_type>& h_keys, const sort
       value_result = db_values.selector;
     }
   }
-  const std::vector<H> out_keys   = keys[key_result].download();
-  const std::vector<V> out_values = values[value_result].download();
+  const std::vector<H> out_keys        = keys[key_result].download();
+  const std::vector<V> out_values      = values[value_result].download();
   const std::vector<V>* checked_values = PAIRS ? &out_values : nullptr;
 
   // Both zeros read as +0.0 in either direction, also where a bit range cuts into their images.

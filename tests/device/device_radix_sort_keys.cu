@@ -8,9 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#define DRS_TEST_INTEGER_KEYS                                                                                       \
-  std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, \
-    bool
+#define DRS_TEST_INTEGER_KEYS \
+  std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, bool
 
 namespace
 {
@@ -24,7 +23,7 @@ TEMPLATE_TEST_CASE("DeviceRadixSort::SortKeys and SortKeysDescending match a sta
                    "[device][radix_sort][keys]",
                    DRS_TEST_INTEGER_KEYS)
 {
-  using K                                = TestType;
+  using K                              = TestType;
   const std::vector<std::size_t> sizes = drs_test::sort_sizes<K>(MAX_ITEMS, sizeof(K) * 7 + 1);
   const key_pattern random{pattern::random, 0, "random"};
   const key_pattern low_entropy{pattern::low_entropy, 3, "low entropy (AND of 3 words)"};
@@ -74,11 +73,11 @@ TEST_CASE("DeviceRadixSort::SortKeys and SortKeysDescending at every partial-til
   // uint32 keys, n = every size in [0, 2 * tile + 1] for the onesweep tile (sampled under the sanitizer), ascending and
   // descending (by turns under the sanitizer), all enqueued on one stream into disjoint windows of an output arena
   // with poisoned guards between them; the arena is read back and checked whenever it is full.
-  using K                      = std::uint32_t;
-  const std::size_t tile       = drs_test::policy_tiles<K>()[0];
-  const std::size_t last       = drs_test::capped(2 * tile + 1);
-  constexpr std::size_t GUARD  = 8;
-  constexpr std::size_t ARENA  = std::size_t(1) << 23;
+  using K                              = std::uint32_t;
+  const std::size_t tile               = drs_test::policy_tiles<K>()[0];
+  const std::size_t last               = drs_test::capped(2 * tile + 1);
+  constexpr std::size_t GUARD          = 8;
+  constexpr std::size_t ARENA          = std::size_t(1) << 23;
   const std::vector<std::size_t> sweep = strata_test::remainder_sweep(last, tile);
   const std::vector<K> h_in = drs_test::make_keys<K>(last, key_pattern{pattern::random, 0, "random"}, 0x5eeb);
   strata_test::device_buffer<K> d_in(h_in);
@@ -90,12 +89,12 @@ TEST_CASE("DeviceRadixSort::SortKeys and SortKeysDescending at every partial-til
   {
     for (const bool descending : {false, true})
     {
-      std::size_t bytes = 0;
-      const cudaError_t e =
-        descending ? strata::DeviceRadixSort::SortKeysDescending(nullptr, bytes, d_in.data(), d_out.data(),
-                                                                 static_cast<int>(n), 0, 32, cudaStream_t{0})
-                   : strata::DeviceRadixSort::SortKeys(nullptr, bytes, d_in.data(), d_out.data(), static_cast<int>(n),
-                                                       0, 32, cudaStream_t{0});
+      std::size_t bytes   = 0;
+      const cudaError_t e = descending
+                            ? strata::DeviceRadixSort::SortKeysDescending(
+                              nullptr, bytes, d_in.data(), d_out.data(), static_cast<int>(n), 0, 32, cudaStream_t{0})
+                            : strata::DeviceRadixSort::SortKeys(
+                              nullptr, bytes, d_in.data(), d_out.data(), static_cast<int>(n), 0, 32, cudaStream_t{0});
       REQUIRE(e == cudaSuccess);
       temp_bytes = std::max(temp_bytes, bytes);
     }
@@ -117,7 +116,7 @@ TEST_CASE("DeviceRadixSort::SortKeys and SortKeysDescending at every partial-til
   std::vector<K> sorted; // the first `have` input keys in ascending order
   std::size_t have   = 0;
   std::size_t checks = 0;
-  auto check_batch = [&] {
+  auto check_batch   = [&] {
     STRATA_TEST_CUDA(cudaStreamSynchronize(s));
     std::vector<K> out(used);
     STRATA_TEST_CUDA(cudaMemcpy(out.data(), d_out.data(), used * sizeof(K), cudaMemcpyDeviceToHost));
@@ -225,8 +224,8 @@ TEST_CASE("DeviceRadixSort::SortKeys with begin_bit, end_bit and the stream left
           "[device][radix_sort][keys]")
 {
   // The defaults: every bit of the key, the legacy default stream.
-  using K               = std::int64_t;
-  const std::size_t n   = drs_test::capped(100003);
+  using K                   = std::int64_t;
+  const std::size_t n       = drs_test::capped(100003);
   const std::vector<K> h_in = drs_test::make_keys<K>(n, key_pattern{pattern::random, 0, "random"}, 0xdef);
   std::vector<K> ascending  = h_in;
   std::sort(ascending.begin(), ascending.end());
@@ -262,7 +261,9 @@ TEST_CASE("DeviceRadixSort::SortKeys with begin_bit, end_bit and the stream left
   SECTION("DoubleBuffer")
   {
     strata::DoubleBuffer<K> keys(d_in.data(), d_alt.data());
-    two_phase([&](void* t, std::size_t& b) { return strata::DeviceRadixSort::SortKeys(t, b, keys, num_items); });
+    two_phase([&](void* t, std::size_t& b) {
+      return strata::DeviceRadixSort::SortKeys(t, b, keys, num_items);
+    });
     REQUIRE((keys.selector == 0 || keys.selector == 1));
     STRATA_REQUIRE_EQUAL_VECTORS((keys.selector == 0 ? d_in : d_alt).download(), ascending);
 

@@ -28,9 +28,9 @@ void require_device_memory()
   STRATA_TEST_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (free_bytes < NEEDED_BYTES)
   {
-    STRATA_TEST_SKIP_ALL("tests/device/device_radix_sort_large.cu needs " << (NEEDED_BYTES >> 20)
-                         << " MiB of free device memory; the device has " << (free_bytes >> 20) << " MiB free of "
-                         << (total_bytes >> 20) << " MiB");
+    STRATA_TEST_SKIP_ALL("tests/device/device_radix_sort_large.cu needs "
+                         << (NEEDED_BYTES >> 20) << " MiB of free device memory; the device has " << (free_bytes >> 20)
+                         << " MiB free of " << (total_bytes >> 20) << " MiB");
   }
 }
 
@@ -152,7 +152,7 @@ template <typename K>
 __global__ void
 count_wrong_pairs(const K* keys, const std::uint32_t* values, std::size_t n, bool descending, u64* wrong)
 {
-  u64 mine = 0;
+  u64 mine                 = 0;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += stride)
   {
@@ -164,7 +164,7 @@ count_wrong_pairs(const K* keys, const std::uint32_t* values, std::size_t n, boo
       const K kb              = keys[i - 1];
       const std::uint32_t vb  = values[i - 1];
       const bool keys_ordered = descending ? kb > k : kb < k;
-      ok = ok && (keys_ordered || (kb == k && vb < v));
+      ok                      = ok && (keys_ordered || (kb == k && vb < v));
     }
     mine += ok ? 0 : 1;
   }
@@ -226,9 +226,9 @@ void check_keys_by_histogram(bool descending, bool double_buffer)
   else
   {
     strata_test::launch([&](void* t, std::size_t& bytes, cudaStream_t s) {
-      return descending ? strata::DeviceRadixSort::SortKeysDescending(t, bytes, a.get(), b.get(), N, 0,
-                                                                      8 * int(sizeof(K)), s)
-                        : strata::DeviceRadixSort::SortKeys(t, bytes, a.get(), b.get(), N, 0, 8 * int(sizeof(K)), s);
+      return descending
+             ? strata::DeviceRadixSort::SortKeysDescending(t, bytes, a.get(), b.get(), N, 0, 8 * int(sizeof(K)), s)
+             : strata::DeviceRadixSort::SortKeys(t, bytes, a.get(), b.get(), N, 0, 8 * int(sizeof(K)), s);
     });
     INFO("the input is left as it was");
     STRATA_REQUIRE_EQUAL_VECTORS(key_histogram(a.get(), N), before);

@@ -25,14 +25,14 @@ TEMPLATE_TEST_CASE("DeviceRadixSort::SortPairs and SortPairsDescending move ever
                    double,
                    strata_test::custom_t)
 {
-  using K = std::uint32_t;
-  using V = TestType;
+  using K                              = std::uint32_t;
+  using V                              = TestType;
   const std::vector<std::size_t> sizes = drs_test::sort_sizes<K, V>(MAX_ITEMS, sizeof(V) * 3 + 2);
   // Few distinct keys (long runs of equal keys, where stability shows) and random keys by turns.
   const key_pattern patterns[] = {{pattern::low_entropy, 4, "low entropy (AND of 4 words)"},
                                   {pattern::random, 0, "random"},
                                   {pattern::low_entropy, 2, "low entropy (AND of 2 words)"}};
-  std::size_t i = 0;
+  std::size_t i                = 0;
   for (const std::size_t n : sizes)
   {
     const key_pattern& p = patterns[i % 3];
@@ -80,16 +80,19 @@ TEST_CASE("DeviceRadixSort::SortPairs with begin_bit, end_bit and the stream lef
           "[device][radix_sort][pairs]")
 {
   // uint32 keys and values, the legacy default stream; values are the input positions.
-  using K                   = std::uint32_t;
-  const std::size_t n       = drs_test::capped(100003);
-  const std::vector<K> h_keys =
-    drs_test::make_keys<K>(n, key_pattern{pattern::low_entropy, 3, "low entropy"}, 0xdefa);
+  using K                     = std::uint32_t;
+  const std::size_t n         = drs_test::capped(100003);
+  const std::vector<K> h_keys = drs_test::make_keys<K>(n, key_pattern{pattern::low_entropy, 3, "low entropy"}, 0xdefa);
   std::vector<K> h_values(n);
   std::iota(h_values.begin(), h_values.end(), K(0));
   std::vector<K> ascending = h_values;
-  std::stable_sort(ascending.begin(), ascending.end(), [&](K a, K b) { return h_keys[a] < h_keys[b]; });
+  std::stable_sort(ascending.begin(), ascending.end(), [&](K a, K b) {
+    return h_keys[a] < h_keys[b];
+  });
   std::vector<K> descending = h_values;
-  std::stable_sort(descending.begin(), descending.end(), [&](K a, K b) { return h_keys[b] < h_keys[a]; });
+  std::stable_sort(descending.begin(), descending.end(), [&](K a, K b) {
+    return h_keys[b] < h_keys[a];
+  });
   auto keys_of = [&](const std::vector<K>& positions) {
     std::vector<K> k(n);
     for (std::size_t i = 0; i < n; ++i)
@@ -101,7 +104,7 @@ TEST_CASE("DeviceRadixSort::SortPairs with begin_bit, end_bit and the stream lef
 
   strata_test::device_buffer<K> d_keys(h_keys), d_keys_out(n), d_values(h_values), d_values_out(n);
   const int num_items = static_cast<int>(n);
-  auto two_phase = [](auto call) {
+  auto two_phase      = [](auto call) {
     std::size_t bytes = 0;
     STRATA_TEST_CUDA(call(nullptr, bytes));
     REQUIRE(bytes > 0);
@@ -114,16 +117,16 @@ TEST_CASE("DeviceRadixSort::SortPairs with begin_bit, end_bit and the stream lef
   SECTION("in/out")
   {
     two_phase([&](void* t, std::size_t& b) {
-      return strata::DeviceRadixSort::SortPairs(t, b, d_keys.data(), d_keys_out.data(), d_values.data(),
-                                                d_values_out.data(), num_items);
+      return strata::DeviceRadixSort::SortPairs(
+        t, b, d_keys.data(), d_keys_out.data(), d_values.data(), d_values_out.data(), num_items);
     });
     STRATA_REQUIRE_EQUAL_VECTORS(d_values_out.download(), ascending);
     STRATA_REQUIRE_EQUAL_VECTORS(d_keys_out.download(), keys_of(ascending));
     d_keys_out.poison();
     d_values_out.poison();
     two_phase([&](void* t, std::size_t& b) {
-      return strata::DeviceRadixSort::SortPairsDescending(t, b, d_keys.data(), d_keys_out.data(), d_values.data(),
-                                                          d_values_out.data(), num_items);
+      return strata::DeviceRadixSort::SortPairsDescending(
+        t, b, d_keys.data(), d_keys_out.data(), d_values.data(), d_values_out.data(), num_items);
     });
     STRATA_REQUIRE_EQUAL_VECTORS(d_values_out.download(), descending);
     STRATA_REQUIRE_EQUAL_VECTORS(d_keys_out.download(), keys_of(descending));
@@ -132,8 +135,9 @@ TEST_CASE("DeviceRadixSort::SortPairs with begin_bit, end_bit and the stream lef
   {
     strata::DoubleBuffer<K> keys(d_keys.data(), d_keys_out.data());
     strata::DoubleBuffer<K> values(d_values.data(), d_values_out.data());
-    two_phase(
-      [&](void* t, std::size_t& b) { return strata::DeviceRadixSort::SortPairs(t, b, keys, values, num_items); });
+    two_phase([&](void* t, std::size_t& b) {
+      return strata::DeviceRadixSort::SortPairs(t, b, keys, values, num_items);
+    });
     REQUIRE((keys.selector == 0 || keys.selector == 1));
     REQUIRE((values.selector == 0 || values.selector == 1));
     STRATA_REQUIRE_EQUAL_VECTORS((values.selector == 0 ? d_values : d_values_out).download(), ascending);
@@ -191,6 +195,12 @@ TEST_CASE("DeviceRadixSort::SortPairs on both sides of the switch to the small-i
 {
   // Below the edge, 8-byte pairs take smaller tiles and 4-byte pairs load their values before the look-back
   // (tuning_radix_sort.cuh).
-  SECTION("u64 keys, u64 values") { check_small_input_edge<std::uint64_t, std::uint64_t>(); }
-  SECTION("u32 keys, u32 values") { check_small_input_edge<std::uint32_t, std::uint32_t>(); }
+  SECTION("u64 keys, u64 values")
+  {
+    check_small_input_edge<std::uint64_t, std::uint64_t>();
+  }
+  SECTION("u32 keys, u32 values")
+  {
+    check_small_input_edge<std::uint32_t, std::uint32_t>();
+  }
 }

@@ -51,8 +51,10 @@ TEST_CASE("DeviceRadixSort's forms run under CUDA graph capture", "[device][radi
   using K             = std::uint32_t;
   const std::size_t n = drs_test::capped(70001);
   const auto keys     = drs_test::make_keys<K>(n, key_pattern{pattern::random, 0, "random"}, 0x9a9);
-  for (const drs_test::form api : {drs_test::form::in_out, drs_test::form::double_buffer,
-                                   drs_test::form::policy_in_out, drs_test::form::policy_double_buffer})
+  for (const drs_test::form api : {drs_test::form::in_out,
+                                   drs_test::form::double_buffer,
+                                   drs_test::form::policy_in_out,
+                                   drs_test::form::policy_double_buffer})
   {
     for (const bool descending : {false, true})
     {
@@ -75,13 +77,13 @@ namespace
 // was current at capture), checking the results in the buffers the selectors set at capture name.
 void check_replays(bool with_policy, bool descending)
 {
-  using K                = std::uint32_t;
-  using V                = std::uint32_t;
-  using Model            = drs_test::key_model<K>;
-  const std::size_t n    = drs_test::capped(100003);
-  const int num_items    = static_cast<int>(n);
-  const int begin_bit    = 0;
-  const int end_bit      = 32;
+  using K             = std::uint32_t;
+  using V             = std::uint32_t;
+  using Model         = drs_test::key_model<K>;
+  const std::size_t n = drs_test::capped(100003);
+  const int num_items = static_cast<int>(n);
+  const int begin_bit = 0;
+  const int end_bit   = 32;
   strata_test::device_buffer<K> keys0(n), keys1(n);
   strata_test::device_buffer<V> values0(n), values1(n);
   strata::DoubleBuffer<K> keys(keys0.data(), keys1.data());
@@ -93,10 +95,10 @@ void check_replays(bool with_policy, bool descending)
   std::size_t bytes = 0;
   if (!with_policy)
   {
-    STRATA_TEST_CUDA(descending ? strata::DeviceRadixSort::SortPairsDescending(nullptr, bytes, keys, values, num_items,
-                                                                               begin_bit, end_bit, s)
-                                : strata::DeviceRadixSort::SortPairs(nullptr, bytes, keys, values, num_items,
-                                                                     begin_bit, end_bit, s));
+    STRATA_TEST_CUDA(
+      descending
+        ? strata::DeviceRadixSort::SortPairsDescending(nullptr, bytes, keys, values, num_items, begin_bit, end_bit, s)
+        : strata::DeviceRadixSort::SortPairs(nullptr, bytes, keys, values, num_items, begin_bit, end_bit, s));
     STRATA_TEST_CUDA(cudaMalloc(&d_temp, bytes));
   }
   STRATA_TEST_CUDA(cudaDeviceSynchronize());
@@ -106,16 +108,15 @@ void check_replays(bool with_policy, bool descending)
   cudaError_t captured = cudaSuccess;
   if (with_policy)
   {
-    captured = descending
-               ? strata::DeviceRadixSort::SortPairsDescending(keys, values, num_items, strata::par.on(s))
-               : strata::DeviceRadixSort::SortPairs(keys, values, num_items, strata::par.on(s));
+    captured = descending ? strata::DeviceRadixSort::SortPairsDescending(keys, values, num_items, strata::par.on(s))
+                          : strata::DeviceRadixSort::SortPairs(keys, values, num_items, strata::par.on(s));
   }
   else
   {
-    captured = descending ? strata::DeviceRadixSort::SortPairsDescending(d_temp, bytes, keys, values, num_items,
-                                                                         begin_bit, end_bit, s)
-                          : strata::DeviceRadixSort::SortPairs(d_temp, bytes, keys, values, num_items, begin_bit,
-                                                               end_bit, s);
+    captured =
+      descending
+        ? strata::DeviceRadixSort::SortPairsDescending(d_temp, bytes, keys, values, num_items, begin_bit, end_bit, s)
+        : strata::DeviceRadixSort::SortPairs(d_temp, bytes, keys, values, num_items, begin_bit, end_bit, s);
   }
   STRATA_TEST_CUDA(cudaStreamEndCapture(s, &graph));
   STRATA_TEST_CUDA(captured);
@@ -143,11 +144,10 @@ void check_replays(bool with_policy, bool descending)
     STRATA_TEST_CUDA(cudaStreamSynchronize(s));
     STRATA_TEST_CUDA(cudaGetLastError());
 
-    const std::vector<K> out_keys   = key_result.download();
-    const std::vector<V> out_values = value_result.download();
-    const std::vector<std::size_t> order =
-      drs_test::reference_order<Model>(h_keys, descending, begin_bit, end_bit);
-    const long long wrong = drs_test::first_wrong(h_keys, h_values, order, out_keys, &out_values);
+    const std::vector<K> out_keys        = key_result.download();
+    const std::vector<V> out_values      = value_result.download();
+    const std::vector<std::size_t> order = drs_test::reference_order<Model>(h_keys, descending, begin_bit, end_bit);
+    const long long wrong                = drs_test::first_wrong(h_keys, h_values, order, out_keys, &out_values);
     if (wrong >= 0)
     {
       const std::size_t i = static_cast<std::size_t>(wrong);

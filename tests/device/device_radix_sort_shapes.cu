@@ -33,8 +33,8 @@ struct shape_hub
   using library = typename strata::detail::radix_sort::policy_hub<KeyT, ValueT, std::uint32_t>::MaxPolicy;
   struct Policy : strata::ChainedPolicy<300, Policy, Policy>
   {
-    using OnesweepPolicy =
-      strata::AgentRadixSortOnesweepPolicy<THREADS, ITEMS, 8, MIN_BLOCKS, VALUES == with_keys, VALUES == after_lookback>;
+    using OnesweepPolicy = strata::
+      AgentRadixSortOnesweepPolicy<THREADS, ITEMS, 8, MIN_BLOCKS, VALUES == with_keys, VALUES == after_lookback>;
     using HistogramPolicy  = typename library::HistogramPolicy;
     using SingleTilePolicy = typename strata::detail::radix_sort::single_tile_tiers_t<library>::largest;
   };
@@ -63,15 +63,11 @@ std::vector<T> keys_for(std::size_t n, int and_words, std::uint64_t salt)
 template <typename KeyT, typename ValueT, int THREADS, int ITEMS, int MIN_BLOCKS, int VALUES>
 void check_shape(std::size_t n, int and_words)
 {
-  using Hub                 = shape_hub<KeyT, ValueT, THREADS, ITEMS, MIN_BLOCKS, VALUES>;
-  using Dispatch            = strata::DispatchRadixSort<false,
-                                                        KeyT,
-                                                        ValueT,
-                                                        std::uint32_t,
-                                                        strata::detail::radix_sort::no_decomposer,
-                                                        Hub>;
-  constexpr bool KEYS_ONLY  = std::is_same<ValueT, strata::NullType>::value;
-  using HostValueT          = std::conditional_t<KEYS_ONLY, std::uint32_t, ValueT>;
+  using Hub = shape_hub<KeyT, ValueT, THREADS, ITEMS, MIN_BLOCKS, VALUES>;
+  using Dispatch =
+    strata::DispatchRadixSort<false, KeyT, ValueT, std::uint32_t, strata::detail::radix_sort::no_decomposer, Hub>;
+  constexpr bool KEYS_ONLY = std::is_same<ValueT, strata::NullType>::value;
+  using HostValueT         = std::conditional_t<KEYS_ONLY, std::uint32_t, ValueT>;
   CAPTURE(n, and_words, THREADS, ITEMS, MIN_BLOCKS, VALUES, sizeof(KeyT), sizeof(HostValueT));
 
   const std::vector<KeyT> keys = keys_for<KeyT>(n, and_words, 0x5ea9e + n * 31 + sizeof(KeyT) * 7 + and_words);
@@ -90,16 +86,18 @@ void check_shape(std::size_t n, int and_words)
   }
   const int end_bit = static_cast<int>(sizeof(KeyT) * 8);
   std::size_t bytes = 0;
-  STRATA_TEST_CUDA(Dispatch::Dispatch(nullptr, bytes, d_keys, d_values, static_cast<std::uint32_t>(n), 0, end_bit,
-                                      false, nullptr));
+  STRATA_TEST_CUDA(
+    Dispatch::Dispatch(nullptr, bytes, d_keys, d_values, static_cast<std::uint32_t>(n), 0, end_bit, false, nullptr));
   strata_test::device_buffer<char> temp(bytes);
-  STRATA_TEST_CUDA(Dispatch::Dispatch(temp.data(), bytes, d_keys, d_values, static_cast<std::uint32_t>(n), 0, end_bit,
-                                      false, nullptr));
+  STRATA_TEST_CUDA(Dispatch::Dispatch(
+    temp.data(), bytes, d_keys, d_values, static_cast<std::uint32_t>(n), 0, end_bit, false, nullptr));
   STRATA_TEST_SYNC();
 
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t(0));
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return keys[a] < keys[b];
+  });
   std::vector<KeyT> expected_keys(n);
   std::vector<HostValueT> expected_values(n);
   for (std::size_t i = 0; i < n; ++i)
@@ -151,5 +149,10 @@ TEST_CASE("DeviceRadixSort with tiles over 48 KiB of shared memory", "[device][r
   check_sizes<std::uint64_t, strata::NullType, 256, 28, 2, before_lookback>(); // 56 KiB of keys
   check_sizes<std::uint32_t, std::uint32_t, 256, 28, 2, with_keys>();          // 56 KiB of keys and values
   check_sizes<std::uint64_t, std::uint64_t, 256, 16, 2, with_keys>();          // 64 KiB of keys and values
-  check_sizes<std::uint8_t, strata::NullType, 512, 80, 1, before_lookback>();  // 40 KiB of 1-byte keys, 17 KiB of counters
+  check_sizes<std::uint8_t,
+              strata::NullType,
+              512,
+              80,
+              1,
+              before_lookback>(); // 40 KiB of 1-byte keys, 17 KiB of counters
 }

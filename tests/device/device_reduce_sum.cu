@@ -38,12 +38,12 @@ TEMPLATE_TEST_CASE("DeviceReduce::Sum matches the host for every size class", "[
 
 TEST_CASE("DeviceReduce::Sum accepts every num_items type", "[device][reduce]")
 {
-  const std::size_t n = 1000003;
+  const std::size_t n               = 1000003;
   const std::vector<long long> h_in = strata_test::random_vector<long long>(n, 5);
   strata_test::device_buffer<long long> d_in(h_in);
   strata_test::device_buffer<long long> d_out(1);
   const long long expected = strata_test::reference_reduce(h_in.data(), h_in.data() + n, 0LL, strata_test::host_plus{});
-  auto run = [&](auto num_items) {
+  auto run                 = [&](auto num_items) {
     d_out.poison();
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
       return strata::DeviceReduce::Sum(temp, bytes, d_in.data(), d_out.data(), num_items, s);
@@ -59,7 +59,7 @@ TEST_CASE("DeviceReduce::Sum accepts every num_items type", "[device][reduce]")
 TEST_CASE("DeviceReduce::Sum of floats is the same bits run to run", "[device][reduce]")
 {
   // Values with full mantissas, so the sum depends on the order of the additions.
-  const std::size_t n = (std::size_t(1) << 24) + 17;
+  const std::size_t n           = (std::size_t(1) << 24) + 17;
   const std::vector<float> h_in = strata_test::full_mantissa_floats(n, 99);
   strata_test::device_buffer<float> d_in(h_in);
   strata_test::device_buffer<float> d_out(1);

@@ -21,11 +21,11 @@ struct bulk_hub
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
   {
     using ScanPolicy     = strata::AgentScanPolicy<128,
-                                                   8,
-                                                   strata::BLOCK_LOAD_WARP_TRANSPOSE,
-                                                   strata::LOAD_PLAIN,
-                                                   strata::BLOCK_STORE_WARP_TRANSPOSE,
-                                                   strata::BLOCK_SCAN_WARP_SCANS>;
+                                               8,
+                                               strata::BLOCK_LOAD_WARP_TRANSPOSE,
+                                               strata::LOAD_PLAIN,
+                                               strata::BLOCK_STORE_WARP_TRANSPOSE,
+                                               strata::BLOCK_SCAN_WARP_SCANS>;
     using BulkScanPolicy = strata::AgentScanBulkPolicy<BULK_THREADS, BULK_VECTORS>;
   };
   using MaxPolicy = Policy;
@@ -72,7 +72,7 @@ void check_bulk_scans(const std::vector<T>& h_in, Op op, T init, strata_test::la
   for (const bool in_place : {false, true})
   {
     CAPTURE(in_place);
-    T* const out = in_place ? d_in.data() : d_out.data();
+    T* const out     = in_place ? d_in.data() : d_out.data();
     const auto check = [&](auto kind, const char* what) {
       constexpr int INIT_KIND = decltype(kind)::value;
       d_in.upload(h_in);
@@ -126,8 +126,11 @@ TEST_CASE("DeviceScan's bulk path keeps the order of a non-commutative operator"
        device_scan_test::scan_sizes(bulk_tile<std::uint64_t>(), MAX_ITEMS, 61, bulk_tile<std::uint64_t>() * 7))
   {
     CAPTURE(n);
-    check_bulk_scans<std::uint64_t>(strata_test::random_vector<std::uint64_t>(n, 43 * n + 9), strata_test::packed_affine_then{}, init,
-                     device_scan_test::mode_for(n), exactly_equal{});
+    check_bulk_scans<std::uint64_t>(strata_test::random_vector<std::uint64_t>(n, 43 * n + 9),
+                                    strata_test::packed_affine_then{},
+                                    init,
+                                    device_scan_test::mode_for(n),
+                                    exactly_equal{});
   }
 }
 

@@ -73,7 +73,7 @@ void check_rejects_bad_input_by_key(Call call)
   strata_test::device_buffer<int> d_keys(h_keys);
   strata_test::device_buffer<int> d_values(h_values);
   strata_test::device_buffer<int> d_out(N);
-  int* const null = nullptr;
+  int* const null   = nullptr;
   std::size_t bytes = 0;
   REQUIRE(call(nullptr, bytes, d_keys.data(), d_values.data(), d_out.data(), N) == cudaSuccess);
   REQUIRE(bytes > 0);
@@ -275,15 +275,15 @@ TEST_CASE("DeviceScan of no items asks for one byte and writes nothing", "[devic
   SECTION("ExclusiveScanByKey")
   {
     check_empty([](void* t, std::size_t& b, int* in, int* out, int n, cudaStream_t s) {
-      return strata::DeviceScan::ExclusiveScanByKey(t, b, in, in, out, cuda::maximum<>{}, 7, n,
-                                                    cuda::std::equal_to<>{}, s);
+      return strata::DeviceScan::ExclusiveScanByKey(
+        t, b, in, in, out, cuda::maximum<>{}, 7, n, cuda::std::equal_to<>{}, s);
     });
   }
   SECTION("InclusiveScanByKey")
   {
     check_empty([](void* t, std::size_t& b, int* in, int* out, int n, cudaStream_t s) {
-      return strata::DeviceScan::InclusiveScanByKey(t, b, in, in, out, cuda::maximum<>{}, n, cuda::std::equal_to<>{},
-                                                    s);
+      return strata::DeviceScan::InclusiveScanByKey(
+        t, b, in, in, out, cuda::maximum<>{}, n, cuda::std::equal_to<>{}, s);
     });
   }
 }

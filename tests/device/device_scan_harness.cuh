@@ -59,15 +59,22 @@ constexpr std::size_t MAX_ITEMS = std::size_t(1) << 22;
 inline std::vector<std::size_t>
 scan_sizes(std::size_t tile, std::size_t max_size, std::uint64_t salt, std::size_t second_tile = 0)
 {
-  std::vector<std::size_t> s = strata_test::test_sizes(tile, max_size, salt);
+  std::vector<std::size_t> s        = strata_test::test_sizes(tile, max_size, salt);
   const std::vector<std::size_t> st = strata_test::test_sizes(SWEEP_TILE, max_size, salt + 1);
   s.insert(s.end(), st.begin(), st.end());
   for (std::size_t t : {SWEEP_TILE, tile, second_tile})
   {
     for (std::size_t k : {1, 2, 3, 8, 61})
     {
-      for (std::size_t r : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(31), std::size_t(33), t / 2,
-                            t - 33, t - 2, t - 1})
+      for (std::size_t r : {std::size_t(0),
+                            std::size_t(1),
+                            std::size_t(2),
+                            std::size_t(31),
+                            std::size_t(33),
+                            t / 2,
+                            t - 33,
+                            t - 2,
+                            t - 1})
       {
         if (t > 33 && r < t && k * t + r <= max_size)
         {

@@ -46,8 +46,7 @@ void check_samples(const std::uint32_t* d_out, std::size_t n, Expected expected)
     const std::size_t count = begin == 0 ? window : n - begin;
     CAPTURE(begin);
     std::vector<std::uint32_t> actual(count);
-    STRATA_TEST_CUDA(
-      cudaMemcpy(actual.data(), d_out + begin, count * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+    STRATA_TEST_CUDA(cudaMemcpy(actual.data(), d_out + begin, count * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
     std::vector<std::uint32_t> wanted(count);
     for (std::size_t i = 0; i < count; ++i)
     {
@@ -75,7 +74,8 @@ __host__ __device__ std::uint32_t hash_of(std::size_t i)
 
 __global__ void fill_hashes(std::uint32_t* data, std::size_t n)
 {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
   {
     data[i] = hash_of(i);
   }
@@ -86,7 +86,8 @@ __global__ void fill_hashes(std::uint32_t* data, std::size_t n)
 __global__ void count_wrong_sums(const std::uint32_t* sums, std::size_t n, unsigned long long* wrong)
 {
   unsigned long long mine = 0;
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
   {
     const std::uint32_t before = i == 0 ? 0u : sums[i - 1];
     mine += (sums[i] - before != hash_of(i)) ? 1u : 0u;
@@ -111,15 +112,25 @@ TEST_CASE("DeviceScan handles more than 2^31 items", "[device][scan][large]")
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
       return strata::DeviceScan::InclusiveScan(temp, bytes, d_in.data(), d_out.data(), plus_u32{}, n, s);
     });
-    check_samples(d_out.data(), n, [](std::size_t i) { return static_cast<std::uint32_t>(i + 1); });
+    check_samples(d_out.data(), n, [](std::size_t i) {
+      return static_cast<std::uint32_t>(i + 1);
+    });
   }
   SECTION("ExclusiveScan of constant_iterator<int8_t>(1) with a uint32 initial value")
   {
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceScan::ExclusiveScan(temp, bytes, thrust::constant_iterator<std::int8_t>(1), d_out.data(),
-                                               cuda::std::plus<>{}, std::uint32_t{5}, n, s);
+      return strata::DeviceScan::ExclusiveScan(temp,
+                                               bytes,
+                                               thrust::constant_iterator<std::int8_t>(1),
+                                               d_out.data(),
+                                               cuda::std::plus<>{},
+                                               std::uint32_t{5},
+                                               n,
+                                               s);
     });
-    check_samples(d_out.data(), n, [](std::size_t i) { return static_cast<std::uint32_t>(i + 5); });
+    check_samples(d_out.data(), n, [](std::size_t i) {
+      return static_cast<std::uint32_t>(i + 5);
+    });
   }
   SECTION("InclusiveSum of random uint32 in memory, in place")
   {
@@ -139,9 +150,11 @@ TEST_CASE("DeviceScan handles more than 2^31 items", "[device][scan][large]")
     const unsigned long long run = 1000003;
     auto keys = thrust::make_transform_iterator(thrust::counting_iterator<unsigned long long>(0), run_of{run});
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceScan::InclusiveSumByKey(temp, bytes, keys, thrust::constant_iterator<std::uint32_t>(1),
-                                                   d_out.data(), n, cuda::std::equal_to<>{}, s);
+      return strata::DeviceScan::InclusiveSumByKey(
+        temp, bytes, keys, thrust::constant_iterator<std::uint32_t>(1), d_out.data(), n, cuda::std::equal_to<>{}, s);
     });
-    check_samples(d_out.data(), n, [run](std::size_t i) { return static_cast<std::uint32_t>(i % run + 1); });
+    check_samples(d_out.data(), n, [run](std::size_t i) {
+      return static_cast<std::uint32_t>(i % run + 1);
+    });
   }
 }

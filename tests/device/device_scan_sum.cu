@@ -62,7 +62,8 @@ TEMPLATE_TEST_CASE("DeviceScan::ExclusiveSum and InclusiveSum match the host for
   }
 }
 
-TEMPLATE_TEST_CASE("DeviceScan::ExclusiveSum and InclusiveSum in place", "[device][scan][sum][in-place]",
+TEMPLATE_TEST_CASE("DeviceScan::ExclusiveSum and InclusiveSum in place",
+                   "[device][scan][sum][in-place]",
                    STRATA_TEST_ALL_TYPES)
 {
   using T = TestType;
@@ -115,7 +116,7 @@ TEST_CASE("DeviceScan sums accept every num_items type", "[device][scan][sum]")
     strata_test::device_buffer<long long> d_out(n);
     const std::vector<long long> exclusive = exclusive_sums(h_in);
     const std::vector<long long> inclusive = inclusive_sums(h_in);
-    auto run = [&](auto num_items) {
+    auto run                               = [&](auto num_items) {
       d_out.poison();
       strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
         return strata::DeviceScan::ExclusiveSum(temp, bytes, d_in.data(), d_out.data(), num_items, s);
@@ -149,7 +150,7 @@ TEST_CASE("DeviceScan sums accept every num_items type", "[device][scan][sum]")
 TEST_CASE("DeviceScan float sums are the same bits run to run and close to the exact sums", "[device][scan][sum]")
 {
   // Values with full mantissas, so every rounded partial sum depends on the order of the additions.
-  const std::size_t n = (std::size_t(1) << 24) + 17;
+  const std::size_t n           = (std::size_t(1) << 24) + 17;
   const std::vector<float> h_in = strata_test::full_mantissa_floats(n, 404);
   strata_test::device_buffer<float> d_in(h_in);
   strata_test::device_buffer<float> d_out(n);
@@ -212,8 +213,12 @@ TEST_CASE("DeviceScan float sums are the same bits run to run and close to the e
   }
 }
 
-TEMPLATE_TEST_CASE("DeviceScan sums of arrays that do not start on 16 bytes", "[device][scan][sum][alignment]",
-                   std::int32_t, float, std::int64_t, double)
+TEMPLATE_TEST_CASE("DeviceScan sums of arrays that do not start on 16 bytes",
+                   "[device][scan][sum][alignment]",
+                   std::int32_t,
+                   float,
+                   std::int64_t,
+                   double)
 {
   // Vectorized and bulk accesses depend on where an array starts: every mix of an input and an output offset by
   // whole items from a 16-byte boundary (a tile's start is then never 16-byte aligned) gives the same sums.
@@ -222,7 +227,7 @@ TEMPLATE_TEST_CASE("DeviceScan sums of arrays that do not start on 16 bytes", "[
   for (std::size_t n : {tile + 1, 5 * tile - 1, std::size_t(1000003)})
   {
     CAPTURE(n);
-    const std::vector<T> h_in = strata_test::random_vector<T>(n, 37 * n + 8);
+    const std::vector<T> h_in     = strata_test::random_vector<T>(n, 37 * n + 8);
     const std::vector<T> expected = inclusive_sums(h_in);
     for (const std::size_t in_offset : {std::size_t(0), std::size_t(1)})
     {
@@ -238,8 +243,8 @@ TEMPLATE_TEST_CASE("DeviceScan sums of arrays that do not start on 16 bytes", "[
             temp, bytes, d_in.data() + in_offset, d_out.data() + out_offset, static_cast<int>(n), s);
         });
         const std::vector<T> out = d_out.download();
-        STRATA_REQUIRE_EQUAL_VECTORS(
-          std::vector<T>(out.begin() + static_cast<std::ptrdiff_t>(out_offset), out.end()), expected);
+        STRATA_REQUIRE_EQUAL_VECTORS(std::vector<T>(out.begin() + static_cast<std::ptrdiff_t>(out_offset), out.end()),
+                                     expected);
       }
     }
   }

@@ -97,15 +97,15 @@ TEST_CASE("a Thrust algorithm whose temporary buffer the allocator cannot give t
 TEST_CASE("a scan of an empty range asks the allocator for nothing and writes nothing", "[execution][scan][allocator]")
 {
   exec_test::logged_stream stream;
-  thrust::device_vector<int> in  = exec_test::upload(std::vector<int>{3, 1, 4});
+  thrust::device_vector<int> in = exec_test::upload(std::vector<int>{3, 1, 4});
   thrust::device_vector<int> out(3);
   exec_test::poison(out);
   stream.close(std::chrono::seconds(10));
   strata::inclusive_scan(stream.policy, in.begin(), in.begin(), out.begin());
   strata::exclusive_scan(stream.policy, in.begin(), in.begin(), out.begin(), 5);
   strata::inclusive_scan_by_key(stream.policy, in.begin(), in.begin(), in.begin(), out.begin());
-  CHECK(strata::DeviceScan::InclusiveSum(thrust::raw_pointer_cast(in.data()), thrust::raw_pointer_cast(out.data()), 0,
-                                         stream.policy)
+  CHECK(strata::DeviceScan::InclusiveSum(
+          thrust::raw_pointer_cast(in.data()), thrust::raw_pointer_cast(out.data()), 0, stream.policy)
         == cudaSuccess);
   CHECK(stream.alloc.log().allocations() == 0);
   stream.open();
@@ -264,9 +264,9 @@ private:
 // Inputs on the current device, outputs poisoned.
 struct home_data
 {
-  static constexpr int n        = 1 << 20;
-  std::vector<int> h            = strata_test::random_vector<int>(n, 41);
-  thrust::device_vector<int> in = exec_test::upload(h);
+  static constexpr int n         = 1 << 20;
+  std::vector<int> h             = strata_test::random_vector<int>(n, 41);
+  thrust::device_vector<int> in  = exec_test::upload(h);
   thrust::device_vector<int> out = [] {
     thrust::device_vector<int> v(n);
     exec_test::poison(v);
@@ -376,8 +376,10 @@ TEST_CASE("a stream of another device serves once its device is current", "[exec
   {
     thrust::device_vector<int> in = exec_test::upload(h);
     thrust::device_vector<long long> sum(1);
-    CHECK(strata::DeviceReduce::Sum(thrust::raw_pointer_cast(in.data()), thrust::raw_pointer_cast(sum.data()),
-                                    static_cast<int>(h.size()), other.get())
+    CHECK(strata::DeviceReduce::Sum(thrust::raw_pointer_cast(in.data()),
+                                    thrust::raw_pointer_cast(sum.data()),
+                                    static_cast<int>(h.size()),
+                                    other.get())
           == cudaSuccess);
     STRATA_TEST_CUDA(cudaStreamSynchronize(other.get()));
     CHECK(exec_test::download(sum)[0] == expected);

@@ -33,9 +33,9 @@ void require_device_memory()
   STRATA_TEST_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (free_bytes < NEEDED_BYTES)
   {
-    STRATA_TEST_SKIP_ALL("tests/execution/large_memory.cu needs " << (NEEDED_BYTES >> 20)
-                         << " MiB of free device memory; the device has " << (free_bytes >> 20) << " MiB free of "
-                         << (total_bytes >> 20) << " MiB");
+    STRATA_TEST_SKIP_ALL("tests/execution/large_memory.cu needs "
+                         << (NEEDED_BYTES >> 20) << " MiB of free device memory; the device has " << (free_bytes >> 20)
+                         << " MiB free of " << (total_bytes >> 20) << " MiB");
   }
 }
 
@@ -275,7 +275,7 @@ TEST_CASE("strata's scans over 2^31 + k items into memory", "[execution][large][
     const std::size_t run = 1000003;
     const long long count = static_cast<long long>(N);
     const run_of runs{static_cast<long long>(run)};
-    const auto keys      = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), runs);
+    const auto keys     = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), runs);
     const auto ones_u32 = thrust::make_transform_iterator(ones.get(), to_u32{});
     strata::inclusive_scan_by_key(
       stream.policy, keys, keys + count, ones_u32, out.get(), cuda::std::equal_to<>{}, plus_u32{});

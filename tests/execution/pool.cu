@@ -389,13 +389,13 @@ TEST_CASE("the reserved high-water mark follows the memory held from the driver"
   const cudaStream_t s = cudaStreamLegacy;
   strata::reset_memory_pool_high_water_mark();
   strata::memory_pool_statistics st = strata::memory_pool_stats();
-  const std::size_t low = st.reserved_high_water_mark;
+  const std::size_t low             = st.reserved_high_water_mark;
   CHECK(low >= st.bytes_reserved);
 
   // Nothing is cached (the scope emptied the cache), so 256 MiB come from the driver.
   const std::size_t block = 256 * MiB;
-  void* p = pool.allocate(block, s);
-  st = strata::memory_pool_stats();
+  void* p                 = pool.allocate(block, s);
+  st                      = strata::memory_pool_stats();
   CHECK(st.reserved_high_water_mark >= low + block);
   CHECK(st.reserved_high_water_mark >= st.bytes_reserved);
   pool.deallocate(p, block, s);

@@ -137,8 +137,11 @@ TEMPLATE_TEST_CASE("strata::inclusive_scan and exclusive_scan keep the order of 
   }
 }
 
-TEMPLATE_TEST_CASE(
-  "strata::inclusive_scan and exclusive_scan in place", "[execution][scan][in-place]", std::int32_t, double, mat2x2)
+TEMPLATE_TEST_CASE("strata::inclusive_scan and exclusive_scan in place",
+                   "[execution][scan][in-place]",
+                   std::int32_t,
+                   double,
+                   mat2x2)
 {
   using T      = TestType;
   using Op     = std::conditional_t<std::is_same<T, mat2x2>::value, mat_mul, cuda::std::plus<>>;

@@ -44,15 +44,16 @@ constexpr sort_algorithm keys_sort = strata::detail::frontend::sort_algorithm_v<
 static_assert(keys_sort<int*, cuda::std::less<>> == sort_algorithm::radix_ascending, "");
 static_assert(keys_sort<int*, cuda::std::less<int>> == sort_algorithm::radix_ascending, "");
 static_assert(keys_sort<thrust::device_ptr<float>, std::less<float>> == sort_algorithm::radix_ascending, "");
-static_assert(keys_sort<thrust::device_vector<double>::iterator, thrust::less<double>> == sort_algorithm::radix_ascending,
-              "");
+static_assert(
+  keys_sort<thrust::device_vector<double>::iterator, thrust::less<double>> == sort_algorithm::radix_ascending,
+  "");
 static_assert(keys_sort<std::uint8_t*, std::less<>> == sort_algorithm::radix_ascending, "");
 static_assert(keys_sort<__half*, cuda::std::less<__half>> == sort_algorithm::radix_ascending, "");
 static_assert(keys_sort<__nv_bfloat16*, cuda::std::less<>> == sort_algorithm::radix_ascending, "");
 static_assert(keys_sort<bool*, cuda::std::less<>> == sort_algorithm::radix_ascending, "");
 static_assert(keys_sort<int*, cuda::std::greater<>> == sort_algorithm::radix_descending, "");
-static_assert(keys_sort<thrust::device_vector<std::int64_t>::iterator, thrust::greater<std::int64_t>>
-                == sort_algorithm::radix_descending,
+static_assert(keys_sort<thrust::device_vector<std::int64_t>::iterator,
+                        thrust::greater<std::int64_t>> == sort_algorithm::radix_descending,
               "");
 static_assert(keys_sort<thrust::device_ptr<double>, std::greater<>> == sort_algorithm::radix_descending, "");
 // The merge sort for everything else: other comparators (less of another type included), other key types, iterators
@@ -255,7 +256,8 @@ TEMPLATE_TEST_CASE("strata::sort and stable_sort under other comparators and of 
         sort_test::require_sorted_permutation(run([&] {
                                                 strata::sort(p, first, last, Compare{});
                                               }),
-                                              h, Compare{});
+                                              h,
+                                              Compare{});
         STRATA_REQUIRE_EQUAL_VECTORS(ids_of(run([&] {
                                        strata::stable_sort(p, first, last, Compare{});
                                      })),
@@ -266,7 +268,8 @@ TEMPLATE_TEST_CASE("strata::sort and stable_sort under other comparators and of 
           sort_test::require_sorted_permutation(run([&] {
                                                   strata::sort(p, first, last);
                                                 }),
-                                                h, host_less{});
+                                                h,
+                                                host_less{});
           STRATA_REQUIRE_EQUAL_VECTORS(ids_of(run([&] {
                                          strata::stable_sort(p, first, last, custom_descending{});
                                        })),
@@ -290,9 +293,12 @@ TEST_CASE("strata::sort and stable_sort through reverse and permutation iterator
 {
   exec_test::logged_stream stream;
   const auto& p = stream.policy;
-  for (const std::size_t n : strata_test::sizes_within_cap({std::size_t(0), std::size_t(1), std::size_t(2),
-                                                           std::size_t(1000), sort_test::merge_tile<int>() + 1,
-                                                           std::size_t(1000003)}))
+  for (const std::size_t n : strata_test::sizes_within_cap({std::size_t(0),
+                                                            std::size_t(1),
+                                                            std::size_t(2),
+                                                            std::size_t(1000),
+                                                            sort_test::merge_tile<int>() + 1,
+                                                            std::size_t(1000003)}))
   {
     CAPTURE(n);
     const std::vector<int> h = sort_test::make_keys<int>(n, entropy::few_values, 59 * n + 4);
@@ -326,8 +332,9 @@ TEST_CASE("strata::sort and stable_sort through reverse and permutation iterator
       view[i] = h[static_cast<std::size_t>(map[i])];
     }
     const std::vector<int> view_sorted = sort_test::stably_sorted(view, host_less{});
-    out = sort_test::run_sort(stream, d, h, [&] {
-      strata::sort(p, thrust::make_permutation_iterator(d.begin(), d_map.begin()),
+    out                                = sort_test::run_sort(stream, d, h, [&] {
+      strata::sort(p,
+                   thrust::make_permutation_iterator(d.begin(), d_map.begin()),
                    thrust::make_permutation_iterator(d.begin(), d_map.end()));
     });
     for (std::size_t i = 0; i < n; ++i)
@@ -617,11 +624,11 @@ void check_sort_graph_replays(const Policy& policy, exec_test::gated_stream& str
   for (int replay = 0; replay < 2; ++replay)
   {
     CAPTURE(replay);
-    const std::uint64_t salt         = 300 + static_cast<std::uint64_t>(replay);
-    const std::vector<int> ha        = sort_test::make_keys<int>(n, entropy::full, salt);
+    const std::uint64_t salt           = 300 + static_cast<std::uint64_t>(replay);
+    const std::vector<int> ha          = sort_test::make_keys<int>(n, entropy::full, salt);
     const std::vector<std::uint8_t> hb = sort_test::make_keys<std::uint8_t>(n, entropy::full, salt + 10);
-    const std::vector<custom_t> hc   = sort_test::make_keys<custom_t>(n, entropy::few_values, salt + 20);
-    const std::vector<int> hs        = sort_test::make_keys<int>(100, entropy::full, salt + 30);
+    const std::vector<custom_t> hc     = sort_test::make_keys<custom_t>(n, entropy::few_values, salt + 20);
+    const std::vector<int> hs          = sort_test::make_keys<int>(100, entropy::full, salt + 30);
     exec_test::upload_into(a, ha);
     exec_test::upload_into(b, hb);
     exec_test::upload_into(c, hc);
@@ -658,8 +665,9 @@ TEST_CASE("strata::is_sorted throws on a stream being captured, and leaves the c
           "[execution][sort][is_sorted][graph][errors]")
 {
   exec_test::logged_stream stream;
-  thrust::device_vector<int> d = exec_test::upload(sort_test::make_keys<int>(strata_test::capped(1000003), entropy::full, 101));
-  auto while_capturing         = [&](const char* name, auto call) {
+  thrust::device_vector<int> d =
+    exec_test::upload(sort_test::make_keys<int>(strata_test::capped(1000003), entropy::full, 101));
+  auto while_capturing = [&](const char* name, auto call) {
     INFO(name);
     stream.alloc.log().clear();
     STRATA_TEST_CUDA(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeGlobal));
@@ -689,11 +697,11 @@ TEST_CASE("an allocator that throws or returns null makes every sort throw strat
           "nothing and leaving the keys as they were",
           "[execution][sort][allocator][errors]")
 {
-  const std::size_t n                 = strata_test::capped(1000003);
-  const std::vector<int> hi           = sort_test::make_keys<int>(n, entropy::full, 103);
-  const std::vector<std::uint8_t> hu  = sort_test::make_keys<std::uint8_t>(n, entropy::full, 107);
-  const std::vector<custom_t> hc      = sort_test::make_keys<custom_t>(n, entropy::few_values, 109);
-  const std::vector<int> sorted_i     = sort_test::stably_sorted(hi, host_less{});
+  const std::size_t n                = strata_test::capped(1000003);
+  const std::vector<int> hi          = sort_test::make_keys<int>(n, entropy::full, 103);
+  const std::vector<std::uint8_t> hu = sort_test::make_keys<std::uint8_t>(n, entropy::full, 107);
+  const std::vector<custom_t> hc     = sort_test::make_keys<custom_t>(n, entropy::few_values, 109);
+  const std::vector<int> sorted_i    = sort_test::stably_sorted(hi, host_less{});
   thrust::device_vector<int> di(n);
   thrust::device_vector<std::uint8_t> du(n);
   thrust::device_vector<custom_t> dc(n);
@@ -720,14 +728,28 @@ TEST_CASE("an allocator that throws or returns null makes every sort throw strat
       CHECK(stream.alloc.log().allocations() == 1);
       stream.require_clean();
     };
-    auto reset_i     = [&] { exec_test::upload_into(di, hi); };
-    auto reset_u     = [&] { exec_test::upload_into(du, hu); };
-    auto reset_c     = [&] { exec_test::upload_into(dc, hc); };
-    auto unchanged_i = [&] { STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(di), hi); };
-    auto unchanged_u = [&] { STRATA_REQUIRE_EQUAL_VECTORS(ids_of(exec_test::download(du)), ids_of(hu)); };
-    auto unchanged_c = [&] { STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(dc), hc); };
-    auto sorted_keys = [&] { exec_test::upload_into(di, sorted_i); };
-    auto no_check    = [] {};
+    auto reset_i = [&] {
+      exec_test::upload_into(di, hi);
+    };
+    auto reset_u = [&] {
+      exec_test::upload_into(du, hu);
+    };
+    auto reset_c = [&] {
+      exec_test::upload_into(dc, hc);
+    };
+    auto unchanged_i = [&] {
+      STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(di), hi);
+    };
+    auto unchanged_u = [&] {
+      STRATA_REQUIRE_EQUAL_VECTORS(ids_of(exec_test::download(du)), ids_of(hu));
+    };
+    auto unchanged_c = [&] {
+      STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(dc), hc);
+    };
+    auto sorted_keys = [&] {
+      exec_test::upload_into(di, sorted_i);
+    };
+    auto no_check = [] {};
 
     check("strata::sort", reset_i, unchanged_i, [&] {
       strata::sort(p, di.begin(), di.end());
@@ -758,7 +780,7 @@ TEST_CASE("strata::sort, stable_sort, is_sorted and is_sorted_until of empty and
           "[execution][sort][empty]")
 {
   exec_test::logged_stream stream;
-  const auto& p = stream.policy;
+  const auto& p   = stream.policy;
   int* const null = nullptr;
   strata::sort(p, null, null);
   strata::sort(p, null, null, cuda::std::greater<>{});

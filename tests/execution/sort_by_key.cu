@@ -41,20 +41,21 @@ constexpr sort_algorithm pairs_sort = strata::detail::frontend::sort_algorithm_v
 
 // The radix sort where keys and values are contiguous memory and the comparator is less / greater of the keys.
 static_assert(pairs_sort<int*, unsigned*, cuda::std::less<>> == sort_algorithm::radix_ascending, "");
-static_assert(pairs_sort<thrust::device_vector<float>::iterator, thrust::device_vector<custom_t>::iterator,
-                         thrust::greater<float>>
-                == sort_algorithm::radix_descending,
+static_assert(pairs_sort<thrust::device_vector<float>::iterator,
+                         thrust::device_vector<custom_t>::iterator,
+                         thrust::greater<float>> == sort_algorithm::radix_descending,
               "");
-static_assert(pairs_sort<thrust::device_ptr<std::uint8_t>, thrust::device_ptr<double>, std::less<std::uint8_t>>
-                == sort_algorithm::radix_ascending,
+static_assert(pairs_sort<thrust::device_ptr<std::uint8_t>,
+                         thrust::device_ptr<double>,
+                         std::less<std::uint8_t>> == sort_algorithm::radix_ascending,
               "");
 // The merge sort where the values are not contiguous memory, or the keys are not radix keys.
-static_assert(pairs_sort<int*, thrust::zip_iterator<thrust::tuple<unsigned*, double*>>, cuda::std::less<>>
-                == sort_algorithm::merge,
-              "");
-static_assert(pairs_sort<int*, thrust::permutation_iterator<unsigned*, int*>, cuda::std::less<>>
-                == sort_algorithm::merge,
-              "");
+static_assert(
+  pairs_sort<int*, thrust::zip_iterator<thrust::tuple<unsigned*, double*>>, cuda::std::less<>> == sort_algorithm::merge,
+  "");
+static_assert(
+  pairs_sort<int*, thrust::permutation_iterator<unsigned*, int*>, cuda::std::less<>> == sort_algorithm::merge,
+  "");
 static_assert(pairs_sort<custom_t*, unsigned*, cuda::std::less<>> == sort_algorithm::merge, "");
 static_assert(pairs_sort<int*, unsigned*, by_magnitude> == sort_algorithm::merge, "");
 
@@ -108,7 +109,7 @@ TEMPLATE_TEST_CASE("strata::sort_by_key and stable_sort_by_key of arithmetic key
                    (kv<std::uint8_t, std::uint32_t>),
                    (kv<std::int32_t, std::uint32_t>),
                    (kv<float, std::uint64_t>),
-                   (kv<std::int64_t, double>))
+                   (kv<std::int64_t, double>) )
 {
   using K = typename TestType::key_type;
   using V = typename TestType::value_type;
@@ -244,9 +245,12 @@ TEST_CASE("strata::stable_sort_by_key with values through zip and permutation it
 {
   exec_test::logged_stream stream;
   const auto& p = stream.policy;
-  for (const std::size_t n :
-       strata_test::sizes_within_cap({std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(1000),
-                                      sort_test::merge_tile<int, std::uint32_t>() + 1, std::size_t(1000003)}))
+  for (const std::size_t n : strata_test::sizes_within_cap({std::size_t(0),
+                                                            std::size_t(1),
+                                                            std::size_t(2),
+                                                            std::size_t(1000),
+                                                            sort_test::merge_tile<int, std::uint32_t>() + 1,
+                                                            std::size_t(1000003)}))
   {
     CAPTURE(n);
     const std::vector<int> h = sort_test::make_keys<int>(n, entropy::few_values, 131 * n + 3);
@@ -260,9 +264,8 @@ TEST_CASE("strata::stable_sort_by_key with values through zip and permutation it
       {
         halves[i] = 0.5 * static_cast<double>(i);
       }
-      thrust::device_vector<std::uint32_t> positions =
-        exec_test::upload(sort_test::position_values<std::uint32_t>(n));
-      thrust::device_vector<double> d_halves = exec_test::upload(halves);
+      thrust::device_vector<std::uint32_t> positions = exec_test::upload(sort_test::position_values<std::uint32_t>(n));
+      thrust::device_vector<double> d_halves         = exec_test::upload(halves);
       exec_test::upload_into(dk, h);
       stream.alloc.log().clear();
       strata::stable_sort_by_key(
@@ -314,15 +317,16 @@ TEST_CASE("strata::stable_sort_by_key with values through zip and permutation it
       {
         zipped[i] = std::make_tuple(h[i], second[i]);
       }
-      const auto expected_zip = sort_test::stably_sorted_pairs<std::tuple<int, int>, std::uint32_t>(
-        zipped, std::less<std::tuple<int, int>>{});
-      thrust::device_vector<int> d_second = exec_test::upload(second);
-      thrust::device_vector<std::uint32_t> dv =
-        exec_test::upload(sort_test::position_values<std::uint32_t>(n));
+      const auto expected_zip =
+        sort_test::stably_sorted_pairs<std::tuple<int, int>, std::uint32_t>(zipped, std::less<std::tuple<int, int>>{});
+      thrust::device_vector<int> d_second     = exec_test::upload(second);
+      thrust::device_vector<std::uint32_t> dv = exec_test::upload(sort_test::position_values<std::uint32_t>(n));
       exec_test::upload_into(dk, h);
       stream.alloc.log().clear();
-      strata::stable_sort_by_key(p, thrust::make_zip_iterator(dk.begin(), d_second.begin()),
-                                 thrust::make_zip_iterator(dk.end(), d_second.end()), dv.begin());
+      strata::stable_sort_by_key(p,
+                                 thrust::make_zip_iterator(dk.begin(), d_second.begin()),
+                                 thrust::make_zip_iterator(dk.end(), d_second.end()),
+                                 dv.begin());
       stream.sync();
       stream.require_clean();
       const std::vector<int> first_out  = exec_test::download(dk);
@@ -346,13 +350,13 @@ namespace
 template <typename KeyT, typename CompareT, typename Call>
 void check_pairs_behind_gate(exec_test::logged_stream& stream, const std::vector<KeyT>& h, CompareT comp, Call&& call)
 {
-  using V                                = std::uint32_t;
-  const std::vector<V> positions         = sort_test::position_values<V>(h.size());
-  const auto expected                    = sort_test::stably_sorted_pairs<KeyT, V>(h, comp);
-  thrust::device_vector<KeyT> real       = exec_test::upload(h);
-  const std::vector<KeyT> decoy          = exec_test::decoy_of(h);
-  thrust::device_vector<KeyT> keys       = exec_test::upload(decoy);
-  thrust::device_vector<V> values        = exec_test::upload(positions);
+  using V                          = std::uint32_t;
+  const std::vector<V> positions   = sort_test::position_values<V>(h.size());
+  const auto expected              = sort_test::stably_sorted_pairs<KeyT, V>(h, comp);
+  thrust::device_vector<KeyT> real = exec_test::upload(h);
+  const std::vector<KeyT> decoy    = exec_test::decoy_of(h);
+  thrust::device_vector<KeyT> keys = exec_test::upload(decoy);
+  thrust::device_vector<V> values  = exec_test::upload(positions);
   stream.alloc.log().clear();
   stream.close();
   stream.copy(keys, real);
@@ -379,22 +383,28 @@ TEST_CASE("strata::sort_by_key and stable_sort_by_key return before their kernel
     CAPTURE(n);
     {
       INFO("radix sort, int32 keys, descending");
-      check_pairs_behind_gate(stream, sort_test::make_keys<int>(n, entropy::few_values, 149 * n), host_greater{},
+      check_pairs_behind_gate(stream,
+                              sort_test::make_keys<int>(n, entropy::few_values, 149 * n),
+                              host_greater{},
                               [&](auto keys_first, auto keys_last, auto values_first) {
-                                strata::stable_sort_by_key(p, keys_first, keys_last, values_first,
-                                                           cuda::std::greater<>{});
+                                strata::stable_sort_by_key(
+                                  p, keys_first, keys_last, values_first, cuda::std::greater<>{});
                               });
     }
     {
       INFO("radix sort, uint8 keys (the result is copied back from the second buffers)");
-      check_pairs_behind_gate(stream, sort_test::make_keys<std::uint8_t>(n, entropy::full, 151 * n), host_less{},
+      check_pairs_behind_gate(stream,
+                              sort_test::make_keys<std::uint8_t>(n, entropy::full, 151 * n),
+                              host_less{},
                               [&](auto keys_first, auto keys_last, auto values_first) {
                                 strata::stable_sort_by_key(p, keys_first, keys_last, values_first);
                               });
     }
     {
       INFO("merge sort, custom_t keys");
-      check_pairs_behind_gate(stream, sort_test::make_keys<custom_t>(n, entropy::few_values, 157 * n), custom_by_bc{},
+      check_pairs_behind_gate(stream,
+                              sort_test::make_keys<custom_t>(n, entropy::few_values, 157 * n),
+                              custom_by_bc{},
                               [&](auto keys_first, auto keys_last, auto values_first) {
                                 strata::stable_sort_by_key(p, keys_first, keys_last, values_first, custom_by_bc{});
                               });
@@ -422,15 +432,21 @@ TEST_CASE("Thrust's by-key sorts given strata's policy run strata's implementati
     });
     sort_test::require_pairs_moved_together(out.keys, out.values, h, host_less{});
   }
-  require_stable_result(run_pairs(stream, dk, dv, h,
+  require_stable_result(run_pairs(stream,
+                                  dk,
+                                  dv,
+                                  h,
                                   [&] {
                                     sort_test::check_strata_ran("strata::stable_sort_by_key", [&] {
-                                      thrust::stable_sort_by_key(p, dk.begin(), dk.end(), dv.begin(),
-                                                                 thrust::greater<int>{});
+                                      thrust::stable_sort_by_key(
+                                        p, dk.begin(), dk.end(), dv.begin(), thrust::greater<int>{});
                                     });
                                   }),
                         sort_test::stably_sorted_pairs<int, V>(h, host_greater{}));
-  require_stable_result(run_pairs(stream, dk, dv, h,
+  require_stable_result(run_pairs(stream,
+                                  dk,
+                                  dv,
+                                  h,
                                   [&] {
                                     sort_test::check_strata_ran("strata::stable_sort_by_key", [&] {
                                       thrust::stable_sort_by_key(p, dk.begin(), dk.end(), dv.begin());
@@ -475,10 +491,10 @@ void check_pairs_graph_replays(const Policy& policy, exec_test::gated_stream& st
   for (int replay = 0; replay < 2; ++replay)
   {
     CAPTURE(replay);
-    const std::uint64_t salt             = 400 + static_cast<std::uint64_t>(replay);
-    const std::vector<std::uint8_t> h8   = sort_test::make_keys<std::uint8_t>(n, entropy::full, salt);
-    const std::vector<int> h32           = sort_test::make_keys<int>(n, entropy::few_values, salt + 10);
-    const std::vector<custom_t> hc       = sort_test::make_keys<custom_t>(n, entropy::few_values, salt + 20);
+    const std::uint64_t salt           = 400 + static_cast<std::uint64_t>(replay);
+    const std::vector<std::uint8_t> h8 = sort_test::make_keys<std::uint8_t>(n, entropy::full, salt);
+    const std::vector<int> h32         = sort_test::make_keys<int>(n, entropy::few_values, salt + 10);
+    const std::vector<custom_t> hc     = sort_test::make_keys<custom_t>(n, entropy::few_values, salt + 20);
     exec_test::upload_into(k8, h8);
     exec_test::upload_into(k32, h32);
     exec_test::upload_into(kc, hc);
@@ -588,7 +604,7 @@ TEST_CASE("strata::sort_by_key and stable_sort_by_key of empty and one-item rang
   custom_t* const custom_keys = nullptr;
   strata::stable_sort_by_key(p, custom_keys, custom_keys, values, custom_by_bc{});
 
-  thrust::device_vector<int> dk = exec_test::upload(std::vector<int>{9, 4, 1});
+  thrust::device_vector<int> dk      = exec_test::upload(std::vector<int>{9, 4, 1});
   thrust::device_vector<unsigned> dv = exec_test::upload(std::vector<unsigned>{0, 1, 2});
   strata::sort_by_key(p, dk.begin() + 1, dk.begin() + 1, dv.begin());
   strata::sort_by_key(p, dk.begin() + 1, dk.begin() + 2, dv.begin());

@@ -318,7 +318,8 @@ void check_strata_ran(const std::string& name, Call&& call)
 // left in `d`. Every allocation must have been given back on the stream (the log keeps what the call took, for the
 // caller to check).
 template <typename T, typename Call>
-std::vector<T> run_sort(exec_test::logged_stream& stream, thrust::device_vector<T>& d, const std::vector<T>& h, Call&& call)
+std::vector<T>
+run_sort(exec_test::logged_stream& stream, thrust::device_vector<T>& d, const std::vector<T>& h, Call&& call)
 {
   exec_test::upload_into(d, h);
   stream.alloc.log().clear();

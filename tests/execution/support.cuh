@@ -50,7 +50,7 @@ inline void record_cub_entry(const char* name)
 } // namespace exec_test
 
 // strata's hook runs in host code only; CUB's sits in functions that may also be compiled for the device.
-#define STRATA_DETAIL_BEFORE_NVTX_RANGE(name)    ::exec_test::record_strata_entry(name)
+#define STRATA_DETAIL_BEFORE_NVTX_RANGE(name) ::exec_test::record_strata_entry(name)
 #define CUB_DETAIL_BEFORE_NVTX_RANGE_SCOPE(name) NV_IF_TARGET(NV_IS_HOST, (::exec_test::record_cub_entry(name);))
 
 #include <strata/execution/execution.cuh>
@@ -198,7 +198,7 @@ struct returns
 
 // The value types whose code paths differ in the frontend: 1-, 4- and 8-byte integers, float, double and a 16-byte
 // struct; and a shorter list for algorithms whose code path depends less on the type.
-#define EXEC_TEST_TYPES     std::int8_t, std::int32_t, std::int64_t, float, double, strata_test::custom_t
+#define EXEC_TEST_TYPES std::int8_t, std::int32_t, std::int64_t, float, double, strata_test::custom_t
 #define EXEC_TEST_FEW_TYPES std::int8_t, std::int32_t, double, strata_test::custom_t
 
 // A random value of T from a generator salted with `salt`.
@@ -370,7 +370,7 @@ std::vector<T> decoy_of(std::vector<T> real)
 enum class failure
 {
   none,
-  throws, // allocate throws std::bad_alloc
+  throws,      // allocate throws std::bad_alloc
   returns_null // allocate returns a null pointer
 };
 

@@ -224,8 +224,12 @@ std::vector<T> sort_keys(std::size_t n, std::uint64_t salt, bool specials)
   {
     if (specials)
     {
-      const T special[] = {T(-0.0), T(0.0), std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(),
-                           std::numeric_limits<T>::quiet_NaN(), -std::numeric_limits<T>::quiet_NaN()};
+      const T special[] = {T(-0.0),
+                           T(0.0),
+                           std::numeric_limits<T>::infinity(),
+                           -std::numeric_limits<T>::infinity(),
+                           std::numeric_limits<T>::quiet_NaN(),
+                           -std::numeric_limits<T>::quiet_NaN()};
       for (std::size_t i = 0; i < n; i += 7)
       {
         k[i] = special[(i / 7) % 6];
@@ -602,17 +606,28 @@ inline const char* name_of(kind k)
 {
   switch (k)
   {
-    case kind::raw: return "raw pointer";
-    case kind::device_ptr: return "device_ptr";
-    case kind::vector: return "device_vector";
-    case kind::universal: return "universal_vector";
-    case kind::managed: return "managed memory";
-    case kind::reverse: return "reverse_iterator";
-    case kind::permutation: return "permutation_iterator";
-    case kind::transform: return "transform_iterator";
-    case kind::counting: return "counting_iterator";
-    case kind::constant: return "constant_iterator";
-    case kind::discard: return "discard_iterator";
+    case kind::raw:
+      return "raw pointer";
+    case kind::device_ptr:
+      return "device_ptr";
+    case kind::vector:
+      return "device_vector";
+    case kind::universal:
+      return "universal_vector";
+    case kind::managed:
+      return "managed memory";
+    case kind::reverse:
+      return "reverse_iterator";
+    case kind::permutation:
+      return "permutation_iterator";
+    case kind::transform:
+      return "transform_iterator";
+    case kind::counting:
+      return "counting_iterator";
+    case kind::constant:
+      return "constant_iterator";
+    case kind::discard:
+      return "discard_iterator";
   }
   return "?";
 }

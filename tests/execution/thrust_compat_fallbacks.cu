@@ -25,8 +25,7 @@
 
 using namespace compat;
 
-TEST_CASE("Thrust's own algorithms through strata::par: compaction and by-key reductions",
-          "[thrust][compat][fallback]")
+TEST_CASE("Thrust's own algorithms through strata::par: compaction and by-key reductions", "[thrust][compat][fallback]")
 {
   for (const std::size_t n : sizes())
   {
@@ -86,8 +85,7 @@ TEST_CASE("Thrust's own algorithms through strata::par: compaction and by-key re
   }
 }
 
-TEST_CASE("Thrust's own algorithms through strata::par: merging, searching, rearranging",
-          "[thrust][compat][fallback]")
+TEST_CASE("Thrust's own algorithms through strata::par: merging, searching, rearranging", "[thrust][compat][fallback]")
 {
   for (const std::size_t n : sizes())
   {
@@ -152,7 +150,8 @@ TEST_CASE("Thrust's own algorithms through strata::par: merging, searching, rear
       {
         y[n - 3] = 1000;
       }
-      r.value("position", static_cast<long long>(thrust::mismatch(policy, x.begin(), x.end(), y.begin()).first - x.begin()));
+      r.value("position",
+              static_cast<long long>(thrust::mismatch(policy, x.begin(), x.end(), y.begin()).first - x.begin()));
     });
     compare("binary_search", "device_vector", n, [&](auto policy, record& r) {
       thrust::device_vector<int> haystack(a.begin(), a.end());

@@ -14,7 +14,8 @@
 
 using namespace compat;
 
-#define COMPAT_SUM_TYPES std::int8_t, int, long, float, double, compat::pod, compat::vec3, compat::counted, compat::cfloat
+#define COMPAT_SUM_TYPES \
+  std::int8_t, int, long, float, double, compat::pod, compat::vec3, compat::counted, compat::cfloat
 
 TEMPLATE_TEST_CASE("thrust::reduce through strata::par: every value type", "[thrust][compat][reduce]", COMPAT_SUM_TYPES)
 {
@@ -68,8 +69,7 @@ void reduce_mixed(const std::string& variant, InitT init, OpT op)
 }
 } // namespace
 
-TEST_CASE("thrust::reduce through strata::par: items, init and operator of different types",
-          "[thrust][compat][reduce]")
+TEST_CASE("thrust::reduce through strata::par: items, init and operator of different types", "[thrust][compat][reduce]")
 {
   // Items of a type other than init's: thrust::reduce(first, last, init) adds with plus<Init>.
   reduce_mixed<float>("float items, int init", 0, thrust::plus<>());
@@ -131,8 +131,13 @@ TEST_CASE("thrust::reduce through strata::par: every kind of operator", "[thrust
   }
 }
 
-TEMPLATE_TEST_CASE("thrust::transform_reduce through strata::par", "[thrust][compat][transform_reduce]", int, float,
-                   std::int8_t, compat::pod, compat::counted)
+TEMPLATE_TEST_CASE("thrust::transform_reduce through strata::par",
+                   "[thrust][compat][transform_reduce]",
+                   int,
+                   float,
+                   std::int8_t,
+                   compat::pod,
+                   compat::counted)
 {
   using T = TestType;
   for (const std::size_t n : sizes())
@@ -166,9 +171,9 @@ TEST_CASE("thrust::inner_product through strata::par", "[thrust][compat][inner_p
 {
   for (const std::size_t n : sizes())
   {
-    const std::vector<float> a = random_values<float>(n, 7);
-    const std::vector<float> b = random_values<float>(n, 8);
-    const std::vector<int> c   = random_values<int>(n, 9);
+    const std::vector<float> a       = random_values<float>(n, 7);
+    const std::vector<float> b       = random_values<float>(n, 8);
+    const std::vector<int> c         = random_values<int>(n, 9);
     const std::vector<std::int8_t> d = random_values<std::int8_t>(n, 10);
     // inner_product(first1, last1, first2, init) multiplies and adds in init's type.
     compare("inner_product", "float ranges, int init", n, [&](auto policy, record& r) {
@@ -186,8 +191,9 @@ TEST_CASE("thrust::inner_product through strata::par", "[thrust][compat][inner_p
     compare("inner_product", "int and float ranges, long long init, plus and minimum", n, [&](auto policy, record& r) {
       thrust::device_vector<int> x(c.begin(), c.end());
       thrust::device_vector<float> y(b.begin(), b.end());
-      r.value("result", thrust::inner_product(policy, x.begin(), x.end(), y.begin(), 5LL, thrust::plus<long long>(),
-                                              thrust::minimum<>()));
+      r.value("result",
+              thrust::inner_product(
+                policy, x.begin(), x.end(), y.begin(), 5LL, thrust::plus<long long>(), thrust::minimum<>()));
     });
     compare("inner_product", "counted ranges, counted init", n, [&](auto policy, record& r) {
       const std::vector<counted> cc = values<counted>(std::vector<int>(c.begin(), c.end()));

@@ -9,10 +9,12 @@
 
 using namespace compat;
 
-#define COMPAT_SCAN_TYPES std::int8_t, int, long, float, double, compat::pod, compat::vec3, compat::counted, compat::cfloat
+#define COMPAT_SCAN_TYPES \
+  std::int8_t, int, long, float, double, compat::pod, compat::vec3, compat::counted, compat::cfloat
 
 TEMPLATE_TEST_CASE("thrust::inclusive_scan and exclusive_scan through strata::par: every value type",
-                   "[thrust][compat][scan]", COMPAT_SCAN_TYPES)
+                   "[thrust][compat][scan]",
+                   COMPAT_SCAN_TYPES)
 {
   using T = TestType;
   for (const std::size_t n : sizes())
@@ -145,7 +147,8 @@ TEST_CASE("thrust scans through strata::par: every input and output kind", "[thr
       thrust::device_vector<float> b(second.begin(), second.end()), d(n, -1.0f);
       auto first = thrust::make_zip_iterator(a.begin(), b.begin());
       auto out   = thrust::make_zip_iterator(c.begin(), d.begin());
-      r.value("end offset", static_cast<long long>(thrust::inclusive_scan(policy, first, first + n, out, pair_plus) - out));
+      r.value("end offset",
+              static_cast<long long>(thrust::inclusive_scan(policy, first, first + n, out, pair_plus) - out));
       r.device("output 0", c);
       r.device("output 1", d);
     });
@@ -156,9 +159,9 @@ TEST_CASE("thrust scans through strata::par: every kind of operator", "[thrust][
 {
   for (const std::size_t n : sizes())
   {
-    const std::vector<int> in = random_values<int>(n, 25);
+    const std::vector<int> in   = random_values<int>(n, 25);
     const std::vector<pod> maps = random_values<pod>(n, 26);
-    auto check = [&](const std::string& variant, auto op) {
+    auto check                  = [&](const std::string& variant, auto op) {
       compare("inclusive_scan", variant, n, [&](auto policy, record& r) {
         with_range<kind::vector>(r, "input", in, [&](auto f, auto l) {
           with_output<kind::vector>(r, "output", n, -1, [&](auto out) {
@@ -212,7 +215,7 @@ TEST_CASE("thrust::transform_inclusive_scan and transform_exclusive_scan through
   };
   for (const std::size_t n : sizes())
   {
-    const std::vector<int> in = random_values<int>(n, 27);
+    const std::vector<int> in             = random_values<int>(n, 27);
     const std::vector<std::int8_t> narrow = random_values<std::int8_t>(n, 28);
     compare("transform_inclusive_scan", "negate, plus", n, [&](auto policy, record& r) {
       with_range<kind::vector>(r, "input", in, [&](auto f, auto l) {

@@ -49,7 +49,8 @@ struct square_less_three
 };
 } // namespace
 
-TEST_CASE("thrust::transform through strata::par: value types, iterator kinds, operators", "[thrust][compat][transform]")
+TEST_CASE("thrust::transform through strata::par: value types, iterator kinds, operators",
+          "[thrust][compat][transform]")
 {
   auto scale = [] __host__ __device__(int x) {
     return 2.5 * x;
@@ -262,8 +263,15 @@ TEST_CASE("thrust::gather and scatter through strata::par", "[thrust][compat][ga
       std::shuffle(map.begin(), map.end(), rng);
     }
     // Every input kind for the map but counting (its positions would run past the input).
-    using map_kinds = kinds<kind::raw, kind::device_ptr, kind::vector, kind::universal, kind::managed, kind::reverse,
-                            kind::permutation, kind::transform, kind::constant>;
+    using map_kinds = kinds<kind::raw,
+                            kind::device_ptr,
+                            kind::vector,
+                            kind::universal,
+                            kind::managed,
+                            kind::reverse,
+                            kind::permutation,
+                            kind::transform,
+                            kind::constant>;
     for_each_kind(map_kinds{}, [&](auto k) {
       compare("gather", std::string("map ") + name_of(k), n, [&](auto policy, record& r) {
         with_range<kind::vector>(r, "input", in, [&](auto f, auto) {

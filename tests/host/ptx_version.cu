@@ -53,9 +53,9 @@ void check_probe_launch(int blocks, int threads, size_t bytes)
 {
   int* d_out = nullptr;
   REQUIRE(cudaMalloc(&d_out, threads * sizeof(int)) == cudaSuccess);
-  REQUIRE(strata::LaunchAfterShared(false, dim3(blocks), dim3(threads), bytes, cudaStream_t{}, shared_memory_probe,
-                                    d_out)
-          == cudaSuccess);
+  REQUIRE(
+    strata::LaunchAfterShared(false, dim3(blocks), dim3(threads), bytes, cudaStream_t{}, shared_memory_probe, d_out)
+    == cudaSuccess);
   std::vector<int> h_out(threads);
   REQUIRE(cudaMemcpy(h_out.data(), d_out, threads * sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
   REQUIRE(cudaFree(d_out) == cudaSuccess);
@@ -66,8 +66,7 @@ void check_probe_launch(int blocks, int threads, size_t bytes)
 }
 } // namespace
 
-TEST_CASE("PrepareSharedMemory asks the driver once per kernel and lets it launch with more than 48 KiB",
-          "[backend]")
+TEST_CASE("PrepareSharedMemory asks the driver once per kernel and lets it launch with more than 48 KiB", "[backend]")
 {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
@@ -110,8 +109,7 @@ TEST_CASE("PrepareSharedMemory keeps for shared memory only what the resident bl
   int threads_per_sm     = 0;
   int shared_per_sm      = 0;
   int reserved_per_block = 0;
-  REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, shared_memory_probe, 1024, bytes)
-          == cudaSuccess);
+  REQUIRE(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, shared_memory_probe, 1024, bytes) == cudaSuccess);
   REQUIRE(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, 0) == cudaSuccess);
   REQUIRE(cudaDeviceGetAttribute(&shared_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0) == cudaSuccess);
   REQUIRE(cudaDeviceGetAttribute(&reserved_per_block, cudaDevAttrReservedSharedMemoryPerBlock, 0) == cudaSuccess);

@@ -29,10 +29,10 @@ TEST_CASE("an empty layout asks for one byte and maps to any non-null buffer", "
 TEST_CASE("slots are separate, aligned and as large as their largest alias", "[temporary_storage]")
 {
   layout<3> l;
-  auto a = l.get_slot(0)->create_alias<double>(10);   // 80 bytes
-  auto b = l.get_slot(1)->create_alias<int>(1000);    // 4000 bytes
-  auto c = l.get_slot(1)->create_alias<char>(5000);   // 5000 bytes, shares slot 1 with b
-  auto d = l.get_slot(2)->create_alias<int>();        // empty until it grows
+  auto a = l.get_slot(0)->create_alias<double>(10); // 80 bytes
+  auto b = l.get_slot(1)->create_alias<int>(1000);  // 4000 bytes
+  auto c = l.get_slot(1)->create_alias<char>(5000); // 5000 bytes, shares slot 1 with b
+  auto d = l.get_slot(2)->create_alias<int>();      // empty until it grows
   d.grow(3);
   d.grow(2); // never shrinks
   CHECK(d.size() == 3);

@@ -77,18 +77,19 @@ template <int ITEMS, typename Compare>
 void check_merge(std::size_t na, std::size_t nb, int distinct, std::uint64_t salt, Compare compare)
 {
   CAPTURE(na, nb, distinct, ITEMS);
-  std::mt19937_64 rng = strata_test::make_rng(salt);
-  const std::vector<item_t> a = sorted_run(na, distinct, 0, rng, compare);
-  const std::vector<item_t> b = sorted_run(nb, distinct, static_cast<int>(na), rng, compare);
+  std::mt19937_64 rng                = strata_test::make_rng(salt);
+  const std::vector<item_t> a        = sorted_run(na, distinct, 0, rng, compare);
+  const std::vector<item_t> b        = sorted_run(nb, distinct, static_cast<int>(na), rng, compare);
   const std::vector<item_t> expected = reference_merge(a, b, compare);
 
   // MergePath at every diagonal: the split is the number of A's items among the first diag outputs.
   for (std::size_t diag = 0; diag <= na + nb; ++diag)
   {
-    const std::size_t split = strata::MergePath(a.data(), b.data(), na, nb, diag, compare);
-    const std::size_t from_a =
-      static_cast<std::size_t>(std::count_if(expected.begin(), expected.begin() + static_cast<std::ptrdiff_t>(diag),
-                                             [&](const item_t& x) { return x.origin < static_cast<int>(na); }));
+    const std::size_t split  = strata::MergePath(a.data(), b.data(), na, nb, diag, compare);
+    const std::size_t from_a = static_cast<std::size_t>(
+      std::count_if(expected.begin(), expected.begin() + static_cast<std::ptrdiff_t>(diag), [&](const item_t& x) {
+        return x.origin < static_cast<int>(na);
+      }));
     CAPTURE(diag);
     REQUIRE(split == from_a);
   }
@@ -101,8 +102,8 @@ void check_merge(std::size_t na, std::size_t nb, int distinct, std::uint64_t sal
   std::vector<item_t> out(static_cast<std::size_t>(total), item_t{-1, -1});
   for (int first = 0; first < total; first += ITEMS)
   {
-    const int split = strata::MergePath(both.data(), both.data() + na, static_cast<int>(na), static_cast<int>(nb),
-                                        first, compare);
+    const int split =
+      strata::MergePath(both.data(), both.data() + na, static_cast<int>(na), static_cast<int>(nb), first, compare);
     item_t keys[ITEMS];
     int indices[ITEMS];
     for (int i = 0; i < ITEMS; ++i)
@@ -223,9 +224,9 @@ template <int ITEMS, typename Compare>
 void check_padded_merge(std::size_t na, std::size_t nb, int distinct, bool apart, std::uint64_t salt, Compare compare)
 {
   CAPTURE(na, nb, distinct, ITEMS, apart);
-  std::mt19937_64 rng = strata_test::make_rng(salt);
-  const std::vector<item_t> a = sorted_run(na, distinct, 0, rng, compare);
-  const std::vector<item_t> b = sorted_run(nb, distinct, static_cast<int>(na), rng, compare);
+  std::mt19937_64 rng                = strata_test::make_rng(salt);
+  const std::vector<item_t> a        = sorted_run(na, distinct, 0, rng, compare);
+  const std::vector<item_t> b        = sorted_run(nb, distinct, static_cast<int>(na), rng, compare);
   const std::vector<item_t> expected = reference_merge(a, b, compare);
 
   std::vector<item_t> buffer(a);
@@ -343,7 +344,7 @@ TEST_CASE("merge_path_by_rounds finds MergePath's split", "[thread][merge]")
         for (int distinct : {1, 3, 1 << 20})
         {
           CAPTURE(na, nb, distinct);
-          std::mt19937_64 rng = strata_test::make_rng(++salt);
+          std::mt19937_64 rng         = strata_test::make_rng(++salt);
           const std::vector<item_t> a = sorted_run(na, distinct, 0, rng, by_key{});
           const std::vector<item_t> b = sorted_run(nb, distinct, static_cast<int>(na), rng, by_key{});
           // Every diagonal near either end, every step-th between.

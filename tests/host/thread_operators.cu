@@ -170,7 +170,9 @@ void check_reduce_and_scan(Op op, HostOp host_op, std::uint64_t salt)
   const std::vector<T> exclusive_prefixed = strata_test::reference_exclusive_scan(in, prefix, host_op);
 
   T out[LENGTH];
-  const auto as_vector = [&out] { return std::vector<T>(out, out + LENGTH); };
+  const auto as_vector = [&out] {
+    return std::vector<T>(out, out + LENGTH);
+  };
 
   CHECK(strata::ThreadScanInclusive(items, out, op) == total);
   STRATA_REQUIRE_EQUAL_VECTORS(as_vector(), inclusive);

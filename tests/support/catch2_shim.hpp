@@ -70,25 +70,25 @@ inline bool& test_case_skipped()
 // Skips the running test case, visibly, where the machine cannot run it (a second GPU is missing, say); every other
 // test case still runs. `message` is a stream expression: STRATA_TEST_SKIP("needs 2 GPUs, found " << n). A run
 // whose test cases all skipped is reported to CTest as skipped (Catch2 v2 and v3 alike).
-#define STRATA_TEST_SKIP(message)                                  \
-  do                                                               \
-  {                                                                \
-    std::ostringstream strata_test_skip_;                          \
-    strata_test_skip_ << message;                                  \
-    ::strata_test::skip_test_case(strata_test_skip_.str());        \
+#define STRATA_TEST_SKIP(message)                           \
+  do                                                        \
+  {                                                         \
+    std::ostringstream strata_test_skip_;                   \
+    strata_test_skip_ << message;                           \
+    ::strata_test::skip_test_case(strata_test_skip_.str()); \
   } while (false)
 
 // Skips the whole test executable, visibly, where the machine cannot run any of its test cases (too little device
 // memory, say): prints why and exits with the CTest skip code at once, so that CTest reports the test as skipped
 // and no other test case runs. `message` is a stream expression: STRATA_TEST_SKIP_ALL("needs " << n << " MiB").
-#define STRATA_TEST_SKIP_ALL(message)                          \
-  do                                                           \
-  {                                                            \
-    std::ostringstream strata_test_skip_;                      \
-    strata_test_skip_ << message;                              \
+#define STRATA_TEST_SKIP_ALL(message)                              \
+  do                                                               \
+  {                                                                \
+    std::ostringstream strata_test_skip_;                          \
+    strata_test_skip_ << message;                                  \
     std::printf("SKIPPED: %s\n", strata_test_skip_.str().c_str()); \
-    std::fflush(stdout);                                       \
-    std::exit(STRATA_SKIP_RETURN_CODE);                        \
+    std::fflush(stdout);                                           \
+    std::exit(STRATA_SKIP_RETURN_CODE);                            \
   } while (false)
 
 namespace strata_test

@@ -51,7 +51,8 @@ void launch_with_shared_storage(void (*kernel)(Params...), dim3 grid, dim3 block
   if constexpr (needs_dynamic_shared_v<StorageT>)
   {
     static_assert(sizeof(StorageT) <= max_optin_shared_bytes,
-                  "this TempStorage exceeds the 227 KiB of shared memory a block can have: take the case out of the sweep");
+                  "this TempStorage exceeds the 227 KiB of shared memory a block can have: take the case out of the "
+                  "sweep");
     int device = 0;
     int optin  = 0;
     STRATA_TEST_CUDA(cudaGetDevice(&device));
@@ -59,8 +60,8 @@ void launch_with_shared_storage(void (*kernel)(Params...), dim3 grid, dim3 block
     INFO("TempStorage of " << sizeof(StorageT) << " bytes in dynamic shared memory; the device allows " << optin);
     REQUIRE(sizeof(StorageT) <= static_cast<std::size_t>(optin));
     dynamic_bytes = sizeof(StorageT);
-    STRATA_TEST_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(dynamic_bytes)));
+    STRATA_TEST_CUDA(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic_bytes)));
   }
   kernel<<<grid, block, dynamic_bytes>>>(std::forward<Args>(args)...);
 }

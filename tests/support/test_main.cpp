@@ -75,7 +75,7 @@ int main(int argc, char* argv[])
   // algorithms behind it, and with CUDA's lazy loading the first launch of a kernel loads its module, which waits
   // for the gate kernel to finish. The caller's setting, if any, stands.
   setenv("CUDA_MODULE_LOADING", "EAGER", 0);
-  int devices = 0;
+  int devices             = 0;
   const cudaError_t error = cudaGetDeviceCount(&devices);
   if (error != cudaSuccess || devices == 0)
   {
@@ -83,7 +83,7 @@ int main(int argc, char* argv[])
     return STRATA_SKIP_RETURN_CODE;
   }
 #endif
-  const int result = Catch::Session().run(argc, argv);
+  const int result   = Catch::Session().run(argc, argv);
   const run_tally& t = tally();
   if (t.test_cases > 0 && t.skipped == t.test_cases && t.failed == 0)
   {

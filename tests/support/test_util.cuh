@@ -28,20 +28,20 @@ namespace strata_test
 
 // -- CUDA checks -----------------------------------------------------------------------------------------
 
-#define STRATA_TEST_CUDA(expr)                                                                                   \
-  do                                                                                                             \
-  {                                                                                                              \
-    const cudaError_t strata_test_error_ = (expr);                                                               \
-    INFO(#expr << " -> " << cudaGetErrorString(strata_test_error_));                                             \
-    REQUIRE(strata_test_error_ == cudaSuccess);                                                                  \
+#define STRATA_TEST_CUDA(expr)                                       \
+  do                                                                 \
+  {                                                                  \
+    const cudaError_t strata_test_error_ = (expr);                   \
+    INFO(#expr << " -> " << cudaGetErrorString(strata_test_error_)); \
+    REQUIRE(strata_test_error_ == cudaSuccess);                      \
   } while (false)
 
 // After a kernel launch: the launch error, then the execution error.
-#define STRATA_TEST_SYNC()                                                                                       \
-  do                                                                                                             \
-  {                                                                                                              \
-    STRATA_TEST_CUDA(cudaGetLastError());                                                                        \
-    STRATA_TEST_CUDA(cudaDeviceSynchronize());                                                                   \
+#define STRATA_TEST_SYNC()                     \
+  do                                           \
+  {                                            \
+    STRATA_TEST_CUDA(cudaGetLastError());      \
+    STRATA_TEST_CUDA(cudaDeviceSynchronize()); \
   } while (false)
 
 // -- value types -------------------------------------------------------------------------------------------
@@ -106,7 +106,9 @@ struct mat_mul
 {
   __host__ __device__ mat2x2 operator()(const mat2x2& x, const mat2x2& y) const
   {
-    return mat2x2{x.m00 * y.m00 + x.m01 * y.m10, x.m00 * y.m01 + x.m01 * y.m11, x.m10 * y.m00 + x.m11 * y.m10,
+    return mat2x2{x.m00 * y.m00 + x.m01 * y.m10,
+                  x.m00 * y.m01 + x.m01 * y.m11,
+                  x.m10 * y.m00 + x.m11 * y.m10,
                   x.m10 * y.m01 + x.m11 * y.m11};
   }
 };
@@ -155,9 +157,9 @@ struct packed_affine_then
 };
 
 // Every value type a collective must support, for TEMPLATE_TEST_CASE.
-#define STRATA_TEST_ALL_TYPES                                                                                    \
-  std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t, std::uint32_t, std::int64_t,             \
-    std::uint64_t, float, double, strata_test::custom_t
+#define STRATA_TEST_ALL_TYPES                                                                                       \
+  std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t, std::uint32_t, std::int64_t, std::uint64_t, \
+    float, double, strata_test::custom_t
 
 // A smaller set with one type of each size class and kind, where the full set would explode compile time.
 #define STRATA_TEST_CORE_TYPES std::int8_t, std::int32_t, std::uint64_t, double, strata_test::custom_t
@@ -240,7 +242,8 @@ struct random_traits<custom_t>
 {
   static custom_t draw(std::mt19937_64& rng)
   {
-    return custom_t{static_cast<std::int64_t>(rng()), static_cast<std::int32_t>(rng() >> 40),
+    return custom_t{static_cast<std::int64_t>(rng()),
+                    static_cast<std::int32_t>(rng() >> 40),
                     static_cast<std::int16_t>(rng() >> 50)};
   }
 };
@@ -251,8 +254,10 @@ struct random_traits<mat2x2>
   // singular matrices collapse to zero after ~100 factors and would hide operand-order bugs in long scans.
   static mat2x2 draw(std::mt19937_64& rng)
   {
-    return mat2x2{static_cast<std::uint32_t>(rng()) | 1u, static_cast<std::uint32_t>(rng()) & ~1u,
-                  static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng()) | 1u};
+    return mat2x2{static_cast<std::uint32_t>(rng()) | 1u,
+                  static_cast<std::uint32_t>(rng()) & ~1u,
+                  static_cast<std::uint32_t>(rng()),
+                  static_cast<std::uint32_t>(rng()) | 1u};
   }
 };
 
@@ -327,7 +332,12 @@ inline std::vector<std::size_t> test_sizes(std::size_t tile, std::size_t max_siz
   {
     s.push_back(d(rng));
   }
-  s.erase(std::remove_if(s.begin(), s.end(), [&](std::size_t x) { return x > max_size; }), s.end());
+  s.erase(std::remove_if(s.begin(),
+                         s.end(),
+                         [&](std::size_t x) {
+                           return x > max_size;
+                         }),
+          s.end());
   std::sort(s.begin(), s.end());
   s.erase(std::unique(s.begin(), s.end()), s.end());
   return s;
@@ -371,8 +381,8 @@ inline std::vector<std::size_t> sizes_within_cap(std::initializer_list<std::size
 // to 64, every n within 3 of a multiple of `tile`, and every 61st n in between.
 inline std::vector<std::size_t> remainder_sweep(std::size_t last, std::size_t tile)
 {
-  const char* cap     = std::getenv("STRATA_TEST_MAX_ITEMS");
-  const bool sampled  = cap != nullptr && *cap != '\0';
+  const char* cap    = std::getenv("STRATA_TEST_MAX_ITEMS");
+  const bool sampled = cap != nullptr && *cap != '\0';
   std::vector<std::size_t> s;
   for (std::size_t n = 0; n <= last; ++n)
   {
@@ -478,23 +488,24 @@ long long first_mismatch(const std::vector<T>& a, const std::vector<T>& b)
 }
 
 // Checks `actual == expected` element by element and reports the first mismatch with its neighbourhood.
-#define STRATA_REQUIRE_EQUAL_VECTORS(actual, expected)                                                           \
-  do                                                                                                             \
-  {                                                                                                              \
-    const auto& strata_a_  = (actual);                                                                           \
-    const auto& strata_e_  = (expected);                                                                         \
-    const long long strata_i_ = ::strata_test::first_mismatch(strata_a_, strata_e_);                            \
-    if (strata_i_ >= 0)                                                                                          \
-    {                                                                                                            \
-      INFO("sizes " << strata_a_.size() << " vs " << strata_e_.size() << "; first mismatch at " << strata_i_);   \
-      if (static_cast<std::size_t>(strata_i_) < strata_a_.size() && static_cast<std::size_t>(strata_i_) < strata_e_.size()) \
-      {                                                                                                          \
-        INFO("actual " << strata_a_[strata_i_] << " expected " << strata_e_[strata_i_]);                         \
-        FAIL("vectors differ");                                                                                  \
-      }                                                                                                          \
-      FAIL("vectors differ in size");                                                                            \
-    }                                                                                                            \
-    SUCCEED();                                                                                                   \
+#define STRATA_REQUIRE_EQUAL_VECTORS(actual, expected)                                                         \
+  do                                                                                                           \
+  {                                                                                                            \
+    const auto& strata_a_     = (actual);                                                                      \
+    const auto& strata_e_     = (expected);                                                                    \
+    const long long strata_i_ = ::strata_test::first_mismatch(strata_a_, strata_e_);                           \
+    if (strata_i_ >= 0)                                                                                        \
+    {                                                                                                          \
+      INFO("sizes " << strata_a_.size() << " vs " << strata_e_.size() << "; first mismatch at " << strata_i_); \
+      if (static_cast<std::size_t>(strata_i_) < strata_a_.size()                                               \
+          && static_cast<std::size_t>(strata_i_) < strata_e_.size())                                           \
+      {                                                                                                        \
+        INFO("actual " << strata_a_[strata_i_] << " expected " << strata_e_[strata_i_]);                       \
+        FAIL("vectors differ");                                                                                \
+      }                                                                                                        \
+      FAIL("vectors differ in size");                                                                          \
+    }                                                                                                          \
+    SUCCEED();                                                                                                 \
   } while (false)
 
 // -- host references (independent of the code under test: std:: algorithms and plain loops) --------------------

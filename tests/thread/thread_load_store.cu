@@ -132,8 +132,8 @@ namespace thread_load_store_test
 
 // 1, 2, 4, 8, 12, 16 (8-byte words: custom_t, with padding; a 16-byte vector: words4) and 32 bytes (as 16-byte
 // and as 8-byte words).
-#define THREAD_LOAD_STORE_TYPES                                                                                  \
-  std::uint8_t, std::int16_t, float, double, thread_load_store_test::words3, strata_test::custom_t,              \
+#define THREAD_LOAD_STORE_TYPES                                                                     \
+  std::uint8_t, std::int16_t, float, double, thread_load_store_test::words3, strata_test::custom_t, \
     thread_load_store_test::words4, thread_load_store_test::words8, thread_load_store_test::longs4
 
 constexpr int BLOCK_THREADS = 128;
@@ -166,7 +166,7 @@ template <typename T>
 __global__ void volatile_shared_kernel(const T* d_in, T* d_out)
 {
   __shared__ T staged[BLOCK_THREADS];
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i   = blockIdx.x * blockDim.x + threadIdx.x;
   const T value = strata::ThreadLoad<strata::LOAD_VOLATILE>(d_in + i);
   strata::ThreadStore<strata::STORE_VOLATILE>(staged + threadIdx.x, value);
   __syncthreads();
@@ -175,7 +175,8 @@ __global__ void volatile_shared_kernel(const T* d_in, T* d_out)
 }
 
 template <typename T>
-std::vector<T> run_load(strata::CacheLoadModifier modifier, const strata_test::device_buffer<T>& d_in,
+std::vector<T> run_load(strata::CacheLoadModifier modifier,
+                        const strata_test::device_buffer<T>& d_in,
                         strata_test::device_buffer<T>& d_out)
 {
   constexpr int blocks = (NUM_ITEMS + BLOCK_THREADS - 1) / BLOCK_THREADS;
@@ -212,7 +213,8 @@ std::vector<T> run_load(strata::CacheLoadModifier modifier, const strata_test::d
 }
 
 template <typename T>
-std::vector<T> run_store(strata::CacheStoreModifier modifier, const strata_test::device_buffer<T>& d_in,
+std::vector<T> run_store(strata::CacheStoreModifier modifier,
+                         const strata_test::device_buffer<T>& d_in,
                          strata_test::device_buffer<T>& d_out)
 {
   constexpr int blocks = (NUM_ITEMS + BLOCK_THREADS - 1) / BLOCK_THREADS;
@@ -260,7 +262,8 @@ TEMPLATE_TEST_CASE("ThreadLoad reads every value with every cache modifier", "[t
   STRATA_REQUIRE_EQUAL_VECTORS(run_load(modifier, d_in, d_out), in);
 }
 
-TEMPLATE_TEST_CASE("ThreadStore writes every value with every cache modifier", "[thread][store]",
+TEMPLATE_TEST_CASE("ThreadStore writes every value with every cache modifier",
+                   "[thread][store]",
                    THREAD_LOAD_STORE_TYPES)
 {
   const std::vector<TestType> in = strata_test::random_vector<TestType>(NUM_ITEMS, sizeof(TestType) * 103);
@@ -277,8 +280,13 @@ TEMPLATE_TEST_CASE("ThreadStore writes every value with every cache modifier", "
   STRATA_REQUIRE_EQUAL_VECTORS(run_store(modifier, d_in, d_out), in);
 }
 
-TEMPLATE_TEST_CASE("volatile ThreadLoad and ThreadStore work in shared memory", "[thread][load][store]",
-                   std::uint8_t, std::int16_t, double, thread_load_store_test::words3, thread_load_store_test::words8)
+TEMPLATE_TEST_CASE("volatile ThreadLoad and ThreadStore work in shared memory",
+                   "[thread][load][store]",
+                   std::uint8_t,
+                   std::int16_t,
+                   double,
+                   thread_load_store_test::words3,
+                   thread_load_store_test::words8)
 {
   constexpr int blocks           = 4;
   const std::vector<TestType> in = strata_test::random_vector<TestType>(blocks * BLOCK_THREADS, sizeof(TestType) * 107);
@@ -323,8 +331,8 @@ __global__ void device_ptr_kernel(thrust::device_ptr<const T> in, thrust::device
 
 TEST_CASE("ThreadLoad dereferences a counting iterator under every modifier", "[thread][load][iterator]")
 {
-  constexpr int blocks        = (NUM_ITEMS + BLOCK_THREADS - 1) / BLOCK_THREADS;
-  const long long start       = (1LL << 40) + 12345;
+  constexpr int blocks  = (NUM_ITEMS + BLOCK_THREADS - 1) / BLOCK_THREADS;
+  const long long start = (1LL << 40) + 12345;
   const thrust::counting_iterator<long long> first(start);
   strata_test::device_buffer<long long> d_out(NUM_ITEMS);
 
@@ -348,9 +356,9 @@ TEST_CASE("ThreadLoad dereferences a counting iterator under every modifier", "[
 
 TEST_CASE("ThreadLoad and ThreadStore go through thrust::device_ptr iterators", "[thread][load][store][iterator]")
 {
-  using T                  = strata_test::custom_t;
-  constexpr int blocks     = (NUM_ITEMS + BLOCK_THREADS - 1) / BLOCK_THREADS;
-  const std::vector<T> in  = strata_test::random_vector<T>(NUM_ITEMS, 109);
+  using T                 = strata_test::custom_t;
+  constexpr int blocks    = (NUM_ITEMS + BLOCK_THREADS - 1) / BLOCK_THREADS;
+  const std::vector<T> in = strata_test::random_vector<T>(NUM_ITEMS, 109);
   const strata_test::device_buffer<T> d_in(in);
   strata_test::device_buffer<T> d_out(NUM_ITEMS);
   const thrust::device_ptr<const T> first(d_in.data());
@@ -368,8 +376,7 @@ TEST_CASE("ThreadLoad and ThreadStore go through thrust::device_ptr iterators", 
   STRATA_REQUIRE_EQUAL_VECTORS(d_out.download(), in);
 }
 
-TEST_CASE("ThreadLoad and ThreadStore move values as the widest words their alignment allows",
-          "[thread][load][store]")
+TEST_CASE("ThreadLoad and ThreadStore move values as the widest words their alignment allows", "[thread][load][store]")
 {
   using strata::detail::access_bytes_v;
   STATIC_REQUIRE(access_bytes_v<std::uint8_t> == 1);

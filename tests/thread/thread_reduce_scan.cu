@@ -231,8 +231,10 @@ struct host_xor
   }
 };
 
-TEMPLATE_TEST_CASE("ThreadReduce and ThreadScan with bit_xor on the device", "[thread][reduce][scan]",
-                   std::uint16_t, std::int64_t)
+TEMPLATE_TEST_CASE("ThreadReduce and ThreadScan with bit_xor on the device",
+                   "[thread][reduce][scan]",
+                   std::uint16_t,
+                   std::int64_t)
 {
   check_reduce_scan<3, TestType>(cuda::std::bit_xor<>{}, host_xor{}, 5);
   check_reduce_scan<16, TestType>(cuda::std::bit_xor<>{}, host_xor{}, 5);

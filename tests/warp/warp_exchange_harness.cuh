@@ -43,14 +43,22 @@ inline const char* op_name(op o)
 {
   switch (o)
   {
-    case op::blocked_to_striped: return "BlockedToStriped(in, out)";
-    case op::striped_to_blocked: return "StripedToBlocked(in, out)";
-    case op::blocked_to_striped_in_place: return "BlockedToStriped(items, items)";
-    case op::striped_to_blocked_in_place: return "StripedToBlocked(items, items)";
-    case op::round_trip: return "BlockedToStriped then StripedToBlocked, one TempStorage";
-    case op::scatter_to_striped: return "ScatterToStriped(in, out, ranks)";
-    case op::scatter_to_striped_in_place: return "ScatterToStriped(items, ranks)";
-    case op::scatter_to_striped_wide_ranks: return "ScatterToStriped(in, out, int64 ranks)";
+    case op::blocked_to_striped:
+      return "BlockedToStriped(in, out)";
+    case op::striped_to_blocked:
+      return "StripedToBlocked(in, out)";
+    case op::blocked_to_striped_in_place:
+      return "BlockedToStriped(items, items)";
+    case op::striped_to_blocked_in_place:
+      return "StripedToBlocked(items, items)";
+    case op::round_trip:
+      return "BlockedToStriped then StripedToBlocked, one TempStorage";
+    case op::scatter_to_striped:
+      return "ScatterToStriped(in, out, ranks)";
+    case op::scatter_to_striped_in_place:
+      return "ScatterToStriped(items, ranks)";
+    case op::scatter_to_striped_wide_ranks:
+      return "ScatterToStriped(in, out, int64 ranks)";
   }
   return "?";
 }
@@ -182,9 +190,10 @@ std::vector<T> expected_output(const std::vector<T>& in, const std::vector<int>&
 template <typename T, int I, int W, strata::WarpExchangeAlgorithm ALGORITHM>
 void check_exchange(std::uint64_t salt)
 {
-  INFO("ITEMS_PER_THREAD " << I << ", LOGICAL_WARP_THREADS " << W << ", "
-       << (ALGORITHM == strata::WARP_EXCHANGE_SMEM ? "WARP_EXCHANGE_SMEM" : "WARP_EXCHANGE_SHUFFLE"));
-  const int n = NUM_THREADS * I;
+  INFO(
+    "ITEMS_PER_THREAD " << I << ", LOGICAL_WARP_THREADS " << W << ", "
+                        << (ALGORITHM == strata::WARP_EXCHANGE_SMEM ? "WARP_EXCHANGE_SMEM" : "WARP_EXCHANGE_SHUFFLE"));
+  const int n    = NUM_THREADS * I;
   const int tile = I * W;
 
   const std::vector<T> in = strata_test::random_vector<T>(n, salt);
@@ -201,8 +210,11 @@ void check_exchange(std::uint64_t salt)
   strata_test::device_buffer<int> d_ranks(ranks);
   strata_test::device_buffer<T> d_out(n);
 
-  std::vector<op> methods = {op::blocked_to_striped, op::striped_to_blocked, op::blocked_to_striped_in_place,
-                             op::striped_to_blocked_in_place, op::round_trip};
+  std::vector<op> methods = {op::blocked_to_striped,
+                             op::striped_to_blocked,
+                             op::blocked_to_striped_in_place,
+                             op::striped_to_blocked_in_place,
+                             op::round_trip};
   if (ALGORITHM == strata::WARP_EXCHANGE_SMEM)
   {
     methods.insert(methods.end(),

@@ -6,7 +6,8 @@
 using namespace warp_load_store_test;
 
 TEMPLATE_TEST_CASE("WarpLoad/WarpStore, every type and algorithm, 4 items on 32- and 16-lane warps",
-                   "[warp][warp_load][warp_store]", STRATA_TEST_ALL_TYPES)
+                   "[warp][warp_load][warp_store]",
+                   STRATA_TEST_ALL_TYPES)
 {
   check_all_algorithms<TestType, 4, 32>(0x4c01);
   check_all_algorithms<TestType, 4, 16>(0x4c02);
@@ -91,8 +92,8 @@ void check_default_constructed(int block_threads, std::uint64_t salt)
 {
   INFO(algorithm_name(LOAD) << ", ITEMS_PER_THREAD " << I << ", LOGICAL_WARP_THREADS " << W << ", block of "
                             << block_threads);
-  constexpr int GRID = 3;
-  const int n        = GRID * block_threads * I;
+  constexpr int GRID                 = 3;
+  const int n                        = GRID * block_threads * I;
   const std::vector<std::int32_t> in = strata_test::random_vector<std::int32_t>(n, salt);
   strata_test::device_buffer<std::int32_t> d_in(in);
   strata_test::device_buffer<std::int32_t> d_out(n);

@@ -31,10 +31,10 @@ enum class guard : int
 
 const char* arrangement_name(arrangement a)
 {
-  return a == arrangement::blocked              ? "LoadDirectBlocked/StoreDirectBlocked"
-       : a == arrangement::blocked_vectorized   ? "LoadDirectBlockedVectorized/StoreDirectBlockedVectorized"
-       : a == arrangement::striped              ? "LoadDirectStriped/StoreDirectStriped"
-                                                : "LoadDirectWarpStriped/StoreDirectWarpStriped";
+  return a == arrangement::blocked            ? "LoadDirectBlocked/StoreDirectBlocked"
+       : a == arrangement::blocked_vectorized ? "LoadDirectBlockedVectorized/StoreDirectBlockedVectorized"
+       : a == arrangement::striped            ? "LoadDirectStriped/StoreDirectStriped"
+                                              : "LoadDirectWarpStriped/StoreDirectWarpStriped";
 }
 
 // Segment position of item i of thread t.
@@ -42,16 +42,26 @@ int position(arrangement a, int t, int i, int items)
 {
   switch (a)
   {
-    case arrangement::striped: return t + i * BLOCK_THREADS;
-    case arrangement::warp_striped: return (t / 32) * 32 * items + t % 32 + 32 * i;
-    default: return t * items + i;
+    case arrangement::striped:
+      return t + i * BLOCK_THREADS;
+    case arrangement::warp_striped:
+      return (t / 32) * 32 * items + t % 32 + 32 * i;
+    default:
+      return t * items + i;
   }
 }
 
 // Loads the block's segment into registers (starting from `sentinel`), dumps them, then stores them back.
 template <typename T, int I>
-__global__ void direct_kernel(
-  const T* d_in, T* d_loaded, T* d_out, arrangement a, guard g, int load_valid, int store_valid, T sentinel, T oob)
+__global__ void direct_kernel(const T* d_in,
+                              T* d_loaded,
+                              T* d_out,
+                              arrangement a,
+                              guard g,
+                              int load_valid,
+                              int store_valid,
+                              T sentinel,
+                              T oob)
 {
   const int tid    = static_cast<int>(threadIdx.x);
   const int offset = static_cast<int>(blockIdx.x) * BLOCK_THREADS * I;
@@ -239,16 +249,21 @@ void check_direct(std::uint64_t salt)
     for (int k = 0; k < 8; ++k)
     {
       const int store_valid = counts[(k + 3) % 8] > TILE ? TILE : counts[(k + 3) % 8];
-      run_direct<T, I>(a, k % 2 ? guard::valid_items : guard::valid_items_default, k % 2, counts[k], store_valid,
-                       salt++);
+      run_direct<T, I>(
+        a, k % 2 ? guard::valid_items : guard::valid_items_default, k % 2, counts[k], store_valid, salt++);
     }
   }
 }
 
 } // namespace
 
-TEMPLATE_TEST_CASE("Direct block-scope loads and stores, 4 and 3 items per thread", "[util][load_store_direct]",
-                   std::int8_t, std::int16_t, std::int32_t, double, strata_test::custom_t)
+TEMPLATE_TEST_CASE("Direct block-scope loads and stores, 4 and 3 items per thread",
+                   "[util][load_store_direct]",
+                   std::int8_t,
+                   std::int16_t,
+                   std::int32_t,
+                   double,
+                   strata_test::custom_t)
 {
   check_direct<TestType, 4>(0x5d00);
   check_direct<TestType, 3>(0x5d40);
@@ -256,10 +271,10 @@ TEMPLATE_TEST_CASE("Direct block-scope loads and stores, 4 and 3 items per threa
 
 TEST_CASE("Direct vectorized loads and stores: widths from 2 to 16 bytes per vector", "[util][load_store_direct]")
 {
-  check_direct<std::int8_t, 2>(0x5d80);    // 2-byte vectors
-  check_direct<std::int16_t, 2>(0x5d90);   // 4-byte vectors
-  check_direct<std::int32_t, 6>(0x5da0);   // 8-byte vectors
-  check_direct<std::uint8_t, 16>(0x5db0);  // 16-byte vectors
-  check_direct<std::uint64_t, 2>(0x5dc0);  // 16-byte vectors of two 8-byte items
-  check_direct<float, 1>(0x5dd0);          // one item: element accesses
+  check_direct<std::int8_t, 2>(0x5d80);   // 2-byte vectors
+  check_direct<std::int16_t, 2>(0x5d90);  // 4-byte vectors
+  check_direct<std::int32_t, 6>(0x5da0);  // 8-byte vectors
+  check_direct<std::uint8_t, 16>(0x5db0); // 16-byte vectors
+  check_direct<std::uint64_t, 2>(0x5dc0); // 16-byte vectors of two 8-byte items
+  check_direct<float, 1>(0x5dd0);         // one item: element accesses
 }

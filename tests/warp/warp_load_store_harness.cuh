@@ -40,7 +40,7 @@ enum class store_mode : int
 
 inline const char* mode_name(load_mode m)
 {
-  return m == load_mode::full ? "Load(itr, items)"
+  return m == load_mode::full    ? "Load(itr, items)"
        : m == load_mode::guarded ? "Load(itr, items, valid_items)"
                                  : "Load(itr, items, valid_items, oob_default)";
 }
@@ -174,8 +174,8 @@ void run_load_store(const run_config& cfg, std::uint64_t salt)
   constexpr int N         = NUM_THREADS * I;
   constexpr bool STRIPED  = LOAD == strata::WARP_LOAD_STRIPED;
   INFO(algorithm_name(LOAD) << ", ITEMS_PER_THREAD " << I << ", LOGICAL_WARP_THREADS " << W << ", "
-                            << mode_name(cfg.lmode) << ", " << mode_name(cfg.smode) << ", pointer offset "
-                            << cfg.offset << (cfg.wrapped_iterators ? ", non-pointer iterators" : ""));
+                            << mode_name(cfg.lmode) << ", " << mode_name(cfg.smode) << ", pointer offset " << cfg.offset
+                            << (cfg.wrapped_iterators ? ", non-pointer iterators" : ""));
 
   const std::vector<T> in_alloc = strata_test::random_vector<T>(N + 1, salt);
   const std::vector<T> sd       = sentinel_and_default<T>(salt + 1);
@@ -220,15 +220,27 @@ void run_load_store(const run_config& cfg, std::uint64_t salt)
 
   if (cfg.wrapped_iterators)
   {
-    load_store_kernel<T, I, W, LOAD><<<GRID_BLOCKS, BLOCK_THREADS>>>(
-      index_iterator<const T>{in_ptr}, d_loaded.data(), index_iterator<T>{out_ptr}, d_load_valid.data(),
-      d_store_valid.data(), cfg.lmode, cfg.smode, sentinel, oob_default);
+    load_store_kernel<T, I, W, LOAD><<<GRID_BLOCKS, BLOCK_THREADS>>>(index_iterator<const T>{in_ptr},
+                                                                     d_loaded.data(),
+                                                                     index_iterator<T>{out_ptr},
+                                                                     d_load_valid.data(),
+                                                                     d_store_valid.data(),
+                                                                     cfg.lmode,
+                                                                     cfg.smode,
+                                                                     sentinel,
+                                                                     oob_default);
   }
   else
   {
-    load_store_kernel<T, I, W, LOAD><<<GRID_BLOCKS, BLOCK_THREADS>>>(
-      in_ptr, d_loaded.data(), out_ptr, d_load_valid.data(), d_store_valid.data(), cfg.lmode, cfg.smode, sentinel,
-      oob_default);
+    load_store_kernel<T, I, W, LOAD><<<GRID_BLOCKS, BLOCK_THREADS>>>(in_ptr,
+                                                                     d_loaded.data(),
+                                                                     out_ptr,
+                                                                     d_load_valid.data(),
+                                                                     d_store_valid.data(),
+                                                                     cfg.lmode,
+                                                                     cfg.smode,
+                                                                     sentinel,
+                                                                     oob_default);
   }
   STRATA_TEST_SYNC();
   {

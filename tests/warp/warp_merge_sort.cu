@@ -140,14 +140,15 @@ template <typename KeyT, typename ValueT, int ITEMS, int W, int BLOCK_THREADS, i
 void check_sort(const std::vector<KeyT>& keys, std::vector<int> valid, KeyT oob_default, CompareOp compare_op)
 {
   static_assert(BLOCK_THREADS % W == 0, "whole logical warps");
-  constexpr int TILE           = W * ITEMS;
+  constexpr int TILE            = W * ITEMS;
   constexpr int TILES_PER_BLOCK = BLOCK_THREADS / W * TILES_PER_WARP;
-  constexpr bool WITH_VALUES   = !std::is_same<ValueT, NullType>::value && (FLAGS & keys_call) == 0;
-  constexpr bool PARTIAL       = (FLAGS & partial) != 0 && (FLAGS & not_last) == 0;
-  using stored_value_t         = std::conditional_t<std::is_same<ValueT, NullType>::value, int, ValueT>;
+  constexpr bool WITH_VALUES    = !std::is_same<ValueT, NullType>::value && (FLAGS & keys_call) == 0;
+  constexpr bool PARTIAL        = (FLAGS & partial) != 0 && (FLAGS & not_last) == 0;
+  using stored_value_t          = std::conditional_t<std::is_same<ValueT, NullType>::value, int, ValueT>;
   INFO("logical warps of " << W << " lanes in blocks of " << BLOCK_THREADS << ", " << ITEMS << " items per thread, "
                            << (WITH_VALUES ? "keys and values" : "keys only") << ", "
-                           << ((FLAGS & stable) ? "StableSort" : "Sort") << ((FLAGS & partial) ? " with valid_items" : "")
+                           << ((FLAGS & stable) ? "StableSort" : "Sort")
+                           << ((FLAGS & partial) ? " with valid_items" : "")
                            << ((FLAGS & not_last) ? " <..., false>" : ""));
 
   while (valid.size() % TILES_PER_BLOCK != 0)
@@ -171,18 +172,18 @@ void check_sort(const std::vector<KeyT>& keys, std::vector<int> valid, KeyT oob_
   strata_test::device_buffer<int> d_valid(valid);
   strata_test::device_buffer<unsigned int> d_masks(blocks * BLOCK_THREADS);
   strata_test::device_buffer<unsigned int> d_lanes(blocks * BLOCK_THREADS);
-  sort_kernel<KeyT, ValueT, ITEMS, W, BLOCK_THREADS, FLAGS><<<static_cast<unsigned>(blocks), BLOCK_THREADS>>>(
-    d_keys_in.data(),
-    reinterpret_cast<const ValueT*>(d_values_in.data()),
-    d_keys_out.data(),
-    reinterpret_cast<ValueT*>(d_values_out.data()),
-    d_valid.data(),
-    oob_default,
-    compare_op,
-    d_masks.data(),
-    d_lanes.data());
+  sort_kernel<KeyT, ValueT, ITEMS, W, BLOCK_THREADS, FLAGS>
+    <<<static_cast<unsigned>(blocks), BLOCK_THREADS>>>(d_keys_in.data(),
+                                                       reinterpret_cast<const ValueT*>(d_values_in.data()),
+                                                       d_keys_out.data(),
+                                                       reinterpret_cast<ValueT*>(d_values_out.data()),
+                                                       d_valid.data(),
+                                                       oob_default,
+                                                       compare_op,
+                                                       d_masks.data(),
+                                                       d_lanes.data());
   STRATA_TEST_SYNC();
-  const std::vector<KeyT> out_keys               = d_keys_out.download();
+  const std::vector<KeyT> out_keys             = d_keys_out.download();
   const std::vector<stored_value_t> out_values = d_values_out.download();
 
   // Thread t of a block is lane t % 32 of its hardware warp, and lane t % W of its logical warp.
@@ -204,8 +205,14 @@ void check_sort(const std::vector<KeyT>& keys, std::vector<int> valid, KeyT oob_
   {
     const std::size_t base = tile * TILE;
     const std::size_t n    = PARTIAL ? static_cast<std::size_t>(std::max(valid[tile], 0)) : TILE;
-    reference_tile(in_keys.data() + base, in_values.data() + base, TILE, n, oob_default, compare_op,
-                   expected_keys.data(), expected_values.data());
+    reference_tile(in_keys.data() + base,
+                   in_values.data() + base,
+                   TILE,
+                   n,
+                   oob_default,
+                   compare_op,
+                   expected_keys.data(),
+                   expected_values.data());
     for (std::size_t pos = 0; pos < TILE; ++pos)
     {
       if (!same_key(out_keys[base + pos], expected_keys[pos]))
@@ -239,7 +246,8 @@ inline std::vector<int> every_valid_items(int tile)
 }
 } // namespace
 
-TEMPLATE_TEST_CASE("WarpMergeSort sorts every key type, ascending and descending", "[warp][merge_sort]",
+TEMPLATE_TEST_CASE("WarpMergeSort sorts every key type, ascending and descending",
+                   "[warp][merge_sort]",
                    STRATA_TEST_ALL_TYPES)
 {
   using KeyT         = TestType;

@@ -141,7 +141,8 @@ T lowest_value()
 template <>
 inline strata_test::custom_t lowest_value<strata_test::custom_t>()
 {
-  return strata_test::custom_t{std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int32_t>::min(),
+  return strata_test::custom_t{std::numeric_limits<std::int64_t>::min(),
+                               std::numeric_limits<std::int32_t>::min(),
                                std::numeric_limits<std::int16_t>::min()};
 }
 template <typename T>
@@ -152,7 +153,8 @@ T highest_value()
 template <>
 inline strata_test::custom_t highest_value<strata_test::custom_t>()
 {
-  return strata_test::custom_t{std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int32_t>::max(),
+  return strata_test::custom_t{std::numeric_limits<std::int64_t>::max(),
+                               std::numeric_limits<std::int32_t>::max(),
                                std::numeric_limits<std::int16_t>::max()};
 }
 
@@ -276,8 +278,8 @@ void check_warp_reduce(DeviceOp device_op, HostOp host_op, std::uint64_t salt)
   strata_test::device_buffer<int> d_flags(flags);
   strata_test::device_buffer<int> d_valid(valid);
   strata_test::device_buffer<T> d_out(n);
-  warp_reduce_kernel<T, W, M><<<blocks, warps_per_block * 32>>>(
-    d_in.data(), d_flags.data(), d_valid.data(), d_out.data(), device_op);
+  warp_reduce_kernel<T, W, M>
+    <<<blocks, warps_per_block * 32>>>(d_in.data(), d_flags.data(), d_valid.data(), d_out.data(), device_op);
   STRATA_TEST_SYNC();
   const std::vector<T> out = d_out.download();
 

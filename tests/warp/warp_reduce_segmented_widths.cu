@@ -7,7 +7,9 @@ using warp_reduce_test::check_widths;
 using warp_reduce_test::method;
 using warp_reduce_test::use_sum;
 
-TEMPLATE_TEST_CASE("WarpReduce segmented sums at every width", "[warp][warp_reduce]", std::int32_t,
+TEMPLATE_TEST_CASE("WarpReduce segmented sums at every width",
+                   "[warp][warp_reduce]",
+                   std::int32_t,
                    strata_test::custom_t)
 {
   using T = TestType;

@@ -104,8 +104,8 @@ inline bool lane0_undefined(int s)
 template <typename T, int W, bool SUMS, typename ScanOp>
 __global__ void warp_scan_kernel(const T* d_in, const T* d_init, const unsigned int* d_src_lane, T* d_out, ScanOp op)
 {
-  using warp_scan_t      = strata::WarpScan<T, W>;
-  constexpr int SPAN     = span_of(W);
+  using warp_scan_t           = strata::WarpScan<T, W>;
+  constexpr int SPAN          = span_of(W);
   constexpr unsigned int MASK = is_power_of_two(W) ? 0xffffffffu : (0xffffffffu >> (32 - W));
   __shared__ typename warp_scan_t::TempStorage temp_storage[BLOCK_THREADS / SPAN];
 
@@ -113,13 +113,13 @@ __global__ void warp_scan_kernel(const T* d_in, const T* d_init, const unsigned 
   {
     return;
   }
-  const int thread     = static_cast<int>(blockIdx.x * BLOCK_THREADS + threadIdx.x);
-  const int warp       = thread / SPAN;
-  auto& storage        = temp_storage[threadIdx.x / SPAN];
-  const T input        = d_in[thread];
-  const T init         = d_init[warp];
+  const int thread            = static_cast<int>(blockIdx.x * BLOCK_THREADS + threadIdx.x);
+  const int warp              = thread / SPAN;
+  auto& storage               = temp_storage[threadIdx.x / SPAN];
+  const T input               = d_in[thread];
+  const T init                = d_init[warp];
   const unsigned int src_lane = d_src_lane[warp];
-  T* out               = d_out + thread;
+  T* out                      = d_out + thread;
 
   T a;
   T b;
@@ -205,8 +205,8 @@ void check_warp_scan(ScanOp op, HostOp host_op, std::uint64_t salt)
   strata_test::device_buffer<T> d_init(init);
   strata_test::device_buffer<unsigned int> d_src_lane(src_lane);
   strata_test::device_buffer<T> d_out(static_cast<std::size_t>(num_slots) * NUM_THREADS);
-  warp_scan_kernel<T, W, SUMS><<<GRID_BLOCKS, BLOCK_THREADS>>>(
-    d_in.data(), d_init.data(), d_src_lane.data(), d_out.data(), op);
+  warp_scan_kernel<T, W, SUMS>
+    <<<GRID_BLOCKS, BLOCK_THREADS>>>(d_in.data(), d_init.data(), d_src_lane.data(), d_out.data(), op);
   STRATA_TEST_SYNC();
   const std::vector<T> out = d_out.download();
 
@@ -223,12 +223,12 @@ void check_warp_scan(ScanOp op, HostOp host_op, std::uint64_t salt)
     const std::vector<T> inclusive   = strata_test::reference_inclusive_scan(x, host_op);
     const std::vector<T> seeded_incl = strata_test::reference_inclusive_scan(seeded_input, host_op);
     const std::vector<T> seeded_excl = strata_test::reference_exclusive_scan(x, init[warp], host_op);
-    const T aggregate = strata_test::reference_reduce(x.data() + 1, x.data() + W, x[0], host_op);
+    const T aggregate                = strata_test::reference_reduce(x.data() + 1, x.data() + W, x[0], host_op);
 
     for (int lane = 0; lane < W; ++lane)
     {
-      const T unseeded_excl = lane > 0 ? inclusive[lane - 1] : T{};
-      T want[num_slots]     = {};
+      const T unseeded_excl                      = lane > 0 ? inclusive[lane - 1] : T{};
+      T want[num_slots]                          = {};
       want[inclusive_scan]                       = inclusive[lane];
       want[inclusive_scan_aggregate_output]      = inclusive[lane];
       want[inclusive_scan_aggregate]             = aggregate;
@@ -249,9 +249,9 @@ void check_warp_scan(ScanOp op, HostOp host_op, std::uint64_t salt)
       if constexpr (SUMS)
       {
         const strata_test::host_plus plus{};
-        const std::vector<T> sum_incl = strata_test::reference_inclusive_scan(x, plus);
-        const std::vector<T> sum_excl = strata_test::reference_exclusive_scan(x, T{}, plus);
-        const T sum_aggregate         = strata_test::reference_reduce(x.data() + 1, x.data() + W, x[0], plus);
+        const std::vector<T> sum_incl        = strata_test::reference_inclusive_scan(x, plus);
+        const std::vector<T> sum_excl        = strata_test::reference_exclusive_scan(x, T{}, plus);
+        const T sum_aggregate                = strata_test::reference_reduce(x.data() + 1, x.data() + W, x[0], plus);
         want[inclusive_sum]                  = sum_incl[lane];
         want[inclusive_sum_aggregate_output] = sum_incl[lane];
         want[inclusive_sum_aggregate]        = sum_aggregate;

@@ -8,13 +8,15 @@
 #include "warp_scan_harness.cuh"
 
 #if !defined(STRATA_TEST_VALUE_TYPES) || !defined(STRATA_TEST_SALT) || !defined(STRATA_TEST_VARIANT_NAME)
-#error "a STRATA_TEST_* definition of the #if is missing: build this file through strata_add_test_variants"
+#  error "a STRATA_TEST_* definition of the #if is missing: build this file through strata_add_test_variants"
 #endif
 
 TEMPLATE_TEST_CASE("WarpScan sums of " STRATA_TEST_VARIANT_NAME " value types, logical warps of 32, 16, 7, 1 lanes",
-                   "[warp][warp_scan]", STRATA_TEST_VALUE_TYPES)
+                   "[warp][warp_scan]",
+                   STRATA_TEST_VALUE_TYPES)
 {
-  warp_scan_test::check_widths<TestType, true>(cuda::std::plus<>{}, strata_test::host_plus{},
+  warp_scan_test::check_widths<TestType, true>(cuda::std::plus<>{},
+                                               strata_test::host_plus{},
                                                STRATA_TEST_SALT + sizeof(TestType),
                                                std::integer_sequence<int, 32, 16, 7, 1>{});
 }

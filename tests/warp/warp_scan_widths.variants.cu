@@ -15,9 +15,9 @@
 
 #include <type_traits>
 
-#if !defined(STRATA_TEST_VALUE_TYPE) || !defined(STRATA_TEST_SCAN_OP) || !defined(STRATA_TEST_HOST_OP) || \
-    !defined(STRATA_TEST_WIDTHS) || !defined(STRATA_TEST_SALT) || !defined(STRATA_TEST_VARIANT_NAME)
-#error "a STRATA_TEST_* definition of the #if is missing: build this file through strata_add_test_variants"
+#if !defined(STRATA_TEST_VALUE_TYPE) || !defined(STRATA_TEST_SCAN_OP) || !defined(STRATA_TEST_HOST_OP) \
+  || !defined(STRATA_TEST_WIDTHS) || !defined(STRATA_TEST_SALT) || !defined(STRATA_TEST_VARIANT_NAME)
+#  error "a STRATA_TEST_* definition of the #if is missing: build this file through strata_add_test_variants"
 #endif
 
 TEST_CASE("WarpScan " STRATA_TEST_VARIANT_NAME, "[warp][warp_scan]")

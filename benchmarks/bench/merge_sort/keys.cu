@@ -69,7 +69,9 @@ void keys(benchmark::State& state)
     std::size_t bytes = 0;
     STRATA_BENCH_CHECK(run(nullptr, bytes, inputs.at(0), 0));
     strata_bench::device_array<char> temp(bytes);
-    strata_bench::time_loop(state, [&](cudaStream_t s) { STRATA_BENCH_CHECK(run(temp.get(), bytes, inputs.next(), s)); });
+    strata_bench::time_loop(state, [&](cudaStream_t s) {
+      STRATA_BENCH_CHECK(run(temp.get(), bytes, inputs.next(), s));
+    });
     strata_bench::set_counters(state, n, 2 * n * sizeof(KeyT));
 
     // Validate once per size (Google Benchmark calls this function several times while it sizes the run).

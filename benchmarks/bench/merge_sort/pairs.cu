@@ -39,7 +39,9 @@ bool stably_sorted(const KeyT* d_keys_in,
   STRATA_BENCH_CHECK(cudaMemcpy(values_out.data(), d_values_out, n * sizeof(ValueT), cudaMemcpyDeviceToHost));
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t(0));
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys_in[a] < keys_in[b]; });
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return keys_in[a] < keys_in[b];
+  });
   for (std::size_t i = 0; i < n; ++i)
   {
     if (!(keys_out[i] == keys_in[order[i]]) || !(values_out[i] == values_in[order[i]]))
@@ -66,14 +68,16 @@ void pairs(benchmark::State& state)
     strata_bench::device_array<KeyT> keys_out(n);
     strata_bench::device_array<ValueT> values_out(n);
     std::size_t turn = 0;
-    auto run = [&](void* temp, std::size_t& bytes, std::size_t set, cudaStream_t s) {
+    auto run         = [&](void* temp, std::size_t& bytes, std::size_t set, cudaStream_t s) {
       return Dispatch::Dispatch(
         temp, bytes, keys.at(set), values.at(set), keys_out.get(), values_out.get(), std::uint32_t(n), {}, s);
     };
     std::size_t bytes = 0;
     STRATA_BENCH_CHECK(run(nullptr, bytes, 0, 0));
     strata_bench::device_array<char> temp(bytes);
-    strata_bench::time_loop(state, [&](cudaStream_t s) { STRATA_BENCH_CHECK(run(temp.get(), bytes, turn++, s)); });
+    strata_bench::time_loop(state, [&](cudaStream_t s) {
+      STRATA_BENCH_CHECK(run(temp.get(), bytes, turn++, s));
+    });
     strata_bench::set_counters(state, n, 2 * n * (sizeof(KeyT) + sizeof(ValueT)));
 
     // Validate once per size, up to 2^24 (the host's stable sort of 2^28 pairs takes too long).

@@ -26,12 +26,12 @@ struct bench_policy_hub
 {
   struct Policy : strata::ChainedPolicy<300, Policy, Policy>
   {
-    using ReducePolicy = strata::AgentReducePolicy<TUNE_THREADS_PER_BLOCK,
-                                                   strata::detail::reduce::items_for_bytes(TUNE_BYTES_PER_THREAD,
-                                                                                           sizeof(InputT)),
-                                                   strata::BLOCK_REDUCE_WARP_REDUCTIONS,
-                                                   strata::LOAD_LDG,
-                                                   TUNE_BLOCKS_PER_SM>;
+    using ReducePolicy =
+      strata::AgentReducePolicy<TUNE_THREADS_PER_BLOCK,
+                                strata::detail::reduce::items_for_bytes(TUNE_BYTES_PER_THREAD, sizeof(InputT)),
+                                strata::BLOCK_REDUCE_WARP_REDUCTIONS,
+                                strata::LOAD_LDG,
+                                TUNE_BLOCKS_PER_SM>;
     using SingleTilePolicy = ReducePolicy;
   };
   using MaxPolicy = Policy;
@@ -47,7 +47,8 @@ template <typename T>
 void sum(benchmark::State& state)
 {
   const std::size_t n = std::size_t(1) << state.range(0);
-  using Dispatch = strata::DispatchReduce<const T*, T*, std::uint32_t, cuda::std::plus<>, T, T, strata::Identity, hub_t<T>>;
+  using Dispatch =
+    strata::DispatchReduce<const T*, T*, std::uint32_t, cuda::std::plus<>, T, T, strata::Identity, hub_t<T>>;
   strata_bench::rotating_inputs<T> inputs(n);
   strata_bench::device_array<T> out(1);
   std::size_t bytes = 0;

@@ -60,14 +60,14 @@ constexpr bool fits_shared_memory()
   using D      = dispatch_t<KeyT, ValueT>;
   using Policy = typename hub_t<KeyT, ValueT>::MaxPolicy::ScanPolicy;
   using Agent  = strata::AgentScan<Policy,
-                                   typename D::InputIt,
-                                   ValueT*,
-                                   typename D::PairOpT,
-                                   strata::detail::scan::no_init,
-                                   typename D::PairT,
-                                   std::uint32_t,
-                                   true,
-                                   typename D::OutputOpT>;
+                                  typename D::InputIt,
+                                  ValueT*,
+                                  typename D::PairOpT,
+                                  strata::detail::scan::no_init,
+                                  typename D::PairT,
+                                  std::uint32_t,
+                                  true,
+                                  typename D::OutputOpT>;
   return sizeof(typename Agent::TempStorage) <= 48 * 1024;
 }
 
@@ -111,8 +111,8 @@ void sum_by_key(benchmark::State& state)
     strata_bench::rotating_run_keys<KeyT> keys(values.sets(), n);
     strata_bench::device_array<ValueT> out(n);
     const auto run = [&](void* d_temp, std::size_t& temp_bytes, std::size_t turn, cudaStream_t s) {
-      return Dispatch::Dispatch(d_temp, temp_bytes, keys.at(turn), values.at(turn), out.get(), {}, {}, {},
-                                std::uint32_t(n), s);
+      return Dispatch::Dispatch(
+        d_temp, temp_bytes, keys.at(turn), values.at(turn), out.get(), {}, {}, {}, std::uint32_t(n), s);
     };
     std::size_t bytes = 0;
     STRATA_BENCH_CHECK(run(nullptr, bytes, 0, 0));
@@ -138,7 +138,8 @@ void sum_by_key(benchmark::State& state)
 }
 } // namespace
 
-#define STRATA_SCAN_BY_KEY_BENCH(key, value) STRATA_TUNING_BENCH_PAIRS(sum_by_key, "scan_inclusive_sum_by_key", key, value)
+#define STRATA_SCAN_BY_KEY_BENCH(key, value) \
+  STRATA_TUNING_BENCH_PAIRS(sum_by_key, "scan_inclusive_sum_by_key", key, value)
 
 #if defined(TUNE_KeyT) && defined(TUNE_ValueT)
 STRATA_SCAN_BY_KEY_BENCH(TUNE_KeyT, TUNE_ValueT)

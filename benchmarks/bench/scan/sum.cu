@@ -60,16 +60,10 @@ template <typename T>
 constexpr bool fits_shared_memory()
 {
   using Policy = typename hub_t<accum_t<T>>::MaxPolicy::ScanPolicy;
-  using Agent  = strata::AgentScan<Policy,
-                                   const T*,
-                                   T*,
-                                   cuda::std::plus<>,
-                                   strata::detail::scan::no_init,
-                                   accum_t<T>,
-                                   std::uint32_t,
-                                   true>;
-  using Bulk = strata::detail::scan::bulk_policy<typename hub_t<accum_t<T>>::MaxPolicy>;
-  using BulkAgent = strata::AgentScanBulk<typename Bulk::type,
+  using Agent  = strata::
+    AgentScan<Policy, const T*, T*, cuda::std::plus<>, strata::detail::scan::no_init, accum_t<T>, std::uint32_t, true>;
+  using Bulk               = strata::detail::scan::bulk_policy<typename hub_t<accum_t<T>>::MaxPolicy>;
+  using BulkAgent          = strata::AgentScanBulk<typename Bulk::type,
                                           T,
                                           cuda::std::plus<>,
                                           strata::detail::scan::no_init,

@@ -40,12 +40,11 @@ struct bench_policy_hub
 {
   struct Policy : strata::ChainedPolicy<300, Policy, Policy>
   {
-    using TransformPolicy =
-      strata::AgentTransformPolicy<TUNE_THREADS_PER_BLOCK,
-                                   TUNE_VECTORS_PER_THREAD,
-                                   TUNE_LOAD_MODIFIER ? strata::LOAD_CS : strata::LOAD_PLAIN,
-                                   TUNE_STORE_MODIFIER ? strata::STORE_CS : strata::STORE_DEFAULT,
-                                   TUNE_PREFETCH_QUARTERS>;
+    using TransformPolicy = strata::AgentTransformPolicy<TUNE_THREADS_PER_BLOCK,
+                                                         TUNE_VECTORS_PER_THREAD,
+                                                         TUNE_LOAD_MODIFIER ? strata::LOAD_CS : strata::LOAD_PLAIN,
+                                                         TUNE_STORE_MODIFIER ? strata::STORE_CS : strata::STORE_DEFAULT,
+                                                         TUNE_PREFETCH_QUARTERS>;
   };
   using MaxPolicy = Policy;
 };

@@ -49,8 +49,8 @@ namespace merge_sort
 template <typename PolicyT, typename ValueT, bool = cuda::std::is_same<ValueT, NullType>::value>
 struct value_movers
 {
-  using load_t  = BlockLoad<ValueT, PolicyT::BLOCK_THREADS, PolicyT::ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using store_t = BlockStore<ValueT, PolicyT::BLOCK_THREADS, PolicyT::ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
+  using load_t        = BlockLoad<ValueT, PolicyT::BLOCK_THREADS, PolicyT::ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using store_t       = BlockStore<ValueT, PolicyT::BLOCK_THREADS, PolicyT::ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
   using load_storage  = typename load_t::TempStorage;
   using store_storage = typename store_t::TempStorage;
 };
@@ -279,11 +279,10 @@ private:
   template <typename InputIteratorT>
   STRATA_DEVICE STRATA_FORCEINLINE KeyT greatest_key(InputIteratorT in, int valid)
   {
-    constexpr unsigned int FIRST_WARP_MASK =
-      BLOCK_THREADS >= WARP_THREADS ? 0xffffffffu : (1u << BLOCK_THREADS) - 1u;
+    constexpr unsigned int FIRST_WARP_MASK = BLOCK_THREADS >= WARP_THREADS ? 0xffffffffu : (1u << BLOCK_THREADS) - 1u;
     const detail::merge_sort::later_key<KeyT, CompareOpT> later{compare_op_};
-    const int tid         = static_cast<int>(threadIdx.x);
-    const int holders     = valid < BLOCK_THREADS ? valid : BLOCK_THREADS; // threads 0 .. holders - 1 read a key
+    const int tid          = static_cast<int>(threadIdx.x);
+    const int holders      = valid < BLOCK_THREADS ? valid : BLOCK_THREADS; // threads 0 .. holders - 1 read a key
     KeyT* const per_thread = temp_storage_.greatest_per_thread.Alias();
     if (tid < holders)
     {
@@ -421,23 +420,22 @@ public:
     }
     if (warp == END_SEARCH_WARP)
     {
-      temp_storage_.split_end = last_in_pair
-                                ? run1
-                                : detail::merge_sort::warp_merge_path(
-                                    keys_in_ + pair.beg, keys_in_ + pair.mid, run1, run2, OffsetT(tile_end - pair.beg),
-                                    compare_op_);
+      temp_storage_.split_end =
+        last_in_pair ? run1
+                     : detail::merge_sort::warp_merge_path(
+                       keys_in_ + pair.beg, keys_in_ + pair.mid, run1, run2, OffsetT(tile_end - pair.beg), compare_op_);
     }
     __syncthreads();
 
     // The tile's share: [keys1_beg, keys1_end) of the first run and [keys2_beg, keys2_end) of the second. In every
     // prefix of the merge, the items from the second run are the prefix's length less those from the first.
-    const OffsetT keys1_beg  = pair.beg + temp_storage_.split_beg;
-    const OffsetT keys1_end  = pair.beg + temp_storage_.split_end;
-    const OffsetT keys2_beg  = pair.mid + (tile_beg - pair.beg) - (keys1_beg - pair.beg);
-    const OffsetT keys2_end  = pair.mid + (tile_end - pair.beg) - (keys1_end - pair.beg);
-    const int keys1_count    = static_cast<int>(keys1_end - keys1_beg);
-    const int keys2_count    = static_cast<int>(keys2_end - keys2_beg);
-    const int count          = keys1_count + keys2_count;
+    const OffsetT keys1_beg = pair.beg + temp_storage_.split_beg;
+    const OffsetT keys1_end = pair.beg + temp_storage_.split_end;
+    const OffsetT keys2_beg = pair.mid + (tile_beg - pair.beg) - (keys1_beg - pair.beg);
+    const OffsetT keys2_end = pair.mid + (tile_end - pair.beg) - (keys1_end - pair.beg);
+    const int keys1_count   = static_cast<int>(keys1_end - keys1_beg);
+    const int keys2_count   = static_cast<int>(keys2_end - keys2_beg);
+    const int count         = keys1_count + keys2_count;
 
     // A short tile (the input's last) is merged as a full one, the second range padded with copies of the tile's
     // greatest key: the later of the two ranges' last keys, as the runs are sorted. No key goes strictly after a
@@ -450,8 +448,8 @@ public:
       greatest = keys_in_[keys2_count > 0 ? keys2_end - OffsetT(1) : keys1_end - OffsetT(1)];
       if (keys1_count > 0 && keys2_count > 0)
       {
-        greatest = detail::merge_sort::later_key<KeyT, CompareOpT>{compare_op_}(keys_in_[keys1_end - OffsetT(1)],
-                                                                                greatest);
+        greatest =
+          detail::merge_sort::later_key<KeyT, CompareOpT>{compare_op_}(keys_in_[keys1_end - OffsetT(1)], greatest);
       }
     }
     consume(tile_beg, keys1_beg, keys2_beg, keys1_count, count, greatest);

@@ -34,10 +34,10 @@ namespace radix_sort
 template <typename OffsetT>
 struct sort_state
 {
-  unsigned int* blocks_done;       // histogram blocks that have added their counts
-  unsigned int* trivial_passes;    // bit q: every key has the same digit in pass q
-  OffsetT* offsets;                // [pass][portion][digit]: where the keys of a digit go (see AgentRadixSortOnesweep)
-  int portions;                    // rows per pass of `offsets`
+  unsigned int* blocks_done;    // histogram blocks that have added their counts
+  unsigned int* trivial_passes; // bit q: every key has the same digit in pass q
+  OffsetT* offsets;             // [pass][portion][digit]: where the keys of a digit go (see AgentRadixSortOnesweep)
+  int portions;                 // rows per pass of `offsets`
 };
 } // namespace radix_sort
 } // namespace detail
@@ -75,11 +75,11 @@ struct AgentRadixSortHistogram
   CodecT codec;
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentRadixSortHistogram(TempStorage& storage,
-                                                            const KeyT* d_keys,
-                                                            OffsetT num_items,
-                                                            detail::radix_sort::pass_bits<RADIX_BITS> bits,
-                                                            detail::radix_sort::sort_state<OffsetT> state,
-                                                            CodecT codec)
+                                                           const KeyT* d_keys,
+                                                           OffsetT num_items,
+                                                           detail::radix_sort::pass_bits<RADIX_BITS> bits,
+                                                           detail::radix_sort::sort_state<OffsetT> state,
+                                                           CodecT codec)
       : storage(storage.Alias())
       , d_keys(d_keys)
       , num_items(num_items)
@@ -168,8 +168,8 @@ struct AgentRadixSortHistogram
     // Add the block's counts to the global ones (row 0 of each pass's offsets).
     for (int i = threadIdx.x; i < passes * RADIX_DIGITS; i += BLOCK_THREADS)
     {
-      const int pass  = i / RADIX_DIGITS;
-      const int digit = i % RADIX_DIGITS;
+      const int pass            = i / RADIX_DIGITS;
+      const int digit           = i % RADIX_DIGITS;
       cuda::std::uint32_t count = 0;
       STRATA_UNROLL
       for (int p = 0; p < PARTS; ++p)
@@ -203,12 +203,12 @@ struct AgentRadixSortHistogram
     // Counts -> exclusive offsets, pass by pass; a pass whose one digit holds every key is trivial.
     for (int pass = 0; pass < passes; ++pass)
     {
-      OffsetT* row = state.offsets + static_cast<size_t>(pass) * state.portions * RADIX_DIGITS;
+      OffsetT* row  = state.offsets + static_cast<size_t>(pass) * state.portions * RADIX_DIGITS;
       OffsetT count = 0;
       if (threadIdx.x < RADIX_DIGITS)
       {
-        count = cuda::atomic_ref<OffsetT, cuda::thread_scope_device>(row[threadIdx.x])
-                  .load(cuda::std::memory_order_relaxed);
+        count =
+          cuda::atomic_ref<OffsetT, cuda::thread_scope_device>(row[threadIdx.x]).load(cuda::std::memory_order_relaxed);
         if (count == num_items)
         {
           atomicOr(&storage.trivial, 1u << pass);

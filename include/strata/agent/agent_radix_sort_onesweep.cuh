@@ -41,9 +41,9 @@ STRATA_NAMESPACE_BEGIN
 
 template <int BLOCK_THREADS_,
           int ITEMS_PER_THREAD_,
-          int RADIX_BITS_         = 8,
-          int MIN_BLOCKS_PER_SM_  = 1,
-          bool VALUES_WITH_KEYS_  = false,
+          int RADIX_BITS_             = 8,
+          int MIN_BLOCKS_PER_SM_      = 1,
+          bool VALUES_WITH_KEYS_      = false,
           bool VALUES_AFTER_LOOKBACK_ = false>
 struct AgentRadixSortOnesweepPolicy
 {
@@ -56,7 +56,7 @@ struct AgentRadixSortOnesweepPolicy
   // Pair sorts whose values follow the keys: the threads that look back load their values after the look-back
   // rather than before it (see the agent).
   static constexpr bool VALUES_AFTER_LOOKBACK = VALUES_AFTER_LOOKBACK_;
-  static constexpr int TILE_ITEMS        = BLOCK_THREADS * ITEMS_PER_THREAD;
+  static constexpr int TILE_ITEMS             = BLOCK_THREADS * ITEMS_PER_THREAD;
 };
 
 namespace detail
@@ -101,19 +101,19 @@ STRATA_HOST_DEVICE inline pass_plan plan_pass(unsigned int trivial, int passes, 
 {
   const unsigned int all = passes >= 32 ? 0xffffffffu : ((1u << passes) - 1u);
   trivial &= all;
-  const int sorting = passes - cuda::std::popcount(trivial);
-  const bool copy   = trivial != 0 && (double_buffer ? ((sorting ^ passes) & 1) != 0 : sorting == 0);
-  const int copy_pass = copy ? cuda::std::countr_zero(trivial) : -1;
+  const int sorting     = passes - cuda::std::popcount(trivial);
+  const bool copy       = trivial != 0 && (double_buffer ? ((sorting ^ passes) & 1) != 0 : sorting == 0);
+  const int copy_pass   = copy ? cuda::std::countr_zero(trivial) : -1;
   const bool is_trivial = (trivial >> pass) & 1u;
   if (is_trivial && pass != copy_pass)
   {
     return {pass_kind::skip, 0, 0};
   }
-  const int moves = sorting + (copy ? 1 : 0);
+  const int moves            = sorting + (copy ? 1 : 0);
   const unsigned int earlier = (1u << pass) - 1u;
-  const int r     = cuda::std::popcount(~trivial & all & earlier) + ((copy && copy_pass < pass) ? 1 : 0);
-  const int dst   = ((moves - 1 - r) % 2 == 0) ? BUFFER_OUT : BUFFER_TMP;
-  const int src   = r == 0 ? BUFFER_IN : (dst == BUFFER_OUT ? BUFFER_TMP : BUFFER_OUT);
+  const int r                = cuda::std::popcount(~trivial & all & earlier) + ((copy && copy_pass < pass) ? 1 : 0);
+  const int dst              = ((moves - 1 - r) % 2 == 0) ? BUFFER_OUT : BUFFER_TMP;
+  const int src              = r == 0 ? BUFFER_IN : (dst == BUFFER_OUT ? BUFFER_TMP : BUFFER_OUT);
   return {is_trivial ? pass_kind::copy : pass_kind::sort, src, dst};
 }
 
@@ -148,9 +148,9 @@ struct AgentRadixSortOnesweep
   static constexpr int WARPS            = BLOCK_THREADS / WARP_THREADS;
   static constexpr int WARP_ITEMS       = WARP_THREADS * ITEMS_PER_THREAD;
   // An odd row of warp counters per digit: the lanes of a warp bump counters of different digits in distinct banks.
-  static constexpr int PADDED_WARPS = (WARPS % 2 == 0) ? WARPS + 1 : WARPS;
-  static constexpr bool KEYS_ONLY   = cuda::std::is_same<ValueT, NullType>::value;
-  static constexpr bool VALUES_WITH_KEYS = !KEYS_ONLY && PolicyT::VALUES_WITH_KEYS;
+  static constexpr int PADDED_WARPS           = (WARPS % 2 == 0) ? WARPS + 1 : WARPS;
+  static constexpr bool KEYS_ONLY             = cuda::std::is_same<ValueT, NullType>::value;
+  static constexpr bool VALUES_WITH_KEYS      = !KEYS_ONLY && PolicyT::VALUES_WITH_KEYS;
   static constexpr bool VALUES_AFTER_LOOKBACK = !KEYS_ONLY && !VALUES_WITH_KEYS && PolicyT::VALUES_AFTER_LOOKBACK;
   // The keys leave a few slots at a time: unrolled further, the loop holds more registers than the (latency-bound)
   // digit pass can spare.
@@ -182,8 +182,8 @@ struct AgentRadixSortOnesweep
       // Values that follow the keys out: the same shared memory, once the keys are out.
       ValueT values[KEYS_ONLY || VALUES_WITH_KEYS ? 1 : TILE_ITEMS];
     } exchange;
-    OffsetT digit_base[RADIX_DIGITS]; // a sorted tile slot j of digit d goes to digit_base[d] + j
-    cuda::std::uint32_t digit_prefix[RADIX_DIGITS]; // the tile's keys of smaller digits
+    OffsetT digit_base[RADIX_DIGITS];                 // a sorted tile slot j of digit d goes to digit_base[d] + j
+    cuda::std::uint32_t digit_prefix[RADIX_DIGITS];   // the tile's keys of smaller digits
     DigitT slot_digits[SLOT_DIGITS ? TILE_ITEMS : 1]; // the digit of each sorted slot, for values that follow
     typename BlockScanT::TempStorage scan;
   };
@@ -272,7 +272,7 @@ struct AgentRadixSortOnesweep
       STRATA_UNROLL
       for (int w = 0; w < WARPS; ++w)
       {
-        const cuda::std::uint32_t c   = warp_counts[threadIdx.x][w];
+        const cuda::std::uint32_t c = warp_counts[threadIdx.x][w];
         warp_counts[threadIdx.x][w] = prefix;
         prefix += c;
       }
@@ -350,7 +350,7 @@ struct AgentRadixSortOnesweep
     // Two 16-bit ranks a word (tiles hold at most 2^16 items): the ranks stay live from the ranking to the values'
     // exchange, beside the values.
     cuda::std::uint32_t ranks[KEYS_ONLY || VALUES_WITH_KEYS ? 1 : (ITEMS_PER_THREAD + 1) / 2] = {};
-    cuda::std::uint32_t own_count = 0;
+    cuda::std::uint32_t own_count                                                             = 0;
     const cuda::std::uint32_t epoch_bits = epoch << detail::radix_sort::LOOKBACK_EPOCH_SHIFT;
     Rank<FULL>(
       keys,
@@ -358,8 +358,9 @@ struct AgentRadixSortOnesweep
       bit_start,
       num_bits,
       [&](cuda::std::uint32_t count) {
-        own_count = count
-                  - (!FULL && threadIdx.x == RADIX_DIGITS - 1 ? static_cast<cuda::std::uint32_t>(TILE_ITEMS - valid) : 0u);
+        own_count =
+          count
+          - (!FULL && threadIdx.x == RADIX_DIGITS - 1 ? static_cast<cuda::std::uint32_t>(TILE_ITEMS - valid) : 0u);
         const cuda::std::uint32_t word =
           epoch_bits | (tile == 0 ? detail::radix_sort::LOOKBACK_INCLUSIVE : 0u) | own_count;
         cuda::atomic_ref<cuda::std::uint32_t, cuda::thread_scope_device>(
@@ -523,7 +524,12 @@ struct AgentRadixSortOnesweep
     {
       cuda::std::uint32_t ranks[ITEMS_PER_THREAD];
       Rank<false>(
-        keys, valid, bits.start(pass), bits.width(pass), [](cuda::std::uint32_t) {}, [&](int i, cuda::std::uint32_t rank) {
+        keys,
+        valid,
+        bits.start(pass),
+        bits.width(pass),
+        [](cuda::std::uint32_t) {},
+        [&](int i, cuda::std::uint32_t rank) {
           ranks[i] = rank;
         });
       __syncthreads();
@@ -551,7 +557,8 @@ struct AgentRadixSortOnesweep
 
   // items[i] moves to tile position ranks[i]; then each thread holds its warp-striped positions again.
   template <typename T>
-  STRATA_DEVICE STRATA_FORCEINLINE void Exchange(T (&items)[ITEMS_PER_THREAD], const cuda::std::uint32_t (&ranks)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE void Exchange(T (&items)[ITEMS_PER_THREAD],
+                                                 const cuda::std::uint32_t (&ranks)[ITEMS_PER_THREAD])
   {
     T* buffer = reinterpret_cast<T*>(&storage.exchange);
     STRATA_UNROLL

@@ -25,15 +25,15 @@ STRATA_NAMESPACE_BEGIN
 template <int BLOCK_THREADS_,
           int ITEMS_PER_THREAD_,
           BlockReduceAlgorithm BLOCK_ALGORITHM_ = BLOCK_REDUCE_WARP_REDUCTIONS,
-          CacheLoadModifier LOAD_MODIFIER_    = LOAD_LDG,
-          int BLOCKS_PER_SM_                  = 0>
+          CacheLoadModifier LOAD_MODIFIER_      = LOAD_LDG,
+          int BLOCKS_PER_SM_                    = 0>
 struct AgentReducePolicy
 {
-  static constexpr int BLOCK_THREADS                   = BLOCK_THREADS_;
-  static constexpr int ITEMS_PER_THREAD                = ITEMS_PER_THREAD_;
-  static constexpr int TILE_ITEMS                      = BLOCK_THREADS * ITEMS_PER_THREAD;
+  static constexpr int BLOCK_THREADS                    = BLOCK_THREADS_;
+  static constexpr int ITEMS_PER_THREAD                 = ITEMS_PER_THREAD_;
+  static constexpr int TILE_ITEMS                       = BLOCK_THREADS * ITEMS_PER_THREAD;
   static constexpr BlockReduceAlgorithm BLOCK_ALGORITHM = BLOCK_ALGORITHM_;
-  static constexpr CacheLoadModifier LOAD_MODIFIER     = LOAD_MODIFIER_;
+  static constexpr CacheLoadModifier LOAD_MODIFIER      = LOAD_MODIFIER_;
   // Resident blocks per SM to size the grid for (0: as many as occupancy allows; otherwise at most that many).
   static constexpr int BLOCKS_PER_SM = BLOCKS_PER_SM_;
 };
@@ -53,8 +53,8 @@ struct is_indexed_transform<TransformOpT, cuda::std::void_t<typename TransformOp
 // True when InputIteratorT is a raw pointer to a primitive type that can be read as 16-byte vectors.
 template <typename InputIteratorT>
 constexpr bool is_vectorizable_input_v =
-  cuda::std::is_pointer<InputIteratorT>::value
-  && cuda::std::is_arithmetic<cuda::std::remove_cv_t<cuda::std::remove_pointer_t<InputIteratorT>>>::value
+  cuda::std::is_pointer<InputIteratorT>::value&&
+    cuda::std::is_arithmetic<cuda::std::remove_cv_t<cuda::std::remove_pointer_t<InputIteratorT>>>::value
   && (16 % sizeof(cuda::std::remove_pointer_t<InputIteratorT>) == 0);
 } // namespace detail
 
@@ -73,8 +73,8 @@ class AgentReduce
   using InputT = detail::it_value_t<InputIteratorT>;
 
   // The vector path: 16-byte words, each holding ITEMS_PER_VECTOR inputs.
-  static constexpr bool CAN_VECTORIZE = detail::is_vectorizable_input_v<InputIteratorT>
-                                     && (ITEMS_PER_THREAD * sizeof(InputT)) % 16 == 0;
+  static constexpr bool CAN_VECTORIZE =
+    detail::is_vectorizable_input_v<InputIteratorT> && (ITEMS_PER_THREAD * sizeof(InputT)) % 16 == 0;
   static constexpr int ITEMS_PER_VECTOR   = CAN_VECTORIZE ? 16 / static_cast<int>(sizeof(InputT)) : 1;
   static constexpr int VECTORS_PER_THREAD = ITEMS_PER_THREAD / ITEMS_PER_VECTOR;
 
@@ -86,10 +86,8 @@ public:
 
   using TempStorage = typename BlockReduceT::TempStorage;
 
-  STRATA_DEVICE STRATA_FORCEINLINE AgentReduce(TempStorage& temp_storage,
-                                               InputIteratorT d_in,
-                                               ReductionOpT op,
-                                               TransformOpT transform)
+  STRATA_DEVICE STRATA_FORCEINLINE
+  AgentReduce(TempStorage& temp_storage, InputIteratorT d_in, ReductionOpT op, TransformOpT transform)
       : temp_storage_(temp_storage)
       , d_in_(d_in)
       , op_(op)
@@ -139,9 +137,8 @@ private:
   {
     if constexpr (VECTORIZED)
     {
-      using Vector = uint4;
-      const Vector* vectors =
-        reinterpret_cast<const Vector*>(d_in_ + tile_begin) + threadIdx.x;
+      using Vector          = uint4;
+      const Vector* vectors = reinterpret_cast<const Vector*>(d_in_ + tile_begin) + threadIdx.x;
       Vector loaded[VECTORS_PER_THREAD];
       STRATA_UNROLL
       for (int v = 0; v < VECTORS_PER_THREAD; ++v)
@@ -160,10 +157,9 @@ private:
         STRATA_UNROLL
         for (int i = 0; i < ITEMS_PER_VECTOR; ++i)
         {
-          const OffsetT index =
-            tile_begin + OffsetT((v * BLOCK_THREADS + threadIdx.x) * ITEMS_PER_VECTOR + i);
-          const AccumT value = convert(items.item[i], index);
-          partial            = (v == 0 && i == 0) ? value : op_(partial, value);
+          const OffsetT index = tile_begin + OffsetT((v * BLOCK_THREADS + threadIdx.x) * ITEMS_PER_VECTOR + i);
+          const AccumT value  = convert(items.item[i], index);
+          partial             = (v == 0 && i == 0) ? value : op_(partial, value);
         }
       }
       acc  = have ? op_(acc, partial) : partial;

@@ -41,13 +41,13 @@ template <int BLOCK_THREADS_,
           int MIN_BLOCKS_PER_SM_      = 1>
 struct AgentScanPolicy
 {
-  static constexpr int BLOCK_THREADS                  = BLOCK_THREADS_;
-  static constexpr int ITEMS_PER_THREAD               = ITEMS_PER_THREAD_;
-  static constexpr int TILE_ITEMS                     = BLOCK_THREADS * ITEMS_PER_THREAD;
-  static constexpr BlockLoadAlgorithm LOAD_ALGORITHM  = LOAD_ALGORITHM_;
-  static constexpr CacheLoadModifier LOAD_MODIFIER    = LOAD_MODIFIER_;
+  static constexpr int BLOCK_THREADS                   = BLOCK_THREADS_;
+  static constexpr int ITEMS_PER_THREAD                = ITEMS_PER_THREAD_;
+  static constexpr int TILE_ITEMS                      = BLOCK_THREADS * ITEMS_PER_THREAD;
+  static constexpr BlockLoadAlgorithm LOAD_ALGORITHM   = LOAD_ALGORITHM_;
+  static constexpr CacheLoadModifier LOAD_MODIFIER     = LOAD_MODIFIER_;
   static constexpr BlockStoreAlgorithm STORE_ALGORITHM = STORE_ALGORITHM_;
-  static constexpr BlockScanAlgorithm SCAN_ALGORITHM  = SCAN_ALGORITHM_;
+  static constexpr BlockScanAlgorithm SCAN_ALGORITHM   = SCAN_ALGORITHM_;
   // The look-back's wait between polls of a window with an INVALID tile: first, and most after doubling (ns).
   static constexpr int LOOK_BACK_DELAY_NS     = LOOK_BACK_DELAY_NS_;
   static constexpr int LOOK_BACK_MAX_DELAY_NS = LOOK_BACK_MAX_DELAY_NS_;
@@ -92,8 +92,8 @@ template <typename PolicyT, typename InputIteratorT, typename AccumT, typename O
 struct scan_tile_input
 {
   static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
-  using InputT     = it_value_t<InputIteratorT>;
-  using BlockLoadT = BlockLoad<InputT, PolicyT::BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using InputT                          = it_value_t<InputIteratorT>;
+  using BlockLoadT  = BlockLoad<InputT, PolicyT::BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
   using TempStorage = typename BlockLoadT::TempStorage;
 
   // Whether a tile can be prefetched into L2 in bulk: items in memory, tiles a whole number of 16-byte words.
@@ -165,11 +165,11 @@ struct tile_scan
 
   using TileStateT = ScanTileState<AccumT>;
   using BlockScanT = BlockScan<AccumT, PolicyT::BLOCK_THREADS, PolicyT::SCAN_ALGORITHM>;
-  using PrefixOpT  = TilePrefixCallbackOp<
-    AccumT,
-    ScanOpT,
-    TileStateT,
-    scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
+  using PrefixOpT =
+    TilePrefixCallbackOp<AccumT,
+                         ScanOpT,
+                         TileStateT,
+                         scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
 
   struct TempStorage
   {
@@ -212,9 +212,8 @@ struct tile_scan
   }
 
 private:
-  STRATA_DEVICE STRATA_FORCEINLINE void scan_first_tile(AccumT (&items)[ITEMS_PER_THREAD],
-                                                        AccumT (&scanned)[ITEMS_PER_THREAD],
-                                                        AccumT& block_aggregate)
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  scan_first_tile(AccumT (&items)[ITEMS_PER_THREAD], AccumT (&scanned)[ITEMS_PER_THREAD], AccumT& block_aggregate)
   {
     BlockScanT scan(storage.scan);
     if constexpr (INCLUSIVE && HAS_INIT)
@@ -271,9 +270,9 @@ class AgentScan
   static constexpr int TILE_ITEMS       = PolicyT::TILE_ITEMS;
 
   // What is written: the output's value type, or the output operator's result where the output has none.
-  using OutputT = detail::non_void_value_t<
-    OutputIteratorT,
-    cuda::std::decay_t<cuda::std::invoke_result_t<OutputOpT&, const AccumT&, const AccumT&>>>;
+  using OutputT =
+    detail::non_void_value_t<OutputIteratorT,
+                             cuda::std::decay_t<cuda::std::invoke_result_t<OutputOpT&, const AccumT&, const AccumT&>>>;
   using TileStateT  = ScanTileState<AccumT>;
   using TileInputT  = detail::scan::scan_tile_input<PolicyT, InputIteratorT, AccumT, OffsetT>;
   using TileScanT   = detail::scan::tile_scan<PolicyT, AccumT, ScanOpT, InitValueT, INCLUSIVE>;
@@ -324,7 +323,7 @@ public:
       temp_storage_.tile_idx = atomicAdd(tile_counter, 1u);
     }
     __syncthreads();
-    unsigned int tile_idx = temp_storage_.tile_idx;
+    unsigned int tile_idx          = temp_storage_.tile_idx;
     unsigned int* const claim_next = PolicyT::PERSISTENT ? tile_counter : nullptr;
     while (tile_idx < num_tiles)
     {

@@ -33,24 +33,24 @@ STRATA_NAMESPACE_BEGIN
 // the register path's, would leave SMs idle).
 template <int BLOCK_THREADS_,
           int VECTORS_PER_THREAD_,
-          int LOOK_BACK_DELAY_NS_       = 32,
-          int LOOK_BACK_MAX_DELAY_NS_   = 256,
-          int PREFETCH_QUARTER_WAVES_   = 1,
-          int MIN_BLOCKS_PER_SM_        = 1,
-          int MIN_TILES_PER_SM_         = 0>
+          int LOOK_BACK_DELAY_NS_     = 32,
+          int LOOK_BACK_MAX_DELAY_NS_ = 256,
+          int PREFETCH_QUARTER_WAVES_ = 1,
+          int MIN_BLOCKS_PER_SM_      = 1,
+          int MIN_TILES_PER_SM_       = 0>
 struct AgentScanBulkPolicy
 {
   static_assert(VECTORS_PER_THREAD_ % 2 == 1, "an odd number of 16-byte vectors per thread avoids bank conflicts");
-  static constexpr int BLOCK_THREADS                  = BLOCK_THREADS_;
-  static constexpr int VECTORS_PER_THREAD             = VECTORS_PER_THREAD_;
-  static constexpr int TILE_BYTES                     = BLOCK_THREADS * VECTORS_PER_THREAD * 16;
-  static constexpr int LOOK_BACK_DELAY_NS             = LOOK_BACK_DELAY_NS_;
-  static constexpr int LOOK_BACK_MAX_DELAY_NS         = LOOK_BACK_MAX_DELAY_NS_;
-  static constexpr int PREFETCH_QUARTER_WAVES         = PREFETCH_QUARTER_WAVES_;
-  static constexpr int MIN_BLOCKS_PER_SM              = MIN_BLOCKS_PER_SM_;
-  static constexpr int MIN_TILES_PER_SM               = MIN_TILES_PER_SM_;
-  static constexpr BlockScanAlgorithm SCAN_ALGORITHM  = BLOCK_SCAN_WARP_SCANS;
-  static constexpr bool PERSISTENT                    = true;
+  static constexpr int BLOCK_THREADS                 = BLOCK_THREADS_;
+  static constexpr int VECTORS_PER_THREAD            = VECTORS_PER_THREAD_;
+  static constexpr int TILE_BYTES                    = BLOCK_THREADS * VECTORS_PER_THREAD * 16;
+  static constexpr int LOOK_BACK_DELAY_NS            = LOOK_BACK_DELAY_NS_;
+  static constexpr int LOOK_BACK_MAX_DELAY_NS        = LOOK_BACK_MAX_DELAY_NS_;
+  static constexpr int PREFETCH_QUARTER_WAVES        = PREFETCH_QUARTER_WAVES_;
+  static constexpr int MIN_BLOCKS_PER_SM             = MIN_BLOCKS_PER_SM_;
+  static constexpr int MIN_TILES_PER_SM              = MIN_TILES_PER_SM_;
+  static constexpr BlockScanAlgorithm SCAN_ALGORITHM = BLOCK_SCAN_WARP_SCANS;
+  static constexpr bool PERSISTENT                   = true;
 
   // Items of type T in a tile.
   template <typename T>
@@ -81,8 +81,8 @@ struct thread_aggregate_policy
 template <typename InputIteratorT, typename OutputIteratorT, typename AccumT>
 struct bulk_scan_eligible
 {
-  using in_t  = cuda::std::remove_cv_t<cuda::std::remove_pointer_t<InputIteratorT>>;
-  using out_t = cuda::std::remove_cv_t<cuda::std::remove_pointer_t<OutputIteratorT>>;
+  using in_t                  = cuda::std::remove_cv_t<cuda::std::remove_pointer_t<InputIteratorT>>;
+  using out_t                 = cuda::std::remove_cv_t<cuda::std::remove_pointer_t<OutputIteratorT>>;
   static constexpr bool value = cuda::std::is_pointer<InputIteratorT>::value
                              && cuda::std::is_pointer<OutputIteratorT>::value && cuda::std::is_same<in_t, out_t>::value
                              && cuda::std::is_arithmetic<in_t>::value && (sizeof(in_t) == 4 || sizeof(in_t) == 8)

@@ -45,7 +45,7 @@ struct segmented_op
   mutable ScanOpT op; // mutable: an operator may have a non-const operator() (Thrust accepts those)
   template <typename V>
   STRATA_HOST_DEVICE STRATA_FORCEINLINE segmented_value<V> operator()(const segmented_value<V>& a,
-                                                                     const segmented_value<V>& b) const
+                                                                      const segmented_value<V>& b) const
   {
     return b.head ? b : segmented_value<V>{a.head, static_cast<V>(op(a.value, b.value))};
   }
@@ -75,11 +75,11 @@ struct scan_tile_input<PolicyT, by_key_input<KeysInputIteratorT, ValuesInputIter
 {
   static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
   static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
-  using KeyT       = it_value_t<KeysInputIteratorT>;
-  using ValueInT   = it_value_t<ValuesInputIteratorT>;
-  using KeyLoadT   = BlockLoad<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using ValueLoadT = BlockLoad<ValueInT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using HeadsT     = BlockDiscontinuity<KeyT, BLOCK_THREADS>;
+  using KeyT                            = it_value_t<KeysInputIteratorT>;
+  using ValueInT                        = it_value_t<ValuesInputIteratorT>;
+  using KeyLoadT                        = BlockLoad<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using ValueLoadT                      = BlockLoad<ValueInT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using HeadsT                          = BlockDiscontinuity<KeyT, BLOCK_THREADS>;
 
   // Keys and values load one after the other through the same shared memory (with a barrier between), so that
   // wide keys and values together still fit a tile of 16 items.
@@ -93,8 +93,10 @@ struct scan_tile_input<PolicyT, by_key_input<KeysInputIteratorT, ValuesInputIter
     typename HeadsT::TempStorage heads;
   };
 
-  static constexpr bool PREFETCHABLE = prefetchable_tiles_v<PolicyT, KeysInputIteratorT, KeyT>
-                                    && prefetchable_tiles_v<PolicyT, ValuesInputIteratorT, ValueInT>;
+  static constexpr bool PREFETCHABLE =
+    prefetchable_tiles_v<PolicyT,
+                         KeysInputIteratorT,
+                         KeyT> && prefetchable_tiles_v<PolicyT, ValuesInputIteratorT, ValueInT>;
 
   by_key_input<KeysInputIteratorT, ValuesInputIteratorT, EqualityOpT, V> d_in;
 

@@ -38,12 +38,12 @@ template <int BLOCK_THREADS_,
           int MIN_BLOCKS_PER_SM_             = 1>
 struct AgentTransformPolicy
 {
-  static constexpr int BLOCK_THREADS                  = BLOCK_THREADS_;
-  static constexpr int VECTORS_PER_THREAD             = VECTORS_PER_THREAD_;
-  static constexpr CacheLoadModifier LOAD_MODIFIER    = LOAD_MODIFIER_;
-  static constexpr CacheStoreModifier STORE_MODIFIER  = STORE_MODIFIER_;
-  static constexpr int PREFETCH_QUARTER_WAVES         = PREFETCH_QUARTER_WAVES_;
-  static constexpr int MIN_BLOCKS_PER_SM              = MIN_BLOCKS_PER_SM_;
+  static constexpr int BLOCK_THREADS                 = BLOCK_THREADS_;
+  static constexpr int VECTORS_PER_THREAD            = VECTORS_PER_THREAD_;
+  static constexpr CacheLoadModifier LOAD_MODIFIER   = LOAD_MODIFIER_;
+  static constexpr CacheStoreModifier STORE_MODIFIER = STORE_MODIFIER_;
+  static constexpr int PREFETCH_QUARTER_WAVES        = PREFETCH_QUARTER_WAVES_;
+  static constexpr int MIN_BLOCKS_PER_SM             = MIN_BLOCKS_PER_SM_;
 };
 
 namespace detail
@@ -60,13 +60,14 @@ template <typename T, typename = void>
 struct vector_size : cuda::std::integral_constant<int, 0>
 {};
 template <typename T>
-struct vector_size<T, cuda::std::enable_if_t<!cuda::std::is_void<T>::value && cuda::std::is_trivially_copyable<T>::value>>
+struct vector_size<T,
+                   cuda::std::enable_if_t<!cuda::std::is_void<T>::value && cuda::std::is_trivially_copyable<T>::value>>
     : cuda::std::integral_constant<int, (sizeof(T) <= 16 && 16 % sizeof(T) == 0) ? static_cast<int>(sizeof(T)) : 0>
 {};
 
 // Whether `It` is an array that moves in chunks: a pointer to a value vector accesses can move.
 template <typename It>
-constexpr bool is_vectorizable_v = cuda::std::is_pointer<It>::value && vector_size<value_t<It>>::value > 0;
+constexpr bool is_vectorizable_v = cuda::std::is_pointer<It>::value&& vector_size<value_t<It>>::value > 0;
 
 template <typename It>
 constexpr int vector_bytes_v = is_vectorizable_v<It> ? vector_size<value_t<It>>::value : 1;
@@ -182,7 +183,7 @@ template <typename PolicyT, typename OffsetT, typename OpT, typename OutputItera
 class AgentTransform
 {
   static constexpr bool HAS_OUTPUT = !cuda::std::is_same<OutputIteratorT, detail::transform::no_output>::value;
-  using OutputAccessT = cuda::std::conditional_t<HAS_OUTPUT, OutputIteratorT, char*>;
+  using OutputAccessT              = cuda::std::conditional_t<HAS_OUTPUT, OutputIteratorT, char*>;
   // What is written: the output's value type, or op's result where the output has none (a discard or a
   // tabulate output iterator).
   using ResultT = detail::non_void_value_t<
@@ -192,8 +193,8 @@ class AgentTransform
 public:
   static constexpr int BLOCK_THREADS      = PolicyT::BLOCK_THREADS;
   static constexpr int VECTORS_PER_THREAD = PolicyT::VECTORS_PER_THREAD;
-  static constexpr int CHUNK_ITEMS = detail::transform::chunk_items_v<InputIteratorsT..., OutputAccessT>;
-  static constexpr int TILE_ITEMS  = BLOCK_THREADS * VECTORS_PER_THREAD * CHUNK_ITEMS;
+  static constexpr int CHUNK_ITEMS        = detail::transform::chunk_items_v<InputIteratorsT..., OutputAccessT>;
+  static constexpr int TILE_ITEMS         = BLOCK_THREADS * VECTORS_PER_THREAD * CHUNK_ITEMS;
 
   // Whether every array of the call starts on its chunk size (checked once, on the host): if not, tiles go item by
   // item.
@@ -246,7 +247,8 @@ public:
     }
     else
     {
-      consume_items(tile_offset, remaining < OffsetT(TILE_ITEMS) ? remaining : OffsetT(TILE_ITEMS),
+      consume_items(tile_offset,
+                    remaining < OffsetT(TILE_ITEMS) ? remaining : OffsetT(TILE_ITEMS),
                     cuda::std::index_sequence_for<InputIteratorsT...>{});
     }
   }
@@ -274,7 +276,7 @@ private:
     for (int v = 0; v < VECTORS_PER_THREAD; ++v)
     {
       const OffsetT offset = tile_offset + OffsetT((v * BLOCK_THREADS + static_cast<int>(threadIdx.x)) * CHUNK_ITEMS);
-      loaded[v] = cuda::std::make_tuple(
+      loaded[v]            = cuda::std::make_tuple(
         detail::transform::load_chunk<CHUNK_ITEMS, PolicyT::LOAD_MODIFIER>(cuda::std::get<I>(inputs_), offset)...);
     }
     STRATA_UNROLL
@@ -284,8 +286,9 @@ private:
       if constexpr (HAS_OUTPUT)
       {
         // A vector store where the output is an array of the result type.
-        constexpr bool VECTOR_OUT = detail::transform::is_vectorizable_v<OutputIteratorT>
-                                 && cuda::std::is_same<detail::transform::value_t<OutputIteratorT>, ResultT>::value;
+        constexpr bool VECTOR_OUT =
+          detail::transform::is_vectorizable_v<
+            OutputIteratorT> && cuda::std::is_same<detail::transform::value_t<OutputIteratorT>, ResultT>::value;
         detail::transform::chunk<ResultT, CHUNK_ITEMS, VECTOR_OUT> out;
         STRATA_UNROLL
         for (int k = 0; k < CHUNK_ITEMS; ++k)

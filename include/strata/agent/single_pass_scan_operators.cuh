@@ -45,11 +45,10 @@ enum class scan_tile_packing
 };
 
 template <typename T>
-constexpr scan_tile_packing scan_tile_packing_v =
-  !cuda::std::is_trivially_copyable<T>::value ? scan_tile_packing::split
-  : (sizeof(T) <= 4 && alignof(T) <= 4)       ? scan_tile_packing::word64
-  : (sizeof(T) <= 8 && alignof(T) <= 8)       ? scan_tile_packing::word128
-                                              : scan_tile_packing::split;
+constexpr scan_tile_packing scan_tile_packing_v = !cuda::std::is_trivially_copyable<T>::value ? scan_tile_packing::split
+                                                : (sizeof(T) <= 4 && alignof(T) <= 4) ? scan_tile_packing::word64
+                                                : (sizeof(T) <= 8 && alignof(T) <= 8) ? scan_tile_packing::word128
+                                                                                      : scan_tile_packing::split;
 
 // The packed word of a tile and its relaxed accesses; `bits` holds the value's bytes.
 template <scan_tile_packing P>
@@ -66,8 +65,8 @@ struct scan_tile_word<scan_tile_packing::word64>
   };
   static STRATA_DEVICE STRATA_FORCEINLINE void store(type* p, cuda::std::uint32_t status, bits_t bits)
   {
-    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(p->word)
-      .store((static_cast<unsigned long long>(status) << 32) | bits, cuda::std::memory_order_relaxed);
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>(p->word).store(
+      (static_cast<unsigned long long>(status) << 32) | bits, cuda::std::memory_order_relaxed);
   }
   static STRATA_DEVICE STRATA_FORCEINLINE void load(type* p, cuda::std::uint32_t& status, bits_t& bits)
   {

@@ -18,10 +18,11 @@ template <typename T, typename FlagOp, typename = void>
 struct flag_op_takes_index : cuda::std::false_type
 {};
 template <typename T, typename FlagOp>
-struct flag_op_takes_index<T,
-                           FlagOp,
-                           cuda::std::void_t<decltype(cuda::std::declval<FlagOp&>()(
-                             cuda::std::declval<const T&>(), cuda::std::declval<const T&>(), int{}))>>
+struct flag_op_takes_index<
+  T,
+  FlagOp,
+  cuda::std::void_t<
+    decltype(cuda::std::declval<FlagOp&>()(cuda::std::declval<const T&>(), cuda::std::declval<const T&>(), int{}))>>
     : cuda::std::true_type
 {};
 
@@ -345,8 +346,7 @@ private:
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD - 1; ++i)
     {
-      tail_flags[i] =
-        FlagT(detail::apply_flag_op(flag_op, input[i], input[i + 1], TileIndex<ITEMS_PER_THREAD>(i + 1)));
+      tail_flags[i] = FlagT(detail::apply_flag_op(flag_op, input[i], input[i + 1], TileIndex<ITEMS_PER_THREAD>(i + 1)));
     }
   }
 

@@ -52,7 +52,7 @@ class BlockExchange
   static constexpr int BLOCK_THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
 
   // Time slicing only changes anything with more than one warp.
-  using Impl = cuda::std::conditional_t<WARP_TIME_SLICING && (BLOCK_THREADS > WARP_THREADS),
+  using Impl         = cuda::std::conditional_t<WARP_TIME_SLICING && (BLOCK_THREADS > WARP_THREADS),
                                         detail::block_exchange_time_sliced<T, BLOCK_THREADS, ITEMS_PER_THREAD>,
                                         detail::block_exchange_tile<T, BLOCK_THREADS, ITEMS_PER_THREAD>>;
   using _TempStorage = typename Impl::TempStorage;

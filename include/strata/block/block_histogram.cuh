@@ -59,10 +59,10 @@ class BlockHistogram
 
   static constexpr int BLOCK_THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
 
-  using InternalBlockHistogram =
-    cuda::std::conditional_t<ALGORITHM == BLOCK_HISTO_SORT,
-                             detail::BlockHistogramSort<T, BLOCK_DIM_X, ITEMS_PER_THREAD, BINS, BLOCK_DIM_Y, BLOCK_DIM_Z>,
-                             detail::BlockHistogramAtomic<BINS>>;
+  using InternalBlockHistogram = cuda::std::conditional_t<
+    ALGORITHM == BLOCK_HISTO_SORT,
+    detail::BlockHistogramSort<T, BLOCK_DIM_X, ITEMS_PER_THREAD, BINS, BLOCK_DIM_Y, BLOCK_DIM_Z>,
+    detail::BlockHistogramAtomic<BINS>>;
   using _TempStorage = typename InternalBlockHistogram::TempStorage;
 
   _TempStorage& temp_storage;

@@ -47,11 +47,8 @@ class BlockMergeSort
                                          ITEMS_PER_THREAD,
                                          detail::block_barrier>
 {
-  using base_t = detail::merge_sort_strategy<KeyT,
-                                             ValueT,
-                                             BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z,
-                                             ITEMS_PER_THREAD,
-                                             detail::block_barrier>;
+  using base_t = detail::
+    merge_sort_strategy<KeyT, ValueT, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z, ITEMS_PER_THREAD, detail::block_barrier>;
   using _TempStorage = typename base_t::_TempStorage;
 
   static STRATA_DEVICE STRATA_FORCEINLINE _TempStorage& PrivateStorage()

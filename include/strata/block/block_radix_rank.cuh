@@ -95,8 +95,9 @@ class BlockRadixRank
 
 public:
   //! Bins of the exclusive_digit_prefix output per thread.
-  static constexpr int BINS_TRACKED_PER_THREAD =
-    RADIX_DIGITS > BLOCK_THREADS ? (RADIX_DIGITS + BLOCK_THREADS - 1) / BLOCK_THREADS : 1;
+  static constexpr int BINS_TRACKED_PER_THREAD = RADIX_DIGITS > BLOCK_THREADS
+                                                 ? (RADIX_DIGITS + BLOCK_THREADS - 1) / BLOCK_THREADS
+                                                 : 1;
 
 private:
   using BlockScanT = BlockScan<PackedCounter, BLOCK_DIM_X, INNER_SCAN_ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z>;
@@ -129,8 +130,8 @@ private:
 
   STRATA_DEVICE STRATA_FORCEINLINE DigitCounter& Counter(cuda::std::uint32_t counting_digit, unsigned int thread)
   {
-    return temp_storage.aliasable.digit_counters[counting_digit & (COUNTER_LANES - 1)][thread]
-                                                [counting_digit >> LOG_COUNTER_LANES];
+    return temp_storage.aliasable
+      .digit_counters[counting_digit & (COUNTER_LANES - 1)][thread][counting_digit >> LOG_COUNTER_LANES];
   }
 
   // Each thread clears only its own column, which no other thread touches before the next barrier.
@@ -203,9 +204,8 @@ public:
 
   //! ranks[i] = the stable rank of keys[i] by digit_extractor.Digit(keys[i]).
   template <typename UnsignedBits, int KEYS_PER_THREAD, typename DigitExtractorT>
-  STRATA_DEVICE STRATA_FORCEINLINE void RankKeys(const UnsignedBits (&keys)[KEYS_PER_THREAD],
-                                                 int (&ranks)[KEYS_PER_THREAD],
-                                                 DigitExtractorT digit_extractor)
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  RankKeys(const UnsignedBits (&keys)[KEYS_PER_THREAD], int (&ranks)[KEYS_PER_THREAD], DigitExtractorT digit_extractor)
   {
     static_assert(BLOCK_THREADS * KEYS_PER_THREAD <= MAX_TILE_ITEMS, "16-bit digit counters hold tiles of < 2^16 keys");
 
@@ -306,8 +306,9 @@ class BlockRadixRankMatch
 
 public:
   //! Bins of the exclusive_digit_prefix and callback outputs per thread.
-  static constexpr int BINS_TRACKED_PER_THREAD =
-    RADIX_DIGITS > BLOCK_THREADS ? (RADIX_DIGITS + BLOCK_THREADS - 1) / BLOCK_THREADS : 1;
+  static constexpr int BINS_TRACKED_PER_THREAD = RADIX_DIGITS > BLOCK_THREADS
+                                                 ? (RADIX_DIGITS + BLOCK_THREADS - 1) / BLOCK_THREADS
+                                                 : 1;
 
 private:
   using BlockScanT = BlockScan<int, BLOCK_DIM_X, INNER_SCAN_ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z>;
@@ -453,9 +454,8 @@ public:
 
   //! ranks[i] = the stable rank of keys[i] by digit_extractor.Digit(keys[i]).
   template <typename UnsignedBits, int KEYS_PER_THREAD, typename DigitExtractorT>
-  STRATA_DEVICE STRATA_FORCEINLINE void RankKeys(const UnsignedBits (&keys)[KEYS_PER_THREAD],
-                                                 int (&ranks)[KEYS_PER_THREAD],
-                                                 DigitExtractorT digit_extractor)
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  RankKeys(const UnsignedBits (&keys)[KEYS_PER_THREAD], int (&ranks)[KEYS_PER_THREAD], DigitExtractorT digit_extractor)
   {
     RankKeys(keys, ranks, digit_extractor, BlockRadixRankEmptyCallback<BINS_TRACKED_PER_THREAD>());
   }

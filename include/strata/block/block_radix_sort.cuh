@@ -56,7 +56,7 @@ class BlockRadixSort
   using traits           = detail::radix_traits<KeyT>;
   using bit_ordered_type = typename traits::bit_ordered_type;
 
-  using AscendingBlockRadixRank = BlockRadixRank<BLOCK_DIM_X,
+  using AscendingBlockRadixRank  = BlockRadixRank<BLOCK_DIM_X,
                                                  RADIX_BITS,
                                                  false,
                                                  MEMOIZE_OUTER_SCAN,

@@ -148,8 +148,8 @@ public:
   // The decoded items from_decoded_offset ... from_decoded_offset + BLOCK_THREADS * DECODED_ITEMS_PER_THREAD - 1
   // in a blocked arrangement.
   // requires: from_decoded_offset >= the first run's offset (0 for the run-lengths constructors)
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  RunLengthDecode(ItemT (&decoded_items)[DECODED_ITEMS_PER_THREAD], DecodedOffsetT from_decoded_offset = 0)
+  STRATA_DEVICE STRATA_FORCEINLINE void RunLengthDecode(ItemT (&decoded_items)[DECODED_ITEMS_PER_THREAD],
+                                                        DecodedOffsetT from_decoded_offset = 0)
   {
     DecodedOffsetT item_offsets[DECODED_ITEMS_PER_THREAD];
     RunLengthDecode(decoded_items, item_offsets, from_decoded_offset);
@@ -172,7 +172,8 @@ private:
                                                      DecodedOffsetT from_decoded_offset) const
   {
     DecodedOffsetT offset =
-      from_decoded_offset + static_cast<DecodedOffsetT>(linear_tid_) * static_cast<DecodedOffsetT>(DECODED_ITEMS_PER_THREAD);
+      from_decoded_offset
+      + static_cast<DecodedOffsetT>(linear_tid_) * static_cast<DecodedOffsetT>(DECODED_ITEMS_PER_THREAD);
     // An offset that this thread's loop never reaches: the end of the block's last run, whose length is unknown.
     const DecodedOffsetT thread_end = offset + static_cast<DecodedOffsetT>(DECODED_ITEMS_PER_THREAD);
 

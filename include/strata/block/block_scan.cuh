@@ -150,8 +150,9 @@ public:
   }
 
   template <int ITEMS_PER_THREAD, typename BlockPrefixCallbackOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveSum(
-    T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD], BlockPrefixCallbackOp& block_prefix_callback_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveSum(T (&input)[ITEMS_PER_THREAD],
+                                                     T (&output)[ITEMS_PER_THREAD],
+                                                     BlockPrefixCallbackOp& block_prefix_callback_op)
   {
     ExclusiveScan(input, output, cuda::std::plus<>{}, block_prefix_callback_op);
   }
@@ -211,8 +212,11 @@ public:
   }
 
   template <int ITEMS_PER_THREAD, typename ScanOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveScan(
-    T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD], T initial_value, ScanOp scan_op, T& block_aggregate)
+  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveScan(T (&input)[ITEMS_PER_THREAD],
+                                                      T (&output)[ITEMS_PER_THREAD],
+                                                      T initial_value,
+                                                      ScanOp scan_op,
+                                                      T& block_aggregate)
   {
     T thread_prefix = ThreadReduce(input, scan_op);
     ExclusiveScan(thread_prefix, thread_prefix, initial_value, scan_op, block_aggregate);
@@ -308,8 +312,9 @@ public:
   }
 
   template <int ITEMS_PER_THREAD, typename BlockPrefixCallbackOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveSum(
-    T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD], BlockPrefixCallbackOp& block_prefix_callback_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveSum(T (&input)[ITEMS_PER_THREAD],
+                                                     T (&output)[ITEMS_PER_THREAD],
+                                                     BlockPrefixCallbackOp& block_prefix_callback_op)
   {
     InclusiveScan(input, output, cuda::std::plus<>{}, block_prefix_callback_op);
   }
@@ -388,8 +393,11 @@ public:
 
   //! block_aggregate does not include initial_value.
   template <int ITEMS_PER_THREAD, typename ScanOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveScan(
-    T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD], T initial_value, ScanOp scan_op, T& block_aggregate)
+  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveScan(T (&input)[ITEMS_PER_THREAD],
+                                                      T (&output)[ITEMS_PER_THREAD],
+                                                      T initial_value,
+                                                      ScanOp scan_op,
+                                                      T& block_aggregate)
   {
     T thread_prefix = ThreadReduce(input, scan_op);
     ExclusiveScan(thread_prefix, thread_prefix, initial_value, scan_op, block_aggregate);

@@ -68,8 +68,9 @@ constexpr bool is_radix_float_v = cuda::std::is_floating_point<KeyT>::value || c
 template <typename KeyT>
 constexpr radix_key_kind radix_kind_of()
 {
-  return is_radix_float_v<KeyT> ? radix_key_kind::floating_point
-       : (cuda::std::is_signed<KeyT>::value ? radix_key_kind::signed_integer : radix_key_kind::unsigned_integer);
+  return is_radix_float_v<KeyT>
+         ? radix_key_kind::floating_point
+         : (cuda::std::is_signed<KeyT>::value ? radix_key_kind::signed_integer : radix_key_kind::unsigned_integer);
 }
 
 // How a key type maps to and from its bit-ordered unsigned bits. Supported: the integral types of 1, 2, 4 and 8 bytes
@@ -165,7 +166,7 @@ struct BaseDigitExtractor<KeyT, true>
 
   static STRATA_HOST_DEVICE STRATA_FORCEINLINE UnsignedBits ProcessFloatMinusZero(UnsignedBits key)
   {
-    using traits                                = detail::radix_traits<KeyT>;
+    using traits                               = detail::radix_traits<KeyT>;
     constexpr UnsignedBits TWIDDLED_MINUS_ZERO = static_cast<UnsignedBits>(~traits::HIGH_BIT);
     constexpr UnsignedBits TWIDDLED_PLUS_ZERO  = traits::HIGH_BIT;
     return key == TWIDDLED_MINUS_ZERO ? TWIDDLED_PLUS_ZERO : key;
@@ -370,8 +371,8 @@ public:
   STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t
   digit(const KeyT& key, cuda::std::uint32_t bit_start, cuda::std::uint32_t num_bits) const
   {
-    KeyT copy     = key;
-    auto members  = decomposer(copy);
+    KeyT copy               = key;
+    auto members            = decomposer(copy);
     unsigned long long bits = 0;
     gather(members, bit_start, num_bits, bits, cuda::std::make_index_sequence<MEMBERS>{});
     return static_cast<cuda::std::uint32_t>(bits) & (num_bits >= 32 ? 0xffffffffu : ((1u << num_bits) - 1u));

@@ -113,7 +113,8 @@ struct DeviceFor
 
   // op(*it) for every it in [first, last).
   template <typename RandomAccessIteratorT, typename OpT>
-  static cudaError_t ForEach(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op, detail::stream_arg stream = {})
+  static cudaError_t
+  ForEach(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op, detail::stream_arg stream = {})
   {
     STRATA_NVTX_RANGE("strata::DeviceFor::ForEach");
     STRATA_RETURN_IF_ERROR(stream.check());
@@ -122,7 +123,8 @@ struct DeviceFor
 
   // op(a copy of first[i]) for every i in [0, num_items): items are read as 16-byte vectors where they are arrays.
   template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
-  static cudaError_t ForEachCopyN(RandomAccessIteratorT first, NumItemsT num_items, OpT op, detail::stream_arg stream = {})
+  static cudaError_t
+  ForEachCopyN(RandomAccessIteratorT first, NumItemsT num_items, OpT op, detail::stream_arg stream = {})
   {
     STRATA_NVTX_RANGE("strata::DeviceFor::ForEachCopyN");
     STRATA_RETURN_IF_ERROR(stream.check());
@@ -155,9 +157,8 @@ struct DeviceFor
                               OpT op,
                               cudaStream_t stream = nullptr)
   {
-    return detail::for_each::size_query(d_temp_storage, temp_storage_bytes)
-           ? cudaSuccess
-           : ForEachN(first, num_items, op, stream);
+    return detail::for_each::size_query(d_temp_storage, temp_storage_bytes) ? cudaSuccess
+                                                                            : ForEachN(first, num_items, op, stream);
   }
 
   template <typename RandomAccessIteratorT, typename OpT>
@@ -169,7 +170,7 @@ struct DeviceFor
                              cudaStream_t stream = nullptr)
   {
     return detail::for_each::size_query(d_temp_storage, temp_storage_bytes) ? cudaSuccess
-                                                                             : ForEach(first, last, op, stream);
+                                                                            : ForEach(first, last, op, stream);
   }
 
   template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
@@ -194,7 +195,7 @@ struct DeviceFor
                                  cudaStream_t stream = nullptr)
   {
     return detail::for_each::size_query(d_temp_storage, temp_storage_bytes) ? cudaSuccess
-                                                                             : ForEachCopy(first, last, op, stream);
+                                                                            : ForEachCopy(first, last, op, stream);
   }
 };
 

@@ -75,7 +75,11 @@ struct unzip_pair
 struct DeviceReduce
 {
   // d_out[0] = init op d_in[0] op ... op d_in[num_items - 1], for an associative `reduction_op`.
-  template <typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename InitT, typename NumItemsT>
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename ReductionOpT,
+            typename InitT,
+            typename NumItemsT>
   static cudaError_t Reduce(void* d_temp_storage,
                             size_t& temp_storage_bytes,
                             InputIteratorT d_in,
@@ -121,8 +125,8 @@ struct DeviceReduce
   {
     STRATA_NVTX_RANGE("strata::DeviceReduce::Sum");
     using InitT = detail::non_void_value_t<OutputIteratorT, detail::it_value_t<InputIteratorT>>;
-    return reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, cuda::std::plus<>{}, InitT{},
-                  Identity{}, stream);
+    return reduce(
+      d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, cuda::std::plus<>{}, InitT{}, Identity{}, stream);
   }
 
   // d_out[0] = the smallest input (the input type's largest value for no items).
@@ -136,8 +140,15 @@ struct DeviceReduce
   {
     STRATA_NVTX_RANGE("strata::DeviceReduce::Min");
     using InitT = detail::it_value_t<InputIteratorT>;
-    return reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, cuda::minimum<>{},
-                  cuda::std::numeric_limits<InitT>::max(), Identity{}, stream);
+    return reduce(d_temp_storage,
+                  temp_storage_bytes,
+                  d_in,
+                  d_out,
+                  num_items,
+                  cuda::minimum<>{},
+                  cuda::std::numeric_limits<InitT>::max(),
+                  Identity{},
+                  stream);
   }
 
   // d_out[0] = the largest input (the input type's lowest value for no items).
@@ -151,8 +162,15 @@ struct DeviceReduce
   {
     STRATA_NVTX_RANGE("strata::DeviceReduce::Max");
     using InitT = detail::it_value_t<InputIteratorT>;
-    return reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, cuda::maximum<>{},
-                  cuda::std::numeric_limits<InitT>::lowest(), Identity{}, stream);
+    return reduce(d_temp_storage,
+                  temp_storage_bytes,
+                  d_in,
+                  d_out,
+                  num_items,
+                  cuda::maximum<>{},
+                  cuda::std::numeric_limits<InitT>::lowest(),
+                  Identity{},
+                  stream);
   }
 
   // d_out[0] = {position, value} of the smallest input, the first such position on ties
@@ -223,20 +241,39 @@ struct DeviceReduce
   // -- Single-phase forms: each call above with its temporary storage and stream taken from `env`, a stream or a
   //    policy (strata/device/dispatch/single_phase.cuh); without one, strata's pool on the default stream.
 
-  template <typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename InitT, typename NumItemsT,
-            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
-  static cudaError_t Reduce(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, ReductionOpT reduction_op,
-                            InitT init, const EnvT& env = {})
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename ReductionOpT,
+            typename InitT,
+            typename NumItemsT,
+            typename EnvT                 = detail::default_env,
+            detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t Reduce(InputIteratorT d_in,
+                            OutputIteratorT d_out,
+                            NumItemsT num_items,
+                            ReductionOpT reduction_op,
+                            InitT init,
+                            const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return Reduce(d_temp, bytes, d_in, d_out, num_items, reduction_op, init, stream);
     });
   }
 
-  template <typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename TransformOpT,
-            typename InitT, typename NumItemsT, typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
-  static cudaError_t TransformReduce(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items,
-                                     ReductionOpT reduction_op, TransformOpT transform_op, InitT init,
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename ReductionOpT,
+            typename TransformOpT,
+            typename InitT,
+            typename NumItemsT,
+            typename EnvT                 = detail::default_env,
+            detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t TransformReduce(InputIteratorT d_in,
+                                     OutputIteratorT d_out,
+                                     NumItemsT num_items,
+                                     ReductionOpT reduction_op,
+                                     TransformOpT transform_op,
+                                     InitT init,
                                      const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
@@ -244,7 +281,10 @@ struct DeviceReduce
     });
   }
 
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename NumItemsT,
+            typename EnvT                 = detail::default_env,
             detail::enable_if_env_t<EnvT> = 0>
   static cudaError_t Sum(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
   {
@@ -252,7 +292,10 @@ struct DeviceReduce
       return Sum(d_temp, bytes, d_in, d_out, num_items, stream);
     });
   }
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename NumItemsT,
+            typename EnvT                 = detail::default_env,
             detail::enable_if_env_t<EnvT> = 0>
   static cudaError_t Min(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
   {
@@ -260,7 +303,10 @@ struct DeviceReduce
       return Min(d_temp, bytes, d_in, d_out, num_items, stream);
     });
   }
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename NumItemsT,
+            typename EnvT                 = detail::default_env,
             detail::enable_if_env_t<EnvT> = 0>
   static cudaError_t Max(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
   {
@@ -268,7 +314,10 @@ struct DeviceReduce
       return Max(d_temp, bytes, d_in, d_out, num_items, stream);
     });
   }
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename NumItemsT,
+            typename EnvT                 = detail::default_env,
             detail::enable_if_env_t<EnvT> = 0>
   static cudaError_t ArgMin(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
   {
@@ -276,7 +325,10 @@ struct DeviceReduce
       return ArgMin(d_temp, bytes, d_in, d_out, num_items, stream);
     });
   }
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename NumItemsT,
+            typename EnvT                 = detail::default_env,
             detail::enable_if_env_t<EnvT> = 0>
   static cudaError_t ArgMax(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
   {
@@ -285,19 +337,31 @@ struct DeviceReduce
     });
   }
 
-  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT,
-            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
-  static cudaError_t ArgMin(InputIteratorT d_in, ExtremumOutIteratorT d_min_out, IndexOutIteratorT d_index_out,
-                            cuda::std::int64_t num_items, const EnvT& env = {})
+  template <typename InputIteratorT,
+            typename ExtremumOutIteratorT,
+            typename IndexOutIteratorT,
+            typename EnvT                 = detail::default_env,
+            detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t ArgMin(InputIteratorT d_in,
+                            ExtremumOutIteratorT d_min_out,
+                            IndexOutIteratorT d_index_out,
+                            cuda::std::int64_t num_items,
+                            const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return ArgMin(d_temp, bytes, d_in, d_min_out, d_index_out, num_items, stream);
     });
   }
-  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT,
-            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
-  static cudaError_t ArgMax(InputIteratorT d_in, ExtremumOutIteratorT d_max_out, IndexOutIteratorT d_index_out,
-                            cuda::std::int64_t num_items, const EnvT& env = {})
+  template <typename InputIteratorT,
+            typename ExtremumOutIteratorT,
+            typename IndexOutIteratorT,
+            typename EnvT                 = detail::default_env,
+            detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t ArgMax(InputIteratorT d_in,
+                            ExtremumOutIteratorT d_max_out,
+                            IndexOutIteratorT d_index_out,
+                            cuda::std::int64_t num_items,
+                            const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return ArgMax(d_temp, bytes, d_in, d_max_out, d_index_out, num_items, stream);
@@ -328,8 +392,8 @@ private:
     using AccumT = detail::accumulator_t<ReductionOpT, InputT, InitT>;
     return detail::dispatch_offset(num_items, [&](auto offset) {
       using OffsetT = decltype(offset);
-      return DispatchReduce<InputIteratorT, OutputIteratorT, OffsetT, ReductionOpT, InitT, AccumT, TransformOpT>::Dispatch(
-        d_temp_storage, temp_storage_bytes, d_in, d_out, offset, op, init, stream, transform);
+      return DispatchReduce<InputIteratorT, OutputIteratorT, OffsetT, ReductionOpT, InitT, AccumT, TransformOpT>::
+        Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, offset, op, init, stream, transform);
     });
   }
 
@@ -346,12 +410,12 @@ private:
                                 NumItemsT num_items,
                                 cudaStream_t stream)
   {
-    using KeyT   = typename PairT::KeyT;
-    using ValueT = typename PairT::ValueT;
+    using KeyT            = typename PairT::KeyT;
+    using ValueT          = typename PairT::ValueT;
     constexpr bool is_min = cuda::std::is_same<ArgOpT, ::strata::ArgMin>::value;
     using EmptyT          = detail::reduce::empty_value<PairT>;
-    const EmptyT empty{PairT(KeyT(1), is_min ? cuda::std::numeric_limits<ValueT>::max()
-                                             : cuda::std::numeric_limits<ValueT>::lowest())};
+    const EmptyT empty{
+      PairT(KeyT(1), is_min ? cuda::std::numeric_limits<ValueT>::max() : cuda::std::numeric_limits<ValueT>::lowest())};
     STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_in, d_out, true));
     return detail::dispatch_offset(num_items, [&](auto offset) {
       using OffsetT = decltype(offset);

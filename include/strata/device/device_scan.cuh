@@ -109,10 +109,24 @@ cudaError_t run_by_key(void* d_temp_storage,
   STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_values_in, d_values_out, false));
   return dispatch_offset(num_items, [&](auto offset) {
     using OffsetT = decltype(offset);
-    return DispatchScanByKey<KeysInputIteratorT, ValuesInputIteratorT, ValuesOutputIteratorT, EqualityOpT, ScanOpT,
-                             InitValueT, OffsetT, A, INCLUSIVE>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys_in,
-                                                                          d_values_in, d_values_out, equality_op, op,
-                                                                          init, offset, stream);
+    return DispatchScanByKey<KeysInputIteratorT,
+                             ValuesInputIteratorT,
+                             ValuesOutputIteratorT,
+                             EqualityOpT,
+                             ScanOpT,
+                             InitValueT,
+                             OffsetT,
+                             A,
+                             INCLUSIVE>::Dispatch(d_temp_storage,
+                                                  temp_storage_bytes,
+                                                  d_keys_in,
+                                                  d_values_in,
+                                                  d_values_out,
+                                                  equality_op,
+                                                  op,
+                                                  init,
+                                                  offset,
+                                                  stream);
   });
 }
 } // namespace scan
@@ -136,14 +150,21 @@ struct DeviceScan
   }
 
   template <typename IteratorT, typename NumItemsT>
-  static cudaError_t
-  ExclusiveSum(void* d_temp_storage, size_t& temp_storage_bytes, IteratorT d_data, NumItemsT num_items, cudaStream_t stream = 0)
+  static cudaError_t ExclusiveSum(void* d_temp_storage,
+                                  size_t& temp_storage_bytes,
+                                  IteratorT d_data,
+                                  NumItemsT num_items,
+                                  cudaStream_t stream = 0)
   {
     return ExclusiveSum(d_temp_storage, temp_storage_bytes, d_data, d_data, num_items, stream);
   }
 
   // d_out[i] = init op d_in[0] op ... op d_in[i - 1].
-  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT>
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename ScanOpT,
+            typename InitValueT,
+            typename NumItemsT>
   static cudaError_t ExclusiveScan(void* d_temp_storage,
                                    size_t& temp_storage_bytes,
                                    InputIteratorT d_in,
@@ -185,8 +206,11 @@ struct DeviceScan
   }
 
   template <typename IteratorT, typename NumItemsT>
-  static cudaError_t
-  InclusiveSum(void* d_temp_storage, size_t& temp_storage_bytes, IteratorT d_data, NumItemsT num_items, cudaStream_t stream = 0)
+  static cudaError_t InclusiveSum(void* d_temp_storage,
+                                  size_t& temp_storage_bytes,
+                                  IteratorT d_data,
+                                  NumItemsT num_items,
+                                  cudaStream_t stream = 0)
   {
     return InclusiveSum(d_temp_storage, temp_storage_bytes, d_data, d_data, num_items, stream);
   }
@@ -218,7 +242,11 @@ struct DeviceScan
   }
 
   // d_out[i] = init op d_in[0] op ... op d_in[i].
-  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT>
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename ScanOpT,
+            typename InitValueT,
+            typename NumItemsT>
   static cudaError_t InclusiveScanInit(void* d_temp_storage,
                                        size_t& temp_storage_bytes,
                                        InputIteratorT d_in,
@@ -251,8 +279,16 @@ struct DeviceScan
   {
     STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveSumByKey");
     using InitT = detail::non_void_value_t<ValuesOutputIteratorT, detail::it_value_t<ValuesInputIteratorT>>;
-    return detail::scan::run_by_key<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
-                                           cuda::std::plus<>{}, InitT{}, num_items, equality_op, stream);
+    return detail::scan::run_by_key<false>(d_temp_storage,
+                                           temp_storage_bytes,
+                                           d_keys_in,
+                                           d_values_in,
+                                           d_values_out,
+                                           cuda::std::plus<>{},
+                                           InitT{},
+                                           num_items,
+                                           equality_op,
+                                           stream);
   }
 
   // Exclusive scan of each run of equal keys, every run starting from init_value.
@@ -275,8 +311,16 @@ struct DeviceScan
                                         cudaStream_t stream     = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveScanByKey");
-    return detail::scan::run_by_key<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
-                                           scan_op, init_value, num_items, equality_op, stream);
+    return detail::scan::run_by_key<false>(d_temp_storage,
+                                           temp_storage_bytes,
+                                           d_keys_in,
+                                           d_values_in,
+                                           d_values_out,
+                                           scan_op,
+                                           init_value,
+                                           num_items,
+                                           equality_op,
+                                           stream);
   }
 
   // Inclusive sum of each run of equal keys.
@@ -295,8 +339,16 @@ struct DeviceScan
                                        cudaStream_t stream     = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveSumByKey");
-    return detail::scan::run_by_key<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
-                                          cuda::std::plus<>{}, detail::scan::no_init{}, num_items, equality_op, stream);
+    return detail::scan::run_by_key<true>(d_temp_storage,
+                                          temp_storage_bytes,
+                                          d_keys_in,
+                                          d_values_in,
+                                          d_values_out,
+                                          cuda::std::plus<>{},
+                                          detail::scan::no_init{},
+                                          num_items,
+                                          equality_op,
+                                          stream);
   }
 
   // Inclusive scan of each run of equal keys.
@@ -317,14 +369,25 @@ struct DeviceScan
                                         cudaStream_t stream     = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveScanByKey");
-    return detail::scan::run_by_key<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
-                                          scan_op, detail::scan::no_init{}, num_items, equality_op, stream);
+    return detail::scan::run_by_key<true>(d_temp_storage,
+                                          temp_storage_bytes,
+                                          d_keys_in,
+                                          d_values_in,
+                                          d_values_out,
+                                          scan_op,
+                                          detail::scan::no_init{},
+                                          num_items,
+                                          equality_op,
+                                          stream);
   }
 
   // -- Single-phase forms: each call above with its temporary storage and stream taken from `env`, a stream or a
   //    policy (strata/device/dispatch/single_phase.cuh); without one, strata's pool on the default stream.
 
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename NumItemsT,
+            typename EnvT                                     = detail::default_env,
             detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
   static cudaError_t ExclusiveSum(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
   {
@@ -332,7 +395,9 @@ struct DeviceScan
       return ExclusiveSum(d_temp, bytes, d_in, d_out, num_items, stream);
     });
   }
-  template <typename IteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+  template <typename IteratorT,
+            typename NumItemsT,
+            typename EnvT                                     = detail::default_env,
             detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
   static cudaError_t ExclusiveSum(IteratorT d_data, NumItemsT num_items, const EnvT& env = {})
   {
@@ -340,24 +405,41 @@ struct DeviceScan
       return ExclusiveSum(d_temp, bytes, d_data, num_items, stream);
     });
   }
-  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT, typename EnvT = detail::default_env,
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename ScanOpT,
+            typename InitValueT,
+            typename NumItemsT,
+            typename EnvT                                     = detail::default_env,
             detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t ExclusiveScan(InputIteratorT d_in, OutputIteratorT d_out, ScanOpT scan_op,
-                                   InitValueT init_value, NumItemsT num_items, const EnvT& env = {})
+  static cudaError_t ExclusiveScan(InputIteratorT d_in,
+                                   OutputIteratorT d_out,
+                                   ScanOpT scan_op,
+                                   InitValueT init_value,
+                                   NumItemsT num_items,
+                                   const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return ExclusiveScan(d_temp, bytes, d_in, d_out, scan_op, init_value, num_items, stream);
     });
   }
-  template <typename IteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT, typename EnvT = detail::default_env,
+  template <typename IteratorT,
+            typename ScanOpT,
+            typename InitValueT,
+            typename NumItemsT,
+            typename EnvT                                     = detail::default_env,
             detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t ExclusiveScan(IteratorT d_data, ScanOpT scan_op, InitValueT init_value, NumItemsT num_items, const EnvT& env = {})
+  static cudaError_t
+  ExclusiveScan(IteratorT d_data, ScanOpT scan_op, InitValueT init_value, NumItemsT num_items, const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return ExclusiveScan(d_temp, bytes, d_data, scan_op, init_value, num_items, stream);
     });
   }
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename NumItemsT,
+            typename EnvT                                     = detail::default_env,
             detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
   static cudaError_t InclusiveSum(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
   {
@@ -365,7 +447,9 @@ struct DeviceScan
       return InclusiveSum(d_temp, bytes, d_in, d_out, num_items, stream);
     });
   }
-  template <typename IteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+  template <typename IteratorT,
+            typename NumItemsT,
+            typename EnvT                                     = detail::default_env,
             detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
   static cudaError_t InclusiveSum(IteratorT d_data, NumItemsT num_items, const EnvT& env = {})
   {
@@ -373,15 +457,23 @@ struct DeviceScan
       return InclusiveSum(d_temp, bytes, d_data, num_items, stream);
     });
   }
-  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename NumItemsT, typename EnvT = detail::default_env,
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename ScanOpT,
+            typename NumItemsT,
+            typename EnvT                                     = detail::default_env,
             detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t InclusiveScan(InputIteratorT d_in, OutputIteratorT d_out, ScanOpT scan_op, NumItemsT num_items, const EnvT& env = {})
+  static cudaError_t
+  InclusiveScan(InputIteratorT d_in, OutputIteratorT d_out, ScanOpT scan_op, NumItemsT num_items, const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return InclusiveScan(d_temp, bytes, d_in, d_out, scan_op, num_items, stream);
     });
   }
-  template <typename IteratorT, typename ScanOpT, typename NumItemsT, typename EnvT = detail::default_env,
+  template <typename IteratorT,
+            typename ScanOpT,
+            typename NumItemsT,
+            typename EnvT                                     = detail::default_env,
             detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
   static cudaError_t InclusiveScan(IteratorT d_data, ScanOpT scan_op, NumItemsT num_items, const EnvT& env = {})
   {
@@ -389,86 +481,189 @@ struct DeviceScan
       return InclusiveScan(d_temp, bytes, d_data, scan_op, num_items, stream);
     });
   }
-  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT, typename EnvT = detail::default_env,
+  template <typename InputIteratorT,
+            typename OutputIteratorT,
+            typename ScanOpT,
+            typename InitValueT,
+            typename NumItemsT,
+            typename EnvT                                     = detail::default_env,
             detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t InclusiveScanInit(InputIteratorT d_in, OutputIteratorT d_out, ScanOpT scan_op,
-                                       InitValueT init_value, NumItemsT num_items, const EnvT& env = {})
+  static cudaError_t InclusiveScanInit(InputIteratorT d_in,
+                                       OutputIteratorT d_out,
+                                       ScanOpT scan_op,
+                                       InitValueT init_value,
+                                       NumItemsT num_items,
+                                       const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return InclusiveScanInit(d_temp, bytes, d_in, d_out, scan_op, init_value, num_items, stream);
     });
   }
   // The by-key scans, with or without an equality operator before the environment.
-  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT, typename NumItemsT, typename EqualityOpT = cuda::std::equal_to<>, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0,
+  template <typename KeysInputIteratorT,
+            typename ValuesInputIteratorT,
+            typename ValuesOutputIteratorT,
+            typename NumItemsT,
+            typename EqualityOpT                                        = cuda::std::equal_to<>,
+            typename EnvT                                               = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT>           = 0,
             cuda::std::enable_if_t<!detail::is_env_v<EqualityOpT>, int> = 0>
-  static cudaError_t ExclusiveSumByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, NumItemsT num_items,
-      EqualityOpT equality_op, const EnvT& env = {})
+  static cudaError_t ExclusiveSumByKey(KeysInputIteratorT d_keys_in,
+                                       ValuesInputIteratorT d_values_in,
+                                       ValuesOutputIteratorT d_values_out,
+                                       NumItemsT num_items,
+                                       EqualityOpT equality_op,
+                                       const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return ExclusiveSumByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, num_items, equality_op, stream);
     });
   }
-  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+  template <typename KeysInputIteratorT,
+            typename ValuesInputIteratorT,
+            typename ValuesOutputIteratorT,
+            typename NumItemsT,
+            typename EnvT                                     = detail::default_env,
             detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t ExclusiveSumByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, NumItemsT num_items, const EnvT& env = {})
+  static cudaError_t ExclusiveSumByKey(KeysInputIteratorT d_keys_in,
+                                       ValuesInputIteratorT d_values_in,
+                                       ValuesOutputIteratorT d_values_out,
+                                       NumItemsT num_items,
+                                       const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ExclusiveSumByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, num_items, cuda::std::equal_to<>{}, stream);
+      return ExclusiveSumByKey(
+        d_temp, bytes, d_keys_in, d_values_in, d_values_out, num_items, cuda::std::equal_to<>{}, stream);
     });
   }
-  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT, typename EqualityOpT = cuda::std::equal_to<>, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0,
+  template <typename KeysInputIteratorT,
+            typename ValuesInputIteratorT,
+            typename ValuesOutputIteratorT,
+            typename ScanOpT,
+            typename InitValueT,
+            typename NumItemsT,
+            typename EqualityOpT                                        = cuda::std::equal_to<>,
+            typename EnvT                                               = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT>           = 0,
             cuda::std::enable_if_t<!detail::is_env_v<EqualityOpT>, int> = 0>
-  static cudaError_t ExclusiveScanByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, ScanOpT scan_op, InitValueT init_value, NumItemsT num_items,
-      EqualityOpT equality_op, const EnvT& env = {})
+  static cudaError_t ExclusiveScanByKey(KeysInputIteratorT d_keys_in,
+                                        ValuesInputIteratorT d_values_in,
+                                        ValuesOutputIteratorT d_values_out,
+                                        ScanOpT scan_op,
+                                        InitValueT init_value,
+                                        NumItemsT num_items,
+                                        EqualityOpT equality_op,
+                                        const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ExclusiveScanByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, scan_op, init_value, num_items, equality_op, stream);
+      return ExclusiveScanByKey(
+        d_temp, bytes, d_keys_in, d_values_in, d_values_out, scan_op, init_value, num_items, equality_op, stream);
     });
   }
-  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT, typename EnvT = detail::default_env,
+  template <typename KeysInputIteratorT,
+            typename ValuesInputIteratorT,
+            typename ValuesOutputIteratorT,
+            typename ScanOpT,
+            typename InitValueT,
+            typename NumItemsT,
+            typename EnvT                                     = detail::default_env,
             detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t ExclusiveScanByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, ScanOpT scan_op, InitValueT init_value, NumItemsT num_items, const EnvT& env = {})
+  static cudaError_t ExclusiveScanByKey(KeysInputIteratorT d_keys_in,
+                                        ValuesInputIteratorT d_values_in,
+                                        ValuesOutputIteratorT d_values_out,
+                                        ScanOpT scan_op,
+                                        InitValueT init_value,
+                                        NumItemsT num_items,
+                                        const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ExclusiveScanByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, scan_op, init_value, num_items, cuda::std::equal_to<>{}, stream);
+      return ExclusiveScanByKey(d_temp,
+                                bytes,
+                                d_keys_in,
+                                d_values_in,
+                                d_values_out,
+                                scan_op,
+                                init_value,
+                                num_items,
+                                cuda::std::equal_to<>{},
+                                stream);
     });
   }
-  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT, typename NumItemsT, typename EqualityOpT = cuda::std::equal_to<>, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0,
+  template <typename KeysInputIteratorT,
+            typename ValuesInputIteratorT,
+            typename ValuesOutputIteratorT,
+            typename NumItemsT,
+            typename EqualityOpT                                        = cuda::std::equal_to<>,
+            typename EnvT                                               = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT>           = 0,
             cuda::std::enable_if_t<!detail::is_env_v<EqualityOpT>, int> = 0>
-  static cudaError_t InclusiveSumByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, NumItemsT num_items,
-      EqualityOpT equality_op, const EnvT& env = {})
+  static cudaError_t InclusiveSumByKey(KeysInputIteratorT d_keys_in,
+                                       ValuesInputIteratorT d_values_in,
+                                       ValuesOutputIteratorT d_values_out,
+                                       NumItemsT num_items,
+                                       EqualityOpT equality_op,
+                                       const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return InclusiveSumByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, num_items, equality_op, stream);
     });
   }
-  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+  template <typename KeysInputIteratorT,
+            typename ValuesInputIteratorT,
+            typename ValuesOutputIteratorT,
+            typename NumItemsT,
+            typename EnvT                                     = detail::default_env,
             detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t InclusiveSumByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, NumItemsT num_items, const EnvT& env = {})
+  static cudaError_t InclusiveSumByKey(KeysInputIteratorT d_keys_in,
+                                       ValuesInputIteratorT d_values_in,
+                                       ValuesOutputIteratorT d_values_out,
+                                       NumItemsT num_items,
+                                       const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return InclusiveSumByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, num_items, cuda::std::equal_to<>{}, stream);
+      return InclusiveSumByKey(
+        d_temp, bytes, d_keys_in, d_values_in, d_values_out, num_items, cuda::std::equal_to<>{}, stream);
     });
   }
-  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT, typename ScanOpT, typename NumItemsT, typename EqualityOpT = cuda::std::equal_to<>, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0,
+  template <typename KeysInputIteratorT,
+            typename ValuesInputIteratorT,
+            typename ValuesOutputIteratorT,
+            typename ScanOpT,
+            typename NumItemsT,
+            typename EqualityOpT                                        = cuda::std::equal_to<>,
+            typename EnvT                                               = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT>           = 0,
             cuda::std::enable_if_t<!detail::is_env_v<EqualityOpT>, int> = 0>
-  static cudaError_t InclusiveScanByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, ScanOpT scan_op, NumItemsT num_items,
-      EqualityOpT equality_op, const EnvT& env = {})
+  static cudaError_t InclusiveScanByKey(KeysInputIteratorT d_keys_in,
+                                        ValuesInputIteratorT d_values_in,
+                                        ValuesOutputIteratorT d_values_out,
+                                        ScanOpT scan_op,
+                                        NumItemsT num_items,
+                                        EqualityOpT equality_op,
+                                        const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return InclusiveScanByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, scan_op, num_items, equality_op, stream);
+      return InclusiveScanByKey(
+        d_temp, bytes, d_keys_in, d_values_in, d_values_out, scan_op, num_items, equality_op, stream);
     });
   }
-  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT, typename ScanOpT, typename NumItemsT, typename EnvT = detail::default_env,
+  template <typename KeysInputIteratorT,
+            typename ValuesInputIteratorT,
+            typename ValuesOutputIteratorT,
+            typename ScanOpT,
+            typename NumItemsT,
+            typename EnvT                                     = detail::default_env,
             detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t InclusiveScanByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, ScanOpT scan_op, NumItemsT num_items, const EnvT& env = {})
+  static cudaError_t InclusiveScanByKey(KeysInputIteratorT d_keys_in,
+                                        ValuesInputIteratorT d_values_in,
+                                        ValuesOutputIteratorT d_values_out,
+                                        ScanOpT scan_op,
+                                        NumItemsT num_items,
+                                        const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return InclusiveScanByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, scan_op, num_items, cuda::std::equal_to<>{}, stream);
+      return InclusiveScanByKey(
+        d_temp, bytes, d_keys_in, d_values_in, d_values_out, scan_op, num_items, cuda::std::equal_to<>{}, stream);
     });
   }
 };

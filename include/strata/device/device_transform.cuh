@@ -58,7 +58,8 @@ private:
 
 // cudaErrorInvalidValue for a negative count, or a null pointer among the output and inputs with items.
 template <typename OutputIteratorT, typename NumItemsT, typename... InputIteratorsT>
-cudaError_t check_arguments(const cuda::std::tuple<InputIteratorsT...>& inputs, OutputIteratorT output, NumItemsT num_items)
+cudaError_t
+check_arguments(const cuda::std::tuple<InputIteratorsT...>& inputs, OutputIteratorT output, NumItemsT num_items)
 {
   bool null = false;
   if (num_items > NumItemsT(0))
@@ -93,7 +94,10 @@ cudaError_t transform(cuda::std::tuple<InputIteratorsT...> inputs,
 struct DeviceTransform
 {
   // output[i] = transform_op(get<0>(inputs)[i], get<1>(inputs)[i], ...).
-  template <typename... RandomAccessIteratorsIn, typename RandomAccessIteratorOut, typename NumItemsT, typename TransformOp>
+  template <typename... RandomAccessIteratorsIn,
+            typename RandomAccessIteratorOut,
+            typename NumItemsT,
+            typename TransformOp>
   static cudaError_t Transform(cuda::std::tuple<RandomAccessIteratorsIn...> inputs,
                                RandomAccessIteratorOut output,
                                NumItemsT num_items,
@@ -117,7 +121,10 @@ struct DeviceTransform
   }
 
   // Two-phase forms: a transform stores nothing (the size query answers temporary_storage::EMPTY_SIZE).
-  template <typename... RandomAccessIteratorsIn, typename RandomAccessIteratorOut, typename NumItemsT, typename TransformOp>
+  template <typename... RandomAccessIteratorsIn,
+            typename RandomAccessIteratorOut,
+            typename NumItemsT,
+            typename TransformOp>
   static cudaError_t Transform(void* d_temp_storage,
                                size_t& temp_storage_bytes,
                                cuda::std::tuple<RandomAccessIteratorsIn...> inputs,
@@ -148,7 +155,10 @@ struct DeviceTransform
   }
 
   // output[i] = transform_op(references to get<0>(inputs)[i], ...): op may take the items' addresses.
-  template <typename... RandomAccessIteratorsIn, typename RandomAccessIteratorOut, typename NumItemsT, typename TransformOp>
+  template <typename... RandomAccessIteratorsIn,
+            typename RandomAccessIteratorOut,
+            typename NumItemsT,
+            typename TransformOp>
   static cudaError_t TransformStableArgumentAddresses(cuda::std::tuple<RandomAccessIteratorsIn...> inputs,
                                                       RandomAccessIteratorOut output,
                                                       NumItemsT num_items,

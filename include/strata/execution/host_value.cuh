@@ -37,8 +37,9 @@ inline void require_not_capturing(cudaStream_t stream, const char* name)
   if (capture != cudaStreamCaptureStatusNone)
   {
     throw ::strata::cuda_error(cudaErrorStreamCaptureUnsupported,
-                               std::string(name) + ": returns a host value, so it synchronizes, which a stream being "
-                                                   "captured cannot do (reduce_into writes device memory instead)");
+                               std::string(name)
+                                 + ": returns a host value, so it synchronizes, which a stream being "
+                                   "captured cannot do (reduce_into writes device memory instead)");
   }
 }
 
@@ -101,14 +102,14 @@ bool host_accessible(const IteratorT& it)
   }
   else if constexpr (is_zip_iterator<IteratorT>::value)
   {
-    return any_host_accessible(it.get_iterator_tuple(),
-                               std::make_index_sequence<
-                                 thrust::tuple_size<std::decay_t<decltype(it.get_iterator_tuple())>>::value>{});
+    return any_host_accessible(
+      it.get_iterator_tuple(),
+      std::make_index_sequence<thrust::tuple_size<std::decay_t<decltype(it.get_iterator_tuple())>>::value>{});
   }
   else
   {
-    return thrust::is_contiguous_iterator_v<IteratorT>
-        && std::is_lvalue_reference<typename thrust::iterator_traits<IteratorT>::reference>::value;
+    return thrust::is_contiguous_iterator_v<
+             IteratorT> && std::is_lvalue_reference<typename thrust::iterator_traits<IteratorT>::reference>::value;
   }
 }
 

@@ -93,7 +93,8 @@ inline void set_memory_pool_cache_limit(std::size_t bytes)
 // Restarts `device`'s high-water marks from the bytes in use and reserved now. Throws strata::cuda_error.
 inline void reset_memory_pool_high_water_mark(int device)
 {
-  detail::throw_on_error(::strata::backend::pool_reset_high_water_marks(device), "strata::reset_memory_pool_high_water_mark");
+  detail::throw_on_error(::strata::backend::pool_reset_high_water_marks(device),
+                         "strata::reset_memory_pool_high_water_mark");
 }
 inline void reset_memory_pool_high_water_mark()
 {

@@ -89,7 +89,8 @@ public:
   }
 
   // The same stream, with temporary storage from `allocator`: held by reference for an lvalue, by value otherwise.
-  template <typename A, typename = std::enable_if_t<detail::is_allocator_v<std::remove_cv_t<std::remove_reference_t<A>>>>>
+  template <typename A,
+            typename = std::enable_if_t<detail::is_allocator_v<std::remove_cv_t<std::remove_reference_t<A>>>>>
   auto operator()(A&& allocator) const
   {
     if constexpr (std::is_lvalue_reference<A>::value)
@@ -145,8 +146,9 @@ private:
   {
     using T = typename thrust::detail::pointer_traits<Pointer>::element_type;
     detail::allocator_adapter<allocator_type> adapter(policy.allocator());
-    adapter.deallocate(
-      static_cast<void*>(thrust::raw_pointer_cast(ptr)), sizeof(T) * static_cast<std::size_t>(n), policy.stream());
+    adapter.deallocate(static_cast<void*>(thrust::raw_pointer_cast(ptr)),
+                       sizeof(T) * static_cast<std::size_t>(n),
+                       policy.stream());
   }
 
   detail::allocator_storage<AllocatorHolderT> storage_;

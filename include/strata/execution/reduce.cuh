@@ -109,8 +109,8 @@ struct arg_min_by
 {
   mutable CompareT comp;
   template <typename KeyT, typename ValueT>
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyValuePair<KeyT, ValueT>
-  operator()(const KeyValuePair<KeyT, ValueT>& a, const KeyValuePair<KeyT, ValueT>& b) const
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyValuePair<KeyT, ValueT> operator()(const KeyValuePair<KeyT, ValueT>& a,
+                                                                              const KeyValuePair<KeyT, ValueT>& b) const
   {
     return (comp(b.value, a.value) || (!comp(a.value, b.value) && b.key < a.key)) ? b : a;
   }
@@ -121,8 +121,8 @@ struct arg_max_by
 {
   mutable CompareT comp;
   template <typename KeyT, typename ValueT>
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyValuePair<KeyT, ValueT>
-  operator()(const KeyValuePair<KeyT, ValueT>& a, const KeyValuePair<KeyT, ValueT>& b) const
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyValuePair<KeyT, ValueT> operator()(const KeyValuePair<KeyT, ValueT>& a,
+                                                                              const KeyValuePair<KeyT, ValueT>& b) const
   {
     return (comp(a.value, b.value) || (!comp(b.value, a.value) && b.key < a.key)) ? b : a;
   }
@@ -140,8 +140,8 @@ struct arg_minmax_by
 {
   mutable CompareT comp;
   template <typename KeyT, typename ValueT>
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE min_and_max<KeyT, ValueT>
-  operator()(const min_and_max<KeyT, ValueT>& a, const min_and_max<KeyT, ValueT>& b) const
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE min_and_max<KeyT, ValueT> operator()(const min_and_max<KeyT, ValueT>& a,
+                                                                             const min_and_max<KeyT, ValueT>& b) const
   {
     return {arg_min_by<CompareT>{comp}(a.min, b.min), arg_max_by<CompareT>{comp}(a.max, b.max)};
   }
@@ -163,7 +163,12 @@ struct minmax_pair_op
 // -- the reductions, on the host side ----------------------------------------------------------------------
 
 // Reduces transform(items) of [d_in, d_in + n) with op and init into a host value (n > 0).
-template <typename ResultT, typename PolicyT, typename InputIteratorT, typename NumItemsT, typename OpT, typename TransformOpT>
+template <typename ResultT,
+          typename PolicyT,
+          typename InputIteratorT,
+          typename NumItemsT,
+          typename OpT,
+          typename TransformOpT>
 ResultT transform_reduce_to_host(const PolicyT& policy,
                                  const char* name,
                                  InputIteratorT d_in,
@@ -178,9 +183,18 @@ ResultT transform_reduce_to_host(const PolicyT& policy,
 }
 
 // Reduces transform(position, item) of [d_in, d_in + n) with op into a host value, init taking no part (n > 0).
-template <typename ResultT, typename PolicyT, typename InputIteratorT, typename NumItemsT, typename OpT, typename IndexedOpT>
-ResultT indexed_reduce_to_host(
-  const PolicyT& policy, const char* name, InputIteratorT d_in, NumItemsT n, OpT op, IndexedOpT transform)
+template <typename ResultT,
+          typename PolicyT,
+          typename InputIteratorT,
+          typename NumItemsT,
+          typename OpT,
+          typename IndexedOpT>
+ResultT indexed_reduce_to_host(const PolicyT& policy,
+                               const char* name,
+                               InputIteratorT d_in,
+                               NumItemsT n,
+                               OpT op,
+                               IndexedOpT transform)
 {
   using EmptyT = reduce::empty_value<ResultT>;
   return host_value<ResultT>(policy, name, [&](ResultT* d_out) {
@@ -204,7 +218,7 @@ ForwardIt extreme_element(const PolicyT& policy, const char* name, ForwardIt fir
   {
     return last;
   }
-  using PairT = KeyValuePair<std::ptrdiff_t, iter_value_t<ForwardIt>>;
+  using PairT       = KeyValuePair<std::ptrdiff_t, iter_value_t<ForwardIt>>;
   const PairT found = indexed_reduce_to_host<PairT>(
     policy, name, unwrap(first), n, arg_op, arg_pair_op<std::ptrdiff_t, iter_value_t<ForwardIt>>{});
   return first + found.key;
@@ -212,7 +226,8 @@ ForwardIt extreme_element(const PolicyT& policy, const char* name, ForwardIt fir
 
 // How many items satisfy pred (0 for an empty range).
 template <typename PolicyT, typename InputIt, typename PredicateT>
-iter_difference_t<InputIt> count_matching(const PolicyT& policy, const char* name, InputIt first, InputIt last, PredicateT pred)
+iter_difference_t<InputIt>
+count_matching(const PolicyT& policy, const char* name, InputIt first, InputIt last, PredicateT pred)
 {
   using CountT = iter_difference_t<InputIt>;
   const auto n = cuda::std::distance(first, last);
@@ -247,8 +262,13 @@ T pairwise_reduce(const PolicyT& policy,
 
 // Reduces to a bool: reduce_op over pred(items), `empty` for an empty range.
 template <typename PolicyT, typename InputIt, typename PredicateT, typename ReduceOpT>
-bool logical_reduce(
-  const PolicyT& policy, const char* name, InputIt first, InputIt last, PredicateT pred, ReduceOpT op, bool empty)
+bool logical_reduce(const PolicyT& policy,
+                    const char* name,
+                    InputIt first,
+                    InputIt last,
+                    PredicateT pred,
+                    ReduceOpT op,
+                    bool empty)
 {
   const auto n = cuda::std::distance(first, last);
   if (n == 0)
@@ -299,7 +319,8 @@ void reduce_into(const execution_policy<A>& policy, InputIt first, InputIt last,
 {
   STRATA_NVTX_RANGE("strata::reduce_into");
   detail::throw_on_error(
-    DeviceReduce::Reduce(detail::unwrap(first), detail::unwrap(d_out), cuda::std::distance(first, last), op, init, policy),
+    DeviceReduce::Reduce(
+      detail::unwrap(first), detail::unwrap(d_out), cuda::std::distance(first, last), op, init, policy),
     "strata::reduce_into");
 }
 
@@ -348,9 +369,9 @@ template <typename A,
           typename UnaryTransformOp,
           typename T,
           typename BinaryReduceOp,
-          std::enable_if_t<detail::is_unary_for_v<UnaryTransformOp, InputIt>
-                             && !detail::is_unary_for_v<BinaryReduceOp, InputIt>,
-                           int> = 0>
+          std::enable_if_t<
+            detail::is_unary_for_v<UnaryTransformOp, InputIt> && !detail::is_unary_for_v<BinaryReduceOp, InputIt>,
+            int> = 0>
 T transform_reduce(const execution_policy<A>& policy,
                    InputIt first,
                    InputIt last,
@@ -362,7 +383,12 @@ T transform_reduce(const execution_policy<A>& policy,
 }
 
 // init op transform(a, b)... over two ranges, std::transform_reduce's binary form.
-template <typename A, typename InputIt1, typename InputIt2, typename T, typename BinaryReduceOp, typename BinaryTransformOp>
+template <typename A,
+          typename InputIt1,
+          typename InputIt2,
+          typename T,
+          typename BinaryReduceOp,
+          typename BinaryTransformOp>
 T transform_reduce(const execution_policy<A>& policy,
                    InputIt1 first1,
                    InputIt1 last1,
@@ -417,34 +443,47 @@ template <typename A, typename InputIt, typename T>
 detail::iter_difference_t<InputIt> count(const execution_policy<A>& policy, InputIt first, InputIt last, const T& value)
 {
   STRATA_NVTX_RANGE("strata::count");
-  return detail::frontend::count_matching(policy, "strata::count", first, last, detail::frontend::equals_value<T>{value});
+  return detail::frontend::count_matching(
+    policy, "strata::count", first, last, detail::frontend::equals_value<T>{value});
 }
 
 template <typename A, typename InputIt, typename UnaryPredicate>
 bool all_of(const execution_policy<A>& policy, InputIt first, InputIt last, UnaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::all_of");
-  return detail::frontend::logical_reduce(policy, "strata::all_of", first, last,
+  return detail::frontend::logical_reduce(policy,
+                                          "strata::all_of",
+                                          first,
+                                          last,
                                           detail::frontend::as_bool<UnaryPredicate, false>{pred},
-                                          cuda::std::logical_and<>{}, true);
+                                          cuda::std::logical_and<>{},
+                                          true);
 }
 
 template <typename A, typename InputIt, typename UnaryPredicate>
 bool any_of(const execution_policy<A>& policy, InputIt first, InputIt last, UnaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::any_of");
-  return detail::frontend::logical_reduce(policy, "strata::any_of", first, last,
+  return detail::frontend::logical_reduce(policy,
+                                          "strata::any_of",
+                                          first,
+                                          last,
                                           detail::frontend::as_bool<UnaryPredicate, false>{pred},
-                                          cuda::std::logical_or<>{}, false);
+                                          cuda::std::logical_or<>{},
+                                          false);
 }
 
 template <typename A, typename InputIt, typename UnaryPredicate>
 bool none_of(const execution_policy<A>& policy, InputIt first, InputIt last, UnaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::none_of");
-  return detail::frontend::logical_reduce(policy, "strata::none_of", first, last,
+  return detail::frontend::logical_reduce(policy,
+                                          "strata::none_of",
+                                          first,
+                                          last,
                                           detail::frontend::as_bool<UnaryPredicate, true>{pred},
-                                          cuda::std::logical_and<>{}, true);
+                                          cuda::std::logical_and<>{},
+                                          true);
 }
 
 // Whether pred(a, b) holds for every pair of items, as std::equal.
@@ -452,7 +491,12 @@ template <typename A, typename InputIt1, typename InputIt2, typename BinaryPredi
 bool equal(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, BinaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::equal");
-  return detail::frontend::pairwise_reduce(policy, "strata::equal", first1, last1, first2, true,
+  return detail::frontend::pairwise_reduce(policy,
+                                           "strata::equal",
+                                           first1,
+                                           last1,
+                                           first2,
+                                           true,
                                            cuda::std::logical_and<>{},
                                            detail::frontend::as_bool<BinaryPredicate, false>{pred});
 }
@@ -489,8 +533,8 @@ template <typename A, typename ForwardIt, typename Compare>
 ForwardIt min_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, Compare comp)
 {
   STRATA_NVTX_RANGE("strata::min_element");
-  return detail::frontend::extreme_element(policy, "strata::min_element", first, last,
-                                           detail::frontend::arg_min_by<Compare>{comp});
+  return detail::frontend::extreme_element(
+    policy, "strata::min_element", first, last, detail::frontend::arg_min_by<Compare>{comp});
 }
 
 template <typename A, typename ForwardIt>
@@ -503,8 +547,8 @@ template <typename A, typename ForwardIt, typename Compare>
 ForwardIt max_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, Compare comp)
 {
   STRATA_NVTX_RANGE("strata::max_element");
-  return detail::frontend::extreme_element(policy, "strata::max_element", first, last,
-                                           detail::frontend::arg_max_by<Compare>{comp});
+  return detail::frontend::extreme_element(
+    policy, "strata::max_element", first, last, detail::frontend::arg_max_by<Compare>{comp});
 }
 
 template <typename A, typename ForwardIt>
@@ -527,9 +571,13 @@ minmax_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt las
   }
   using ValueT  = detail::iter_value_t<ForwardIt>;
   using ResultT = detail::frontend::min_and_max<std::ptrdiff_t, ValueT>;
-  const ResultT found = detail::frontend::indexed_reduce_to_host<ResultT>(
-    policy, "strata::minmax_element", detail::unwrap(first), n, detail::frontend::arg_minmax_by<Compare>{comp},
-    detail::frontend::minmax_pair_op<std::ptrdiff_t, ValueT>{});
+  const ResultT found =
+    detail::frontend::indexed_reduce_to_host<ResultT>(policy,
+                                                      "strata::minmax_element",
+                                                      detail::unwrap(first),
+                                                      n,
+                                                      detail::frontend::arg_minmax_by<Compare>{comp},
+                                                      detail::frontend::minmax_pair_op<std::ptrdiff_t, ValueT>{});
   return thrust::pair<ForwardIt, ForwardIt>(first + found.min.key, first + found.max.key);
 }
 

@@ -71,7 +71,8 @@ using scan_accum_t = typename scan_accum<INCLUSIVE, BinaryOp, ValueT, InitT>::ty
 
 // The scans, throwing strata::cuda_error naming `name`; InitT no_init for an inclusive scan without init.
 template <bool INCLUSIVE, typename PolicyT, typename InputIt, typename OutputIt, typename BinaryOp, typename InitT>
-OutputIt scan(const PolicyT& policy, const char* name, InputIt first, InputIt last, OutputIt d_first, BinaryOp op, InitT init)
+OutputIt
+scan(const PolicyT& policy, const char* name, InputIt first, InputIt last, OutputIt d_first, BinaryOp op, InitT init)
 {
   using AccumT = scan_accum_t<INCLUSIVE, BinaryOp, iter_value_t<InputIt>, InitT>;
   const auto n = cuda::std::distance(first, last);
@@ -108,9 +109,16 @@ OutputIt scan_by_key(const PolicyT& policy,
   const auto n = cuda::std::distance(keys_first, keys_last);
   throw_on_error(run_single_phase(policy,
                                   [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-                                    return scan::run_by_key<INCLUSIVE, AccumT>(
-                                      d_temp, bytes, unwrap(keys_first), unwrap(values_first), unwrap(d_first), op,
-                                      init, n, binary_pred, stream);
+                                    return scan::run_by_key<INCLUSIVE, AccumT>(d_temp,
+                                                                               bytes,
+                                                                               unwrap(keys_first),
+                                                                               unwrap(values_first),
+                                                                               unwrap(d_first),
+                                                                               op,
+                                                                               init,
+                                                                               n,
+                                                                               binary_pred,
+                                                                               stream);
                                   }),
                  name);
   finish_for_host(policy, name, d_first);
@@ -123,7 +131,8 @@ template <typename A, typename InputIt, typename OutputIt, typename BinaryOp>
 OutputIt inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::inclusive_scan");
-  return detail::frontend::scan<true>(policy, "strata::inclusive_scan", first, last, d_first, op, detail::scan::no_init{});
+  return detail::frontend::scan<true>(
+    policy, "strata::inclusive_scan", first, last, d_first, op, detail::scan::no_init{});
 }
 
 template <typename A, typename InputIt, typename OutputIt>
@@ -185,43 +194,57 @@ OutputIt exclusive_scan(const execution_policy<A>& policy, InputIt first, InputI
 // -- transform scans ------------------------------------------------------------------------------------------
 
 // binary_op over unary_op(items), std's order (binary_op, unary_op).
-template <typename A,
-          typename InputIt,
-          typename OutputIt,
-          typename BinaryOp,
-          typename UnaryOp,
-          std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
-OutputIt transform_inclusive_scan(
-  const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, BinaryOp binary_op, UnaryOp unary_op)
+template <
+  typename A,
+  typename InputIt,
+  typename OutputIt,
+  typename BinaryOp,
+  typename UnaryOp,
+  std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
+OutputIt transform_inclusive_scan(const execution_policy<A>& policy,
+                                  InputIt first,
+                                  InputIt last,
+                                  OutputIt d_first,
+                                  BinaryOp binary_op,
+                                  UnaryOp unary_op)
 {
   STRATA_NVTX_RANGE("strata::transform_inclusive_scan");
-  return detail::frontend::scan<true>(policy, "strata::transform_inclusive_scan",
+  return detail::frontend::scan<true>(policy,
+                                      "strata::transform_inclusive_scan",
                                       thrust::make_transform_iterator(detail::unwrap(first), unary_op),
-                                      thrust::make_transform_iterator(detail::unwrap(last), unary_op), d_first,
-                                      binary_op, detail::scan::no_init{});
+                                      thrust::make_transform_iterator(detail::unwrap(last), unary_op),
+                                      d_first,
+                                      binary_op,
+                                      detail::scan::no_init{});
 }
 
 // Thrust's order (unary_op, binary_op).
-template <typename A,
-          typename InputIt,
-          typename OutputIt,
-          typename UnaryOp,
-          typename BinaryOp,
-          std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
-OutputIt transform_inclusive_scan(
-  const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, UnaryOp unary_op, BinaryOp binary_op)
+template <
+  typename A,
+  typename InputIt,
+  typename OutputIt,
+  typename UnaryOp,
+  typename BinaryOp,
+  std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
+OutputIt transform_inclusive_scan(const execution_policy<A>& policy,
+                                  InputIt first,
+                                  InputIt last,
+                                  OutputIt d_first,
+                                  UnaryOp unary_op,
+                                  BinaryOp binary_op)
 {
   return transform_inclusive_scan(policy, first, last, d_first, binary_op, unary_op);
 }
 
 // init op binary_op over unary_op(items), std's order (binary_op, unary_op, init).
-template <typename A,
-          typename InputIt,
-          typename OutputIt,
-          typename BinaryOp,
-          typename UnaryOp,
-          typename T,
-          std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
+template <
+  typename A,
+  typename InputIt,
+  typename OutputIt,
+  typename BinaryOp,
+  typename UnaryOp,
+  typename T,
+  std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
 OutputIt transform_inclusive_scan(const execution_policy<A>& policy,
                                   InputIt first,
                                   InputIt last,
@@ -231,20 +254,24 @@ OutputIt transform_inclusive_scan(const execution_policy<A>& policy,
                                   T init)
 {
   STRATA_NVTX_RANGE("strata::transform_inclusive_scan");
-  return detail::frontend::scan<true>(policy, "strata::transform_inclusive_scan",
+  return detail::frontend::scan<true>(policy,
+                                      "strata::transform_inclusive_scan",
                                       thrust::make_transform_iterator(detail::unwrap(first), unary_op),
-                                      thrust::make_transform_iterator(detail::unwrap(last), unary_op), d_first,
-                                      binary_op, init);
+                                      thrust::make_transform_iterator(detail::unwrap(last), unary_op),
+                                      d_first,
+                                      binary_op,
+                                      init);
 }
 
 // Thrust's order (unary_op, init, binary_op).
-template <typename A,
-          typename InputIt,
-          typename OutputIt,
-          typename UnaryOp,
-          typename T,
-          typename BinaryOp,
-          std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
+template <
+  typename A,
+  typename InputIt,
+  typename OutputIt,
+  typename UnaryOp,
+  typename T,
+  typename BinaryOp,
+  std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
 OutputIt transform_inclusive_scan(const execution_policy<A>& policy,
                                   InputIt first,
                                   InputIt last,
@@ -275,19 +302,24 @@ OutputIt transform_exclusive_scan(const execution_policy<A>& policy,
   STRATA_NVTX_RANGE("strata::transform_exclusive_scan");
   // Each transformed item is converted to init's type, as thrust::transform_exclusive_scan converts it.
   using TransformedIt = thrust::transform_iterator<UnaryOp, detail::unwrapped_t<InputIt>, T, T>;
-  return detail::frontend::scan<false>(policy, "strata::transform_exclusive_scan",
+  return detail::frontend::scan<false>(policy,
+                                       "strata::transform_exclusive_scan",
                                        TransformedIt(detail::unwrap(first), unary_op),
-                                       TransformedIt(detail::unwrap(last), unary_op), d_first, binary_op, init);
+                                       TransformedIt(detail::unwrap(last), unary_op),
+                                       d_first,
+                                       binary_op,
+                                       init);
 }
 
 // Thrust's order (unary_op, init, binary_op).
-template <typename A,
-          typename InputIt,
-          typename OutputIt,
-          typename UnaryOp,
-          typename T,
-          typename BinaryOp,
-          std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
+template <
+  typename A,
+  typename InputIt,
+  typename OutputIt,
+  typename UnaryOp,
+  typename T,
+  typename BinaryOp,
+  std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
 OutputIt transform_exclusive_scan(const execution_policy<A>& policy,
                                   InputIt first,
                                   InputIt last,
@@ -312,8 +344,15 @@ OutputIt inclusive_scan_by_key(const execution_policy<A>& policy,
                                BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::inclusive_scan_by_key");
-  return detail::frontend::scan_by_key<true>(policy, "strata::inclusive_scan_by_key", keys_first, keys_last,
-                                             values_first, d_first, binary_pred, op, detail::scan::no_init{});
+  return detail::frontend::scan_by_key<true>(policy,
+                                             "strata::inclusive_scan_by_key",
+                                             keys_first,
+                                             keys_last,
+                                             values_first,
+                                             d_first,
+                                             binary_pred,
+                                             op,
+                                             detail::scan::no_init{});
 }
 
 template <typename A, typename KeyIt, typename ValueIt, typename OutputIt, typename BinaryPredicate>
@@ -328,8 +367,11 @@ OutputIt inclusive_scan_by_key(const execution_policy<A>& policy,
 }
 
 template <typename A, typename KeyIt, typename ValueIt, typename OutputIt>
-OutputIt inclusive_scan_by_key(
-  const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first, OutputIt d_first)
+OutputIt inclusive_scan_by_key(const execution_policy<A>& policy,
+                               KeyIt keys_first,
+                               KeyIt keys_last,
+                               ValueIt values_first,
+                               OutputIt d_first)
 {
   return inclusive_scan_by_key(
     policy, keys_first, keys_last, values_first, d_first, cuda::std::equal_to<>{}, cuda::std::plus<>{});
@@ -353,8 +395,8 @@ OutputIt exclusive_scan_by_key(const execution_policy<A>& policy,
                                BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::exclusive_scan_by_key");
-  return detail::frontend::scan_by_key<false>(policy, "strata::exclusive_scan_by_key", keys_first, keys_last,
-                                              values_first, d_first, binary_pred, op, init);
+  return detail::frontend::scan_by_key<false>(
+    policy, "strata::exclusive_scan_by_key", keys_first, keys_last, values_first, d_first, binary_pred, op, init);
 }
 
 template <typename A, typename KeyIt, typename ValueIt, typename OutputIt, typename T, typename BinaryPredicate>
@@ -383,11 +425,20 @@ OutputIt exclusive_scan_by_key(const execution_policy<A>& policy,
 }
 
 template <typename A, typename KeyIt, typename ValueIt, typename OutputIt>
-OutputIt exclusive_scan_by_key(
-  const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first, OutputIt d_first)
+OutputIt exclusive_scan_by_key(const execution_policy<A>& policy,
+                               KeyIt keys_first,
+                               KeyIt keys_last,
+                               ValueIt values_first,
+                               OutputIt d_first)
 {
-  return exclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first,
-                               detail::iter_value_t<ValueIt>{}, cuda::std::equal_to<>{}, cuda::std::plus<>{});
+  return exclusive_scan_by_key(policy,
+                               keys_first,
+                               keys_last,
+                               values_first,
+                               d_first,
+                               detail::iter_value_t<ValueIt>{},
+                               cuda::std::equal_to<>{},
+                               cuda::std::plus<>{});
 }
 
 STRATA_NAMESPACE_END

@@ -77,10 +77,10 @@ enum class sort_algorithm
 
 // Key types DeviceRadixSort sorts without a decomposer.
 template <typename KeyT>
-constexpr bool is_radix_key_v =
-  (std::is_integral<KeyT>::value || std::is_same<KeyT, float>::value || std::is_same<KeyT, double>::value
-   || std::is_same<KeyT, __half>::value || std::is_same<KeyT, __nv_bfloat16>::value)
-  && (sizeof(KeyT) == 1 || sizeof(KeyT) == 2 || sizeof(KeyT) == 4 || sizeof(KeyT) == 8);
+constexpr bool is_radix_key_v = (std::is_integral<KeyT>::value || std::is_same<KeyT, float>::value
+                                 || std::is_same<KeyT, double>::value || std::is_same<KeyT, __half>::value
+                                 || std::is_same<KeyT, __nv_bfloat16>::value)
+                             && (sizeof(KeyT) == 1 || sizeof(KeyT) == 2 || sizeof(KeyT) == 4 || sizeof(KeyT) == 8);
 
 // The order a comparator puts keys of KeyT in, where a radix sort can give it: less (ascending) and greater
 // (descending) of KeyT itself or transparent. A less of another type is not one of them (less<int> on unsigned keys
@@ -298,8 +298,12 @@ void sort_keys(const PolicyT& policy, const char* name, RandomIt first, RandomIt
 
 // Sorts [keys_first, keys_last) under comp, values_first[i] moving with keys_first[i], throwing for `name`.
 template <bool STABLE, typename PolicyT, typename KeyIt, typename ValueIt, typename CompareT>
-void sort_pairs(
-  const PolicyT& policy, const char* name, KeyIt keys_first, KeyIt keys_last, ValueIt values_first, CompareT comp)
+void sort_pairs(const PolicyT& policy,
+                const char* name,
+                KeyIt keys_first,
+                KeyIt keys_last,
+                ValueIt values_first,
+                CompareT comp)
 {
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(cuda::std::distance(keys_first, keys_last));
   if (n <= 1)
@@ -405,8 +409,11 @@ void stable_sort(const execution_policy<A>& policy, RandomIt first, RandomIt las
 // Sorts the keys [keys_first, keys_last) under comp; values_first[i] moves with keys_first[i]. Keys that compare
 // equal may end in any order. The values must not overlap the keys.
 template <typename A, typename KeyIt, typename ValueIt, typename Compare>
-void sort_by_key(
-  const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first, Compare comp)
+void sort_by_key(const execution_policy<A>& policy,
+                 KeyIt keys_first,
+                 KeyIt keys_last,
+                 ValueIt values_first,
+                 Compare comp)
 {
   STRATA_NVTX_RANGE("strata::sort_by_key");
   detail::frontend::sort_pairs<false>(policy, "strata::sort_by_key", keys_first, keys_last, values_first, comp);
@@ -422,8 +429,11 @@ void sort_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys
 
 // As sort_by_key, and keys that compare equal keep their order (with their values).
 template <typename A, typename KeyIt, typename ValueIt, typename Compare>
-void stable_sort_by_key(
-  const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first, Compare comp)
+void stable_sort_by_key(const execution_policy<A>& policy,
+                        KeyIt keys_first,
+                        KeyIt keys_last,
+                        ValueIt values_first,
+                        Compare comp)
 {
   STRATA_NVTX_RANGE("strata::stable_sort_by_key");
   detail::frontend::sort_pairs<true>(policy, "strata::stable_sort_by_key", keys_first, keys_last, values_first, comp);
@@ -451,10 +461,13 @@ bool is_sorted(const execution_policy<A>& policy, ForwardIt first, ForwardIt las
     return true;
   }
   using OpT = detail::frontend::neighbours_in_order<typename detail::frontend::device_comparator<Compare>::type>;
-  return detail::frontend::transform_reduce_to_host<bool>(policy, "strata::is_sorted",
-                                                          detail::frontend::neighbours(first), n - 1,
+  return detail::frontend::transform_reduce_to_host<bool>(policy,
+                                                          "strata::is_sorted",
+                                                          detail::frontend::neighbours(first),
+                                                          n - 1,
                                                           cuda::std::logical_and<>{},
-                                                          OpT{detail::frontend::to_device(comp)}, true);
+                                                          OpT{detail::frontend::to_device(comp)},
+                                                          true);
 }
 
 template <typename A, typename ForwardIt>
@@ -475,9 +488,13 @@ ForwardIt is_sorted_until(const execution_policy<A>& policy, ForwardIt first, Fo
     return last;
   }
   using OpT = detail::frontend::descent_position<typename detail::frontend::device_comparator<Compare>::type>;
-  const std::ptrdiff_t end = detail::frontend::indexed_reduce_to_host<std::ptrdiff_t>(
-    policy, "strata::is_sorted_until", detail::frontend::neighbours(first), n - 1, cuda::minimum<>{},
-    OpT{detail::frontend::to_device(comp), n});
+  const std::ptrdiff_t end =
+    detail::frontend::indexed_reduce_to_host<std::ptrdiff_t>(policy,
+                                                             "strata::is_sorted_until",
+                                                             detail::frontend::neighbours(first),
+                                                             n - 1,
+                                                             cuda::minimum<>{},
+                                                             OpT{detail::frontend::to_device(comp), n});
   return first + end;
 }
 

@@ -70,13 +70,13 @@ MergePath(KeyIt1 keys1, KeyIt2 keys2, OffsetT keys1_count, OffsetT keys2_count, 
 STRATA_MERGE_EXEC_CHECK_DISABLE
 template <typename KeyT, typename KeyIteratorT, typename CompareOp, int ITEMS_PER_THREAD>
 STRATA_HOST_DEVICE STRATA_FORCEINLINE void SerialMerge(KeyIteratorT keys,
-                                                  int keys1_beg,
-                                                  int keys2_beg,
-                                                  int keys1_count,
-                                                  int keys2_count,
-                                                  KeyT (&output)[ITEMS_PER_THREAD],
-                                                  int (&indices)[ITEMS_PER_THREAD],
-                                                  CompareOp compare_op)
+                                                       int keys1_beg,
+                                                       int keys2_beg,
+                                                       int keys1_count,
+                                                       int keys2_count,
+                                                       KeyT (&output)[ITEMS_PER_THREAD],
+                                                       int (&indices)[ITEMS_PER_THREAD],
+                                                       CompareOp compare_op)
 {
   const int keys1_end = keys1_beg + keys1_count;
   const int keys2_end = keys2_beg + keys2_count;
@@ -103,10 +103,10 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE void SerialMerge(KeyIteratorT keys,
     const bool has2 = next2 < keys2_end;
     if (has1 || has2)
     {
-      const bool take2 = has2 && (!has1 || compare_op(key2, key1));
-      const int taken  = take2 ? next2 : next1;
-      output[item]     = take2 ? key2 : key1;
-      indices[item]    = taken;
+      const bool take2    = has2 && (!has1 || compare_op(key2, key1));
+      const int taken     = take2 ? next2 : next1;
+      output[item]        = take2 ? key2 : key1;
+      indices[item]       = taken;
       const int following = taken + 1;
       const bool more     = following < (take2 ? keys2_end : keys1_end);
       KeyT following_key  = take2 ? key2 : key1;
@@ -139,13 +139,13 @@ namespace detail
 STRATA_MERGE_EXEC_CHECK_DISABLE
 template <typename KeyT, typename KeyIteratorT, typename CompareOp, int ITEMS_PER_THREAD>
 STRATA_HOST_DEVICE STRATA_FORCEINLINE void serial_merge_padded(KeyIteratorT keys,
-                                                          int keys1_beg,
-                                                          int keys2_beg,
-                                                          int keys1_count,
-                                                          int keys2_count,
-                                                          KeyT (&output)[ITEMS_PER_THREAD],
-                                                          int (&indices)[ITEMS_PER_THREAD],
-                                                          CompareOp compare_op)
+                                                               int keys1_beg,
+                                                               int keys2_beg,
+                                                               int keys1_count,
+                                                               int keys2_count,
+                                                               KeyT (&output)[ITEMS_PER_THREAD],
+                                                               int (&indices)[ITEMS_PER_THREAD],
+                                                               CompareOp compare_op)
 {
   const int keys1_end = keys1_beg + keys1_count;
   const int keys2_end = keys2_beg + keys2_count;
@@ -174,13 +174,13 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE void serial_merge_padded(KeyIteratorT keys
 STRATA_MERGE_EXEC_CHECK_DISABLE
 template <bool PADDED, typename KeyT, typename KeyIteratorT, typename CompareOp, int ITEMS_PER_THREAD>
 STRATA_HOST_DEVICE STRATA_FORCEINLINE void serial_merge(KeyIteratorT keys,
-                                                   int keys1_beg,
-                                                   int keys2_beg,
-                                                   int keys1_count,
-                                                   int keys2_count,
-                                                   KeyT (&output)[ITEMS_PER_THREAD],
-                                                   int (&indices)[ITEMS_PER_THREAD],
-                                                   CompareOp compare_op)
+                                                        int keys1_beg,
+                                                        int keys2_beg,
+                                                        int keys1_count,
+                                                        int keys2_count,
+                                                        KeyT (&output)[ITEMS_PER_THREAD],
+                                                        int (&indices)[ITEMS_PER_THREAD],
+                                                        CompareOp compare_op)
 {
   if constexpr (PADDED)
   {

@@ -44,8 +44,8 @@ struct KeyValuePair
 struct ArgMin
 {
   template <typename Key, typename Value>
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyValuePair<Key, Value>
-  operator()(const KeyValuePair<Key, Value>& a, const KeyValuePair<Key, Value>& b) const
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyValuePair<Key, Value> operator()(const KeyValuePair<Key, Value>& a,
+                                                                            const KeyValuePair<Key, Value>& b) const
   {
     if (b.value < a.value || (!(a.value < b.value) && b.key < a.key))
     {
@@ -59,8 +59,8 @@ struct ArgMin
 struct ArgMax
 {
   template <typename Key, typename Value>
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyValuePair<Key, Value>
-  operator()(const KeyValuePair<Key, Value>& a, const KeyValuePair<Key, Value>& b) const
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyValuePair<Key, Value> operator()(const KeyValuePair<Key, Value>& a,
+                                                                            const KeyValuePair<Key, Value>& b) const
   {
     if (a.value < b.value || (!(b.value < a.value) && b.key < a.key))
     {
@@ -122,9 +122,9 @@ constexpr op_kind op_kind_v = op_kind_of<cuda::std::remove_cv_t<Op>>::value;
 
 // True when Op is known to be commutative (the standard operators are; user operators are not assumed to be).
 template <typename Op>
-constexpr bool is_commutative_v = op_kind_v<Op> != op_kind::other
-                               || cuda::std::is_same<cuda::std::remove_cv_t<Op>, ArgMin>::value
-                               || cuda::std::is_same<cuda::std::remove_cv_t<Op>, ArgMax>::value;
+constexpr bool is_commutative_v =
+  op_kind_v<Op> != op_kind::other || cuda::std::is_same<cuda::std::remove_cv_t<Op>, ArgMin>::value
+  || cuda::std::is_same<cuda::std::remove_cv_t<Op>, ArgMax>::value;
 } // namespace detail
 
 STRATA_NAMESPACE_END

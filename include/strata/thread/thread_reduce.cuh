@@ -28,13 +28,13 @@ namespace detail
 // for floating point, whose additions the compiler may not reassociate. Other operators fold left to right: a
 // user's operator may be expensive or only nearly associative, and a fold is what a reader expects from them.
 template <typename T, typename ReductionOp>
-constexpr bool thread_reduce_as_tree_v = op_kind_v<ReductionOp> != op_kind::other && cuda::std::is_arithmetic<T>::value;
+constexpr bool thread_reduce_as_tree_v = op_kind_v<ReductionOp> != op_kind::other&& cuda::std::is_arithmetic<T>::value;
 
 // The tree over input[0, LENGTH). Partials are held in the operator's own result type (int for plus<> over
 // 8- and 16-bit integers), so narrow types are converted once, at the end, rather than after every step.
 template <int LENGTH, typename T, typename ReductionOp>
 STRATA_HOST_DEVICE STRATA_FORCEINLINE accumulator_t<ReductionOp, T> thread_reduce_tree(const T* input,
-                                                                                      ReductionOp reduction_op)
+                                                                                       ReductionOp reduction_op)
 {
   using AccumT = accumulator_t<ReductionOp, T>;
   AccumT partial[LENGTH];
@@ -87,8 +87,9 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadReduce(const T* input, ReductionOp
 // The reduction prefix op input[0] op ... op input[LENGTH - 1]: the prefix is the left-most operand. LENGTH may
 // be 0 (the result is the prefix). The prefix is not deduced, so a literal of another type converts to T.
 template <int LENGTH, typename T, typename ReductionOp>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE T
-ThreadReduce(const T* input, ReductionOp reduction_op, cuda::std::type_identity_t<T> prefix)
+STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadReduce(const T* input,
+                                                     ReductionOp reduction_op,
+                                                     cuda::std::type_identity_t<T> prefix)
 {
   static_assert(LENGTH >= 0, "ThreadReduce needs a non-negative length");
   if constexpr (LENGTH > 0 && detail::thread_reduce_as_tree_v<T, ReductionOp>)
@@ -111,8 +112,9 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadReduce(const T (&input)[LENGTH], R
 
 // prefix op (the reduction of a whole statically sized array).
 template <int LENGTH, typename T, typename ReductionOp>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE T
-ThreadReduce(const T (&input)[LENGTH], ReductionOp reduction_op, cuda::std::type_identity_t<T> prefix)
+STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadReduce(const T (&input)[LENGTH],
+                                                     ReductionOp reduction_op,
+                                                     cuda::std::type_identity_t<T> prefix)
 {
   return ThreadReduce<LENGTH>(static_cast<const T*>(input), reduction_op, prefix);
 }

@@ -70,7 +70,8 @@ template <CacheStoreModifier MODIFIER, typename OutputIteratorT, typename T>
 STRATA_DEVICE STRATA_FORCEINLINE void ThreadStore(OutputIteratorT itr, T val)
 {
   if constexpr (!cuda::std::is_pointer<OutputIteratorT>::value || MODIFIER == STORE_DEFAULT
-                || !cuda::std::is_trivially_copyable<cuda::std::remove_cv_t<cuda::std::remove_pointer_t<OutputIteratorT>>>::value)
+                || !cuda::std::is_trivially_copyable<
+                   cuda::std::remove_cv_t<cuda::std::remove_pointer_t<OutputIteratorT>>>::value)
   {
     *itr = val;
   }

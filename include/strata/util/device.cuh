@@ -27,8 +27,9 @@ inline cudaError_t CurrentDevice(int& device)
 // PTX version (e.g. 900) that kernels compiled in this translation unit run at on `device`.
 inline cudaError_t PtxVersion(int& ptx_version, int device)
 {
-  return ::strata::backend::cached_ptx_version(
-    device, reinterpret_cast<const void*>(&detail::ptx_probe_kernel<0>), ptx_version);
+  return ::strata::backend::cached_ptx_version(device,
+                                               reinterpret_cast<const void*>(&detail::ptx_probe_kernel<0>),
+                                               ptx_version);
 }
 
 // PTX version on the current device.
@@ -57,8 +58,8 @@ inline cudaError_t SmCount(int& sm_count, int device)
 // Resident blocks per SM of `kernel` with `block_threads` threads and `dynamic_smem_bytes` of dynamic shared
 // memory on `device` (read once, then cached by the backend).
 template <typename KernelT>
-inline cudaError_t MaxSmOccupancy(int& blocks_per_sm, KernelT kernel, int block_threads, int device,
-                                  size_t dynamic_smem_bytes = 0)
+inline cudaError_t
+MaxSmOccupancy(int& blocks_per_sm, KernelT kernel, int block_threads, int device, size_t dynamic_smem_bytes = 0)
 {
   return ::strata::backend::cached_occupancy(
     device, reinterpret_cast<const void*>(kernel), block_threads, dynamic_smem_bytes, blocks_per_sm);

@@ -20,8 +20,12 @@ STRATA_HOST_DEVICE inline cudaError_t report(cudaError_t error, const char* file
   if (error != cudaSuccess)
   {
     NV_IF_TARGET(NV_IS_HOST,
-                 (std::fprintf(stderr, "strata: CUDA error %d (%s) at %s:%d\n", static_cast<int>(error),
-                               cudaGetErrorString(error), file, line);),
+                 (std::fprintf(stderr,
+                               "strata: CUDA error %d (%s) at %s:%d\n",
+                               static_cast<int>(error),
+                               cudaGetErrorString(error),
+                               file,
+                               line);),
                  (printf("strata: CUDA error %d at %s:%d\n", static_cast<int>(error), file, line);));
   }
 #else
@@ -51,9 +55,9 @@ STRATA_NAMESPACE_END
 
 // The trailing `else` closes the macro's own `if`, so that an `else` written after the macro in an unbraced
 // if/else belongs to the caller's `if`.
-#define STRATA_RETURN_IF_ERROR(expr)                                                                             \
-  if (const cudaError_t strata_error_ = ::strata::detail::report((expr), __FILE__, __LINE__);                    \
-      strata_error_ != cudaSuccess)                                                                              \
-    return strata_error_;                                                                                        \
-  else                                                                                                           \
+#define STRATA_RETURN_IF_ERROR(expr)                                                          \
+  if (const cudaError_t strata_error_ = ::strata::detail::report((expr), __FILE__, __LINE__); \
+      strata_error_ != cudaSuccess)                                                           \
+    return strata_error_;                                                                     \
+  else                                                                                        \
     static_cast<void>(0)

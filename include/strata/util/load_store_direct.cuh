@@ -37,8 +37,10 @@ LoadDirectBlocked(int linear_tid, RandomAccessIterator block_src_it, T (&dst_ite
 
 // Blocked load of the items at indices < block_items_end; items at other indices keep their values.
 template <typename T, int ITEMS_PER_THREAD, typename RandomAccessIterator>
-STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectBlocked(
-  int linear_tid, RandomAccessIterator block_src_it, T (&dst_items)[ITEMS_PER_THREAD], int block_items_end)
+STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectBlocked(int linear_tid,
+                                                        RandomAccessIterator block_src_it,
+                                                        T (&dst_items)[ITEMS_PER_THREAD],
+                                                        int block_items_end)
 {
   STRATA_UNROLL
   for (int i = 0; i < ITEMS_PER_THREAD; ++i)
@@ -53,12 +55,11 @@ STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectBlocked(
 
 // Blocked load of the items at indices < block_items_end; items at other indices get `oob_default`.
 template <typename T, typename DefaultT, int ITEMS_PER_THREAD, typename RandomAccessIterator>
-STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectBlocked(
-  int linear_tid,
-  RandomAccessIterator block_src_it,
-  T (&dst_items)[ITEMS_PER_THREAD],
-  int block_items_end,
-  DefaultT oob_default)
+STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectBlocked(int linear_tid,
+                                                        RandomAccessIterator block_src_it,
+                                                        T (&dst_items)[ITEMS_PER_THREAD],
+                                                        int block_items_end,
+                                                        DefaultT oob_default)
 {
   STRATA_UNROLL
   for (int i = 0; i < ITEMS_PER_THREAD; ++i)
@@ -151,9 +152,9 @@ struct blocked_vectorization
                                     : (THREAD_BYTES % 4 == 0)  ? 4
                                     : (THREAD_BYTES % 2 == 0)  ? 2
                                                                : 1;
-  static constexpr int VECTORS = THREAD_BYTES / VECTOR_BYTES;
-  static constexpr bool ENABLED = is_primitive_v<T> && (VECTOR_BYTES > static_cast<int>(sizeof(T)));
-  using vector_t = typename vector_word<VECTOR_BYTES>::type;
+  static constexpr int VECTORS      = THREAD_BYTES / VECTOR_BYTES;
+  static constexpr bool ENABLED     = is_primitive_v<T> && (VECTOR_BYTES > static_cast<int>(sizeof(T)));
+  using vector_t                    = typename vector_word<VECTOR_BYTES>::type;
 
   // True when the segment starting at `ptr` can be read or written in vectors.
   STRATA_DEVICE STRATA_FORCEINLINE static bool aligned(const void* ptr)
@@ -183,8 +184,10 @@ struct plain_vector_store
 // Blocked load through vectors where T and the pointer's alignment allow it, element loads otherwise.
 // `load_vector(const vector_t* p)` returns the vector at p (BlockLoad passes ThreadLoad<MODIFIER> here).
 template <typename T, int ITEMS_PER_THREAD, typename VectorLoadOp>
-STRATA_DEVICE STRATA_FORCEINLINE void load_direct_blocked_vectorized(
-  int linear_tid, const T* block_src_ptr, T (&dst_items)[ITEMS_PER_THREAD], VectorLoadOp load_vector)
+STRATA_DEVICE STRATA_FORCEINLINE void load_direct_blocked_vectorized(int linear_tid,
+                                                                     const T* block_src_ptr,
+                                                                     T (&dst_items)[ITEMS_PER_THREAD],
+                                                                     VectorLoadOp load_vector)
 {
   using vectorization = blocked_vectorization<T, ITEMS_PER_THREAD>;
   if constexpr (vectorization::ENABLED)
@@ -211,8 +214,10 @@ STRATA_DEVICE STRATA_FORCEINLINE void load_direct_blocked_vectorized(
 // Blocked store through vectors where T and the pointer's alignment allow it, element stores otherwise.
 // `store_vector(vector_t* p, const vector_t& v)` writes v at p.
 template <typename T, int ITEMS_PER_THREAD, typename VectorStoreOp>
-STRATA_DEVICE STRATA_FORCEINLINE void store_direct_blocked_vectorized(
-  int linear_tid, T* block_ptr, const T (&items)[ITEMS_PER_THREAD], VectorStoreOp store_vector)
+STRATA_DEVICE STRATA_FORCEINLINE void store_direct_blocked_vectorized(int linear_tid,
+                                                                      T* block_ptr,
+                                                                      const T (&items)[ITEMS_PER_THREAD],
+                                                                      VectorStoreOp store_vector)
 {
   using vectorization = blocked_vectorization<T, ITEMS_PER_THREAD>;
   if constexpr (vectorization::ENABLED)
@@ -270,8 +275,10 @@ LoadDirectStriped(int linear_tid, RandomAccessIterator block_src_it, T (&dst_ite
 
 // Striped load of the items at indices < block_items_end; items at other indices keep their values.
 template <int BLOCK_THREADS, typename T, int ITEMS_PER_THREAD, typename RandomAccessIterator>
-STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectStriped(
-  int linear_tid, RandomAccessIterator block_src_it, T (&dst_items)[ITEMS_PER_THREAD], int block_items_end)
+STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectStriped(int linear_tid,
+                                                        RandomAccessIterator block_src_it,
+                                                        T (&dst_items)[ITEMS_PER_THREAD],
+                                                        int block_items_end)
 {
   STRATA_UNROLL
   for (int i = 0; i < ITEMS_PER_THREAD; ++i)
@@ -286,12 +293,11 @@ STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectStriped(
 
 // Striped load of the items at indices < block_items_end; items at other indices get `oob_default`.
 template <int BLOCK_THREADS, typename T, typename DefaultT, int ITEMS_PER_THREAD, typename RandomAccessIterator>
-STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectStriped(
-  int linear_tid,
-  RandomAccessIterator block_src_it,
-  T (&dst_items)[ITEMS_PER_THREAD],
-  int block_items_end,
-  DefaultT oob_default)
+STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectStriped(int linear_tid,
+                                                        RandomAccessIterator block_src_it,
+                                                        T (&dst_items)[ITEMS_PER_THREAD],
+                                                        int block_items_end,
+                                                        DefaultT oob_default)
 {
   STRATA_UNROLL
   for (int i = 0; i < ITEMS_PER_THREAD; ++i)
@@ -367,8 +373,10 @@ LoadDirectWarpStriped(int linear_tid, RandomAccessIterator block_src_it, T (&dst
 
 // Warp-striped load of the items at indices < block_items_end; items at other indices keep their values.
 template <typename T, int ITEMS_PER_THREAD, typename RandomAccessIterator>
-STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectWarpStriped(
-  int linear_tid, RandomAccessIterator block_src_it, T (&dst_items)[ITEMS_PER_THREAD], int block_items_end)
+STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectWarpStriped(int linear_tid,
+                                                            RandomAccessIterator block_src_it,
+                                                            T (&dst_items)[ITEMS_PER_THREAD],
+                                                            int block_items_end)
 {
   const int base = detail::warp_striped_base<ITEMS_PER_THREAD>(linear_tid);
   STRATA_UNROLL
@@ -384,12 +392,11 @@ STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectWarpStriped(
 
 // Warp-striped load of the items at indices < block_items_end; items at other indices get `oob_default`.
 template <typename T, typename DefaultT, int ITEMS_PER_THREAD, typename RandomAccessIterator>
-STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectWarpStriped(
-  int linear_tid,
-  RandomAccessIterator block_src_it,
-  T (&dst_items)[ITEMS_PER_THREAD],
-  int block_items_end,
-  DefaultT oob_default)
+STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectWarpStriped(int linear_tid,
+                                                            RandomAccessIterator block_src_it,
+                                                            T (&dst_items)[ITEMS_PER_THREAD],
+                                                            int block_items_end,
+                                                            DefaultT oob_default)
 {
   const int base = detail::warp_striped_base<ITEMS_PER_THREAD>(linear_tid);
   STRATA_UNROLL

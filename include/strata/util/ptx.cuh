@@ -155,7 +155,8 @@ STRATA_DEVICE STRATA_FORCEINLINE T ShuffleUp(const T& input, int src_offset, int
 
 // Value from lane (self + src_offset) of the logical warp (clamped at `last_thread`).
 template <int LOGICAL_WARP_THREADS, typename T>
-STRATA_DEVICE STRATA_FORCEINLINE T ShuffleDown(const T& input, int src_offset, int last_thread, unsigned int member_mask)
+STRATA_DEVICE STRATA_FORCEINLINE T
+ShuffleDown(const T& input, int src_offset, int last_thread, unsigned int member_mask)
 {
   constexpr int SEG = (32 - LOGICAL_WARP_THREADS) << 8;
   return detail::shfl<detail::shfl_mode::down>(input, src_offset, last_thread | SEG, member_mask);
@@ -447,7 +448,8 @@ STRATA_DEVICE STRATA_FORCEINLINE void StoreRelaxed128(void* ptr, unsigned long l
 STRATA_DEVICE STRATA_FORCEINLINE void PrefetchL2Bulk(const void* ptr, unsigned int bytes)
 {
   NV_IF_TARGET(NV_PROVIDES_SM_90,
-               (asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(ptr), "r"(bytes) : "memory");),
+               (asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(ptr), "r"(bytes)
+                             : "memory");),
                ((void) ptr; (void) bytes;));
 }
 
@@ -470,7 +472,8 @@ STRATA_DEVICE STRATA_FORCEINLINE void L2RestoreNormalPriority(const void* ptr, l
   for (uintptr_t line = (begin & ~uintptr_t{127}) + static_cast<uintptr_t>(rank) * 128; line <= last; line += stride)
   {
     NV_IF_TARGET(NV_PROVIDES_SM_80,
-                 (asm volatile("applypriority.global.L2::evict_normal [%0], 128;" ::"l"(line) : "memory");));
+                 (asm volatile("applypriority.global.L2::evict_normal [%0], 128;" ::"l"(line)
+                               : "memory");));
   }
 }
 
@@ -495,7 +498,8 @@ STRATA_DEVICE STRATA_FORCEINLINE void MbarrierInit(cuda::std::uint64_t* bar)
 STRATA_DEVICE STRATA_FORCEINLINE void
 BulkLoad(void* dst, const void* src, cuda::std::uint32_t bytes, cuda::std::uint64_t* bar)
 {
-  cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, bar, bytes);
+  cuda::ptx::mbarrier_arrive_expect_tx(
+    cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, bar, bytes);
   cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, dst, src, bytes, bar);
 }
 
@@ -503,8 +507,7 @@ BulkLoad(void* dst, const void* src, cuda::std::uint32_t bytes, cuda::std::uint6
 STRATA_DEVICE STRATA_FORCEINLINE void MbarrierWait(cuda::std::uint64_t* bar, cuda::std::uint32_t phase)
 {
   while (!cuda::ptx::mbarrier_try_wait_parity(bar, phase))
-  {
-  }
+  {}
 }
 
 // Copies `bytes` from shared `src` to global `dst` in the calling thread's bulk group.

@@ -76,78 +76,76 @@ struct ptx_st_global;
 
 // 8-bit values travel in 32-bit registers: PTX lets ld/st name a register wider than the access, and there is
 // no 8-bit register constraint.
-#define STRATA_PTX_LD_WORDS(INSTR, ADDRESS)                                                                      \
-  static STRATA_DEVICE STRATA_FORCEINLINE uint4 load(const uint4* p)                                            \
-  {                                                                                                              \
-    uint4 r;                                                                                                     \
-    asm volatile(INSTR ".v4.u32 {%0, %1, %2, %3}, [%4];"                                                         \
-                 : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)                                                    \
-                 : "l"(ADDRESS(p)));                                                                             \
-    return r;                                                                                                    \
-  }                                                                                                              \
-  static STRATA_DEVICE STRATA_FORCEINLINE unsigned long long load(const unsigned long long* p)                  \
-  {                                                                                                              \
-    unsigned long long r;                                                                                        \
-    asm volatile(INSTR ".u64 %0, [%1];" : "=l"(r) : "l"(ADDRESS(p)));                                            \
-    return r;                                                                                                    \
-  }                                                                                                              \
-  static STRATA_DEVICE STRATA_FORCEINLINE unsigned int load(const unsigned int* p)                              \
-  {                                                                                                              \
-    unsigned int r;                                                                                              \
-    asm volatile(INSTR ".u32 %0, [%1];" : "=r"(r) : "l"(ADDRESS(p)));                                            \
-    return r;                                                                                                    \
-  }                                                                                                              \
-  static STRATA_DEVICE STRATA_FORCEINLINE unsigned short load(const unsigned short* p)                          \
-  {                                                                                                              \
-    unsigned short r;                                                                                            \
-    asm volatile(INSTR ".u16 %0, [%1];" : "=h"(r) : "l"(ADDRESS(p)));                                            \
-    return r;                                                                                                    \
-  }                                                                                                              \
-  static STRATA_DEVICE STRATA_FORCEINLINE unsigned char load(const unsigned char* p)                            \
-  {                                                                                                              \
-    unsigned int r;                                                                                              \
-    asm volatile(INSTR ".u8 %0, [%1];" : "=r"(r) : "l"(ADDRESS(p)));                                             \
-    return static_cast<unsigned char>(r);                                                                        \
+#define STRATA_PTX_LD_WORDS(INSTR, ADDRESS)                                                    \
+  static STRATA_DEVICE STRATA_FORCEINLINE uint4 load(const uint4* p)                           \
+  {                                                                                            \
+    uint4 r;                                                                                   \
+    asm volatile(INSTR ".v4.u32 {%0, %1, %2, %3}, [%4];"                                       \
+                 : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)                                  \
+                 : "l"(ADDRESS(p)));                                                           \
+    return r;                                                                                  \
+  }                                                                                            \
+  static STRATA_DEVICE STRATA_FORCEINLINE unsigned long long load(const unsigned long long* p) \
+  {                                                                                            \
+    unsigned long long r;                                                                      \
+    asm volatile(INSTR ".u64 %0, [%1];" : "=l"(r) : "l"(ADDRESS(p)));                          \
+    return r;                                                                                  \
+  }                                                                                            \
+  static STRATA_DEVICE STRATA_FORCEINLINE unsigned int load(const unsigned int* p)             \
+  {                                                                                            \
+    unsigned int r;                                                                            \
+    asm volatile(INSTR ".u32 %0, [%1];" : "=r"(r) : "l"(ADDRESS(p)));                          \
+    return r;                                                                                  \
+  }                                                                                            \
+  static STRATA_DEVICE STRATA_FORCEINLINE unsigned short load(const unsigned short* p)         \
+  {                                                                                            \
+    unsigned short r;                                                                          \
+    asm volatile(INSTR ".u16 %0, [%1];" : "=h"(r) : "l"(ADDRESS(p)));                          \
+    return r;                                                                                  \
+  }                                                                                            \
+  static STRATA_DEVICE STRATA_FORCEINLINE unsigned char load(const unsigned char* p)           \
+  {                                                                                            \
+    unsigned int r;                                                                            \
+    asm volatile(INSTR ".u8 %0, [%1];" : "=r"(r) : "l"(ADDRESS(p)));                           \
+    return static_cast<unsigned char>(r);                                                      \
   }
 
-#define STRATA_PTX_ST_WORDS(INSTR, ADDRESS)                                                                      \
-  static STRATA_DEVICE STRATA_FORCEINLINE void store(uint4* p, uint4 v)                                         \
-  {                                                                                                              \
-    asm volatile(INSTR ".v4.u32 [%0], {%1, %2, %3, %4};"                                                         \
-                 :                                                                                               \
-                 : "l"(ADDRESS(p)), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w));                                     \
-  }                                                                                                              \
-  static STRATA_DEVICE STRATA_FORCEINLINE void store(unsigned long long* p, unsigned long long v)                \
-  {                                                                                                              \
-    asm volatile(INSTR ".u64 [%0], %1;" : : "l"(ADDRESS(p)), "l"(v));                                            \
-  }                                                                                                              \
-  static STRATA_DEVICE STRATA_FORCEINLINE void store(unsigned int* p, unsigned int v)                           \
-  {                                                                                                              \
-    asm volatile(INSTR ".u32 [%0], %1;" : : "l"(ADDRESS(p)), "r"(v));                                            \
-  }                                                                                                              \
-  static STRATA_DEVICE STRATA_FORCEINLINE void store(unsigned short* p, unsigned short v)                       \
-  {                                                                                                              \
-    asm volatile(INSTR ".u16 [%0], %1;" : : "l"(ADDRESS(p)), "h"(v));                                            \
-  }                                                                                                              \
-  static STRATA_DEVICE STRATA_FORCEINLINE void store(unsigned char* p, unsigned char v)                         \
-  {                                                                                                              \
-    asm volatile(INSTR ".u8 [%0], %1;" : : "l"(ADDRESS(p)), "r"(static_cast<unsigned int>(v)));                  \
+#define STRATA_PTX_ST_WORDS(INSTR, ADDRESS)                                                                            \
+  static STRATA_DEVICE STRATA_FORCEINLINE void store(uint4* p, uint4 v)                                                \
+  {                                                                                                                    \
+    asm volatile(INSTR ".v4.u32 [%0], {%1, %2, %3, %4};" : : "l"(ADDRESS(p)), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)); \
+  }                                                                                                                    \
+  static STRATA_DEVICE STRATA_FORCEINLINE void store(unsigned long long* p, unsigned long long v)                      \
+  {                                                                                                                    \
+    asm volatile(INSTR ".u64 [%0], %1;" : : "l"(ADDRESS(p)), "l"(v));                                                  \
+  }                                                                                                                    \
+  static STRATA_DEVICE STRATA_FORCEINLINE void store(unsigned int* p, unsigned int v)                                  \
+  {                                                                                                                    \
+    asm volatile(INSTR ".u32 [%0], %1;" : : "l"(ADDRESS(p)), "r"(v));                                                  \
+  }                                                                                                                    \
+  static STRATA_DEVICE STRATA_FORCEINLINE void store(unsigned short* p, unsigned short v)                              \
+  {                                                                                                                    \
+    asm volatile(INSTR ".u16 [%0], %1;" : : "l"(ADDRESS(p)), "h"(v));                                                  \
+  }                                                                                                                    \
+  static STRATA_DEVICE STRATA_FORCEINLINE void store(unsigned char* p, unsigned char v)                                \
+  {                                                                                                                    \
+    asm volatile(INSTR ".u8 [%0], %1;" : : "l"(ADDRESS(p)), "r"(static_cast<unsigned int>(v)));                        \
   }
 
 #define STRATA_PTX_GLOBAL_ADDRESS(p) __cvta_generic_to_global(p)
 #define STRATA_PTX_GENERIC_ADDRESS(p) p
 
-#define STRATA_PTX_LD_GLOBAL(OP, INSTR)                                                                          \
-  template <>                                                                                                    \
-  struct ptx_ld_global<ld_global_op::OP>                                                                         \
-  {                                                                                                              \
-    STRATA_PTX_LD_WORDS(INSTR, STRATA_PTX_GLOBAL_ADDRESS)                                                        \
+#define STRATA_PTX_LD_GLOBAL(OP, INSTR)                   \
+  template <>                                             \
+  struct ptx_ld_global<ld_global_op::OP>                  \
+  {                                                       \
+    STRATA_PTX_LD_WORDS(INSTR, STRATA_PTX_GLOBAL_ADDRESS) \
   };
-#define STRATA_PTX_ST_GLOBAL(OP, INSTR)                                                                          \
-  template <>                                                                                                    \
-  struct ptx_st_global<st_global_op::OP>                                                                         \
-  {                                                                                                              \
-    STRATA_PTX_ST_WORDS(INSTR, STRATA_PTX_GLOBAL_ADDRESS)                                                        \
+#define STRATA_PTX_ST_GLOBAL(OP, INSTR)                   \
+  template <>                                             \
+  struct ptx_st_global<st_global_op::OP>                  \
+  {                                                       \
+    STRATA_PTX_ST_WORDS(INSTR, STRATA_PTX_GLOBAL_ADDRESS) \
   };
 
 STRATA_PTX_LD_GLOBAL(ca, "ld.global.ca")

@@ -142,7 +142,7 @@ public:
     {
       return cudaErrorInvalidValue;
     }
-    const auto base = reinterpret_cast<std::uintptr_t>(buffer);
+    const auto base       = reinterpret_cast<std::uintptr_t>(buffer);
     std::uintptr_t cursor = (base + ALIGN_BYTES - 1) & ~static_cast<std::uintptr_t>(ALIGN_BYTES - 1);
     for (slot& s : slots_)
     {

@@ -47,8 +47,7 @@ using non_void_value_t =
 // The accumulator type of a reduction/scan with `op` over inputs of type `InputT` and initial value `InitT`:
 // the decayed type of op(init, input), as std::reduce and CUB define it.
 template <typename OpT, typename InputT, typename InitT = InputT>
-using accumulator_t =
-  cuda::std::decay_t<cuda::std::invoke_result_t<OpT, const InitT&, const InputT&>>;
+using accumulator_t = cuda::std::decay_t<cuda::std::invoke_result_t<OpT, const InitT&, const InputT&>>;
 
 // True when T is an arithmetic type that the hardware shuffles and reduces natively.
 template <typename T>

@@ -226,9 +226,9 @@ private:
       int indices[ITEMS_PER_THREAD];
       if (!PARTIAL || thread_valid > 0)
       {
-        const int diag  = first - keys1_beg;
-        const int split = MergePath(keys_shared + keys1_beg, keys_shared + keys1_end, keys1_count, keys2_count, diag,
-                                    compare_op);
+        const int diag = first - keys1_beg;
+        const int split =
+          MergePath(keys_shared + keys1_beg, keys_shared + keys1_end, keys1_count, keys2_count, diag, compare_op);
         serial_merge<!PARTIAL>(keys_shared,
                                keys1_beg + split,
                                keys1_end + diag - split,

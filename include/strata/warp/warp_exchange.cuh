@@ -43,7 +43,7 @@ enum WarpExchangeAlgorithm
 //   // now lane l holds items l, l + 16, l + 32, l + 48
 template <typename InputT,
           int ITEMS_PER_THREAD,
-          int LOGICAL_WARP_THREADS                = WARP_THREADS,
+          int LOGICAL_WARP_THREADS                      = WARP_THREADS,
           WarpExchangeAlgorithm WARP_EXCHANGE_ALGORITHM = WARP_EXCHANGE_SMEM>
 class WarpExchange
 {
@@ -64,16 +64,16 @@ public:
 
   // Blocked to striped. `output_items` may be `input_items`.
   template <typename OutputT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  BlockedToStriped(const InputT (&input_items)[ITEMS_PER_THREAD], OutputT (&output_items)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE void BlockedToStriped(const InputT (&input_items)[ITEMS_PER_THREAD],
+                                                         OutputT (&output_items)[ITEMS_PER_THREAD])
   {
     impl.BlockedToStriped(input_items, output_items);
   }
 
   // Striped to blocked. `output_items` may be `input_items`.
   template <typename OutputT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  StripedToBlocked(const InputT (&input_items)[ITEMS_PER_THREAD], OutputT (&output_items)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE void StripedToBlocked(const InputT (&input_items)[ITEMS_PER_THREAD],
+                                                         OutputT (&output_items)[ITEMS_PER_THREAD])
   {
     impl.StripedToBlocked(input_items, output_items);
   }
@@ -82,8 +82,8 @@ public:
   // requires: the ranks of the logical warp are distinct and in [0, ITEMS_PER_THREAD * LOGICAL_WARP_THREADS);
   // striped positions that no item was ranked to come back unspecified.
   template <typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  ScatterToStriped(InputT (&items)[ITEMS_PER_THREAD], const OffsetT (&ranks)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE void ScatterToStriped(InputT (&items)[ITEMS_PER_THREAD],
+                                                         const OffsetT (&ranks)[ITEMS_PER_THREAD])
   {
     impl.ScatterToStriped(items, items, ranks);
   }

@@ -81,7 +81,7 @@ class WarpLoad
 
   using _TempStorage =
     typename detail::warp_load_storage<ALGORITHM, InputT, ITEMS_PER_THREAD, LOGICAL_WARP_THREADS>::type;
-  using exchange_t   = WarpExchange<InputT, ITEMS_PER_THREAD, LOGICAL_WARP_THREADS>;
+  using exchange_t = WarpExchange<InputT, ITEMS_PER_THREAD, LOGICAL_WARP_THREADS>;
 
   STRATA_DEVICE STRATA_FORCEINLINE static _TempStorage& PrivateStorage()
   {

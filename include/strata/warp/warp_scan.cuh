@@ -45,12 +45,12 @@ class WarpScan
   using InternalWarpScan = cuda::std::conditional_t<detail::is_power_of_two(LOGICAL_WARP_THREADS),
                                                     detail::warp_scan_shfl<T, LOGICAL_WARP_THREADS>,
                                                     detail::warp_scan_smem<T, LOGICAL_WARP_THREADS>>;
-  using _TempStorage = typename InternalWarpScan::TempStorage;
+  using _TempStorage     = typename InternalWarpScan::TempStorage;
 
   // Integer sums wrap, so the exclusive result is exactly inclusive - input: no second exchange between lanes.
   template <typename ScanOp>
-  static constexpr bool SUBTRACTS = cuda::std::is_integral<T>::value && !cuda::std::is_same<T, bool>::value
-                                 && detail::is_sum_of_v<T, ScanOp>;
+  static constexpr bool SUBTRACTS =
+    cuda::std::is_integral<T>::value && !cuda::std::is_same<T, bool>::value && detail::is_sum_of_v<T, ScanOp>;
 
   InternalWarpScan internal;
 

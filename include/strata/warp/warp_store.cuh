@@ -72,8 +72,7 @@ class WarpStore
   static_assert(detail::is_power_of_two(LOGICAL_WARP_THREADS) && LOGICAL_WARP_THREADS <= WARP_THREADS,
                 "LOGICAL_WARP_THREADS must be a power of two of at most 32");
 
-  using _TempStorage =
-    typename detail::warp_store_storage<ALGORITHM, T, ITEMS_PER_THREAD, LOGICAL_WARP_THREADS>::type;
+  using _TempStorage = typename detail::warp_store_storage<ALGORITHM, T, ITEMS_PER_THREAD, LOGICAL_WARP_THREADS>::type;
   using exchange_t   = WarpExchange<T, ITEMS_PER_THREAD, LOGICAL_WARP_THREADS>;
 
   STRATA_DEVICE STRATA_FORCEINLINE static _TempStorage& PrivateStorage()

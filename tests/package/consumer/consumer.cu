@@ -31,7 +31,7 @@ static bool device_sum(int n, long long& h_sum)
   long long* d_sum = nullptr;
   void* d_temp     = nullptr;
   size_t bytes     = 0;
-  bool ok = cudaMalloc(&d_in, sizeof(long long) * n) == cudaSuccess
+  bool ok          = cudaMalloc(&d_in, sizeof(long long) * n) == cudaSuccess
          && cudaMalloc(&d_sum, sizeof(long long)) == cudaSuccess
          && cudaMemcpy(d_in, h_in.data(), sizeof(long long) * n, cudaMemcpyHostToDevice) == cudaSuccess
          && strata::DeviceReduce::Sum(nullptr, bytes, d_in, d_sum, n) == cudaSuccess
@@ -51,7 +51,8 @@ int main()
   {
     std::printf("consumer: built against strata %d.%d with a warp kernel and DeviceReduce::Sum; no GPU here, "
                 "nothing run\n",
-                STRATA_VERSION_MAJOR, STRATA_VERSION_MINOR);
+                STRATA_VERSION_MAJOR,
+                STRATA_VERSION_MINOR);
     return 0;
   }
   int ptx = 0;
@@ -64,9 +65,9 @@ int main()
   {
     h_in[i] = i + 1;
   }
-  int* d_in = nullptr;
-  int* d_out = nullptr;
-  int h_out = 0;
+  int* d_in    = nullptr;
+  int* d_out   = nullptr;
+  int h_out    = 0;
   bool warp_ok = cudaMalloc(&d_in, sizeof(h_in)) == cudaSuccess && cudaMalloc(&d_out, sizeof(int)) == cudaSuccess
               && cudaMemcpy(d_in, h_in, sizeof(h_in), cudaMemcpyHostToDevice) == cudaSuccess;
   if (warp_ok)
@@ -83,7 +84,12 @@ int main()
   long long sum          = 0;
   const bool reduce_ok   = device_sum(n, sum) && sum == expect;
 
-  std::printf("consumer: ptx %d, warp sum %d (%s), DeviceReduce::Sum of 1..%d = %lld (%s)\n", ptx, h_out,
-              warp_ok ? "ok" : "WRONG", n, sum, reduce_ok ? "ok" : "WRONG");
+  std::printf("consumer: ptx %d, warp sum %d (%s), DeviceReduce::Sum of 1..%d = %lld (%s)\n",
+              ptx,
+              h_out,
+              warp_ok ? "ok" : "WRONG",
+              n,
+              sum,
+              reduce_ok ? "ok" : "WRONG");
   return warp_ok && reduce_ok ? 0 : 1;
 }

@@ -40,19 +40,27 @@ public:
   STRATA_DEVICE STRATA_FORCEINLINE void
   StripedToBlocked(const T (&input)[ITEMS_PER_THREAD], OutputT (&output)[ITEMS_PER_THREAD], AfterPut after_put)
   {
-    put(input, [&](int i) { return striped(i); });
+    put(input, [&](int i) {
+      return striped(i);
+    });
     __syncthreads();
     after_put();
-    get(output, [&](int i) { return blocked(i); });
+    get(output, [&](int i) {
+      return blocked(i);
+    });
   }
 
   template <typename OutputT>
   STRATA_DEVICE STRATA_FORCEINLINE void BlockedToStriped(const T (&input)[ITEMS_PER_THREAD],
                                                          OutputT (&output)[ITEMS_PER_THREAD])
   {
-    put(input, [&](int i) { return blocked(i); });
+    put(input, [&](int i) {
+      return blocked(i);
+    });
     __syncthreads();
-    get(output, [&](int i) { return striped(i); });
+    get(output, [&](int i) {
+      return striped(i);
+    });
   }
 
   // A warp's items never leave the warp, so the warp's own barrier orders the accesses.
@@ -70,10 +78,14 @@ public:
   {
     const int warp_offset  = shape_.warp_id * shape::WARP_ITEMS;
     const int warp_threads = shape_.warp_threads();
-    put(input, [&](int i) { return warp_offset + i * warp_threads + shape_.lane; });
+    put(input, [&](int i) {
+      return warp_offset + i * warp_threads + shape_.lane;
+    });
     __syncwarp(shape_.warp_mask());
     after_put();
-    get(output, [&](int i) { return warp_offset + shape_.lane * ITEMS_PER_THREAD + i; });
+    get(output, [&](int i) {
+      return warp_offset + shape_.lane * ITEMS_PER_THREAD + i;
+    });
   }
 
   template <typename OutputT>
@@ -82,9 +94,13 @@ public:
   {
     const int warp_offset  = shape_.warp_id * shape::WARP_ITEMS;
     const int warp_threads = shape_.warp_threads();
-    put(input, [&](int i) { return warp_offset + shape_.lane * ITEMS_PER_THREAD + i; });
+    put(input, [&](int i) {
+      return warp_offset + shape_.lane * ITEMS_PER_THREAD + i;
+    });
     __syncwarp(shape_.warp_mask());
-    get(output, [&](int i) { return warp_offset + i * warp_threads + shape_.lane; });
+    get(output, [&](int i) {
+      return warp_offset + i * warp_threads + shape_.lane;
+    });
   }
 
   template <typename OutputT, typename OffsetT>
@@ -92,9 +108,13 @@ public:
                                                          OutputT (&output)[ITEMS_PER_THREAD],
                                                          const OffsetT (&ranks)[ITEMS_PER_THREAD])
   {
-    put(input, [&](int i) { return static_cast<int>(ranks[i]); });
+    put(input, [&](int i) {
+      return static_cast<int>(ranks[i]);
+    });
     __syncthreads();
-    get(output, [&](int i) { return blocked(i); });
+    get(output, [&](int i) {
+      return blocked(i);
+    });
   }
 
   template <typename OutputT, typename OffsetT>
@@ -102,9 +122,13 @@ public:
                                                          OutputT (&output)[ITEMS_PER_THREAD],
                                                          const OffsetT (&ranks)[ITEMS_PER_THREAD])
   {
-    put(input, [&](int i) { return static_cast<int>(ranks[i]); });
+    put(input, [&](int i) {
+      return static_cast<int>(ranks[i]);
+    });
     __syncthreads();
-    get(output, [&](int i) { return striped(i); });
+    get(output, [&](int i) {
+      return striped(i);
+    });
   }
 
   template <typename OutputT, typename OffsetT>
@@ -112,9 +136,18 @@ public:
                                                                 OutputT (&output)[ITEMS_PER_THREAD],
                                                                 const OffsetT (&ranks)[ITEMS_PER_THREAD])
   {
-    put_if(input, [&](int i) { return static_cast<int>(ranks[i]); }, [&](int i) { return !is_negative(ranks[i]); });
+    put_if(
+      input,
+      [&](int i) {
+        return static_cast<int>(ranks[i]);
+      },
+      [&](int i) {
+        return !is_negative(ranks[i]);
+      });
     __syncthreads();
-    get(output, [&](int i) { return striped(i); });
+    get(output, [&](int i) {
+      return striped(i);
+    });
   }
 
   template <typename OutputT, typename OffsetT, typename ValidFlag>
@@ -123,11 +156,18 @@ public:
                                                                 const OffsetT (&ranks)[ITEMS_PER_THREAD],
                                                                 const ValidFlag (&is_valid)[ITEMS_PER_THREAD])
   {
-    put_if(input,
-           [&](int i) { return static_cast<int>(ranks[i]); },
-           [&](int i) { return static_cast<bool>(is_valid[i]); });
+    put_if(
+      input,
+      [&](int i) {
+        return static_cast<int>(ranks[i]);
+      },
+      [&](int i) {
+        return static_cast<bool>(is_valid[i]);
+      });
     __syncthreads();
-    get(output, [&](int i) { return striped(i); });
+    get(output, [&](int i) {
+      return striped(i);
+    });
   }
 
 private:

@@ -148,7 +148,9 @@ public:
       {
         __syncthreads();
       }
-      put_ranked_in_slice(input, ranks, s, [](int) { return true; });
+      put_ranked_in_slice(input, ranks, s, [](int) {
+        return true;
+      });
       __syncthreads();
       if (shape_.warp_id == s)
       {
@@ -163,7 +165,9 @@ public:
                                                          OutputT (&output)[ITEMS_PER_THREAD],
                                                          const OffsetT (&ranks)[ITEMS_PER_THREAD])
   {
-    scatter_to_striped(input, output, ranks, [](int) { return true; });
+    scatter_to_striped(input, output, ranks, [](int) {
+      return true;
+    });
   }
 
   // A negative rank falls in no slice (put_ranked_in_slice compares unsigned), so it is skipped without a test.
@@ -172,7 +176,9 @@ public:
                                                                 OutputT (&output)[ITEMS_PER_THREAD],
                                                                 const OffsetT (&ranks)[ITEMS_PER_THREAD])
   {
-    scatter_to_striped(input, output, ranks, [](int) { return true; });
+    scatter_to_striped(input, output, ranks, [](int) {
+      return true;
+    });
   }
 
   template <typename OutputT, typename OffsetT, typename ValidFlag>
@@ -181,7 +187,9 @@ public:
                                                                 const OffsetT (&ranks)[ITEMS_PER_THREAD],
                                                                 const ValidFlag (&is_valid)[ITEMS_PER_THREAD])
   {
-    scatter_to_striped(input, output, ranks, [&](int i) { return static_cast<bool>(is_valid[i]); });
+    scatter_to_striped(input, output, ranks, [&](int i) {
+      return static_cast<bool>(is_valid[i]);
+    });
   }
 
 private:

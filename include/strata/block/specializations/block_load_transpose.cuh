@@ -105,14 +105,18 @@ struct block_load_transpose
   STRATA_DEVICE STRATA_FORCEINLINE void Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD])
   {
     const tile_source<MODIFIER, InputIteratorT> src(it);
-    src.load([&](auto in) { LoadDirectStriped<BLOCK_THREADS>(linear_tid, in, items); });
+    src.load([&](auto in) {
+      LoadDirectStriped<BLOCK_THREADS>(linear_tid, in, items);
+    });
     exchange(src, items, TILE_ITEMS);
   }
   template <CacheLoadModifier MODIFIER, typename InputIteratorT>
   STRATA_DEVICE STRATA_FORCEINLINE void Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD], int valid_items)
   {
     const tile_source<MODIFIER, InputIteratorT> src(it);
-    src.load([&](auto in) { LoadDirectStriped<BLOCK_THREADS>(linear_tid, in, items, valid_items); });
+    src.load([&](auto in) {
+      LoadDirectStriped<BLOCK_THREADS>(linear_tid, in, items, valid_items);
+    });
     exchange(src, items, valid_items);
   }
   template <CacheLoadModifier MODIFIER, typename InputIteratorT, typename DefaultT>
@@ -120,7 +124,9 @@ struct block_load_transpose
   Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD], int valid_items, DefaultT oob_default)
   {
     const tile_source<MODIFIER, InputIteratorT> src(it);
-    src.load([&](auto in) { LoadDirectStriped<BLOCK_THREADS>(linear_tid, in, items, valid_items, oob_default); });
+    src.load([&](auto in) {
+      LoadDirectStriped<BLOCK_THREADS>(linear_tid, in, items, valid_items, oob_default);
+    });
     exchange(src, items, valid_items);
   }
 
@@ -162,14 +168,18 @@ struct block_load_warp_transpose
   STRATA_DEVICE STRATA_FORCEINLINE void Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD])
   {
     const tile_source<MODIFIER, InputIteratorT, !TIME_SLICED> src(it);
-    src.load([&](auto in) { LoadDirectWarpStriped(linear_tid, in, items); });
+    src.load([&](auto in) {
+      LoadDirectWarpStriped(linear_tid, in, items);
+    });
     exchange(src, items, WARP_ITEMS);
   }
   template <CacheLoadModifier MODIFIER, typename InputIteratorT>
   STRATA_DEVICE STRATA_FORCEINLINE void Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD], int valid_items)
   {
     const tile_source<MODIFIER, InputIteratorT, !TIME_SLICED> src(it);
-    src.load([&](auto in) { LoadDirectWarpStriped(linear_tid, in, items, valid_items); });
+    src.load([&](auto in) {
+      LoadDirectWarpStriped(linear_tid, in, items, valid_items);
+    });
     exchange(src, items, valid_items - warp_offset());
   }
   template <CacheLoadModifier MODIFIER, typename InputIteratorT, typename DefaultT>
@@ -177,7 +187,9 @@ struct block_load_warp_transpose
   Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD], int valid_items, DefaultT oob_default)
   {
     const tile_source<MODIFIER, InputIteratorT, !TIME_SLICED> src(it);
-    src.load([&](auto in) { LoadDirectWarpStriped(linear_tid, in, items, valid_items, oob_default); });
+    src.load([&](auto in) {
+      LoadDirectWarpStriped(linear_tid, in, items, valid_items, oob_default);
+    });
     exchange(src, items, valid_items - warp_offset());
   }
 
@@ -199,8 +211,10 @@ private:
     else
     {
       Exchange(temp_storage.Alias(), linear_tid).WarpStripedToBlocked(items, items, [&] {
-        src.restore(warp_offset(), warp_valid < WARP_ITEMS ? warp_valid : WARP_ITEMS,
-                    static_cast<int>(static_cast<unsigned int>(linear_tid) % WARP_THREADS), WARP_THREADS);
+        src.restore(warp_offset(),
+                    warp_valid < WARP_ITEMS ? warp_valid : WARP_ITEMS,
+                    static_cast<int>(static_cast<unsigned int>(linear_tid) % WARP_THREADS),
+                    WARP_THREADS);
       });
     }
   }

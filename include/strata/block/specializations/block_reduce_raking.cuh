@@ -115,8 +115,8 @@ struct BlockReduceRaking
         }
         constexpr bool ALL_LANES_RAKE = RAKING_THREADS == WARP_THREADS;
         const int valid_rakers        = FULL_TILE ? RAKING_THREADS : ceil_div(num_valid, SEGMENT_LENGTH);
-        partial = warp_reduction<WarpReduceT, FULL_TILE && ALL_LANES_RAKE>(temp_storage.warp_reduce, partial,
-                                                                          valid_rakers, reduction_op);
+        partial                       = warp_reduction < WarpReduceT,
+        FULL_TILE && ALL_LANES_RAKE > (temp_storage.warp_reduce, partial, valid_rakers, reduction_op);
       }
       return partial;
     }

@@ -100,8 +100,8 @@ struct BlockReduceRakingCommutativeOnly
       {
         const T* segment = Layout::RakingPtr(temp_storage.raking.raking_grid, linear_tid);
         partial = static_cast<T>(reduction_op(partial, reduce_partials<SEGMENT_LENGTH>(segment, reduction_op)));
-        partial = warp_reduction<WarpReduceT, true>(temp_storage.raking.warp_reduce, partial, WARP_THREADS,
-                                                    reduction_op);
+        partial =
+          warp_reduction<WarpReduceT, true>(temp_storage.raking.warp_reduce, partial, WARP_THREADS, reduction_op);
       }
       return partial;
     }

@@ -111,9 +111,8 @@ struct BlockReduceWarpReductions
     T warp_aggregates[WARPS];
   };
 
-  using _TempStorage = cuda::std::conditional_t<WARPS == 1,
-                                                SingleWarpStorage,
-                                                cuda::std::conditional_t<EVEN_WARPS, EvenStorage, UnevenStorage>>;
+  using _TempStorage = cuda::std::
+    conditional_t<WARPS == 1, SingleWarpStorage, cuda::std::conditional_t<EVEN_WARPS, EvenStorage, UnevenStorage>>;
 
   struct TempStorage : Uninitialized<_TempStorage>
   {};
@@ -155,8 +154,8 @@ struct BlockReduceWarpReductions
       }
       else
       {
-        warp_aggregate = warp_reduction<LastWarpReduceT, FULL_TILE>(
-          temp_storage.last_warp_reduce, input, warp_valid, reduction_op);
+        warp_aggregate =
+          warp_reduction<LastWarpReduceT, FULL_TILE>(temp_storage.last_warp_reduce, input, warp_valid, reduction_op);
       }
     }
     if constexpr (WARPS == 1)

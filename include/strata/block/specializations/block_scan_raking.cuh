@@ -259,8 +259,9 @@ private:
   // Raking-warp step of the callback scans: every lane of the first warp gets the block aggregate and calls
   // the callback; lane 0's return value is broadcast and seeds every segment.
   template <typename ScanOp, typename BlockPrefixCallbackOp>
-  STRATA_DEVICE STRATA_FORCEINLINE T
-  CallbackSeed(const T& partial, ScanOp scan_op, BlockPrefixCallbackOp& block_prefix_callback_op)
+  STRATA_DEVICE STRATA_FORCEINLINE T CallbackSeed(const T& partial,
+                                                  ScanOp scan_op,
+                                                  BlockPrefixCallbackOp& block_prefix_callback_op)
   {
     WarpScanT warp_scan(temp_storage.warp_scan);
     T inclusive, exclusive;

@@ -174,8 +174,8 @@ private:
   // The first warp calls the callback with the block aggregate; lane 0's return value reaches every thread
   // through shared memory (a second barrier) or, for a one-warp block, a shuffle.
   template <typename BlockPrefixCallbackOp>
-  STRATA_DEVICE STRATA_FORCEINLINE T
-  BlockPrefix(const T& block_aggregate, BlockPrefixCallbackOp& block_prefix_callback_op)
+  STRATA_DEVICE STRATA_FORCEINLINE T BlockPrefix(const T& block_aggregate,
+                                                 BlockPrefixCallbackOp& block_prefix_callback_op)
   {
     if constexpr (WARPS == 1)
     {

@@ -15,8 +15,8 @@ template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, int BLOCK_DIM_Y, in
 struct block_store_transpose
 {
   static constexpr int BLOCK_THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
-  using BlockExchangeT = BlockExchange<T, BLOCK_DIM_X, ITEMS_PER_THREAD, false, BLOCK_DIM_Y, BLOCK_DIM_Z>;
-  using TempStorage    = typename BlockExchangeT::TempStorage;
+  using BlockExchangeT               = BlockExchange<T, BLOCK_DIM_X, ITEMS_PER_THREAD, false, BLOCK_DIM_Y, BLOCK_DIM_Z>;
+  using TempStorage                  = typename BlockExchangeT::TempStorage;
 
   TempStorage& temp_storage;
   int linear_tid;

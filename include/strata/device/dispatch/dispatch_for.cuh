@@ -22,14 +22,18 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ForPolicy::
 DeviceForEachKernel(RandomAccessIteratorT first, OffsetT num_items, OpT op)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::ForPolicy;
-  AgentFor<Policy, OffsetT, RandomAccessIteratorT, OpT>(first, op).ConsumeTile(static_cast<OffsetT>(blockIdx.x), num_items);
+  AgentFor<Policy, OffsetT, RandomAccessIteratorT, OpT>(first, op).ConsumeTile(static_cast<OffsetT>(blockIdx.x),
+                                                                               num_items);
 }
 
 STRATA_KERNELS_END
 } // namespace for_each
 } // namespace detail
 
-template <typename RandomAccessIteratorT, typename OffsetT, typename OpT, typename PolicyHub = detail::for_each::policy_hub>
+template <typename RandomAccessIteratorT,
+          typename OffsetT,
+          typename OpT,
+          typename PolicyHub = detail::for_each::policy_hub>
 struct DispatchFor
 {
   RandomAccessIteratorT first;

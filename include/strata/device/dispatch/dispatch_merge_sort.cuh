@@ -56,14 +56,14 @@ DeviceMergeSortBlockSortKernel(KeyInputIteratorT keys_in,
 {
   using Policy = typename MaxPolicyT::ActivePolicy::MergeSortPolicy;
   using Agent  = AgentBlockSort<Policy,
-                                KeyInputIteratorT,
-                                ValueInputIteratorT,
-                                KeyOutputIteratorT,
-                                ValueOutputIteratorT,
-                                OffsetT,
-                                CompareOpT,
-                                KeyT,
-                                ValueT>;
+                               KeyInputIteratorT,
+                               ValueInputIteratorT,
+                               KeyOutputIteratorT,
+                               ValueOutputIteratorT,
+                               OffsetT,
+                               CompareOpT,
+                               KeyT,
+                               ValueT>;
   __shared__ typename Agent::TempStorage temp_storage;
 
   GridLaunchDependents();
@@ -92,14 +92,14 @@ DeviceMergeSortMergeKernel(KeyInputIteratorT keys_in,
 {
   using Policy = typename MaxPolicyT::ActivePolicy::MergeSortPolicy;
   using Agent  = AgentMerge<Policy,
-                            KeyInputIteratorT,
-                            ValueInputIteratorT,
-                            KeyOutputIteratorT,
-                            ValueOutputIteratorT,
-                            OffsetT,
-                            CompareOpT,
-                            KeyT,
-                            ValueT>;
+                           KeyInputIteratorT,
+                           ValueInputIteratorT,
+                           KeyOutputIteratorT,
+                           ValueOutputIteratorT,
+                           OffsetT,
+                           CompareOpT,
+                           KeyT,
+                           ValueT>;
   __shared__ typename Agent::TempStorage temp_storage;
 
   GridLaunchDependents();
@@ -125,14 +125,14 @@ template <typename KeyInputIteratorT,
           typename ValueIteratorT,
           typename OffsetT,
           typename CompareOpT,
-          typename PolicyHub = detail::merge_sort::policy_hub<
-            detail::merge_sort::key_t<KeyIteratorT, KeyInputIteratorT>,
-            detail::merge_sort::key_t<ValueIteratorT, ValueInputIteratorT>>>
+          typename PolicyHub =
+            detail::merge_sort::policy_hub<detail::merge_sort::key_t<KeyIteratorT, KeyInputIteratorT>,
+                                           detail::merge_sort::key_t<ValueIteratorT, ValueInputIteratorT>>>
 struct DispatchMergeSort
 {
-  using KeyT      = detail::merge_sort::key_t<KeyIteratorT, KeyInputIteratorT>;
-  using ValueT    = detail::merge_sort::key_t<ValueIteratorT, ValueInputIteratorT>;
-  using MaxPolicy = typename PolicyHub::MaxPolicy;
+  using KeyT                      = detail::merge_sort::key_t<KeyIteratorT, KeyInputIteratorT>;
+  using ValueT                    = detail::merge_sort::key_t<ValueIteratorT, ValueInputIteratorT>;
+  using MaxPolicy                 = typename PolicyHub::MaxPolicy;
   static constexpr bool KEYS_ONLY = cuda::std::is_same<ValueT, NullType>::value;
 
   void* d_temp_storage;
@@ -150,9 +150,9 @@ struct DispatchMergeSort
   template <typename ActivePolicyT>
   cudaError_t Invoke()
   {
-    using Policy            = typename ActivePolicyT::MergeSortPolicy;
-    constexpr int TILE      = Policy::TILE_ITEMS;
-    const size_t num_tiles  = static_cast<size_t>((num_items + OffsetT(TILE - 1)) / OffsetT(TILE));
+    using Policy           = typename ActivePolicyT::MergeSortPolicy;
+    constexpr int TILE     = Policy::TILE_ITEMS;
+    const size_t num_tiles = static_cast<size_t>((num_items + OffsetT(TILE - 1)) / OffsetT(TILE));
     if (num_tiles > size_t(0x7fffffff))
     {
       return cudaErrorInvalidValue; // a block per tile: the grid's x extent
@@ -174,7 +174,7 @@ struct DispatchMergeSort
       return cudaSuccess;
     }
 
-    const unsigned int tiles = static_cast<unsigned int>(num_tiles);
+    const unsigned int tiles      = static_cast<unsigned int>(num_tiles);
     KeyT* const d_keys_buffer     = keys_buffer.get();
     ValueT* const d_values_buffer = values_buffer.get();
 
@@ -247,15 +247,8 @@ struct DispatchMergeSort
                          KeyOutT keys_out,
                          ValueOutT values_out) const
   {
-    const auto kernel = detail::merge_sort::DeviceMergeSortMergeKernel<MaxPolicy,
-                                                                       KeyInT,
-                                                                       ValueInT,
-                                                                       KeyOutT,
-                                                                       ValueOutT,
-                                                                       OffsetT,
-                                                                       CompareOpT,
-                                                                       KeyT,
-                                                                       ValueT>;
+    const auto kernel = detail::merge_sort::
+      DeviceMergeSortMergeKernel<MaxPolicy, KeyInT, ValueInT, KeyOutT, ValueOutT, OffsetT, CompareOpT, KeyT, ValueT>;
     return detail::check_launch(LaunchAfter(programmatic,
                                             dim3(tiles),
                                             dim3(PolicyT::BLOCK_THREADS),

@@ -95,7 +95,7 @@ DeviceRadixSortHistogramKernel(const KeyT* d_keys,
                                sort_state<OffsetT> state,
                                CodecT codec)
 {
-  using Policy            = typename MaxPolicyT::ActivePolicy::HistogramPolicy;
+  using Policy             = typename MaxPolicyT::ActivePolicy::HistogramPolicy;
   constexpr int RADIX_BITS = MaxPolicyT::ActivePolicy::OnesweepPolicy::RADIX_BITS;
   using Agent = AgentRadixSortHistogram<Policy, RADIX_BITS, max_passes<RADIX_BITS, CodecT>(), KeyT, OffsetT, CodecT>;
   __shared__ typename Agent::TempStorage temp_storage;
@@ -107,9 +107,9 @@ DeviceRadixSortHistogramKernel(const KeyT* d_keys,
 // One digit pass over one portion: each block sorts one tile of [portion_begin, portion_end), taken from
 // `tile_counter`. SMALL: the small-input policy (onesweep_policy_t).
 template <typename MaxPolicyT, bool SMALL, typename KeyT, typename ValueT, typename OffsetT, typename CodecT>
-STRATA_KERNEL_ATTRIBUTES
-__launch_bounds__(onesweep_policy_t<typename MaxPolicyT::ActivePolicy, SMALL>::BLOCK_THREADS,
-                  onesweep_policy_t<typename MaxPolicyT::ActivePolicy, SMALL>::MIN_BLOCKS_PER_SM) void
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
+  onesweep_policy_t<typename MaxPolicyT::ActivePolicy, SMALL>::BLOCK_THREADS,
+  onesweep_policy_t<typename MaxPolicyT::ActivePolicy, SMALL>::MIN_BLOCKS_PER_SM) void
 DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers,
                               bool double_buffer,
                               sort_state<OffsetT> state,
@@ -163,25 +163,49 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers,
     agent.CopyTile(keys_src, keys_dst, values_src, values_dst, tile_begin, valid);
     return;
   }
-  OffsetT* row = state.offsets + (static_cast<size_t>(pass) * state.portions + portion) * (1 << RADIX_BITS);
+  OffsetT* row      = state.offsets + (static_cast<size_t>(pass) * state.portions + portion) * (1 << RADIX_BITS);
   OffsetT* next_row = portion + 1 < state.portions ? row + (1 << RADIX_BITS) : nullptr;
   const bool last   = tile == gridDim.x - 1;
   if (valid == Policy::TILE_ITEMS)
   {
-    agent.template SortTile<true>(keys_src, keys_dst, values_src, values_dst, tile_begin, valid, tile, last,
-                                  bits.start(pass), bits.width(pass), row, next_row, lookback, epoch);
+    agent.template SortTile<true>(keys_src,
+                                  keys_dst,
+                                  values_src,
+                                  values_dst,
+                                  tile_begin,
+                                  valid,
+                                  tile,
+                                  last,
+                                  bits.start(pass),
+                                  bits.width(pass),
+                                  row,
+                                  next_row,
+                                  lookback,
+                                  epoch);
   }
   else
   {
-    agent.template SortTile<false>(keys_src, keys_dst, values_src, values_dst, tile_begin, valid, tile, last,
-                                   bits.start(pass), bits.width(pass), row, next_row, lookback, epoch);
+    agent.template SortTile<false>(keys_src,
+                                   keys_dst,
+                                   values_src,
+                                   values_dst,
+                                   tile_begin,
+                                   valid,
+                                   tile,
+                                   last,
+                                   bits.start(pass),
+                                   bits.width(pass),
+                                   row,
+                                   next_row,
+                                   lookback,
+                                   epoch);
   }
 }
 
 // The whole sort of at most one tile of single-block tier TIER, in one block (its storage in dynamic shared memory).
 template <typename MaxPolicyT, int TIER, typename KeyT, typename ValueT, typename OffsetT, typename CodecT>
-STRATA_KERNEL_ATTRIBUTES
-__launch_bounds__(single_tile_policy_t<typename MaxPolicyT::ActivePolicy, TIER>::BLOCK_THREADS, 1) void
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(single_tile_policy_t<typename MaxPolicyT::ActivePolicy, TIER>::BLOCK_THREADS,
+                                           1) void
 DeviceRadixSortSingleTileKernel(const KeyT* d_keys_in,
                                 KeyT* d_keys_out,
                                 const ValueT* d_values_in,
@@ -216,8 +240,8 @@ template <bool IS_DESCENDING,
           typename PolicyHub   = detail::radix_sort::policy_hub<KeyT, ValueT, OffsetT>>
 struct DispatchRadixSort
 {
-  using MaxPolicy                = typename PolicyHub::MaxPolicy;
-  using CodecT                   = detail::radix_sort::key_codec<KeyT, IS_DESCENDING, DecomposerT>;
+  using MaxPolicy                 = typename PolicyHub::MaxPolicy;
+  using CodecT                    = detail::radix_sort::key_codec<KeyT, IS_DESCENDING, DecomposerT>;
   static constexpr bool KEYS_ONLY = cuda::std::is_same<ValueT, NullType>::value;
 
   void* d_temp_storage;
@@ -257,10 +281,9 @@ struct DispatchRadixSort
     l.portions                  = static_cast<int>((num_items + l.portion_items - 1) / l.portion_items);
     const OffsetT tiles         = (num_items + TILE - 1) / TILE;
     const size_t lookback_tiles = static_cast<size_t>(tiles < portion_tiles ? tiles : portion_tiles);
-    l.header_bytes = detail::round_up<size_t>((2 + static_cast<size_t>(passes) * l.portions) * 4, 16);
-    l.offsets_bytes =
-      detail::round_up<size_t>(static_cast<size_t>(passes) * l.portions * DIGITS * sizeof(OffsetT), 16);
-    l.bytes = l.header_bytes + l.offsets_bytes + lookback_tiles * DIGITS * sizeof(cuda::std::uint32_t);
+    l.header_bytes              = detail::round_up<size_t>((2 + static_cast<size_t>(passes) * l.portions) * 4, 16);
+    l.offsets_bytes = detail::round_up<size_t>(static_cast<size_t>(passes) * l.portions * DIGITS * sizeof(OffsetT), 16);
+    l.bytes         = l.header_bytes + l.offsets_bytes + lookback_tiles * DIGITS * sizeof(cuda::std::uint32_t);
     return l;
   }
 
@@ -292,7 +315,7 @@ struct DispatchRadixSort
     constexpr int RADIX_BITS = OnesweepPolicy::RADIX_BITS;
 
     const detail::radix_sort::bit_range range{begin_bit, end_bit};
-    const int passes = detail::radix_sort::pass_bits<RADIX_BITS>(range).passes();
+    const int passes       = detail::radix_sort::pass_bits<RADIX_BITS>(range).passes();
     const bool single_tile = num_items <= OffsetT(SingleTileTiers::largest::TILE_ITEMS);
     const bool onesweep    = !single_tile && passes > 0;
 
@@ -302,9 +325,9 @@ struct DispatchRadixSort
     const bool third_buffer = onesweep && !is_overwrite_okay && passes >= 2;
 
     detail::temporary_storage::layout<3> layout;
-    auto keys_tmp   = layout.get_slot(0)->create_alias<KeyT>(third_buffer ? static_cast<size_t>(num_items) : 0);
-    auto values_tmp = layout.get_slot(1)->create_alias<ValueT>(
-      third_buffer && !KEYS_ONLY ? static_cast<size_t>(num_items) : 0);
+    auto keys_tmp = layout.get_slot(0)->create_alias<KeyT>(third_buffer ? static_cast<size_t>(num_items) : 0);
+    auto values_tmp =
+      layout.get_slot(1)->create_alias<ValueT>(third_buffer && !KEYS_ONLY ? static_cast<size_t>(num_items) : 0);
     auto state_mem = layout.get_slot(2)->create_alias<char>(state.bytes);
     if (d_temp_storage == nullptr)
     {
@@ -324,9 +347,9 @@ struct DispatchRadixSort
 
     // Where the result goes: the output of the in/out forms; for the DoubleBuffer forms the buffer that one move
     // per pass would end in.
-    const int key_result   = is_overwrite_okay ? (d_keys.selector ^ (passes & 1)) : 1;
-    const int value_result = is_overwrite_okay ? (d_values.selector ^ (passes & 1)) : 1;
-    KeyT* const keys_in    = d_keys.d_buffers[is_overwrite_okay ? d_keys.selector : 0];
+    const int key_result    = is_overwrite_okay ? (d_keys.selector ^ (passes & 1)) : 1;
+    const int value_result  = is_overwrite_okay ? (d_values.selector ^ (passes & 1)) : 1;
+    KeyT* const keys_in     = d_keys.d_buffers[is_overwrite_okay ? d_keys.selector : 0];
     ValueT* const values_in = d_values.d_buffers[is_overwrite_okay ? d_values.selector : 0];
 
     cudaError_t error = cudaSuccess;
@@ -350,9 +373,10 @@ struct DispatchRadixSort
     else
     {
       detail::radix_sort::sort_buffers<KeyT, ValueT> buffers{};
-      buffers.keys[detail::radix_sort::BUFFER_IN]    = keys_in;
-      buffers.keys[detail::radix_sort::BUFFER_OUT]   = d_keys.d_buffers[key_result];
-      buffers.keys[detail::radix_sort::BUFFER_TMP]   = is_overwrite_okay ? d_keys.d_buffers[key_result ^ 1] : keys_tmp.get();
+      buffers.keys[detail::radix_sort::BUFFER_IN]  = keys_in;
+      buffers.keys[detail::radix_sort::BUFFER_OUT] = d_keys.d_buffers[key_result];
+      buffers.keys[detail::radix_sort::BUFFER_TMP] =
+        is_overwrite_okay ? d_keys.d_buffers[key_result ^ 1] : keys_tmp.get();
       buffers.values[detail::radix_sort::BUFFER_IN]  = values_in;
       buffers.values[detail::radix_sort::BUFFER_OUT] = d_values.d_buffers[value_result];
       buffers.values[detail::radix_sort::BUFFER_TMP] =
@@ -420,16 +444,16 @@ struct DispatchRadixSort
     using OnesweepPolicy  = detail::radix_sort::onesweep_policy_t<ActivePolicyT, SMALL>;
     using HistogramPolicy = typename ActivePolicyT::HistogramPolicy;
     const detail::radix_sort::bit_range range{begin_bit, end_bit};
-    const int passes          = layout.passes;
-    const int portions        = layout.portions;
+    const int passes            = layout.passes;
+    const int portions          = layout.portions;
     const OffsetT portion_items = layout.portion_items;
 
     detail::radix_sort::sort_state<OffsetT> state{};
-    state.blocks_done    = reinterpret_cast<unsigned int*>(state_mem);
-    state.trivial_passes = reinterpret_cast<unsigned int*>(state_mem) + 1;
+    state.blocks_done           = reinterpret_cast<unsigned int*>(state_mem);
+    state.trivial_passes        = reinterpret_cast<unsigned int*>(state_mem) + 1;
     unsigned int* tile_counters = reinterpret_cast<unsigned int*>(state_mem) + 2;
-    state.offsets        = reinterpret_cast<OffsetT*>(state_mem + layout.header_bytes);
-    state.portions       = portions;
+    state.offsets               = reinterpret_cast<OffsetT*>(state_mem + layout.header_bytes);
+    state.portions              = portions;
     auto* lookback = reinterpret_cast<cuda::std::uint32_t*>(state_mem + layout.header_bytes + layout.offsets_bytes);
 
     // A tile over 48 KiB needs the kernel's shared memory raised, before anything is launched.
@@ -444,19 +468,19 @@ struct DispatchRadixSort
     const auto histogram = detail::radix_sort::DeviceRadixSortHistogramKernel<MaxPolicy, KeyT, OffsetT, CodecT>;
     size_t wave          = 0;
     STRATA_RETURN_IF_ERROR(WaveBlocks(wave, histogram, HistogramPolicy::BLOCK_THREADS, device));
-    const size_t histogram_tiles =
-      static_cast<size_t>((num_items + OffsetT(HistogramPolicy::TILE_ITEMS) - 1) / OffsetT(HistogramPolicy::TILE_ITEMS));
-    STRATA_RETURN_IF_ERROR(detail::check_launch(Launch(dim3(static_cast<unsigned int>(
-                                                         histogram_tiles < wave ? histogram_tiles : wave)),
-                                                       dim3(HistogramPolicy::BLOCK_THREADS),
-                                                       stream,
-                                                       histogram,
-                                                       static_cast<const KeyT*>(buffers.keys[detail::radix_sort::BUFFER_IN]),
-                                                       num_items,
-                                                       range,
-                                                       state,
-                                                       codec),
-                                                stream));
+    const size_t histogram_tiles = static_cast<size_t>((num_items + OffsetT(HistogramPolicy::TILE_ITEMS) - 1)
+                                                       / OffsetT(HistogramPolicy::TILE_ITEMS));
+    STRATA_RETURN_IF_ERROR(
+      detail::check_launch(Launch(dim3(static_cast<unsigned int>(histogram_tiles < wave ? histogram_tiles : wave)),
+                                  dim3(HistogramPolicy::BLOCK_THREADS),
+                                  stream,
+                                  histogram,
+                                  static_cast<const KeyT*>(buffers.keys[detail::radix_sort::BUFFER_IN]),
+                                  num_items,
+                                  range,
+                                  state,
+                                  codec),
+                           stream));
 
     // The digit passes, portion by portion.
     constexpr OffsetT TILE = OnesweepPolicy::TILE_ITEMS;
@@ -469,26 +493,25 @@ struct DispatchRadixSort
         const OffsetT rest          = num_items - portion_begin;
         const OffsetT portion_end   = portion_begin + (rest < portion_items ? rest : portion_items);
         const unsigned int grid     = static_cast<unsigned int>((portion_end - portion_begin + TILE - 1) / TILE);
-        const auto epoch =
-          static_cast<cuda::std::uint32_t>(launch % detail::radix_sort::LOOKBACK_EPOCHS + 1);
+        const auto epoch = static_cast<cuda::std::uint32_t>(launch % detail::radix_sort::LOOKBACK_EPOCHS + 1);
         STRATA_RETURN_IF_ERROR(detail::check_launch(LaunchAfterShared(ptx_version >= 900,
                                                                       dim3(grid),
                                                                       dim3(OnesweepPolicy::BLOCK_THREADS),
                                                                       SHARED_BYTES,
                                                                       stream,
                                                                       onesweep,
-                                                                buffers,
-                                                                is_overwrite_okay,
-                                                                state,
-                                                                lookback,
-                                                                tile_counters + launch,
-                                                                range,
-                                                                pass,
-                                                                portion,
-                                                                portion_begin,
-                                                                portion_end,
-                                                                epoch,
-                                                                codec),
+                                                                      buffers,
+                                                                      is_overwrite_okay,
+                                                                      state,
+                                                                      lookback,
+                                                                      tile_counters + launch,
+                                                                      range,
+                                                                      pass,
+                                                                      portion,
+                                                                      portion_begin,
+                                                                      portion_end,
+                                                                      epoch,
+                                                                      codec),
                                                     stream));
       }
     }

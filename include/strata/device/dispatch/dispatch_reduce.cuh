@@ -154,8 +154,7 @@ template <typename InputIteratorT,
           typename InitT,
           typename AccumT       = detail::accumulator_t<ReductionOpT, detail::it_value_t<InputIteratorT>, InitT>,
           typename TransformOpT = Identity,
-          typename PolicyHub =
-            detail::reduce::policy_hub<detail::it_value_t<InputIteratorT>, AccumT, ReductionOpT>>
+          typename PolicyHub    = detail::reduce::policy_hub<detail::it_value_t<InputIteratorT>, AccumT, ReductionOpT>>
 struct DispatchReduce
 {
   void* d_temp_storage;
@@ -188,19 +187,24 @@ struct DispatchReduce
         return cudaSuccess;
       }
       STRATA_RETURN_IF_ERROR(layout.map_to_buffer(d_temp_storage, temp_storage_bytes));
-      return detail::check_launch(
-        Launch(dim3(1),
-               dim3(SingleTilePolicy::BLOCK_THREADS),
-               stream,
-               detail::reduce::DeviceReduceSingleTileKernel<MaxPolicy, InputIteratorT, OutputIteratorT, OffsetT,
-                                                            ReductionOpT, InitT, AccumT, TransformOpT>,
-               d_in,
-               d_out,
-               num_items,
-               op,
-               init,
-               transform),
-        stream);
+      return detail::check_launch(Launch(dim3(1),
+                                         dim3(SingleTilePolicy::BLOCK_THREADS),
+                                         stream,
+                                         detail::reduce::DeviceReduceSingleTileKernel<MaxPolicy,
+                                                                                      InputIteratorT,
+                                                                                      OutputIteratorT,
+                                                                                      OffsetT,
+                                                                                      ReductionOpT,
+                                                                                      InitT,
+                                                                                      AccumT,
+                                                                                      TransformOpT>,
+                                         d_in,
+                                         d_out,
+                                         num_items,
+                                         op,
+                                         init,
+                                         transform),
+                                  stream);
     }
 
     // Two passes: partials per block, then one block over the partials. The grid is one full wave of the
@@ -224,26 +228,33 @@ struct DispatchReduce
     STRATA_RETURN_IF_ERROR(layout.map_to_buffer(d_temp_storage, temp_storage_bytes));
 
     const auto share = detail::even_share<OffsetT>::make(num_items, Agent::GRAIN_ITEMS, grid_size);
-    STRATA_RETURN_IF_ERROR(detail::check_launch(
-      Launch(dim3(grid_size), dim3(ReducePolicy::BLOCK_THREADS), stream, reduce_kernel, d_in, partials.get(), share, op,
-             transform),
-      stream));
+    STRATA_RETURN_IF_ERROR(detail::check_launch(Launch(dim3(grid_size),
+                                                       dim3(ReducePolicy::BLOCK_THREADS),
+                                                       stream,
+                                                       reduce_kernel,
+                                                       d_in,
+                                                       partials.get(),
+                                                       share,
+                                                       op,
+                                                       transform),
+                                                stream));
 
     // The second pass is launched with programmatic stream serialization where the device has it (sm_90+):
     // its launch overlaps the first pass, and it waits in-kernel for the first pass's partials.
-    return detail::check_launch(LaunchAfter(
-      ptx_version >= 900,
-      dim3(1),
-      dim3(SingleTilePolicy::BLOCK_THREADS),
-      stream,
-      detail::reduce::DeviceReduceSingleTileKernel<MaxPolicy, AccumT*, OutputIteratorT, int, ReductionOpT, InitT,
-                                                   AccumT, Identity>,
-      partials.get(),
-      d_out,
-      grid_size,
-      op,
-      init,
-      Identity{}),
+    return detail::check_launch(
+      LaunchAfter(
+        ptx_version >= 900,
+        dim3(1),
+        dim3(SingleTilePolicy::BLOCK_THREADS),
+        stream,
+        detail::reduce::
+          DeviceReduceSingleTileKernel<MaxPolicy, AccumT*, OutputIteratorT, int, ReductionOpT, InitT, AccumT, Identity>,
+        partials.get(),
+        d_out,
+        grid_size,
+        op,
+        init,
+        Identity{}),
       stream);
   }
 
@@ -262,8 +273,8 @@ struct DispatchReduce
     STRATA_RETURN_IF_ERROR(CurrentDevice(device));
     int ptx_version = 0;
     STRATA_RETURN_IF_ERROR(PtxVersion(ptx_version, device));
-    DispatchReduce closure{d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, op, init, stream, transform,
-                           device, ptx_version};
+    DispatchReduce closure{
+      d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, op, init, stream, transform, device, ptx_version};
     return MaxPolicy::Invoke(ptx_version, closure);
   }
 };

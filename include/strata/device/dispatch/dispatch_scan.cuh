@@ -126,7 +126,8 @@ DeviceScanBulkKernel(const T* d_in,
   auto& temp_storage = *reinterpret_cast<typename Agent::TempStorage*>(bulk_scan_shared_memory);
 
   GridDependencyWait();
-  Agent(temp_storage, d_in, d_out, op, init).ConsumeRange(num_items, num_tiles, tile_state, tile_counter, prefetch_distance);
+  Agent(temp_storage, d_in, d_out, op, init)
+    .ConsumeRange(num_items, num_tiles, tile_state, tile_counter, prefetch_distance);
 }
 
 STRATA_KERNELS_END
@@ -134,16 +135,17 @@ STRATA_KERNELS_END
 } // namespace detail
 
 // The dispatch closure of DeviceScan. InitValueT is detail::scan::no_init for scans without an initial value.
-template <typename InputIteratorT,
-          typename OutputIteratorT,
-          typename ScanOpT,
-          typename InitValueT,
-          typename OffsetT,
-          typename AccumT,
-          typename PolicyHub =
-            detail::scan::policy_hub<AccumT, ScanOpT, detail::scan::stage_bytes_v<InputIteratorT, OutputIteratorT, AccumT>>,
-          bool INCLUSIVE     = cuda::std::is_same<InitValueT, detail::scan::no_init>::value,
-          typename OutputOpT = detail::scan::scanned_output>
+template <
+  typename InputIteratorT,
+  typename OutputIteratorT,
+  typename ScanOpT,
+  typename InitValueT,
+  typename OffsetT,
+  typename AccumT,
+  typename PolicyHub =
+    detail::scan::policy_hub<AccumT, ScanOpT, detail::scan::stage_bytes_v<InputIteratorT, OutputIteratorT, AccumT>>,
+  bool INCLUSIVE     = cuda::std::is_same<InitValueT, detail::scan::no_init>::value,
+  typename OutputOpT = detail::scan::scanned_output>
 struct DispatchScan
 {
   void* d_temp_storage;
@@ -204,8 +206,8 @@ struct DispatchScan
     {
       if (ptx_version >= 900 && starts_on_16_bytes(d_in) && starts_on_16_bytes(d_out))
       {
-        const auto bulk_kernel = detail::scan::
-          DeviceScanBulkKernel<MaxPolicy, BulkValueT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
+        const auto bulk_kernel =
+          detail::scan::DeviceScanBulkKernel<MaxPolicy, BulkValueT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
         constexpr size_t smem_bytes = sizeof(
           typename AgentScanBulk<typename Bulk::type, BulkValueT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>::
             TempStorage);
@@ -234,8 +236,7 @@ struct DispatchScan
                                                             OffsetT,
                                                             INCLUSIVE,
                                                             OutputOpT>;
-    return launch<ScanPolicy>(
-      scan_kernel, 0, tiles, tile_state_bytes.get(), tile_counter.get(), d_in, d_out, out_op);
+    return launch<ScanPolicy>(scan_kernel, 0, tiles, tile_state_bytes.get(), tile_counter.get(), d_in, d_out, out_op);
   }
 
   // Tiles of `tile_items` items that cover the input.
@@ -300,10 +301,14 @@ struct DispatchScan
     constexpr int INIT_THREADS = 256;
     const TileStateT tile_state(tile_state_storage, tiles);
     const unsigned int init_grid = static_cast<unsigned int>((tiles + INIT_THREADS - 1) / INIT_THREADS);
-    STRATA_RETURN_IF_ERROR(detail::check_launch(
-      Launch(dim3(init_grid), dim3(INIT_THREADS), stream, detail::scan::DeviceScanInitKernel<TileStateT>, tile_state,
-             tiles, tile_counter),
-      stream));
+    STRATA_RETURN_IF_ERROR(detail::check_launch(Launch(dim3(init_grid),
+                                                       dim3(INIT_THREADS),
+                                                       stream,
+                                                       detail::scan::DeviceScanInitKernel<TileStateT>,
+                                                       tile_state,
+                                                       tiles,
+                                                       tile_counter),
+                                                stream));
     return scan(ptx_version >= 900,
                 grid_size,
                 tile_state,

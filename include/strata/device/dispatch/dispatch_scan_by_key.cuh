@@ -20,7 +20,8 @@ template <typename KeysInputIteratorT,
           typename OffsetT,
           typename V,
           bool INCLUSIVE,
-          typename PolicyHub = detail::scan::policy_hub<detail::scan::segmented_value<V>, detail::scan::segmented_op<ScanOpT>>>
+          typename PolicyHub =
+            detail::scan::policy_hub<detail::scan::segmented_value<V>, detail::scan::segmented_op<ScanOpT>>>
 struct DispatchScanByKey
 {
   using PairT     = detail::scan::segmented_value<V>;
@@ -30,8 +31,15 @@ struct DispatchScanByKey
                                              detail::scan::segmented_inclusive_output,
                                              detail::scan::segmented_exclusive_output<V, ScanOpT>>;
   // The pairs are scanned without an initial value; an exclusive scan's init enters in the output.
-  using PairDispatch =
-    DispatchScan<InputIt, ValuesOutputIteratorT, PairOpT, detail::scan::no_init, OffsetT, PairT, PolicyHub, INCLUSIVE, OutputOpT>;
+  using PairDispatch = DispatchScan<InputIt,
+                                    ValuesOutputIteratorT,
+                                    PairOpT,
+                                    detail::scan::no_init,
+                                    OffsetT,
+                                    PairT,
+                                    PolicyHub,
+                                    INCLUSIVE,
+                                    OutputOpT>;
 
   static cudaError_t Dispatch(void* d_temp_storage,
                               size_t& temp_storage_bytes,

@@ -95,9 +95,10 @@ struct is_async_resource<
   A,
   std::void_t<decltype(static_cast<void*>(
                 std::declval<A&>().allocate_async(std::size_t{}, std::size_t{}, ::cuda::stream_ref{cudaStream_t{}}))),
-              decltype(std::declval<A&>().deallocate_async(
-                static_cast<void*>(nullptr), std::size_t{}, std::size_t{}, ::cuda::stream_ref{cudaStream_t{}}))>>
-    : std::true_type
+              decltype(std::declval<A&>().deallocate_async(static_cast<void*>(nullptr),
+                                                           std::size_t{},
+                                                           std::size_t{},
+                                                           ::cuda::stream_ref{cudaStream_t{}}))>> : std::true_type
 {};
 
 template <typename A, typename = void>
@@ -129,9 +130,9 @@ template <typename A, typename = void>
 struct is_thrust_allocator : std::false_type
 {};
 template <typename A>
-struct is_thrust_allocator<A,
-                           std::void_t<typename A::value_type,
-                                       decltype(raw_address(std::declval<A&>().allocate(std::size_t{})))>>
+struct is_thrust_allocator<
+  A,
+  std::void_t<typename A::value_type, decltype(raw_address(std::declval<A&>().allocate(std::size_t{})))>>
     : std::true_type
 {};
 
@@ -420,8 +421,8 @@ public:
     cudaError_t e = cudaSuccess;
     if (ptr_ != nullptr)
     {
-      e     = adapter_.deallocate(ptr_, bytes_, stream_);
-      ptr_  = nullptr;
+      e      = adapter_.deallocate(ptr_, bytes_, stream_);
+      ptr_   = nullptr;
       bytes_ = 0;
     }
     return e;

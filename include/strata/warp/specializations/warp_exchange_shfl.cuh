@@ -75,8 +75,8 @@ struct warp_exchange_shfl
   }
 
   template <typename OutputT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  BlockedToStriped(const T (&input_items)[ITEMS_PER_THREAD], OutputT (&output_items)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE void BlockedToStriped(const T (&input_items)[ITEMS_PER_THREAD],
+                                                         OutputT (&output_items)[ITEMS_PER_THREAD])
   {
     // Work on a copy, so that output_items may alias input_items.
     T items[N];
@@ -95,17 +95,16 @@ struct warp_exchange_shfl
 
   // The transpose is its own inverse.
   template <typename OutputT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  StripedToBlocked(const T (&input_items)[ITEMS_PER_THREAD], OutputT (&output_items)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE void StripedToBlocked(const T (&input_items)[ITEMS_PER_THREAD],
+                                                         OutputT (&output_items)[ITEMS_PER_THREAD])
   {
     BlockedToStriped(input_items, output_items);
   }
 
   // A scatter by arbitrary ranks needs addressable storage; registers are not addressable by a run-time index.
   template <typename OutputT, typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void ScatterToStriped(const T (&)[ITEMS_PER_THREAD],
-                                                         OutputT (&)[ITEMS_PER_THREAD],
-                                                         const OffsetT (&)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  ScatterToStriped(const T (&)[ITEMS_PER_THREAD], OutputT (&)[ITEMS_PER_THREAD], const OffsetT (&)[ITEMS_PER_THREAD])
   {
     static_assert(sizeof(OffsetT) == 0,
                   "WARP_EXCHANGE_SHUFFLE does not provide ScatterToStriped; use WARP_EXCHANGE_SMEM");

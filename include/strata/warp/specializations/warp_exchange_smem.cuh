@@ -57,13 +57,12 @@ struct warp_exchange_smem
   static constexpr int UNIT_BYTES   = static_cast<int>(sizeof(unit_t));
 
   // Padding, as explained at the top of the file; only for units of 1, 2 or 4 bytes, whose bank mapping it models.
-  static constexpr bool PADDED = (UNIT_BYTES == 1 || UNIT_BYTES == 2 || UNIT_BYTES == 4)
-                              && (ITEMS_PER_THREAD == 2 || ITEMS_PER_THREAD % 4 == 0);
+  static constexpr bool PADDED =
+    (UNIT_BYTES == 1 || UNIT_BYTES == 2 || UNIT_BYTES == 4) && (ITEMS_PER_THREAD == 2 || ITEMS_PER_THREAD % 4 == 0);
   static constexpr int PAD_UNITS       = PADDED ? 4 / UNIT_BYTES : 0;
   static constexpr int ITEMS_POW2_PART = ITEMS_PER_THREAD & -ITEMS_PER_THREAD;
   static constexpr int BANK_ROW_UNITS  = PADDED ? 128 / UNIT_BYTES : 1;
-  static constexpr int LOG_SEGMENT =
-    log2_floor(ITEMS_POW2_PART > BANK_ROW_UNITS ? ITEMS_POW2_PART : BANK_ROW_UNITS);
+  static constexpr int LOG_SEGMENT = log2_floor(ITEMS_POW2_PART > BANK_ROW_UNITS ? ITEMS_POW2_PART : BANK_ROW_UNITS);
 
   // Position in the padded tile of tile index `idx`.
   STRATA_HOST_DEVICE STRATA_FORCEINLINE static constexpr int slot(int idx)
@@ -132,8 +131,8 @@ struct warp_exchange_smem
   }
 
   template <typename OutputT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  BlockedToStriped(const T (&input_items)[ITEMS_PER_THREAD], OutputT (&output_items)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE void BlockedToStriped(const T (&input_items)[ITEMS_PER_THREAD],
+                                                         OutputT (&output_items)[ITEMS_PER_THREAD])
   {
     if constexpr (LOGICAL_WARP_THREADS == 1)
     {
@@ -161,8 +160,8 @@ struct warp_exchange_smem
   }
 
   template <typename OutputT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  StripedToBlocked(const T (&input_items)[ITEMS_PER_THREAD], OutputT (&output_items)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE void StripedToBlocked(const T (&input_items)[ITEMS_PER_THREAD],
+                                                         OutputT (&output_items)[ITEMS_PER_THREAD])
   {
     if constexpr (LOGICAL_WARP_THREADS == 1)
     {

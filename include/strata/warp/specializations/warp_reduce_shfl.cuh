@@ -47,7 +47,7 @@ constexpr bool warp_reduce_op_applies_to_v =
 // minimum and maximum, equal what the narrow reduction gives.
 template <typename T, typename Op>
 constexpr bool warp_reduce_has_redux_v =
-  op_kind_v<Op> != op_kind::other && cuda::std::is_integral<T>::value && !cuda::std::is_same<T, bool>::value
+  op_kind_v<Op> != op_kind::other&& cuda::std::is_integral<T>::value && !cuda::std::is_same<T, bool>::value
   && (sizeof(T) <= sizeof(int)) && warp_reduce_op_applies_to_v<T, Op>;
 
 // The 32-bit word in which redux.sync reduces a T.
@@ -158,8 +158,9 @@ struct warp_reduce_add_word<float>
 
 // True when reducing T with Op is a sum that ShuffleDownAdd computes.
 template <typename T, typename Op>
-constexpr bool warp_reduce_has_fused_add_v = op_kind_v<Op> == op_kind::plus && warp_reduce_op_applies_to_v<T, Op>
-                                          && !cuda::std::is_void<typename warp_reduce_add_word<T>::type>::value;
+constexpr bool warp_reduce_has_fused_add_v =
+  (op_kind_v<Op> == op_kind::plus)
+  && warp_reduce_op_applies_to_v<T, Op> && !cuda::std::is_void<typename warp_reduce_add_word<T>::type>::value;
 
 // -- the shuffle tree ------------------------------------------------------------------------------------
 
@@ -169,7 +170,7 @@ struct warp_reduce_shfl
   static_assert(is_power_of_two(LOGICAL_WARP_THREADS) && LOGICAL_WARP_THREADS <= WARP_THREADS,
                 "the shuffle reduction needs a power-of-two logical warp of at most 32 lanes");
 
-  static constexpr int STEPS          = log2_floor(LOGICAL_WARP_THREADS);
+  static constexpr int STEPS         = log2_floor(LOGICAL_WARP_THREADS);
   static constexpr bool IS_ARCH_WARP = LOGICAL_WARP_THREADS == WARP_THREADS;
 
   // Shuffles need no shared memory.
@@ -218,7 +219,7 @@ struct warp_reduce_shfl
       for (int step = 0; step < STEPS; ++step)
       {
         const int offset = 1 << step;
-        const T peer = ShuffleDown<LOGICAL_WARP_THREADS>(input, offset, LOGICAL_WARP_THREADS - 1, member_mask);
+        const T peer     = ShuffleDown<LOGICAL_WARP_THREADS>(input, offset, LOGICAL_WARP_THREADS - 1, member_mask);
         if (ALL_LANES_VALID || offset <= reach)
         {
           input = static_cast<T>(reduction_op(input, peer));
@@ -245,8 +246,8 @@ struct warp_reduce_shfl
       // and 0.044 ms for 32-lane redux.sync).
       NV_IF_TARGET(NV_PROVIDES_SM_80,
                    (return static_cast<T>(warp_reduce_redux<op_kind_v<ReductionOp>>(
-                      warp_reduce_redux_input<ALL_LANES_VALID, ReductionOp>(input, lane_id, valid_items),
-                      member_mask));),
+                     warp_reduce_redux_input<ALL_LANES_VALID, ReductionOp>(input, lane_id, valid_items),
+                     member_mask));),
                    (return shuffle_reduce<ALL_LANES_VALID>(input, last_lane, reduction_op);));
     }
     else

@@ -28,10 +28,10 @@ struct warp_reduce_smem
 
   // Partials of trivially copyable types move through shared memory as whole words of 16, 8 or 4 bytes, so a
   // struct costs one or two accesses per step rather than one per member and padding gap.
-  using cell_word_t = cuda::std::conditional_t<
-    sizeof(T) % 16 == 0,
-    uint4,
-    cuda::std::conditional_t<sizeof(T) % 8 == 0, unsigned long long, unsigned int>>;
+  using cell_word_t =
+    cuda::std::conditional_t<sizeof(T) % 16 == 0,
+                             uint4,
+                             cuda::std::conditional_t<sizeof(T) % 8 == 0, unsigned long long, unsigned int>>;
   static constexpr int CELL_WORDS = static_cast<int>(ceil_div(sizeof(T), sizeof(cell_word_t)));
   static constexpr bool AS_WORDS  = cuda::std::is_trivially_copyable<T>::value;
   struct word_cell
@@ -127,8 +127,8 @@ struct warp_reduce_smem
       // 31-lane int sums: 0.044 ms against 0.222 ms for CUB's shared-memory tree).
       NV_IF_TARGET(NV_PROVIDES_SM_80,
                    (return static_cast<T>(warp_reduce_redux<op_kind_v<ReductionOp>>(
-                      warp_reduce_redux_input<ALL_LANES_VALID, ReductionOp>(input, lane_id, valid_items),
-                      member_mask));),
+                     warp_reduce_redux_input<ALL_LANES_VALID, ReductionOp>(input, lane_id, valid_items),
+                     member_mask));),
                    (return tree_reduce(input, last_lane, reduction_op);));
     }
     else

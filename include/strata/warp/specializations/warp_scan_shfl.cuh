@@ -34,8 +34,9 @@ struct warp_sum_word<T,
   using type = unsigned int;
 };
 template <typename T>
-struct warp_sum_word<T,
-                     cuda::std::enable_if_t<cuda::std::is_integral<T>::value && (sizeof(T) == sizeof(unsigned long long))>>
+struct warp_sum_word<
+  T,
+  cuda::std::enable_if_t<cuda::std::is_integral<T>::value && (sizeof(T) == sizeof(unsigned long long))>>
 {
   using type = unsigned long long;
 };

@@ -20,15 +20,18 @@ namespace radix_sort
 template <typename KeyT, typename ValueT>
 constexpr int dominant_size()
 {
-  return cuda::std::is_same<ValueT, NullType>::value || sizeof(ValueT) <= sizeof(KeyT) ? static_cast<int>(sizeof(KeyT))
-                                                                                       : static_cast<int>(sizeof(ValueT));
+  return cuda::std::is_same<ValueT, NullType>::value || sizeof(ValueT) <= sizeof(KeyT)
+         ? static_cast<int>(sizeof(KeyT))
+         : static_cast<int>(sizeof(ValueT));
 }
 
 // Items per thread of `threads` threads that keep a tile of `item_bytes`-byte items within `budget` bytes of shared
 // memory (at most `most`, at least 1).
 constexpr int items_within(int threads, int item_bytes, int most, int budget = 32 * 1024)
 {
-  return budget / (threads * item_bytes) < 1 ? 1 : (budget / (threads * item_bytes) > most ? most : budget / (threads * item_bytes));
+  return budget / (threads * item_bytes) < 1
+         ? 1
+         : (budget / (threads * item_bytes) > most ? most : budget / (threads * item_bytes));
 }
 
 // Threads of a tile: one per digit at least; fewer for large items, whose tiles must still fit static shared memory.
@@ -44,12 +47,13 @@ template <int DOMINANT_SIZE, bool KEYS_ONLY>
 struct sm80_tuning
 {
   static constexpr int threads = 256;
-  static constexpr int items =
-    KEYS_ONLY ? (DOMINANT_SIZE <= 2   ? 40
-                 : DOMINANT_SIZE == 4 ? 32
-                 : DOMINANT_SIZE == 8 ? 16
-                                      : items_within(threads, DOMINANT_SIZE, 16))
-              : (DOMINANT_SIZE <= 4 ? 28 : DOMINANT_SIZE == 8 ? 16 : items_within(threads, DOMINANT_SIZE, 8));
+  static constexpr int items   = KEYS_ONLY ? (DOMINANT_SIZE <= 2   ? 40
+                                              : DOMINANT_SIZE == 4 ? 32
+                                              : DOMINANT_SIZE == 8 ? 16
+                                                                   : items_within(threads, DOMINANT_SIZE, 16))
+                                           : (DOMINANT_SIZE <= 4   ? 28
+                                              : DOMINANT_SIZE == 8 ? 16
+                                                                   : items_within(threads, DOMINANT_SIZE, 8));
 };
 
 // sm_90 (H100, H200), 8-bit digits. The digit pass waits (barriers, the look-back, loads) more than it computes: the
@@ -77,7 +81,7 @@ struct sm90_tuning
                  : DOMINANT_SIZE == 4 ? 24 // sm90: 1.01-1.04x 256 x 28 in 2 blocks at 2^24-2^28 u32/u32 (H100)
                  : DOMINANT_SIZE == 8 ? 40 // sm90: 1.10-1.15x 256 x 16 in 2 blocks at 2^24-2^28 u64/u64 (H100)
                                       : items_within(threads, DOMINANT_SIZE, 8));
-  static constexpr int blocks_per_sm = KEYS_ONLY ? (DOMINANT_SIZE <= 2 ? 3 : 2) : (DOMINANT_SIZE == 8 ? 1 : 2);
+  static constexpr int blocks_per_sm     = KEYS_ONLY ? (DOMINANT_SIZE <= 2 ? 3 : 2) : (DOMINANT_SIZE == 8 ? 1 : 2);
   static constexpr bool values_with_keys = false;
   // sm90, against loading values before the look-back: 1.03-1.05x at 2^24-2^28 u64/u64 (H100); u32/u32 1.026x at
   // 2^28 random, 1.013x and3, 1.00x at 2^24 (H200), but 0.92-0.95x at 2^20, which therefore takes the small-input
@@ -108,15 +112,14 @@ template <bool ONE_BYTE_KEYS, int PAIR_SIZE>
 using sm90_small_input = cuda::std::conditional_t<
   ONE_BYTE_KEYS,
   small_input_tuning<true, 512, 20, 1>,
-  cuda::std::conditional_t<
-    PAIR_SIZE == 8,
-    small_input_tuning<true, 384, 24, 1>,
-    cuda::std::conditional_t<PAIR_SIZE == 4,
-                             small_input_tuning<true,
-                                                sm90_tuning<4, false>::threads,
-                                                sm90_tuning<4, false>::items,
-                                                sm90_tuning<4, false>::blocks_per_sm>,
-                             small_input_tuning<false>>>>;
+  cuda::std::conditional_t<PAIR_SIZE == 8,
+                           small_input_tuning<true, 384, 24, 1>,
+                           cuda::std::conditional_t<PAIR_SIZE == 4,
+                                                    small_input_tuning<true,
+                                                                       sm90_tuning<4, false>::threads,
+                                                                       sm90_tuning<4, false>::items,
+                                                                       sm90_tuning<4, false>::blocks_per_sm>,
+                                                    small_input_tuning<false>>>>;
 
 // The single-block sort of small inputs: 512 threads (256 for large items), up to 8 items each.
 template <int DOMINANT_SIZE>
@@ -153,23 +156,23 @@ struct single_tile_tiers
 template <int THREADS, int ITEMS>
 using sm90_tier = AgentRadixSortOnesweepPolicy<THREADS, ITEMS, 8>;
 template <int DOMINANT_SIZE>
-using sm90_single_tile = cuda::std::conditional_t<
-  DOMINANT_SIZE <= 4,
-  single_tile_tiers<sm90_tier<256, 2>,
-                    sm90_tier<512, 2>,
-                    sm90_tier<512, 4>,
-                    sm90_tier<512, 8>,
-                    sm90_tier<512, 16>,
-                    sm90_tier<512, 24>,
-                    sm90_tier<512, 32>>,
-  cuda::std::conditional_t<DOMINANT_SIZE == 8,
+using sm90_single_tile =
+  cuda::std::conditional_t<DOMINANT_SIZE <= 4,
                            single_tile_tiers<sm90_tier<256, 2>,
                                              sm90_tier<512, 2>,
                                              sm90_tier<512, 4>,
                                              sm90_tier<512, 8>,
                                              sm90_tier<512, 16>,
-                                             sm90_tier<512, 24>>,
-                           single_tile_tiers<single_tile_policy<DOMINANT_SIZE>>>>;
+                                             sm90_tier<512, 24>,
+                                             sm90_tier<512, 32>>,
+                           cuda::std::conditional_t<DOMINANT_SIZE == 8,
+                                                    single_tile_tiers<sm90_tier<256, 2>,
+                                                                      sm90_tier<512, 2>,
+                                                                      sm90_tier<512, 4>,
+                                                                      sm90_tier<512, 8>,
+                                                                      sm90_tier<512, 16>,
+                                                                      sm90_tier<512, 24>>,
+                                                    single_tile_tiers<single_tile_policy<DOMINANT_SIZE>>>>;
 
 template <typename KeyT, typename ValueT, typename OffsetT>
 struct policy_hub
@@ -182,15 +185,16 @@ struct policy_hub
   {
     using OnesweepPolicy =
       AgentRadixSortOnesweepPolicy<256, DOMINANT_SIZE <= 4 ? 16 : items_within(256, DOMINANT_SIZE, 8), 8>;
-    using HistogramPolicy  = AgentRadixSortHistogramPolicy<256, 8>;
-    using SingleTilePolicy = AgentRadixSortOnesweepPolicy<256, items_within(256, DOMINANT_SIZE, DOMINANT_SIZE <= 4 ? 8 : 4), 8>;
+    using HistogramPolicy = AgentRadixSortHistogramPolicy<256, 8>;
+    using SingleTilePolicy =
+      AgentRadixSortOnesweepPolicy<256, items_within(256, DOMINANT_SIZE, DOMINANT_SIZE <= 4 ? 8 : 4), 8>;
   };
 
   struct Policy800 : ChainedPolicy<800, Policy800, Policy600>
   {
     using OnesweepPolicy   = AgentRadixSortOnesweepPolicy<sm80_tuning<DOMINANT_SIZE, KEYS_ONLY>::threads,
-                                                      sm80_tuning<DOMINANT_SIZE, KEYS_ONLY>::items,
-                                                      8>;
+                                                        sm80_tuning<DOMINANT_SIZE, KEYS_ONLY>::items,
+                                                        8>;
     using HistogramPolicy  = AgentRadixSortHistogramPolicy<256, 8>;
     using SingleTilePolicy = single_tile_policy<DOMINANT_SIZE>;
   };
@@ -199,13 +203,13 @@ struct policy_hub
       : ChainedPolicy<900, Policy900, Policy800>
       , sm90_small_input<KEYS_ONLY && sizeof(KeyT) == 1, KEYS_ONLY ? 0 : DOMINANT_SIZE>
   {
-    using tuning           = sm90_tuning<DOMINANT_SIZE, KEYS_ONLY>;
-    using OnesweepPolicy   = AgentRadixSortOnesweepPolicy<tuning::threads,
-                                                      tuning::items,
-                                                      8,
-                                                      tuning::blocks_per_sm,
-                                                      tuning::values_with_keys,
-                                                      tuning::values_after_lookback>;
+    using tuning          = sm90_tuning<DOMINANT_SIZE, KEYS_ONLY>;
+    using OnesweepPolicy  = AgentRadixSortOnesweepPolicy<tuning::threads,
+                                                        tuning::items,
+                                                        8,
+                                                        tuning::blocks_per_sm,
+                                                        tuning::values_with_keys,
+                                                        tuning::values_after_lookback>;
     using HistogramPolicy = AgentRadixSortHistogramPolicy<256, 8>;
     using SingleTileTiers = sm90_single_tile<DOMINANT_SIZE>;
   };

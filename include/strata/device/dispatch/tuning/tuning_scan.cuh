@@ -22,13 +22,14 @@ namespace scan
 // The size of the widest of a scan's item types: the input's value type, the output's (the accumulator where the
 // output has none) and the accumulator.
 template <typename InputIteratorT, typename OutputIteratorT, typename AccumT>
-constexpr int stage_bytes_v = static_cast<int>(
-  sizeof(AccumT) > sizeof(it_value_t<InputIteratorT>)
-    ? (sizeof(AccumT) > sizeof(non_void_value_t<OutputIteratorT, AccumT>) ? sizeof(AccumT)
-                                                                         : sizeof(non_void_value_t<OutputIteratorT, AccumT>))
-    : (sizeof(it_value_t<InputIteratorT>) > sizeof(non_void_value_t<OutputIteratorT, AccumT>)
-         ? sizeof(it_value_t<InputIteratorT>)
-         : sizeof(non_void_value_t<OutputIteratorT, AccumT>)));
+constexpr int stage_bytes_v = static_cast<int>(sizeof(AccumT) > sizeof(it_value_t<InputIteratorT>)
+                                                 ? (sizeof(AccumT) > sizeof(non_void_value_t<OutputIteratorT, AccumT>)
+                                                      ? sizeof(AccumT)
+                                                      : sizeof(non_void_value_t<OutputIteratorT, AccumT>))
+                                                 : (sizeof(it_value_t<InputIteratorT>)
+                                                        > sizeof(non_void_value_t<OutputIteratorT, AccumT>)
+                                                      ? sizeof(it_value_t<InputIteratorT>)
+                                                      : sizeof(non_void_value_t<OutputIteratorT, AccumT>)));
 
 // Items per thread that make about `bytes` bytes of accumulators per thread, between 1 and `most`.
 constexpr int items_for_bytes(int bytes, int accum_size, int most)
@@ -69,10 +70,7 @@ struct sm90_tuning : sm90_base_tuning
 
 // 4-byte integers under standard operators.
 template <typename AccumT, op_kind OP>
-struct sm90_tuning<AccumT,
-                   OP,
-                   4,
-                   cuda::std::enable_if_t<OP != op_kind::other && cuda::std::is_integral<AccumT>::value>>
+struct sm90_tuning<AccumT, OP, 4, cuda::std::enable_if_t<OP != op_kind::other && cuda::std::is_integral<AccumT>::value>>
     : sm90_base_tuning
 {
   static constexpr int items_per_thread        = 20; // sm90: 5-6% faster than 16 at 2^28 i32 (H100, H200)
@@ -97,10 +95,7 @@ struct sm90_tuning<AccumT,
 
 // 8-byte integers under standard operators.
 template <typename AccumT, op_kind OP>
-struct sm90_tuning<AccumT,
-                   OP,
-                   8,
-                   cuda::std::enable_if_t<OP != op_kind::other && cuda::std::is_integral<AccumT>::value>>
+struct sm90_tuning<AccumT, OP, 8, cuda::std::enable_if_t<OP != op_kind::other && cuda::std::is_integral<AccumT>::value>>
     : sm90_base_tuning
 {
   static constexpr int items_per_thread        = 20; // sm90: 2-5% faster than 16 at 2^24, 2^28 i64 (H200)
@@ -136,10 +131,9 @@ constexpr int stage_items_limit(int threads, int stage_bytes)
 template <typename TuningT, int STAGE_BYTES>
 struct staged_tuning : TuningT
 {
-  static constexpr int items_per_thread =
-    TuningT::items_per_thread < stage_items_limit(TuningT::threads, STAGE_BYTES)
-      ? TuningT::items_per_thread
-      : stage_items_limit(TuningT::threads, STAGE_BYTES);
+  static constexpr int items_per_thread = TuningT::items_per_thread < stage_items_limit(TuningT::threads, STAGE_BYTES)
+                                          ? TuningT::items_per_thread
+                                          : stage_items_limit(TuningT::threads, STAGE_BYTES);
 };
 
 // The register-path policy of an sm_90 tuning.
