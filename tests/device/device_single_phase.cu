@@ -396,10 +396,12 @@ TEST_CASE("A single-phase device call whose allocator fails returns cudaErrorMem
   for (const exec_test::failure how : {exec_test::failure::throws, exec_test::failure::returns_null})
   {
     exec_test::stream_allocator alloc;
-    alloc.log().fail_at(1, how);
     d_out.poison();
+    // The next allocation fails (fail_at counts attempts from the call that sets it).
+    alloc.log().fail_at(1, how);
     REQUIRE(strata::DeviceScan::InclusiveSum(d_in.data(), d_out.data(), static_cast<int>(n), strata::par(alloc))
             == cudaErrorMemoryAllocation);
+    alloc.log().fail_at(1, how);
     REQUIRE(strata::DeviceRadixSort::SortKeys(d_in.data(), d_out.data(), static_cast<int>(n), strata::par(alloc))
             == cudaErrorMemoryAllocation);
     STRATA_TEST_CUDA(cudaDeviceSynchronize());
