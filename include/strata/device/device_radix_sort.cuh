@@ -20,10 +20,13 @@
 // temporary storage for one more copy of the keys (and values); the DoubleBuffer forms use both buffers as scratch,
 // need little temporary storage, and set the selectors to the buffer that holds the result.
 // Complexity: one histogram pass over the keys, then per digit one read and one write of keys (and values).
-// Every call also has a single-phase form that takes an execution policy in place of the temporary-storage
-// arguments and the stream (strata/execution/policy.cuh):
+// Every call also has a single-phase form without the temporary-storage arguments: after num_items come the
+// two-phase form's [decomposer] [, begin_bit, end_bit], then, optionally, a stream or a policy
+// (strata/device/dispatch/single_phase.cuh; strata::par is in strata/execution/policy.cuh):
 //
+//   strata::DeviceRadixSort::SortKeys(d_keys_in, d_keys_out, n);                            // pool, default stream
 //   strata::DeviceRadixSort::SortPairs(d_keys_in, d_keys_out, d_values_in, d_values_out, n, strata::par.on(s));
+//   strata::DeviceRadixSort::SortKeys(d_keys, n, 0, 20, stream);                             // DoubleBuffer, bits
 //
 // Errors (cudaErrorInvalidValue, before anything is launched or written): negative num_items, begin_bit < 0,
 // begin_bit > end_bit, end_bit past the key's bits, too small temp_storage_bytes, null pointers with num_items > 0.
