@@ -95,7 +95,7 @@ struct sort_tail<DecomposerT, BeginT, EndT>
 template <typename EnvT, typename CallT, typename TupleT, size_t... I>
 cudaError_t run_sort(const EnvT& env, CallT& two_phase, const TupleT& head, cuda::std::index_sequence<I...>)
 {
-  static_assert(sort_tail<remove_cvref_t<cuda::std::tuple_element_t<I, TupleT>>...>::value,
+  static_assert(sort_tail<cuda::std::remove_cvref_t<cuda::std::tuple_element_t<I, TupleT>>...>::value,
                 "strata::DeviceRadixSort: the arguments after num_items are [decomposer] [, begin_bit, end_bit] "
                 "[, a stream or a policy]");
   return ::strata::detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {

@@ -499,12 +499,12 @@ struct DeviceScan
       return InclusiveScanInit(d_temp, bytes, d_in, d_out, scan_op, init_value, num_items, stream);
     });
   }
-  // The by-key scans, with or without an equality operator before the environment.
+  // The by-key scans, with an equality operator before the environment, or without one (cuda::std::equal_to<>).
   template <typename KeysInputIteratorT,
             typename ValuesInputIteratorT,
             typename ValuesOutputIteratorT,
             typename NumItemsT,
-            typename EqualityOpT                                        = cuda::std::equal_to<>,
+            typename EqualityOpT,
             typename EnvT                                               = detail::default_env,
             detail::enable_if_single_phase_t<NumItemsT, EnvT>           = 0,
             cuda::std::enable_if_t<!detail::is_env_v<EqualityOpT>, int> = 0>
@@ -531,10 +531,7 @@ struct DeviceScan
                                        NumItemsT num_items,
                                        const EnvT& env = {})
   {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ExclusiveSumByKey(
-        d_temp, bytes, d_keys_in, d_values_in, d_values_out, num_items, cuda::std::equal_to<>{}, stream);
-    });
+    return ExclusiveSumByKey(d_keys_in, d_values_in, d_values_out, num_items, cuda::std::equal_to<>{}, env);
   }
   template <typename KeysInputIteratorT,
             typename ValuesInputIteratorT,
@@ -542,7 +539,7 @@ struct DeviceScan
             typename ScanOpT,
             typename InitValueT,
             typename NumItemsT,
-            typename EqualityOpT                                        = cuda::std::equal_to<>,
+            typename EqualityOpT,
             typename EnvT                                               = detail::default_env,
             detail::enable_if_single_phase_t<NumItemsT, EnvT>           = 0,
             cuda::std::enable_if_t<!detail::is_env_v<EqualityOpT>, int> = 0>
@@ -576,24 +573,14 @@ struct DeviceScan
                                         NumItemsT num_items,
                                         const EnvT& env = {})
   {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ExclusiveScanByKey(d_temp,
-                                bytes,
-                                d_keys_in,
-                                d_values_in,
-                                d_values_out,
-                                scan_op,
-                                init_value,
-                                num_items,
-                                cuda::std::equal_to<>{},
-                                stream);
-    });
+    return ExclusiveScanByKey(
+      d_keys_in, d_values_in, d_values_out, scan_op, init_value, num_items, cuda::std::equal_to<>{}, env);
   }
   template <typename KeysInputIteratorT,
             typename ValuesInputIteratorT,
             typename ValuesOutputIteratorT,
             typename NumItemsT,
-            typename EqualityOpT                                        = cuda::std::equal_to<>,
+            typename EqualityOpT,
             typename EnvT                                               = detail::default_env,
             detail::enable_if_single_phase_t<NumItemsT, EnvT>           = 0,
             cuda::std::enable_if_t<!detail::is_env_v<EqualityOpT>, int> = 0>
@@ -620,17 +607,14 @@ struct DeviceScan
                                        NumItemsT num_items,
                                        const EnvT& env = {})
   {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return InclusiveSumByKey(
-        d_temp, bytes, d_keys_in, d_values_in, d_values_out, num_items, cuda::std::equal_to<>{}, stream);
-    });
+    return InclusiveSumByKey(d_keys_in, d_values_in, d_values_out, num_items, cuda::std::equal_to<>{}, env);
   }
   template <typename KeysInputIteratorT,
             typename ValuesInputIteratorT,
             typename ValuesOutputIteratorT,
             typename ScanOpT,
             typename NumItemsT,
-            typename EqualityOpT                                        = cuda::std::equal_to<>,
+            typename EqualityOpT,
             typename EnvT                                               = detail::default_env,
             detail::enable_if_single_phase_t<NumItemsT, EnvT>           = 0,
             cuda::std::enable_if_t<!detail::is_env_v<EqualityOpT>, int> = 0>
@@ -661,10 +645,7 @@ struct DeviceScan
                                         NumItemsT num_items,
                                         const EnvT& env = {})
   {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return InclusiveScanByKey(
-        d_temp, bytes, d_keys_in, d_values_in, d_values_out, scan_op, num_items, cuda::std::equal_to<>{}, stream);
-    });
+    return InclusiveScanByKey(d_keys_in, d_values_in, d_values_out, scan_op, num_items, cuda::std::equal_to<>{}, env);
   }
 };
 

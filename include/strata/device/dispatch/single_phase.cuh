@@ -298,13 +298,11 @@ struct is_policy<T,
     : std::bool_constant<is_allocator_v<typename T::allocator_type>>
 {};
 
-template <typename T>
-using remove_cvref_t = std::remove_cv_t<std::remove_reference_t<T>>;
-
 // An environment: a policy, a cudaStream_t, a cuda::stream_ref (not a literal 0, which is an int).
 template <typename T>
-constexpr bool is_env_v = is_policy<remove_cvref_t<T>>::value || std::is_same<remove_cvref_t<T>, cudaStream_t>::value
-                       || std::is_same<remove_cvref_t<T>, ::cuda::stream_ref>::value;
+constexpr bool is_env_v =
+  is_policy<::cuda::std::remove_cvref_t<T>>::value || std::is_same<::cuda::std::remove_cvref_t<T>, cudaStream_t>::value
+  || std::is_same<::cuda::std::remove_cvref_t<T>, ::cuda::stream_ref>::value;
 template <typename T>
 using enable_if_env_t = std::enable_if_t<is_env_v<T>, int>;
 // Enables a single-phase overload whose item count is NumItemsT (an integer: this keeps the in-place and
@@ -450,7 +448,7 @@ cudaError_t run_single_phase(const EnvT& env, CallT&& call)
 {
   const nvtx_entry entry;
   decltype(auto) policy     = env_policy(env);
-  using PolicyT             = remove_cvref_t<decltype(policy)>;
+  using PolicyT             = ::cuda::std::remove_cvref_t<decltype(policy)>;
   const cudaStream_t stream = policy.stream();
   STRATA_RETURN_IF_ERROR(check_stream_device(stream));
   std::size_t bytes = 0;
