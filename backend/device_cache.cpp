@@ -53,10 +53,7 @@ cudaError_t on_device(int device, Query&& query)
 // Looks `key` up in `table` under the shared lock; on a miss, computes it with `compute(value)` under the
 // exclusive lock (once, even when several threads miss together).
 template <typename Map, typename Key, typename Compute>
-cudaError_t find_or_compute(std::shared_mutex& mutex,
-                            Map& table,
-                            const Key& key,
-                            typename Map::mapped_type& value,
+cudaError_t find_or_compute(std::shared_mutex& mutex, Map& table, const Key& key, typename Map::mapped_type& value,
                             Compute&& compute)
 {
   {
@@ -140,8 +137,8 @@ cudaError_t cached_ptx_version(int device, const void* probe_kernel, int& ptx_ve
   });
 }
 
-cudaError_t
-cached_occupancy(int device, const void* kernel, int block_threads, size_t dynamic_smem_bytes, int& blocks_per_sm)
+cudaError_t cached_occupancy(int device, const void* kernel, int block_threads, size_t dynamic_smem_bytes,
+                             int& blocks_per_sm)
 {
   cache& c       = the_cache();
   const auto key = std::make_tuple(device, kernel, block_threads, dynamic_smem_bytes);
@@ -159,8 +156,7 @@ cudaError_t cached_shared_memory_setup(int device, const void* kernel, int block
   int carveout   = 0;
   return find_or_compute(c.mutex, c.shared_memory_setups, key, carveout, [&](int& v) {
     return on_device(device, [&]() -> cudaError_t {
-      if (const cudaError_t e = cudaFuncSetAttribute(kernel,
-                                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
+      if (const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                      static_cast<int>(dynamic_smem_bytes));
           e != cudaSuccess)
       {
@@ -168,8 +164,7 @@ cudaError_t cached_shared_memory_setup(int device, const void* kernel, int block
       }
       // With all of the SM's shared memory on offer, how many blocks fit (registers and threads may allow fewer
       // than shared memory would)...
-      if (const cudaError_t e = cudaFuncSetAttribute(kernel,
-                                                     cudaFuncAttributePreferredSharedMemoryCarveout,
+      if (const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                                      cudaSharedmemCarveoutMaxShared);
           e != cudaSuccess)
       {

@@ -353,8 +353,8 @@ private:
   // Gives `blocks` to the pool in stream order on `stream` (which has the ID `id` where `known`): each after the
   // work that last used it, through a GPU-side wait for its event unless it was given back on this very stream (or,
   // should the wait fail, a host-side one).
-  cudaError_t
-  free_in_order(const std::vector<cached_block>& blocks, cudaStream_t stream, bool known, unsigned long long id)
+  cudaError_t free_in_order(const std::vector<cached_block>& blocks, cudaStream_t stream, bool known,
+                            unsigned long long id)
   {
     cudaError_t error = cudaSuccess;
     for (const cached_block& b : blocks)

@@ -92,15 +92,7 @@ int main()
   std::printf("custom_kernel: %d tiles of %d items (the last of %d); tile 0: minimum %d, items %d %d %d ... become %d "
               "%d "
               "%d ...\n",
-              tiles,
-              TILE_ITEMS,
-              n - (tiles - 1) * TILE_ITEMS,
-              h_minimum[0],
-              h_in[0],
-              h_in[1],
-              h_in[2],
-              h_out[0],
-              h_out[1],
-              h_out[2]);
+              tiles, TILE_ITEMS, n - (tiles - 1) * TILE_ITEMS, h_minimum[0], h_in[0], h_in[1], h_in[2], h_out[0],
+              h_out[1], h_out[2]);
   return example::report("custom_kernel", ok);
 }

@@ -51,17 +51,8 @@ try
     ok          = ok && h_running[i] == x * (x + 1) / 2 && h_squares[i] == x * x;
   }
   std::printf("quick_start: 1 + ... + %d = %d, %d of them odd; running sums %d %d %d %d ...; squares %d %d %d %d ...\n",
-              n,
-              sum,
-              static_cast<int>(odd),
-              h_running[0],
-              h_running[1],
-              h_running[2],
-              h_running[3],
-              h_squares[0],
-              h_squares[1],
-              h_squares[2],
-              h_squares[3]);
+              n, sum, static_cast<int>(odd), h_running[0], h_running[1], h_running[2], h_running[3], h_squares[0],
+              h_squares[1], h_squares[2], h_squares[3]);
   example::check(cudaStreamDestroy(stream), "cudaStreamDestroy");
   return example::report("quick_start", ok);
 }

@@ -67,13 +67,7 @@ try
   std::printf("thrust_interop: %d values total %lld, %lld distinct; running totals of the sorted values %d %d %d ... "
               "%d; "
               "strata's pool served up to %zu bytes of temporary storage\n",
-              n,
-              total,
-              static_cast<long long>(distinct),
-              running[0],
-              running[1],
-              running[2],
-              running[n - 1],
+              n, total, static_cast<long long>(distinct), running[0], running[1], running[2], running[n - 1],
               strata::memory_pool_stats().high_water_mark);
   example::check(cudaStreamDestroy(stream), "cudaStreamDestroy");
   return example::report("thrust_interop", ok);

@@ -60,13 +60,6 @@ int main()
   const bool ok = example::is_running_sum(h_in, running) && sum == std::accumulate(h_in.begin(), h_in.end(), 0);
   std::printf("two_phase: %zu bytes of temporary storage (reduce asked %zu, scan %zu); sum %d; running sums %d %d %d "
               "%d ...\n",
-              temp_bytes,
-              reduce_bytes,
-              scan_bytes,
-              sum,
-              running[0],
-              running[1],
-              running[2],
-              running[3]);
+              temp_bytes, reduce_bytes, scan_bytes, sum, running[0], running[1], running[2], running[3]);
   return example::report("two_phase", ok);
 }

@@ -342,15 +342,8 @@ std::string case_name(const char* kind, io io_algorithm, const char* algorithm)
 // at its own occupancy, or with `equal_occupancy` held to the lower of the strata and CUB kernels'. A non-empty
 // `label` goes into the run's label (the JSON's "label").
 template <typename T, int BLOCK, int IPT, typename Kernel>
-void register_case(const char* kind,
-                   io io_algorithm,
-                   const char* algorithm,
-                   const char* library,
-                   const char* label,
-                   Kernel kernel,
-                   Kernel reference,
-                   Kernel strata_kernel,
-                   bool equal_occupancy)
+void register_case(const char* kind, io io_algorithm, const char* algorithm, const char* library, const char* label,
+                   Kernel kernel, Kernel reference, Kernel strata_kernel, bool equal_occupancy)
 {
   const std::string name =
     case_name<T, BLOCK, IPT>(kind, io_algorithm, algorithm) + (equal_occupancy ? "/equal_occupancy/" : "/") + library;
@@ -436,28 +429,15 @@ void register_reduce(bool equal_occupancy)
   const char* algorithm = ALG == reduce_alg::raking ? "raking" : "warp_reductions";
   const auto reference  = load_reduce_store<cub_lib, T, BLOCK, IPT, IO, ALG>;
   const auto strata     = load_reduce_store<strata_lib, T, BLOCK, IPT, IO, ALG>;
-  register_case<T, BLOCK, IPT>("block_reduce",
-                               IO,
-                               algorithm,
-                               Lib::name,
-                               IO == io::direct ? Lib::direct_io : "",
-                               load_reduce_store<Lib, T, BLOCK, IPT, IO, ALG>,
-                               reference,
-                               strata,
-                               equal_occupancy);
+  register_case<T, BLOCK, IPT>("block_reduce", IO, algorithm, Lib::name, IO == io::direct ? Lib::direct_io : "",
+                               load_reduce_store<Lib, T, BLOCK, IPT, IO, ALG>, reference, strata, equal_occupancy);
   if (std::is_same<Lib, cub_lib>::value && !equal_occupancy)
   {
     register_copy<T, BLOCK, IPT>("block_reduce", IO, algorithm);
     if constexpr (IO == io::direct) // constexpr: no VECTORIZE kernel is instantiated for the other cases
     {
-      register_case<T, BLOCK, IPT>("block_reduce",
-                                   IO,
-                                   algorithm,
-                                   "cub_vectorize",
-                                   cub_lib::vectorize_io,
-                                   load_reduce_store<cub_lib, T, BLOCK, IPT, io::vectorize, ALG>,
-                                   reference,
-                                   strata,
+      register_case<T, BLOCK, IPT>("block_reduce", IO, algorithm, "cub_vectorize", cub_lib::vectorize_io,
+                                   load_reduce_store<cub_lib, T, BLOCK, IPT, io::vectorize, ALG>, reference, strata,
                                    false);
     }
   }
@@ -469,35 +449,21 @@ void register_scan(bool equal_occupancy)
   const char* algorithm = ALG == scan_alg::raking ? "raking" : "warp_scans";
   const auto reference  = load_scan_store<cub_lib, T, BLOCK, IPT, IO, ALG>;
   const auto strata     = load_scan_store<strata_lib, T, BLOCK, IPT, IO, ALG>;
-  register_case<T, BLOCK, IPT>("block_scan",
-                               IO,
-                               algorithm,
-                               Lib::name,
-                               IO == io::direct ? Lib::direct_io : "",
-                               load_scan_store<Lib, T, BLOCK, IPT, IO, ALG>,
-                               reference,
-                               strata,
-                               equal_occupancy);
+  register_case<T, BLOCK, IPT>("block_scan", IO, algorithm, Lib::name, IO == io::direct ? Lib::direct_io : "",
+                               load_scan_store<Lib, T, BLOCK, IPT, IO, ALG>, reference, strata, equal_occupancy);
   if (std::is_same<Lib, cub_lib>::value && !equal_occupancy)
   {
     register_copy<T, BLOCK, IPT>("block_scan", IO, algorithm);
     if constexpr (IO == io::direct) // constexpr: no VECTORIZE kernel is instantiated for the other cases
     {
-      register_case<T, BLOCK, IPT>("block_scan",
-                                   IO,
-                                   algorithm,
-                                   "cub_vectorize",
-                                   cub_lib::vectorize_io,
-                                   load_scan_store<cub_lib, T, BLOCK, IPT, io::vectorize, ALG>,
-                                   reference,
-                                   strata,
+      register_case<T, BLOCK, IPT>("block_scan", IO, algorithm, "cub_vectorize", cub_lib::vectorize_io,
+                                   load_scan_store<cub_lib, T, BLOCK, IPT, io::vectorize, ALG>, reference, strata,
                                    false);
     }
   }
   if (IO == io::warp_transpose && !equal_occupancy)
   {
-    register_l2_reuse<T, BLOCK, IPT>(case_name<T, BLOCK, IPT>("block_scan", IO, algorithm),
-                                     Lib::name,
+    register_l2_reuse<T, BLOCK, IPT>(case_name<T, BLOCK, IPT>("block_scan", IO, algorithm), Lib::name,
                                      load_scan_store<Lib, T, BLOCK, IPT, IO, ALG>);
   }
 }

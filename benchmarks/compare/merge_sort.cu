@@ -41,8 +41,8 @@ public:
   {}
 
   template <library LIB>
-  cudaError_t
-  run(void* d_temp, std::size_t& bytes, std::size_t turn, KeyT* keys_out, value_t* values_out, cudaStream_t s) const
+  cudaError_t run(void* d_temp, std::size_t& bytes, std::size_t turn, KeyT* keys_out, value_t* values_out,
+                  cudaStream_t s) const
   {
     const KeyT* keys_in = keys_.at(turn);
     const int n         = static_cast<int>(n_);
@@ -51,13 +51,13 @@ public:
       const value_t* values_in = values_.at(turn);
       if constexpr (LIB == library::strata)
       {
-        return strata::DeviceMergeSort::SortPairsCopy(
-          d_temp, bytes, keys_in, values_in, keys_out, values_out, n, cuda::std::less<>{}, s);
+        return strata::DeviceMergeSort::SortPairsCopy(d_temp, bytes, keys_in, values_in, keys_out, values_out, n,
+                                                      cuda::std::less<>{}, s);
       }
       else
       {
-        return cub::DeviceMergeSort::SortPairsCopy(
-          d_temp, bytes, keys_in, values_in, keys_out, values_out, n, cuda::std::less<>{}, s);
+        return cub::DeviceMergeSort::SortPairsCopy(d_temp, bytes, keys_in, values_in, keys_out, values_out, n,
+                                                   cuda::std::less<>{}, s);
       }
     }
     else

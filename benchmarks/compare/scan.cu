@@ -66,8 +66,8 @@ public:
       const std::int32_t* d_keys = keys_.at(turn);
       if constexpr (LIB == library::strata)
       {
-        return strata::DeviceScan::InclusiveSumByKey(
-          d_temp, bytes, d_keys, d_in, d_out, n_, cuda::std::equal_to<>{}, s);
+        return strata::DeviceScan::InclusiveSumByKey(d_temp, bytes, d_keys, d_in, d_out, n_, cuda::std::equal_to<>{},
+                                                     s);
       }
       else
       {

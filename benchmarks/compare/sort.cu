@@ -36,14 +36,8 @@ enum class library
 
 // One library's in/out sort of all the key bits, both phases (the size query costs no device time).
 template <library LIB, typename KeyT, typename ValueT>
-cudaError_t sort(void* d_temp,
-                 std::size_t& bytes,
-                 const KeyT* d_keys_in,
-                 KeyT* d_keys_out,
-                 const ValueT* d_values_in,
-                 ValueT* d_values_out,
-                 int n,
-                 cudaStream_t s)
+cudaError_t sort(void* d_temp, std::size_t& bytes, const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in,
+                 ValueT* d_values_out, int n, cudaStream_t s)
 {
   constexpr int end_bit = 8 * sizeof(KeyT);
   if constexpr (std::is_same<ValueT, no_values>::value)
@@ -61,13 +55,13 @@ cudaError_t sort(void* d_temp,
   {
     if constexpr (LIB == library::strata)
     {
-      return strata::DeviceRadixSort::SortPairs(
-        d_temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, 0, end_bit, s);
+      return strata::DeviceRadixSort::SortPairs(d_temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, 0,
+                                                end_bit, s);
     }
     else
     {
-      return cub::DeviceRadixSort::SortPairs(
-        d_temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, 0, end_bit, s);
+      return cub::DeviceRadixSort::SortPairs(d_temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, 0,
+                                             end_bit, s);
     }
   }
 }
@@ -99,15 +93,11 @@ struct sort_outputs
 };
 
 template <library LIB, typename KeyT, typename ValueT>
-cudaError_t sort_set(void* d_temp,
-                     std::size_t& bytes,
-                     const strata_bench::sort_inputs<KeyT, ValueT>& in,
-                     std::size_t set,
-                     sort_outputs<KeyT, ValueT>& out,
-                     cudaStream_t s)
+cudaError_t sort_set(void* d_temp, std::size_t& bytes, const strata_bench::sort_inputs<KeyT, ValueT>& in,
+                     std::size_t set, sort_outputs<KeyT, ValueT>& out, cudaStream_t s)
 {
-  return sort<LIB>(
-    d_temp, bytes, in.keys(set), out.keys.get(), in.values(set), out.values.get(), static_cast<int>(in.size()), s);
+  return sort<LIB>(d_temp, bytes, in.keys(set), out.keys.get(), in.values(set), out.values.get(),
+                   static_cast<int>(in.size()), s);
 }
 
 std::string error_text(const char* what, cudaError_t e)
@@ -117,11 +107,8 @@ std::string error_text(const char* what, cudaError_t e)
 
 // "" where strata's output on input set 0 (into strata_out) equals cub's bit for bit, else what differs.
 template <typename KeyT, typename ValueT>
-std::string validate(const strata_bench::sort_inputs<KeyT, ValueT>& in,
-                     void* d_strata_temp,
-                     std::size_t strata_bytes,
-                     std::size_t cub_bytes,
-                     sort_outputs<KeyT, ValueT>& strata_out)
+std::string validate(const strata_bench::sort_inputs<KeyT, ValueT>& in, void* d_strata_temp, std::size_t strata_bytes,
+                     std::size_t cub_bytes, sort_outputs<KeyT, ValueT>& strata_out)
 {
   const std::size_t n = in.size();
   sort_outputs<KeyT, ValueT> cub_out(n);
@@ -333,9 +320,7 @@ void register_latency(std::initializer_list<int> sizes)
 
 // Registers "<algorithm>/<types>/<keys>/2^<log2 n>/{strata,cub}" for each size.
 template <typename KeyT, typename ValueT>
-void register_case(const std::string& algorithm,
-                   const std::string& keys,
-                   key_spec spec,
+void register_case(const std::string& algorithm, const std::string& keys, key_spec spec,
                    std::initializer_list<int> sizes)
 {
   const std::string types = types_name<KeyT, ValueT>();

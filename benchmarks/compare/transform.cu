@@ -70,13 +70,13 @@ public:
       const T* d_b = b_->at(turn);
       if constexpr (LIB == library::strata)
       {
-        return strata::DeviceTransform::Transform(
-          cuda::std::make_tuple(d_a, d_b), d_out, n_, strata_bench::wrapping_plus<T>{}, s);
+        return strata::DeviceTransform::Transform(cuda::std::make_tuple(d_a, d_b), d_out, n_,
+                                                  strata_bench::wrapping_plus<T>{}, s);
       }
       else
       {
-        return cub::DeviceTransform::Transform(
-          cuda::std::make_tuple(d_a, d_b), d_out, n_, strata_bench::wrapping_plus<T>{}, s);
+        return cub::DeviceTransform::Transform(cuda::std::make_tuple(d_a, d_b), d_out, n_,
+                                               strata_bench::wrapping_plus<T>{}, s);
       }
     }
   }

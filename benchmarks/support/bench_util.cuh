@@ -338,9 +338,9 @@ inline void add_device_context()
 {
   benchmark::AddCustomContext("cuda_toolkit_version", cuda_version_string(CUDART_VERSION));
 #ifdef CCCL_VERSION
-  benchmark::AddCustomContext("cccl_version",
-                              std::to_string(CCCL_VERSION / 1000000) + "." + std::to_string(CCCL_VERSION / 1000 % 1000)
-                                + "." + std::to_string(CCCL_VERSION % 1000));
+  benchmark::AddCustomContext("cccl_version", std::to_string(CCCL_VERSION / 1000000) + "."
+                                                + std::to_string(CCCL_VERSION / 1000 % 1000) + "."
+                                                + std::to_string(CCCL_VERSION % 1000));
 #endif
   int version = 0;
   if (cudaRuntimeGetVersion(&version) == cudaSuccess)

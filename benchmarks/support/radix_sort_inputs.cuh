@@ -67,8 +67,7 @@ __host__ __device__ inline std::uint64_t mix64(std::uint64_t x)
 // The unsigned integer of T's size: the keys are made as bits and stored as T.
 template <typename T>
 using bits_t = std::conditional_t<
-  sizeof(T) == 1,
-  std::uint8_t,
+  sizeof(T) == 1, std::uint8_t,
   std::conditional_t<sizeof(T) == 2, std::uint16_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
 
 // Floating-point keys get their exponent's top bit cleared, so every key is finite (|key| < 2): NaNs and infinities
@@ -259,12 +258,8 @@ differences compare_bits(const T* a, const T* b, std::size_t n)
 // and no item twice); hashes[0] and hashes[1] the sums of a hash of every key's bits, of the input and of the
 // output (equal for a permutation; keys only).
 template <typename KeyT, typename ValueT>
-__global__ void check_sort_kernel(const KeyT* in_keys,
-                                  const KeyT* keys,
-                                  const ValueT* values,
-                                  std::size_t n,
-                                  unsigned long long* counts,
-                                  unsigned long long* hashes)
+__global__ void check_sort_kernel(const KeyT* in_keys, const KeyT* keys, const ValueT* values, std::size_t n,
+                                  unsigned long long* counts, unsigned long long* hashes)
 {
   using B                     = bits_t<KeyT>;
   constexpr bool HAS_VALUES   = !std::is_same<ValueT, no_values>::value;

@@ -69,12 +69,9 @@ struct radix_sort_tuning_policy_hub
 #  endif
   struct Policy : strata::ChainedPolicy<300, Policy, Policy>
   {
-    using OnesweepPolicy  = strata::AgentRadixSortOnesweepPolicy<TUNE_THREADS_PER_BLOCK,
-                                                                TUNE_ITEMS_PER_THREAD,
-                                                                radix_bits,
-                                                                min_blocks,
-                                                                values_with_keys,
-                                                                values_after_lookback>;
+    using OnesweepPolicy =
+      strata::AgentRadixSortOnesweepPolicy<TUNE_THREADS_PER_BLOCK, TUNE_ITEMS_PER_THREAD, radix_bits, min_blocks,
+                                           values_with_keys, values_after_lookback>;
     using HistogramPolicy = typename base::HistogramPolicy;
     // One single-block tier, the library's largest (the tuned sizes pass it).
     using base_single = typename strata::detail::radix_sort::single_tile_tiers_t<base>::largest;
@@ -92,12 +89,8 @@ using hub_t = library_hub_t<KeyT, ValueT>;
 
 
 template <typename KeyT, typename ValueT>
-using dispatch_t = strata::DispatchRadixSort<false,
-                                             KeyT,
-                                             library_value_t<ValueT>,
-                                             offset_t,
-                                             strata::detail::radix_sort::no_decomposer,
-                                             hub_t<KeyT, ValueT>>;
+using dispatch_t = strata::DispatchRadixSort<false, KeyT, library_value_t<ValueT>, offset_t,
+                                             strata::detail::radix_sort::no_decomposer, hub_t<KeyT, ValueT>>;
 
 // Whether a policy's onesweep and single-tile kernels can be built: whole warps, a thread per digit, no more
 // resident threads asked for than an SM holds (2048), and the tiles' dynamic shared memory within sm_90's 227 KiB
@@ -150,8 +143,7 @@ void sort(benchmark::State& state)
       state.SkipWithError("entropy: 1000, 811, 544, 337 or 201 (thousandths)");
       return;
     }
-    const strata_bench::sort_inputs<KeyT, ValueT> in(n,
-                                                     strata_bench::key_spec{and_words, 0},
+    const strata_bench::sort_inputs<KeyT, ValueT> in(n, strata_bench::key_spec{and_words, 0},
                                                      strata_bench::value_fill::index);
     strata_bench::device_array<KeyT> keys_out(n);
     strata_bench::device_array<ValueT> values_out(HAS_VALUES ? n : 0);
@@ -164,8 +156,8 @@ void sort(benchmark::State& state)
       {
         values = strata::DoubleBuffer<LibValueT>(const_cast<ValueT*>(in.values(set)), values_out.get());
       }
-      return Dispatch::Dispatch(
-        d_temp, bytes, keys, values, static_cast<offset_t>(n), 0, int(8 * sizeof(KeyT)), false, s, {});
+      return Dispatch::Dispatch(d_temp, bytes, keys, values, static_cast<offset_t>(n), 0, int(8 * sizeof(KeyT)), false,
+                                s, {});
     };
     std::size_t bytes = 0;
     STRATA_BENCH_CHECK(run(nullptr, bytes, 0, 0));

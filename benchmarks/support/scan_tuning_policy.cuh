@@ -45,25 +45,15 @@ struct scan_tuning_policy_hub
   struct Policy : strata::ChainedPolicy<300, Policy, Policy>
   {
     using ScanPolicy =
-      strata::AgentScanPolicy<TUNE_THREADS_PER_BLOCK,
-                              TUNE_ITEMS_PER_THREAD,
+      strata::AgentScanPolicy<TUNE_THREADS_PER_BLOCK, TUNE_ITEMS_PER_THREAD,
                               TUNE_LOAD == 0 ? strata::BLOCK_LOAD_WARP_TRANSPOSE : strata::BLOCK_LOAD_VECTORIZE,
-                              strata::LOAD_PLAIN,
-                              strata::BLOCK_STORE_WARP_TRANSPOSE,
-                              strata::BLOCK_SCAN_WARP_SCANS,
-                              TUNE_DELAY_NS,
-                              TUNE_MAX_DELAY_NS,
-                              TUNE_PREFETCH_QUARTERS,
-                              TUNE_PERSISTENT != 0,
+                              strata::LOAD_PLAIN, strata::BLOCK_STORE_WARP_TRANSPOSE, strata::BLOCK_SCAN_WARP_SCANS,
+                              TUNE_DELAY_NS, TUNE_MAX_DELAY_NS, TUNE_PREFETCH_QUARTERS, TUNE_PERSISTENT != 0,
                               TUNE_MIN_BLOCKS>;
 #  if TUNE_BULK
-    using BulkScanPolicy = strata::AgentScanBulkPolicy<TUNE_THREADS_PER_BLOCK,
-                                                       TUNE_VECTORS,
-                                                       TUNE_DELAY_NS,
-                                                       TUNE_MAX_DELAY_NS,
-                                                       TUNE_PREFETCH_QUARTERS,
-                                                       TUNE_MIN_BLOCKS,
-                                                       TUNE_MIN_TILES_PER_SM>;
+    using BulkScanPolicy =
+      strata::AgentScanBulkPolicy<TUNE_THREADS_PER_BLOCK, TUNE_VECTORS, TUNE_DELAY_NS, TUNE_MAX_DELAY_NS,
+                                  TUNE_PREFETCH_QUARTERS, TUNE_MIN_BLOCKS, TUNE_MIN_TILES_PER_SM>;
 #  endif
   };
   using MaxPolicy = Policy;

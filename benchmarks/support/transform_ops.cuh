@@ -8,8 +8,8 @@
 namespace strata_bench
 {
 template <typename T>
-using wrap_t = typename cuda::std::
-  conditional_t<cuda::std::is_integral<T>::value, cuda::std::make_unsigned<T>, cuda::std::type_identity<T>>::type;
+using wrap_t = typename cuda::std::conditional_t<cuda::std::is_integral<T>::value, cuda::std::make_unsigned<T>,
+                                                 cuda::std::type_identity<T>>::type;
 
 template <typename T>
 struct twice

@@ -65,12 +65,11 @@ inline std::string tuning_name(std::string name, const char* axis, const char* t
     ->Unit(benchmark::kMicrosecond);
 
 // The same for FUNCTION<key type, value type>: "<NAME>/KeyT{ct}:<KEY>/ValueT{ct}:<VALUE>/Elements{io}[pow2]:<k>".
-#define STRATA_TUNING_BENCH_PAIRS(FUNCTION, NAME, KEY, VALUE)                                          \
-  BENCHMARK(FUNCTION<STRATA_TUNE_TYPE(KEY), STRATA_TUNE_TYPE(VALUE)>)                                  \
-    ->Name(strata_bench::tuning_name(strata_bench::tuning_name(NAME, "KeyT", STRATA_TUNE_STRING(KEY)), \
-                                     "ValueT",                                                         \
-                                     STRATA_TUNE_STRING(VALUE)))                                       \
-    ->ArgName("Elements{io}[pow2]")                                                                    \
-    ->DenseRange(16, 28, 4)                                                                            \
-    ->UseManualTime()                                                                                  \
+#define STRATA_TUNING_BENCH_PAIRS(FUNCTION, NAME, KEY, VALUE)                                                    \
+  BENCHMARK(FUNCTION<STRATA_TUNE_TYPE(KEY), STRATA_TUNE_TYPE(VALUE)>)                                            \
+    ->Name(strata_bench::tuning_name(strata_bench::tuning_name(NAME, "KeyT", STRATA_TUNE_STRING(KEY)), "ValueT", \
+                                     STRATA_TUNE_STRING(VALUE)))                                                 \
+    ->ArgName("Elements{io}[pow2]")                                                                              \
+    ->DenseRange(16, 28, 4)                                                                                      \
+    ->UseManualTime()                                                                                            \
     ->Unit(benchmark::kMicrosecond);

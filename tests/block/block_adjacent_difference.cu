@@ -72,11 +72,9 @@ template <typename T>
 using default_op_t = std::conditional_t<std::is_same<T, custom_t>::value, custom_difference_op, minus_op>;
 
 template <typename T, typename OutputT, int BX, int BY, int BZ, int IPT, typename OpT, bool PRIVATE_STORAGE>
-__global__ void __launch_bounds__(BX * BY * BZ) adjacent_difference_kernel(const T* d_in,
-                                                                           const T* d_tile_predecessors,
-                                                                           const T* d_tile_successors,
-                                                                           const int* d_valid_items,
-                                                                           OutputT* d_out)
+__global__ void __launch_bounds__(BX * BY * BZ)
+  adjacent_difference_kernel(const T* d_in, const T* d_tile_predecessors, const T* d_tile_successors,
+                             const int* d_valid_items, OutputT* d_out)
 {
   using BlockAdjacentDifferenceT = strata::BlockAdjacentDifference<T, BX, BY, BZ>;
   constexpr int TILE             = BX * BY * BZ * IPT;
@@ -185,13 +183,7 @@ std::vector<int> valid_items_per_tile(int tile, int ipt, std::uint64_t salt)
   return v;
 }
 
-template <typename T,
-          typename OutputT,
-          int BX,
-          int BY               = 1,
-          int BZ               = 1,
-          int IPT              = 1,
-          typename OpT         = default_op_t<T>,
+template <typename T, typename OutputT, int BX, int BY = 1, int BZ = 1, int IPT = 1, typename OpT = default_op_t<T>,
           bool PRIVATE_STORAGE = false>
 void check_adjacent_difference(std::uint64_t salt)
 {
@@ -212,8 +204,9 @@ void check_adjacent_difference(std::uint64_t salt)
   strata_test::device_buffer<OutputT> d_out(num_variants * n);
   const std::vector<OutputT> poisoned = d_out.download();
 
-  adjacent_difference_kernel<T, OutputT, BX, BY, BZ, IPT, OpT, PRIVATE_STORAGE><<<tiles, dim3(BX, BY, BZ)>>>(
-    d_in.data(), d_predecessors.data(), d_successors.data(), d_valid_items.data(), d_out.data());
+  adjacent_difference_kernel<T, OutputT, BX, BY, BZ, IPT, OpT, PRIVATE_STORAGE>
+    <<<tiles, dim3(BX, BY, BZ)>>>(d_in.data(), d_predecessors.data(), d_successors.data(), d_valid_items.data(),
+                                  d_out.data());
   STRATA_TEST_SYNC();
   const std::vector<OutputT> out = d_out.download();
 
@@ -273,16 +266,13 @@ void check_adjacent_difference(std::uint64_t salt)
 } // namespace
 
 TEMPLATE_TEST_CASE("BlockAdjacentDifference every call, every value type (128 threads x 4 items)",
-                   "[block][adjacent_difference]",
-                   STRATA_TEST_ALL_TYPES)
+                   "[block][adjacent_difference]", STRATA_TEST_ALL_TYPES)
 {
   check_adjacent_difference<TestType, TestType, 128, 1, 1, 4>(31);
 }
 
-TEMPLATE_TEST_CASE("BlockAdjacentDifference block shapes and items per thread",
-                   "[block][adjacent_difference]",
-                   std::int32_t,
-                   custom_t)
+TEMPLATE_TEST_CASE("BlockAdjacentDifference block shapes and items per thread", "[block][adjacent_difference]",
+                   std::int32_t, custom_t)
 {
   SECTION("32 threads x 1 item")
   {

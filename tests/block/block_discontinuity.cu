@@ -55,11 +55,9 @@ struct indexed_not_equal_op
 };
 
 template <typename T, int BX, int BY, int BZ, int IPT, typename FlagT, bool PRIVATE_STORAGE>
-__global__ void __launch_bounds__(BX * BY * BZ) discontinuity_kernel(const T* d_keys,
-                                                                     const T* d_tile_predecessors,
-                                                                     const T* d_tile_successors,
-                                                                     int* d_flags,
-                                                                     T* d_preds)
+__global__ void __launch_bounds__(BX * BY * BZ)
+  discontinuity_kernel(const T* d_keys, const T* d_tile_predecessors, const T* d_tile_successors, int* d_flags,
+                       T* d_preds)
 {
   using BlockDiscontinuityT   = strata::BlockDiscontinuity<T, BX, BY, BZ>;
   constexpr int BLOCK_THREADS = BX * BY * BZ;
@@ -286,8 +284,9 @@ void check_discontinuity(std::uint64_t salt)
     keep_poisoned(2 * v);
   }
 
-  discontinuity_kernel<T, BX, BY, BZ, IPT, FlagT, PRIVATE_STORAGE><<<TILES, dim3(BX, BY, BZ)>>>(
-    d_keys.data(), d_tile_predecessors.data(), d_tile_successors.data(), d_flags.data(), d_preds.data());
+  discontinuity_kernel<T, BX, BY, BZ, IPT, FlagT, PRIVATE_STORAGE>
+    <<<TILES, dim3(BX, BY, BZ)>>>(d_keys.data(), d_tile_predecessors.data(), d_tile_successors.data(), d_flags.data(),
+                                  d_preds.data());
   STRATA_TEST_SYNC();
 
   flags = d_flags.download();
@@ -307,15 +306,12 @@ void check_discontinuity(std::uint64_t salt)
 } // namespace
 
 TEMPLATE_TEST_CASE("BlockDiscontinuity every overload, every value type (128 threads x 4 items)",
-                   "[block][discontinuity]",
-                   STRATA_TEST_ALL_TYPES)
+                   "[block][discontinuity]", STRATA_TEST_ALL_TYPES)
 {
   check_discontinuity<TestType, 128, 1, 1, 4>(11);
 }
 
-TEMPLATE_TEST_CASE("BlockDiscontinuity block shapes and items per thread",
-                   "[block][discontinuity]",
-                   std::int32_t,
+TEMPLATE_TEST_CASE("BlockDiscontinuity block shapes and items per thread", "[block][discontinuity]", std::int32_t,
                    std::uint8_t)
 {
   SECTION("32 threads x 1 item")

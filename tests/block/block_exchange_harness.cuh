@@ -91,8 +91,7 @@ struct no_storage
 {};
 
 template <typename T, int BX, int BY, int BZ, int I, bool TIME_SLICING, bool PRIVATE_STORAGE>
-using storage_t = std::conditional_t<PRIVATE_STORAGE,
-                                     no_storage,
+using storage_t = std::conditional_t<PRIVATE_STORAGE, no_storage,
                                      typename strata::BlockExchange<T, BX, I, TIME_SLICING, BY, BZ>::TempStorage>;
 
 template <typename T, int BX, int BY, int BZ, int I, bool TIME_SLICING, bool PRIVATE_STORAGE>
@@ -220,12 +219,7 @@ __global__ void __launch_bounds__(BX * BY * BZ)
 
 // Runs every method on `tiles` tiles of random items with random ranks and flags, and checks every output plane.
 // The private-storage constructor has only static shared memory; otherwise storage beyond it is dynamic.
-template <typename T,
-          int BX,
-          int BY               = 1,
-          int BZ               = 1,
-          int I                = 1,
-          bool TIME_SLICING    = false,
+template <typename T, int BX, int BY = 1, int BZ = 1, int I = 1, bool TIME_SLICING = false,
           bool PRIVATE_STORAGE = false>
 void check_exchange(std::uint64_t salt, int tiles = 3)
 {
@@ -263,14 +257,8 @@ void check_exchange(std::uint64_t salt, int tiles = 3)
   strata_test::device_buffer<T> d_out(static_cast<std::size_t>(num_planes) * n);
 
   strata_test::launch_with_shared_storage<storage_t<T, BX, BY, BZ, I, TIME_SLICING, PRIVATE_STORAGE>>(
-    exchange_kernel<T, BX, BY, BZ, I, TIME_SLICING, PRIVATE_STORAGE>,
-    tiles,
-    dim3(BX, BY, BZ),
-    d_in.data(),
-    d_ranks.data(),
-    d_guarded_ranks.data(),
-    d_flags.data(),
-    d_out.data());
+    exchange_kernel<T, BX, BY, BZ, I, TIME_SLICING, PRIVATE_STORAGE>, tiles, dim3(BX, BY, BZ), d_in.data(),
+    d_ranks.data(), d_guarded_ranks.data(), d_flags.data(), d_out.data());
   STRATA_TEST_SYNC();
   const std::vector<T> out = d_out.download();
 

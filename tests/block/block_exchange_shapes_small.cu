@@ -20,17 +20,13 @@ TEMPLATE_TEST_CASE("BlockExchange shapes, 96 threads", "[block][exchange][shapes
   check_shape<TestType, 96, 1, 1, 7, 16>(0x9600);
 }
 
-TEMPLATE_TEST_CASE("BlockExchange shapes, 100 threads (partial last warp)",
-                   "[block][exchange][shapes]",
-                   std::int32_t,
+TEMPLATE_TEST_CASE("BlockExchange shapes, 100 threads (partial last warp)", "[block][exchange][shapes]", std::int32_t,
                    strata_test::custom_t)
 {
   check_shape<TestType, 100, 1, 1, 1, 3, 4, 7>(0x10000);
 }
 
-TEMPLATE_TEST_CASE("BlockExchange shapes, 128 threads",
-                   "[block][exchange][shapes]",
-                   std::int32_t,
+TEMPLATE_TEST_CASE("BlockExchange shapes, 128 threads", "[block][exchange][shapes]", std::int32_t,
                    strata_test::custom_t)
 {
   check_shape<TestType, 128, 1, 1, 4, 16>(0x12800);

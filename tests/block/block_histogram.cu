@@ -20,18 +20,10 @@ constexpr int TILES_PER_BLOCK = 3;
 struct no_storage
 {};
 
-template <typename SampleT,
-          typename CounterT,
-          int BX,
-          int BY,
-          int ITEMS,
-          int BINS,
-          strata::BlockHistogramAlgorithm ALGORITHM,
-          bool PRIVATE_STORAGE>
-__global__ void __launch_bounds__(BX * BY) histogram_kernel(const SampleT* d_samples,
-                                                            CounterT* d_smem_results,
-                                                            CounterT* d_block_histograms,
-                                                            CounterT* d_grid_histogram)
+template <typename SampleT, typename CounterT, int BX, int BY, int ITEMS, int BINS,
+          strata::BlockHistogramAlgorithm ALGORITHM, bool PRIVATE_STORAGE>
+__global__ void __launch_bounds__(BX * BY) histogram_kernel(const SampleT* d_samples, CounterT* d_smem_results,
+                                                            CounterT* d_block_histograms, CounterT* d_grid_histogram)
 {
   using BlockHistogramT = strata::BlockHistogram<SampleT, BX, ITEMS, BINS, ALGORITHM, BY>;
   using storage_t       = std::conditional_t<PRIVATE_STORAGE, no_storage, typename BlockHistogramT::TempStorage>;
@@ -136,14 +128,8 @@ std::vector<SampleT> make_samples(std::size_t n, sample_mix mix, std::uint64_t s
   return samples;
 }
 
-template <typename SampleT,
-          typename CounterT,
-          int BX,
-          int BY,
-          int ITEMS,
-          int BINS,
-          strata::BlockHistogramAlgorithm ALGORITHM,
-          bool PRIVATE_STORAGE = false>
+template <typename SampleT, typename CounterT, int BX, int BY, int ITEMS, int BINS,
+          strata::BlockHistogramAlgorithm ALGORITHM, bool PRIVATE_STORAGE = false>
 void check_histogram(std::uint64_t salt)
 {
   constexpr int TILE              = BX * BY * ITEMS;
@@ -172,8 +158,9 @@ void check_histogram(std::uint64_t salt)
     strata_test::device_buffer<CounterT> d_block_histograms(expected_blocks.size());
     strata_test::device_buffer<CounterT> d_grid_histogram(BINS);
     STRATA_TEST_CUDA(cudaMemset(d_grid_histogram.data(), 0, sizeof(CounterT) * BINS));
-    histogram_kernel<SampleT, CounterT, BX, BY, ITEMS, BINS, ALGORITHM, PRIVATE_STORAGE><<<GRID_BLOCKS, dim3(BX, BY)>>>(
-      d_samples.data(), d_smem_results.data(), d_block_histograms.data(), d_grid_histogram.data());
+    histogram_kernel<SampleT, CounterT, BX, BY, ITEMS, BINS, ALGORITHM, PRIVATE_STORAGE>
+      <<<GRID_BLOCKS, dim3(BX, BY)>>>(d_samples.data(), d_smem_results.data(), d_block_histograms.data(),
+                                      d_grid_histogram.data());
     STRATA_TEST_SYNC();
 
     {

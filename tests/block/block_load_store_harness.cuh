@@ -135,13 +135,7 @@ union load_store_storage
 template <typename T, int BX, int BY, int BZ, int I, strata::BlockLoadAlgorithm ALGORITHM, bool PRIVATE_STORAGE>
 using storage_t = std::conditional_t<PRIVATE_STORAGE, no_storage, load_store_storage<T, BX, BY, BZ, I, ALGORITHM>>;
 
-template <typename T,
-          int BX,
-          int BY,
-          int BZ,
-          int I,
-          strata::BlockLoadAlgorithm ALGORITHM,
-          bool PRIVATE_STORAGE,
+template <typename T, int BX, int BY, int BZ, int I, strata::BlockLoadAlgorithm ALGORITHM, bool PRIVATE_STORAGE,
           strata::CacheLoadModifier MODIFIER>
 __global__ void __launch_bounds__(BX * BY * BZ) load_store_kernel(kernel_args<T> args)
 {
@@ -241,13 +235,7 @@ inline std::vector<int> valid_items_per_tile(int tile, int items_per_thread, std
 }
 
 // Runs the kernel with the input `offset` items past an aligned allocation and checks every output.
-template <typename T,
-          int BX,
-          int BY,
-          int BZ,
-          int I,
-          strata::BlockLoadAlgorithm ALGORITHM,
-          bool PRIVATE_STORAGE,
+template <typename T, int BX, int BY, int BZ, int I, strata::BlockLoadAlgorithm ALGORITHM, bool PRIVATE_STORAGE,
           strata::CacheLoadModifier MODIFIER>
 void run_and_check(std::uint64_t salt, int offset)
 {
@@ -350,13 +338,7 @@ void run_and_check(std::uint64_t salt, int offset)
 
 // Checks BlockLoad<ALGORITHM> and the matching BlockStore on one block shape. Storage larger than static shared
 // memory is given to the kernel as dynamic shared memory; the private-storage constructors have only static.
-template <typename T,
-          int BX,
-          int BY,
-          int BZ,
-          int I,
-          strata::BlockLoadAlgorithm ALGORITHM,
-          bool PRIVATE_STORAGE               = false,
+template <typename T, int BX, int BY, int BZ, int I, strata::BlockLoadAlgorithm ALGORITHM, bool PRIVATE_STORAGE = false,
           strata::CacheLoadModifier MODIFIER = strata::LOAD_DEFAULT>
 void check_load_store(std::uint64_t salt)
 {
@@ -377,12 +359,7 @@ void check_load_store(std::uint64_t salt)
 }
 
 // Every algorithm on one shape; the warp transposes only on blocks of whole warps (they support no others).
-template <typename T,
-          int BX,
-          int BY,
-          int BZ,
-          int I,
-          bool PRIVATE_STORAGE               = false,
+template <typename T, int BX, int BY, int BZ, int I, bool PRIVATE_STORAGE = false,
           strata::CacheLoadModifier MODIFIER = strata::LOAD_DEFAULT>
 void check_every_algorithm(std::uint64_t salt)
 {

@@ -5,17 +5,13 @@
 
 using block_load_store_test::check_shape;
 
-TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 256 threads",
-                   "[block][load][store][shapes]",
-                   std::int32_t,
+TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 256 threads", "[block][load][store][shapes]", std::int32_t,
                    strata_test::custom_t)
 {
   check_shape<TestType, 256, 1, 1, 3, 7>(0x25600);
 }
 
-TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 1024 threads",
-                   "[block][load][store][shapes]",
-                   std::int32_t,
+TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 1024 threads", "[block][load][store][shapes]", std::int32_t,
                    strata_test::custom_t)
 {
   check_shape<TestType, 1024, 1, 1, 1, 3>(0x102400);
@@ -36,26 +32,20 @@ TEST_CASE("BlockLoad/BlockStore shapes, 1024 threads x 16 items", "[block][load]
   check_load_store<custom_t, 1024, 1, 1, 16, strata::BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED>(salt + 5);
 }
 
-TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 2-D block 16x8",
-                   "[block][load][store][shapes]",
-                   std::int32_t,
+TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 2-D block 16x8", "[block][load][store][shapes]", std::int32_t,
                    strata_test::custom_t)
 {
   check_shape<TestType, 16, 8, 1, 3, 16>(0x1680);
 }
 
-TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 3-D block 8x4x4",
-                   "[block][load][store][shapes]",
-                   std::int32_t,
+TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 3-D block 8x4x4", "[block][load][store][shapes]", std::int32_t,
                    strata_test::custom_t)
 {
   check_shape<TestType, 8, 4, 4, 1, 7>(0x8440);
 }
 
 TEMPLATE_TEST_CASE("BlockLoad/BlockStore private __shared__ storage (default constructors)",
-                   "[block][load][store][storage]",
-                   std::int32_t,
-                   strata_test::custom_t)
+                   "[block][load][store][storage]", std::int32_t, strata_test::custom_t)
 {
   block_load_store_test::check_every_algorithm<TestType, 96, 1, 1, 7, true>(0xde01);
 }

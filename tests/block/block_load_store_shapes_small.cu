@@ -5,42 +5,32 @@
 
 using block_load_store_test::check_shape;
 
-TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 32 threads",
-                   "[block][load][store][shapes]",
-                   std::int32_t,
+TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 32 threads", "[block][load][store][shapes]", std::int32_t,
                    strata_test::custom_t)
 {
   check_shape<TestType, 32, 1, 1, 1, 7, 16>(0x3200);
 }
 
-TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 64 threads",
-                   "[block][load][store][shapes]",
-                   std::int32_t,
+TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 64 threads", "[block][load][store][shapes]", std::int32_t,
                    strata_test::custom_t)
 {
   check_shape<TestType, 64, 1, 1, 3, 4>(0x6400);
 }
 
-TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 96 threads",
-                   "[block][load][store][shapes]",
-                   std::int32_t,
+TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 96 threads", "[block][load][store][shapes]", std::int32_t,
                    strata_test::custom_t)
 {
   check_shape<TestType, 96, 1, 1, 7, 16>(0x9600);
 }
 
 // The warp transposes need whole warps; the other algorithms run.
-TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 100 threads (partial last warp)",
-                   "[block][load][store][shapes]",
-                   std::int32_t,
-                   strata_test::custom_t)
+TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 100 threads (partial last warp)", "[block][load][store][shapes]",
+                   std::int32_t, strata_test::custom_t)
 {
   check_shape<TestType, 100, 1, 1, 1, 3, 4, 7>(0x10000);
 }
 
-TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 128 threads",
-                   "[block][load][store][shapes]",
-                   std::int32_t,
+TEMPLATE_TEST_CASE("BlockLoad/BlockStore shapes, 128 threads", "[block][load][store][shapes]", std::int32_t,
                    strata_test::custom_t)
 {
   check_shape<TestType, 128, 1, 1, 4, 16>(0x12800);

@@ -37,13 +37,9 @@ struct no_storage
 
 // ValueT = NullType: a keys-only BlockMergeSort.
 template <typename KeyT, typename ValueT, int BX, int BY, int BZ, int ITEMS, int FLAGS, typename CompareOp>
-__global__ void __launch_bounds__(BX * BY * BZ) sort_kernel(const KeyT* d_keys_in,
-                                                            const ValueT* d_values_in,
-                                                            KeyT* d_keys_out,
-                                                            ValueT* d_values_out,
-                                                            const int* d_valid_items,
-                                                            KeyT oob_default,
-                                                            CompareOp compare_op)
+__global__ void __launch_bounds__(BX * BY * BZ)
+  sort_kernel(const KeyT* d_keys_in, const ValueT* d_values_in, KeyT* d_keys_out, ValueT* d_values_out,
+              const int* d_valid_items, KeyT oob_default, CompareOp compare_op)
 {
   using sort_t               = strata::BlockMergeSort<KeyT, BX, ITEMS, ValueT, BY, BZ>;
   constexpr bool PRIVATE     = (FLAGS & private_temp) != 0;
@@ -176,13 +172,8 @@ void check_sort(const std::vector<KeyT>& keys, std::vector<int> valid, KeyT oob_
   strata_test::device_buffer<int> d_valid(valid);
   sort_kernel<KeyT, ValueT, BX, BY, BZ, ITEMS, FLAGS>
     <<<static_cast<unsigned>(tiles / TILES_PER_BLOCK), dim3(BX, BY, BZ)>>>(
-      d_keys_in.data(),
-      reinterpret_cast<const ValueT*>(d_values_in.data()),
-      d_keys_out.data(),
-      reinterpret_cast<ValueT*>(d_values_out.data()),
-      d_valid.data(),
-      oob_default,
-      compare_op);
+      d_keys_in.data(), reinterpret_cast<const ValueT*>(d_values_in.data()), d_keys_out.data(),
+      reinterpret_cast<ValueT*>(d_values_out.data()), d_valid.data(), oob_default, compare_op);
   STRATA_TEST_SYNC();
   const std::vector<KeyT> out_keys             = d_keys_out.download();
   const std::vector<stored_value_t> out_values = d_values_out.download();
@@ -193,14 +184,8 @@ void check_sort(const std::vector<KeyT>& keys, std::vector<int> valid, KeyT oob_
   {
     const std::size_t base = tile * TILE;
     const std::size_t n    = PARTIAL ? static_cast<std::size_t>(std::max(valid[tile], 0)) : TILE;
-    reference_tile(in_keys.data() + base,
-                   in_values.data() + base,
-                   TILE,
-                   n,
-                   oob_default,
-                   compare_op,
-                   expected_keys.data(),
-                   expected_values.data());
+    reference_tile(in_keys.data() + base, in_values.data() + base, TILE, n, oob_default, compare_op,
+                   expected_keys.data(), expected_values.data());
     for (std::size_t pos = 0; pos < TILE; ++pos)
     {
       if (!same_key(out_keys[base + pos], expected_keys[pos]))
@@ -237,8 +222,7 @@ inline std::vector<int> every_valid_items(int tile)
 }
 } // namespace
 
-TEMPLATE_TEST_CASE("BlockMergeSort sorts every key type, ascending and descending",
-                   "[block][merge_sort]",
+TEMPLATE_TEST_CASE("BlockMergeSort sorts every key type, ascending and descending", "[block][merge_sort]",
                    STRATA_TEST_ALL_TYPES)
 {
   using KeyT          = TestType;

@@ -28,10 +28,8 @@ enum class ranker
 };
 
 // The knobs of BlockRadixRank besides its shape (BlockRadixRankMatch uses SCAN only).
-template <bool MEMOIZE_                    = true,
-          strata::BlockScanAlgorithm SCAN_ = strata::BLOCK_SCAN_WARP_SCANS,
-          cudaSharedMemConfig SMEM_        = cudaSharedMemBankSizeFourByte,
-          bool PRIVATE_STORAGE_            = false>
+template <bool MEMOIZE_ = true, strata::BlockScanAlgorithm SCAN_ = strata::BLOCK_SCAN_WARP_SCANS,
+          cudaSharedMemConfig SMEM_ = cudaSharedMemBankSizeFourByte, bool PRIVATE_STORAGE_ = false>
 struct rank_config
 {
   static constexpr bool MEMOIZE                    = MEMOIZE_;
@@ -217,13 +215,7 @@ std::vector<KeyT> make_keys(std::size_t n, key_mix mix, std::uint64_t salt)
   return keys;
 }
 
-template <typename KeyT,
-          ranker R,
-          int BX,
-          int BY,
-          int ITEMS,
-          int RADIX_BITS,
-          bool DESCENDING,
+template <typename KeyT, ranker R, int BX, int BY, int ITEMS, int RADIX_BITS, bool DESCENDING,
           typename Config = default_config>
 void check_rank(int bit_start_first, int bit_start_second, std::uint64_t salt)
 {
@@ -242,8 +234,9 @@ void check_rank(int bit_start_first, int bit_start_second, std::uint64_t salt)
     strata_test::device_buffer<int> d_ranks(2 * static_cast<std::size_t>(TILE) * GRID_BLOCKS);
     strata_test::device_buffer<int> d_prefix(static_cast<std::size_t>(DIGITS) * GRID_BLOCKS);
     strata_test::device_buffer<int> d_counts(static_cast<std::size_t>(DIGITS) * GRID_BLOCKS);
-    rank_kernel<KeyT, R, BX, BY, ITEMS, RADIX_BITS, DESCENDING, Config><<<GRID_BLOCKS, dim3(BX, BY)>>>(
-      d_keys.data(), d_ranks.data(), d_prefix.data(), d_counts.data(), bit_start_first, bit_start_second);
+    rank_kernel<KeyT, R, BX, BY, ITEMS, RADIX_BITS, DESCENDING, Config>
+      <<<GRID_BLOCKS, dim3(BX, BY)>>>(d_keys.data(), d_ranks.data(), d_prefix.data(), d_counts.data(), bit_start_first,
+                                      bit_start_second);
     STRATA_TEST_SYNC();
     const std::vector<int> ranks  = d_ranks.download();
     const std::vector<int> prefix = d_prefix.download();
@@ -291,19 +284,12 @@ TEST_CASE("BlockRadixRank, 1-D blocks", "[block][radix_rank]")
   }
   SECTION("100 threads x 3, 5-bit digits, descending, no memoization, raking scan")
   {
-    check_rank<std::uint32_t, ranker::basic, 100, 1, 3, 5, true, rank_config<false, strata::BLOCK_SCAN_RAKING>>(27,
-                                                                                                                9,
+    check_rank<std::uint32_t, ranker::basic, 100, 1, 3, 5, true, rank_config<false, strata::BLOCK_SCAN_RAKING>>(27, 9,
                                                                                                                 3);
   }
   SECTION("96 threads x 2, 7-bit digits (2 bins per thread, the last ones unused), 8-byte counters")
   {
-    check_rank<std::uint32_t,
-               ranker::basic,
-               96,
-               1,
-               2,
-               7,
-               false,
+    check_rank<std::uint32_t, ranker::basic, 96, 1, 2, 7, false,
                rank_config<true, strata::BLOCK_SCAN_WARP_SCANS, cudaSharedMemBankSizeEightByte>>(24, 3, 4);
   }
   SECTION("256 threads x 7 uint16 keys, 1-bit digits, descending")
@@ -312,13 +298,7 @@ TEST_CASE("BlockRadixRank, 1-D blocks", "[block][radix_rank]")
   }
   SECTION("32 threads x 7, 2-bit digits in 8-byte counters, descending")
   {
-    check_rank<std::uint32_t,
-               ranker::basic,
-               32,
-               1,
-               7,
-               2,
-               true,
+    check_rank<std::uint32_t, ranker::basic, 32, 1, 7, 2, true,
                rank_config<false, strata::BLOCK_SCAN_RAKING_MEMOIZE, cudaSharedMemBankSizeEightByte>>(30, 6, 6);
   }
   SECTION("1024 threads x 16, 4-bit digits")
@@ -327,13 +307,7 @@ TEST_CASE("BlockRadixRank, 1-D blocks", "[block][radix_rank]")
   }
   SECTION("64 threads x 1, 3-bit digits, 8-byte counters, private storage")
   {
-    check_rank<std::uint32_t,
-               ranker::basic,
-               64,
-               1,
-               1,
-               3,
-               false,
+    check_rank<std::uint32_t, ranker::basic, 64, 1, 1, 3, false,
                rank_config<true, strata::BLOCK_SCAN_WARP_SCANS, cudaSharedMemBankSizeEightByte, true>>(11, 29, 8);
   }
 }
@@ -359,8 +333,7 @@ TEST_CASE("BlockRadixRankMatch, 1-D blocks", "[block][radix_rank][match]")
   }
   SECTION("100 threads (partial last warp) x 7, 5-bit digits, raking scan")
   {
-    check_rank<std::uint32_t, ranker::match, 100, 1, 7, 5, false, rank_config<true, strata::BLOCK_SCAN_RAKING>>(1,
-                                                                                                                29,
+    check_rank<std::uint32_t, ranker::match, 100, 1, 7, 5, false, rank_config<true, strata::BLOCK_SCAN_RAKING>>(1, 29,
                                                                                                                 23);
   }
   SECTION("40 threads (a warp and 8 threads) x 5, 3-bit digits, descending")
@@ -373,13 +346,7 @@ TEST_CASE("BlockRadixRankMatch, 1-D blocks", "[block][radix_rank][match]")
   }
   SECTION("256 threads x 8, 8-bit digits, private storage")
   {
-    check_rank<std::uint32_t,
-               ranker::match,
-               256,
-               1,
-               8,
-               8,
-               false,
+    check_rank<std::uint32_t, ranker::match, 256, 1, 8, 8, false,
                rank_config<true, strata::BLOCK_SCAN_WARP_SCANS, cudaSharedMemBankSizeFourByte, true>>(16, 0, 26);
   }
   SECTION("64 threads x 2, 9-bit digits (match.any.sync), 8 bins per thread")

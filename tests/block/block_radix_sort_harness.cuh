@@ -34,12 +34,9 @@ constexpr int TILES_PER_BLOCK = 2;
 constexpr int NUM_TILES       = GRID_BLOCKS * TILES_PER_BLOCK;
 
 // The compile-time knobs of a BlockRadixSort besides its shape, and how the kernel calls it.
-template <int RADIX_BITS_                  = 4,
-          bool MEMOIZE_                    = true,
-          strata::BlockScanAlgorithm SCAN_ = strata::BLOCK_SCAN_WARP_SCANS,
-          cudaSharedMemConfig SMEM_        = cudaSharedMemBankSizeFourByte,
-          bool PRIVATE_STORAGE_            = false,
-          bool DEFAULT_BITS_               = false>
+template <int RADIX_BITS_ = 4, bool MEMOIZE_ = true, strata::BlockScanAlgorithm SCAN_ = strata::BLOCK_SCAN_WARP_SCANS,
+          cudaSharedMemConfig SMEM_ = cudaSharedMemBankSizeFourByte, bool PRIVATE_STORAGE_ = false,
+          bool DEFAULT_BITS_ = false>
 struct sort_config
 {
   static constexpr int RADIX_BITS                  = RADIX_BITS_;
@@ -91,15 +88,12 @@ struct no_storage
 
 // ValueT = strata::NullType sorts keys only; KEYS_ONLY_CALL calls the keys-only overloads of a key-value sort.
 template <typename KeyT, typename ValueT, int BX, int BY, int ITEMS, int METHOD, bool KEYS_ONLY_CALL, typename Config>
-__global__ void __launch_bounds__(BX * BY) sort_kernel(const KeyT* d_keys_in,
-                                                       const ValueT* d_values_in,
-                                                       KeyT* d_keys_out,
-                                                       ValueT* d_values_out,
-                                                       int begin_bit,
-                                                       int end_bit)
+__global__ void __launch_bounds__(BX * BY)
+  sort_kernel(const KeyT* d_keys_in, const ValueT* d_values_in, KeyT* d_keys_out, ValueT* d_values_out, int begin_bit,
+              int end_bit)
 {
-  using BlockRadixSortT = strata::
-    BlockRadixSort<KeyT, BX, ITEMS, ValueT, Config::RADIX_BITS, Config::MEMOIZE, Config::SCAN, Config::SMEM, BY>;
+  using BlockRadixSortT = strata::BlockRadixSort<KeyT, BX, ITEMS, ValueT, Config::RADIX_BITS, Config::MEMOIZE,
+                                                 Config::SCAN, Config::SMEM, BY>;
   using storage_t = std::conditional_t<Config::PRIVATE_STORAGE, no_storage, typename BlockRadixSortT::TempStorage>;
   constexpr bool WITH_VALUES = !std::is_same<ValueT, strata::NullType>::value && !KEYS_ONLY_CALL;
   constexpr int THREADS      = BX * BY;
@@ -434,13 +428,7 @@ std::string key_text(KeyT key)
 }
 
 // Runs METHOD on NUM_TILES tiles of `keys` and checks keys (bit for bit) and values against the reference.
-template <typename KeyT,
-          typename ValueT,
-          int BX,
-          int BY,
-          int ITEMS,
-          int METHOD,
-          typename Config     = default_config,
+template <typename KeyT, typename ValueT, int BX, int BY, int ITEMS, int METHOD, typename Config = default_config,
           bool KEYS_ONLY_CALL = false>
 void check_sort(const std::vector<host_key_t<KeyT>>& keys, int begin_bit, int end_bit)
 {
@@ -468,13 +456,9 @@ void check_sort(const std::vector<host_key_t<KeyT>>& keys, int begin_bit, int en
   strata_test::device_buffer<stored_value_t> d_values_in(values);
   strata_test::device_buffer<stored_value_t> d_values_out(keys.size());
 
-  sort_kernel<KeyT, ValueT, BX, BY, ITEMS, METHOD, KEYS_ONLY_CALL, Config>
-    <<<GRID_BLOCKS, dim3(BX, BY)>>>(reinterpret_cast<const KeyT*>(d_keys_in.data()),
-                                    reinterpret_cast<const ValueT*>(d_values_in.data()),
-                                    reinterpret_cast<KeyT*>(d_keys_out.data()),
-                                    reinterpret_cast<ValueT*>(d_values_out.data()),
-                                    begin_bit,
-                                    end_bit);
+  sort_kernel<KeyT, ValueT, BX, BY, ITEMS, METHOD, KEYS_ONLY_CALL, Config><<<GRID_BLOCKS, dim3(BX, BY)>>>(
+    reinterpret_cast<const KeyT*>(d_keys_in.data()), reinterpret_cast<const ValueT*>(d_values_in.data()),
+    reinterpret_cast<KeyT*>(d_keys_out.data()), reinterpret_cast<ValueT*>(d_values_out.data()), begin_bit, end_bit);
   STRATA_TEST_SYNC();
   const std::vector<H> out_keys                = d_keys_out.download();
   const std::vector<stored_value_t> out_values = d_values_out.download();

@@ -105,9 +105,7 @@ TEST_CASE("BlockRadixSort int32 keys, digit widths, scan variants and shared-mem
   }
   SECTION("5-bit digits, memoized raking scan, 8-byte counters (96 threads x 3)")
   {
-    check_two_methods<96,
-                      1,
-                      3,
+    check_two_methods<96, 1, 3,
                       sort_config<5, true, strata::BLOCK_SCAN_RAKING_MEMOIZE, cudaSharedMemBankSizeEightByte>>(
       entropy::sparse, 33);
   }

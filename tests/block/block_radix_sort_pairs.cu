@@ -24,10 +24,8 @@ void check_two_methods(entropy e, std::uint64_t salt, int begin_bit = 0, int end
 }
 
 template <typename KeyT, typename ValueT, int BX, int BY, int ITEMS, typename Config = default_config>
-void check_each(std::initializer_list<entropy> entropies,
-                std::uint64_t salt,
-                int begin_bit = 0,
-                int end_bit   = sizeof(KeyT) * 8)
+void check_each(std::initializer_list<entropy> entropies, std::uint64_t salt, int begin_bit = 0,
+                int end_bit = sizeof(KeyT) * 8)
 {
   for (entropy e : entropies)
   {
@@ -44,8 +42,7 @@ TEST_CASE("BlockRadixSort int32 keys and int values, every method (128 threads x
   for (entropy e : all_entropies)
   {
     INFO("entropy " << entropy_name(e));
-    check_all_methods<std::int32_t, int, 128, 1, 4>(tile_keys<std::int32_t, 128 * 4>(e, 500 + static_cast<int>(e)),
-                                                    0,
+    check_all_methods<std::int32_t, int, 128, 1, 4>(tile_keys<std::int32_t, 128 * 4>(e, 500 + static_cast<int>(e)), 0,
                                                     32);
   }
 }
@@ -147,11 +144,7 @@ TEST_CASE("BlockRadixSort pairs, digit widths and scan variants", "[block][radix
   }
   SECTION("7-bit digits, no memoization, 8-byte counters (128 threads x 2)")
   {
-    check_two_methods<std::uint32_t,
-                      int,
-                      128,
-                      1,
-                      2,
+    check_two_methods<std::uint32_t, int, 128, 1, 2,
                       sort_config<7, false, strata::BLOCK_SCAN_WARP_SCANS, cudaSharedMemBankSizeEightByte>>(
       entropy::sparse, 541);
   }

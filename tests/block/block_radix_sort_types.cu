@@ -21,17 +21,8 @@ std::vector<std::pair<int, int>> bit_ranges()
 } // namespace
 
 TEMPLATE_TEST_CASE("BlockRadixSort key types, every method and bit range (128 threads x 4 items)",
-                   "[block][radix_sort][types]",
-                   std::int8_t,
-                   std::uint8_t,
-                   std::int16_t,
-                   std::uint16_t,
-                   std::int32_t,
-                   std::uint32_t,
-                   std::int64_t,
-                   std::uint64_t,
-                   float,
-                   double)
+                   "[block][radix_sort][types]", std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t,
+                   std::uint32_t, std::int64_t, std::uint64_t, float, double)
 {
   using KeyT = TestType;
   for (entropy e : {entropy::full, entropy::sparse, entropy::few_values})
@@ -45,15 +36,8 @@ TEMPLATE_TEST_CASE("BlockRadixSort key types, every method and bit range (128 th
   }
 }
 
-TEMPLATE_TEST_CASE("BlockRadixSort key types, 100 threads (partial last warp) x 7 items",
-                   "[block][radix_sort][types]",
-                   std::int8_t,
-                   std::uint16_t,
-                   std::int32_t,
-                   std::int64_t,
-                   std::uint64_t,
-                   float,
-                   double)
+TEMPLATE_TEST_CASE("BlockRadixSort key types, 100 threads (partial last warp) x 7 items", "[block][radix_sort][types]",
+                   std::int8_t, std::uint16_t, std::int32_t, std::int64_t, std::uint64_t, float, double)
 {
   using KeyT = TestType;
   for (entropy e : {entropy::full, entropy::sparse})
@@ -108,13 +92,8 @@ using bits_t = typename strata::RadixSortTwiddle<false, KeyT>::bit_ordered_type;
 // Per key: RadixSortTwiddle<false>::In, RadixSortTwiddle<true>::In, both Outs of those, and the digits that
 // BFEDigitExtractor and ShiftDigitExtractor read from the ascending twiddled bits at bit_start, num_bits.
 template <typename KeyT>
-__global__ void key_operations_kernel(const KeyT* d_keys,
-                                      int n,
-                                      unsigned int bit_start,
-                                      unsigned int num_bits,
-                                      bits_t<KeyT>* d_twiddled,
-                                      KeyT* d_round_trips,
-                                      unsigned int* d_digits,
+__global__ void key_operations_kernel(const KeyT* d_keys, int n, unsigned int bit_start, unsigned int num_bits,
+                                      bits_t<KeyT>* d_twiddled, KeyT* d_round_trips, unsigned int* d_digits,
                                       bits_t<KeyT>* d_default_keys)
 {
   using ascending  = strata::RadixSortTwiddle<false, KeyT>;
@@ -143,15 +122,8 @@ __global__ void key_operations_kernel(const KeyT* d_keys,
 }
 } // namespace
 
-TEMPLATE_TEST_CASE("Radix key operations: RadixSortTwiddle and the digit extractors",
-                   "[block][radix_sort][types]",
-                   std::int8_t,
-                   std::uint16_t,
-                   std::int32_t,
-                   std::uint64_t,
-                   std::int64_t,
-                   float,
-                   double)
+TEMPLATE_TEST_CASE("Radix key operations: RadixSortTwiddle and the digit extractors", "[block][radix_sort][types]",
+                   std::int8_t, std::uint16_t, std::int32_t, std::uint64_t, std::int64_t, float, double)
 {
   using KeyT      = TestType;
   using U         = bits_t<KeyT>;
@@ -170,14 +142,8 @@ TEMPLATE_TEST_CASE("Radix key operations: RadixSortTwiddle and the digit extract
     const unsigned int bit_start = static_cast<unsigned int>(f[0]);
     const unsigned int num_bits  = static_cast<unsigned int>(f[1]);
     INFO("digit at bit " << bit_start << ", " << num_bits << " bits");
-    key_operations_kernel<KeyT><<<(n + 255) / 256, 256>>>(d_keys.data(),
-                                                          n,
-                                                          bit_start,
-                                                          num_bits,
-                                                          d_twiddled.data(),
-                                                          d_round_trips.data(),
-                                                          d_digits.data(),
-                                                          d_default_keys.data());
+    key_operations_kernel<KeyT><<<(n + 255) / 256, 256>>>(d_keys.data(), n, bit_start, num_bits, d_twiddled.data(),
+                                                          d_round_trips.data(), d_digits.data(), d_default_keys.data());
     STRATA_TEST_SYNC();
     const std::vector<U> twiddled          = d_twiddled.download();
     const std::vector<KeyT> round_trips    = d_round_trips.download();

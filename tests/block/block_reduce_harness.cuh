@@ -138,15 +138,8 @@ __device__ T invoke(BlockReduceT block_reduce, T (&items)[ITEMS_PER_THREAD], Red
 }
 
 // PRIVATE_STORAGE: use the default constructor (private __shared__ storage) instead of a TempStorage.
-template <typename T,
-          int BLOCK_DIM_X,
-          int BLOCK_DIM_Y,
-          int BLOCK_DIM_Z,
-          strata::BlockReduceAlgorithm ALGORITHM,
-          int ITEMS_PER_THREAD,
-          api API,
-          bool PRIVATE_STORAGE,
-          typename ReductionOp>
+template <typename T, int BLOCK_DIM_X, int BLOCK_DIM_Y, int BLOCK_DIM_Z, strata::BlockReduceAlgorithm ALGORITHM,
+          int ITEMS_PER_THREAD, api API, bool PRIVATE_STORAGE, typename ReductionOp>
 __global__ void __launch_bounds__(BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z)
   block_reduce_kernel(const T* d_in, const int* d_num_valid, T* d_out, ReductionOp reduction_op)
 {
@@ -193,16 +186,8 @@ inline std::vector<int> valid_counts(int block_threads, std::uint64_t salt)
 // Runs BlockReduce<T, BLOCK_DIM_X, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z> through entry point API on several
 // blocks and compares every block's result with the host reference (`host_op` must compute what
 // `device_op` does; Sum uses device_op only for the reference, through host_op).
-template <typename T,
-          int BLOCK_DIM_X,
-          int BLOCK_DIM_Y,
-          int BLOCK_DIM_Z,
-          strata::BlockReduceAlgorithm ALGORITHM,
-          int ITEMS_PER_THREAD,
-          api API,
-          bool PRIVATE_STORAGE = false,
-          typename DeviceOp,
-          typename HostOp>
+template <typename T, int BLOCK_DIM_X, int BLOCK_DIM_Y, int BLOCK_DIM_Z, strata::BlockReduceAlgorithm ALGORITHM,
+          int ITEMS_PER_THREAD, api API, bool PRIVATE_STORAGE = false, typename DeviceOp, typename HostOp>
 void check(DeviceOp device_op, HostOp host_op)
 {
   constexpr int BLOCK_THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
@@ -243,13 +228,8 @@ void check(DeviceOp device_op, HostOp host_op)
 
 // The four entry points of one BlockReduce shape and algorithm: Sum and Reduce(maximum) over
 // SUM_ITEMS / REDUCE_ITEMS items per thread, and both with num_valid.
-template <typename T,
-          int BLOCK_DIM_X,
-          int BLOCK_DIM_Y,
-          int BLOCK_DIM_Z,
-          strata::BlockReduceAlgorithm ALGORITHM,
-          int SUM_ITEMS,
-          int REDUCE_ITEMS>
+template <typename T, int BLOCK_DIM_X, int BLOCK_DIM_Y, int BLOCK_DIM_Z, strata::BlockReduceAlgorithm ALGORITHM,
+          int SUM_ITEMS, int REDUCE_ITEMS>
 void check_shape()
 {
   using strata_test::host_max;
@@ -264,20 +244,10 @@ void check_shape()
 template <typename T, int BLOCK_DIM_X, int BLOCK_DIM_Y, int BLOCK_DIM_Z, int SUM_ITEMS, int REDUCE_ITEMS>
 void check_shape_all_algorithms()
 {
-  check_shape<T,
-              BLOCK_DIM_X,
-              BLOCK_DIM_Y,
-              BLOCK_DIM_Z,
-              strata::BLOCK_REDUCE_WARP_REDUCTIONS,
-              SUM_ITEMS,
+  check_shape<T, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z, strata::BLOCK_REDUCE_WARP_REDUCTIONS, SUM_ITEMS,
               REDUCE_ITEMS>();
   check_shape<T, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z, strata::BLOCK_REDUCE_RAKING, SUM_ITEMS, REDUCE_ITEMS>();
-  check_shape<T,
-              BLOCK_DIM_X,
-              BLOCK_DIM_Y,
-              BLOCK_DIM_Z,
-              strata::BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY,
-              SUM_ITEMS,
+  check_shape<T, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z, strata::BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY, SUM_ITEMS,
               REDUCE_ITEMS>();
 }
 

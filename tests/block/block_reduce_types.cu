@@ -5,8 +5,7 @@
 using namespace block_reduce_test;
 
 TEMPLATE_TEST_CASE("BlockReduce value types: 128 threads x 4 items, Sum and Reduce(maximum), all algorithms",
-                   "[block][block_reduce]",
-                   STRATA_TEST_ALL_TYPES)
+                   "[block][block_reduce]", STRATA_TEST_ALL_TYPES)
 {
   using T = TestType;
   check<T, 128, 1, 1, strata::BLOCK_REDUCE_WARP_REDUCTIONS, 4, api::sum>(cuda::std::plus<>{}, strata_test::host_plus{});
@@ -20,8 +19,7 @@ TEMPLATE_TEST_CASE("BlockReduce value types: 128 threads x 4 items, Sum and Redu
 }
 
 TEMPLATE_TEST_CASE("BlockReduce value types: 100 threads (partial last warp), Sum(num_valid), all algorithms",
-                   "[block][block_reduce]",
-                   STRATA_TEST_ALL_TYPES)
+                   "[block][block_reduce]", STRATA_TEST_ALL_TYPES)
 {
   using T = TestType;
   check<T, 100, 1, 1, strata::BLOCK_REDUCE_WARP_REDUCTIONS, 1, api::sum_valid>(cuda::std::plus<>{},

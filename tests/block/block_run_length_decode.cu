@@ -24,24 +24,12 @@ enum class construction
 // Windows decoded per block; their starts come from the host.
 constexpr int WINDOWS = 8;
 
-template <typename ItemT,
-          int BX,
-          int BY,
-          int BZ,
-          int RUNS,
-          int DECODED,
-          typename DecodedOffsetT,
-          typename RunLengthT,
-          typename TotalT,
-          construction CONSTRUCTION>
-__global__ void __launch_bounds__(BX * BY * BZ) run_length_decode_kernel(const ItemT* d_values,
-                                                                         const RunLengthT* d_lengths,
-                                                                         const DecodedOffsetT* d_offsets,
-                                                                         const DecodedOffsetT* d_window_starts,
-                                                                         TotalT* d_totals,
-                                                                         ItemT* d_items,
-                                                                         DecodedOffsetT* d_relative_offsets,
-                                                                         ItemT* d_items_only)
+template <typename ItemT, int BX, int BY, int BZ, int RUNS, int DECODED, typename DecodedOffsetT, typename RunLengthT,
+          typename TotalT, construction CONSTRUCTION>
+__global__ void __launch_bounds__(BX * BY * BZ)
+  run_length_decode_kernel(const ItemT* d_values, const RunLengthT* d_lengths, const DecodedOffsetT* d_offsets,
+                           const DecodedOffsetT* d_window_starts, TotalT* d_totals, ItemT* d_items,
+                           DecodedOffsetT* d_relative_offsets, ItemT* d_items_only)
 {
   using BlockRunLengthDecodeT = strata::BlockRunLengthDecode<ItemT, BX, RUNS, DECODED, DecodedOffsetT, BY, BZ>;
   constexpr int BLOCK_THREADS = BX * BY * BZ;
@@ -142,16 +130,9 @@ int draw_length(int pattern, int run, int block_runs, int decoded_per_thread, st
 }
 constexpr int PATTERNS = 7;
 
-template <typename ItemT,
-          int BX,
-          int BY,
-          int BZ,
-          int RUNS,
-          int DECODED,
-          construction CONSTRUCTION = construction::lengths,
-          typename DecodedOffsetT   = std::uint32_t,
-          typename RunLengthT       = std::uint32_t,
-          typename TotalT           = std::uint32_t>
+template <typename ItemT, int BX, int BY, int BZ, int RUNS, int DECODED,
+          construction CONSTRUCTION = construction::lengths, typename DecodedOffsetT = std::uint32_t,
+          typename RunLengthT = std::uint32_t, typename TotalT = std::uint32_t>
 void check_run_length_decode(std::uint64_t salt)
 {
   constexpr int BLOCK_THREADS = BX * BY * BZ;
@@ -216,14 +197,8 @@ void check_run_length_decode(std::uint64_t salt)
   strata_test::device_buffer<ItemT> d_items_only(BLOCKS * WINDOWS * WINDOW);
 
   run_length_decode_kernel<ItemT, BX, BY, BZ, RUNS, DECODED, DecodedOffsetT, RunLengthT, TotalT, CONSTRUCTION>
-    <<<BLOCKS, dim3(BX, BY, BZ)>>>(d_values.data(),
-                                   d_lengths.data(),
-                                   d_offsets.data(),
-                                   d_window_starts.data(),
-                                   d_totals.data(),
-                                   d_items.data(),
-                                   d_relative.data(),
-                                   d_items_only.data());
+    <<<BLOCKS, dim3(BX, BY, BZ)>>>(d_values.data(), d_lengths.data(), d_offsets.data(), d_window_starts.data(),
+                                   d_totals.data(), d_items.data(), d_relative.data(), d_items_only.data());
   STRATA_TEST_SYNC();
 
   if (CONSTRUCTION == construction::lengths || CONSTRUCTION == construction::private_lengths)
@@ -259,8 +234,7 @@ void check_run_length_decode(std::uint64_t salt)
 } // namespace
 
 TEMPLATE_TEST_CASE("BlockRunLengthDecode every item type (128 threads, 2 runs, 4 decoded items)",
-                   "[block][run_length_decode]",
-                   STRATA_TEST_ALL_TYPES)
+                   "[block][run_length_decode]", STRATA_TEST_ALL_TYPES)
 {
   check_run_length_decode<TestType, 128, 1, 1, 2, 4>(81);
 }
@@ -281,23 +255,13 @@ TEST_CASE("BlockRunLengthDecode constructors", "[block][run_length_decode]")
   }
   SECTION("16-bit run lengths, 64-bit decoded offsets and total")
   {
-    check_run_length_decode<std::int32_t,
-                            128,
-                            1,
-                            1,
-                            3,
-                            4,
-                            construction::lengths,
-                            std::uint64_t,
-                            std::uint16_t,
+    check_run_length_decode<std::int32_t, 128, 1, 1, 3, 4, construction::lengths, std::uint64_t, std::uint16_t,
                             long long>(94);
   }
 }
 
-TEMPLATE_TEST_CASE("BlockRunLengthDecode block shapes, runs and decoded items per thread",
-                   "[block][run_length_decode]",
-                   std::uint8_t,
-                   double)
+TEMPLATE_TEST_CASE("BlockRunLengthDecode block shapes, runs and decoded items per thread", "[block][run_length_decode]",
+                   std::uint8_t, double)
 {
   SECTION("32 threads, 1 run, 1 item")
   {

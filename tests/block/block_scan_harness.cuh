@@ -104,15 +104,8 @@ inline bool first_output_undefined(int m)
 // One tested instantiation: BlockScan<T, BX, ALGORITHM, BY, BZ> with ITEMS items per thread. SCALAR uses the
 // one-item overloads (ITEMS must be 1), otherwise the array overloads. PRIVATE_STORAGE uses the default
 // constructor. Sum methods run unless T has no operator+ (mat2x2).
-template <typename ValueT,
-          typename ScanOpT,
-          strata::BlockScanAlgorithm ALGO,
-          int BX,
-          int BY,
-          int BZ,
-          int ITEMS_PER_THREAD,
-          bool SCALAR_OVERLOADS = false,
-          bool PRIVATE          = false>
+template <typename ValueT, typename ScanOpT, strata::BlockScanAlgorithm ALGO, int BX, int BY, int BZ,
+          int ITEMS_PER_THREAD, bool SCALAR_OVERLOADS = false, bool PRIVATE = false>
 struct config
 {
   using T      = ValueT;
@@ -271,14 +264,10 @@ __device__ BlockScanT make_block_scan(typename BlockScanT::TempStorage& temp_sto
 // Runs `method` on every tile of the block. Odd methods scan in place (output aliasing input), even ones into
 // a separate array. The launch bound keeps 1024-thread blocks within the register file.
 template <typename Config>
-__global__ void __launch_bounds__(Config::BLOCK_THREADS) block_scan_kernel(int method,
-                                                                           const typename Config::T* d_in,
-                                                                           typename Config::T* d_out,
-                                                                           typename Config::T* d_aggregates,
-                                                                           typename Config::T initial_value,
-                                                                           typename Config::T callback_seed,
-                                                                           callback_log log,
-                                                                           typename Config::T* d_callback_args)
+__global__ void __launch_bounds__(Config::BLOCK_THREADS)
+  block_scan_kernel(int method, const typename Config::T* d_in, typename Config::T* d_out,
+                    typename Config::T* d_aggregates, typename Config::T initial_value,
+                    typename Config::T callback_seed, callback_log log, typename Config::T* d_callback_args)
 {
   using T             = typename Config::T;
   using ScanOp        = typename Config::ScanOp;
@@ -464,16 +453,9 @@ void check_method(int m, std::uint64_t salt)
   STRATA_TEST_CUDA(cudaMemset(d_calls.data(), 0, NUM_TILES * sizeof(unsigned int)));
   STRATA_TEST_CUDA(cudaMemset(d_lanes.data(), 0, NUM_TILES * sizeof(unsigned int)));
 
-  block_scan_kernel<Config>
-    <<<GRID_BLOCKS, dim3(Config::BLOCK_DIM_X, Config::BLOCK_DIM_Y, Config::BLOCK_DIM_Z)>>>(m,
-                                                                                           d_in.data(),
-                                                                                           d_out.data(),
-                                                                                           d_aggregates.data(),
-                                                                                           initial_value,
-                                                                                           callback_seed,
-                                                                                           callback_log{d_calls.data(),
-                                                                                                        d_lanes.data()},
-                                                                                           d_callback_args.data());
+  block_scan_kernel<Config><<<GRID_BLOCKS, dim3(Config::BLOCK_DIM_X, Config::BLOCK_DIM_Y, Config::BLOCK_DIM_Z)>>>(
+    m, d_in.data(), d_out.data(), d_aggregates.data(), initial_value, callback_seed,
+    callback_log{d_calls.data(), d_lanes.data()}, d_callback_args.data());
   STRATA_TEST_SYNC();
 
   // Expected outputs and per-tile aggregates, with operator+ for the sum methods and the host twin of the
@@ -495,8 +477,8 @@ void check_method(int m, std::uint64_t salt)
       for (int block = 0; block < GRID_BLOCKS; ++block)
       {
         const std::size_t first = block * BLOCK_ITEMS;
-        reference_scan(
-          h_in.data() + first, expected.data() + first, BLOCK_ITEMS, inclusive, true, callback_seed, host_op);
+        reference_scan(h_in.data() + first, expected.data() + first, BLOCK_ITEMS, inclusive, true, callback_seed,
+                       host_op);
       }
     }
     else

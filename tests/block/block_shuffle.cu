@@ -46,16 +46,10 @@ std::vector<int> rotate_distances(int block_threads)
 }
 
 template <typename T, int BX, int BY, int BZ, int IPT, bool PRIVATE_STORAGE>
-__global__ void __launch_bounds__(BX * BY * BZ) shuffle_kernel(const T* d_in,
-                                                               const T* d_initial,
-                                                               const int* d_offset_distances,
-                                                               int num_offset_distances,
-                                                               const int* d_rotate_distances,
-                                                               int num_rotate_distances,
-                                                               T* d_offset_out,
-                                                               T* d_rotate_out,
-                                                               T* d_array_out,
-                                                               T* d_ends_out)
+__global__ void __launch_bounds__(BX * BY * BZ)
+  shuffle_kernel(const T* d_in, const T* d_initial, const int* d_offset_distances, int num_offset_distances,
+                 const int* d_rotate_distances, int num_rotate_distances, T* d_offset_out, T* d_rotate_out,
+                 T* d_array_out, T* d_ends_out)
 {
   using BlockShuffleT         = strata::BlockShuffle<T, BX, BY, BZ>;
   constexpr int BLOCK_THREADS = BX * BY * BZ;
@@ -192,16 +186,10 @@ void check_shuffle(std::uint64_t salt)
   strata_test::device_buffer<T> d_array_out(num_array_variants * TILE);
   strata_test::device_buffer<T> d_ends_out(3 * BLOCK_THREADS);
 
-  shuffle_kernel<T, BX, BY, BZ, IPT, PRIVATE_STORAGE><<<1, dim3(BX, BY, BZ)>>>(d_in.data(),
-                                                                               d_initial.data(),
-                                                                               d_offsets.data(),
-                                                                               num_offsets,
-                                                                               d_rotates.data(),
-                                                                               num_rotates,
-                                                                               d_offset_out.data(),
-                                                                               d_rotate_out.data(),
-                                                                               d_array_out.data(),
-                                                                               d_ends_out.data());
+  shuffle_kernel<T, BX, BY, BZ, IPT, PRIVATE_STORAGE>
+    <<<1, dim3(BX, BY, BZ)>>>(d_in.data(), d_initial.data(), d_offsets.data(), num_offsets, d_rotates.data(),
+                              num_rotates, d_offset_out.data(), d_rotate_out.data(), d_array_out.data(),
+                              d_ends_out.data());
   STRATA_TEST_SYNC();
 
   // Thread t's single item is in[t * IPT] (its first item).
@@ -273,8 +261,7 @@ void check_shuffle(std::uint64_t salt)
 }
 } // namespace
 
-TEMPLATE_TEST_CASE("BlockShuffle every call, every value type (128 threads x 4 items)",
-                   "[block][shuffle]",
+TEMPLATE_TEST_CASE("BlockShuffle every call, every value type (128 threads x 4 items)", "[block][shuffle]",
                    STRATA_TEST_ALL_TYPES)
 {
   check_shuffle<TestType, 128, 1, 1, 4>(61);

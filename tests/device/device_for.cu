@@ -132,8 +132,7 @@ struct counters
 };
 } // namespace
 
-TEMPLATE_TEST_CASE("DeviceFor::ForEachN and ForEach change every item once, in every form",
-                   "[device][for]",
+TEMPLATE_TEST_CASE("DeviceFor::ForEachN and ForEach change every item once, in every form", "[device][for]",
                    EXEC_TEST_TYPES)
 {
   using T = TestType;
@@ -178,8 +177,7 @@ TEMPLATE_TEST_CASE("DeviceFor::ForEachN and ForEach change every item once, in e
 }
 
 TEMPLATE_TEST_CASE("DeviceFor::ForEachCopyN and ForEachCopy pass every item once, aligned or not",
-                   "[device][for][copy]",
-                   EXEC_TEST_TYPES)
+                   "[device][for][copy]", EXEC_TEST_TYPES)
 {
   using T = TestType;
   counters c;

@@ -90,10 +90,8 @@ void require_sorted_keys(const std::vector<KeyT>& actual, const std::vector<KeyT
 // Checks keys and values, where the input's value i is value_of<ValueT>(i): each value must come from the input
 // position stable sorting puts at its place.
 template <typename KeyT, typename ValueT, typename CompareOp>
-void require_sorted_pairs(const std::vector<KeyT>& actual_keys,
-                          const std::vector<ValueT>& actual_values,
-                          const std::vector<KeyT>& input,
-                          CompareOp compare_op)
+void require_sorted_pairs(const std::vector<KeyT>& actual_keys, const std::vector<ValueT>& actual_values,
+                          const std::vector<KeyT>& input, CompareOp compare_op)
 {
   REQUIRE(actual_keys.size() == input.size());
   REQUIRE(actual_values.size() == input.size());
@@ -118,13 +116,8 @@ void require_sorted_pairs(const std::vector<KeyT>& actual_keys,
 
 // DispatchMergeSort with 64-bit offsets (what num_items > 2^31 - 1 takes), at any size. ValueT = NullType: keys only.
 template <typename KeyT, typename ValueT, typename CompareOp>
-cudaError_t sort_with_64_bit_offsets(void* d_temp,
-                                     std::size_t& bytes,
-                                     KeyT* d_keys,
-                                     ValueT* d_values,
-                                     std::size_t n,
-                                     CompareOp compare_op,
-                                     cudaStream_t stream)
+cudaError_t sort_with_64_bit_offsets(void* d_temp, std::size_t& bytes, KeyT* d_keys, ValueT* d_values, std::size_t n,
+                                     CompareOp compare_op, cudaStream_t stream)
 {
   return strata::DispatchMergeSort<KeyT*, ValueT*, KeyT*, ValueT*, std::uint64_t, CompareOp>::Dispatch(
     d_temp, bytes, d_keys, d_values, d_keys, d_values, static_cast<std::uint64_t>(n), compare_op, stream);

@@ -19,8 +19,7 @@ using namespace device_merge_sort_test;
 using strata_test::custom_t;
 
 TEMPLATE_TEST_CASE("DeviceMergeSort::SortKeys and SortKeysCopy match std::stable_sort at every size class",
-                   "[device][merge_sort][keys]",
-                   STRATA_TEST_ALL_TYPES)
+                   "[device][merge_sort][keys]", STRATA_TEST_ALL_TYPES)
 {
   using KeyT = TestType;
   for (std::size_t n : sort_sizes(tile_items<KeyT>(), MAX_ITEMS, 11))
@@ -35,8 +34,8 @@ TEMPLATE_TEST_CASE("DeviceMergeSort::SortKeys and SortKeysCopy match std::stable
       strata_test::device_buffer<KeyT> d_keys(h_keys);
       strata_test::launch(
         [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-          return strata::DeviceMergeSort::SortKeys(
-            temp, bytes, d_keys.data(), static_cast<int>(n), ascending_t<KeyT>{}, s);
+          return strata::DeviceMergeSort::SortKeys(temp, bytes, d_keys.data(), static_cast<int>(n), ascending_t<KeyT>{},
+                                                   s);
         },
         mode);
       require_sorted_keys(d_keys.download(), h_keys, ascending_t<KeyT>{});
@@ -47,13 +46,8 @@ TEMPLATE_TEST_CASE("DeviceMergeSort::SortKeys and SortKeysCopy match std::stable
       strata_test::device_buffer<KeyT> d_out(n);
       strata_test::launch(
         [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-          return strata::DeviceMergeSort::SortKeysCopy(temp,
-                                                       bytes,
-                                                       static_cast<const KeyT*>(d_in.data()),
-                                                       d_out.data(),
-                                                       static_cast<int>(n),
-                                                       descending_t<KeyT>{},
-                                                       s);
+          return strata::DeviceMergeSort::SortKeysCopy(temp, bytes, static_cast<const KeyT*>(d_in.data()), d_out.data(),
+                                                       static_cast<int>(n), descending_t<KeyT>{}, s);
         },
         mode);
       require_sorted_keys(d_out.download(), h_keys, descending_t<KeyT>{});
@@ -141,8 +135,8 @@ TEST_CASE("DeviceMergeSort::SortKeys takes every num_items type, and 64-bit offs
       INFO("DispatchMergeSort with 64-bit offsets");
       d_keys.upload(h_keys);
       strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return sort_with_64_bit_offsets(
-          temp, bytes, d_keys.data(), static_cast<strata::NullType*>(nullptr), n, cuda::std::greater<>{}, s);
+        return sort_with_64_bit_offsets(temp, bytes, d_keys.data(), static_cast<strata::NullType*>(nullptr), n,
+                                        cuda::std::greater<>{}, s);
       });
       require_sorted_keys(d_keys.download(), h_keys, greater_op{});
     }
@@ -179,8 +173,8 @@ TEST_CASE("DeviceMergeSort with iterators that are not pointers", "[device][merg
       strata_test::device_buffer<std::int32_t> d_out(n);
       auto in = thrust::make_transform_iterator(thrust::counting_iterator<std::uint64_t>(0), hashed_key{});
       strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return strata::DeviceMergeSort::SortKeysCopy(
-          temp, bytes, in, thrust::device_pointer_cast(d_out.data()), n, cuda::std::greater<>{}, s);
+        return strata::DeviceMergeSort::SortKeysCopy(temp, bytes, in, thrust::device_pointer_cast(d_out.data()), n,
+                                                     cuda::std::greater<>{}, s);
       });
       require_sorted_keys(d_out.download(), h_keys, greater_op{});
     }
@@ -188,8 +182,8 @@ TEST_CASE("DeviceMergeSort with iterators that are not pointers", "[device][merg
       INFO("SortKeys in place through a thrust::device_ptr");
       strata_test::device_buffer<std::int32_t> d_keys(h_keys);
       strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return strata::DeviceMergeSort::SortKeys(
-          temp, bytes, thrust::device_pointer_cast(d_keys.data()), n, cuda::std::less<>{}, s);
+        return strata::DeviceMergeSort::SortKeys(temp, bytes, thrust::device_pointer_cast(d_keys.data()), n,
+                                                 cuda::std::less<>{}, s);
       });
       require_sorted_keys(d_keys.download(), h_keys, less_op{});
     }
@@ -241,8 +235,8 @@ TEST_CASE("DeviceMergeSort single-phase forms take an execution policy", "[devic
     reset();
     {
       INFO("StableSortKeysCopy");
-      finish(strata::DeviceMergeSort::StableSortKeysCopy(
-        d_keys.data(), d_keys_out.data(), n, cuda::std::greater<>{}, policy));
+      finish(strata::DeviceMergeSort::StableSortKeysCopy(d_keys.data(), d_keys_out.data(), n, cuda::std::greater<>{},
+                                                         policy));
       require_sorted_keys(d_keys_out.download(), h_keys, greater_op{});
     }
     reset();
@@ -261,8 +255,8 @@ TEST_CASE("DeviceMergeSort single-phase forms take an execution policy", "[devic
     reset();
     {
       INFO("SortPairsCopy");
-      finish(strata::DeviceMergeSort::SortPairsCopy(
-        d_keys.data(), d_values.data(), d_keys_out.data(), d_values_out.data(), n, cuda::std::less<>{}, policy));
+      finish(strata::DeviceMergeSort::SortPairsCopy(d_keys.data(), d_values.data(), d_keys_out.data(),
+                                                    d_values_out.data(), n, cuda::std::less<>{}, policy));
       require_sorted_pairs(d_keys_out.download(), d_values_out.download(), h_keys, less_op{});
     }
   }

@@ -14,8 +14,7 @@ using namespace device_merge_sort_test;
 using strata_test::custom_t;
 
 TEMPLATE_TEST_CASE("DeviceMergeSort::SortPairs and SortPairsCopy match std::stable_sort at every size class",
-                   "[device][merge_sort][pairs]",
-                   STRATA_TEST_ALL_TYPES)
+                   "[device][merge_sort][pairs]", STRATA_TEST_ALL_TYPES)
 {
   using KeyT = TestType;
   for (std::size_t n : sort_sizes(tile_items<KeyT, int>(), MAX_ITEMS, 12))
@@ -32,8 +31,8 @@ TEMPLATE_TEST_CASE("DeviceMergeSort::SortPairs and SortPairsCopy match std::stab
       strata_test::device_buffer<int> d_values(h_values);
       strata_test::launch(
         [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-          return strata::DeviceMergeSort::SortPairs(
-            temp, bytes, d_keys.data(), d_values.data(), static_cast<int>(n), ascending_t<KeyT>{}, s);
+          return strata::DeviceMergeSort::SortPairs(temp, bytes, d_keys.data(), d_values.data(), static_cast<int>(n),
+                                                    ascending_t<KeyT>{}, s);
         },
         mode);
       require_sorted_pairs(d_keys.download(), d_values.download(), h_keys, ascending_t<KeyT>{});
@@ -46,14 +45,9 @@ TEMPLATE_TEST_CASE("DeviceMergeSort::SortPairs and SortPairsCopy match std::stab
       strata_test::device_buffer<int> d_values_out(n);
       strata_test::launch(
         [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-          return strata::DeviceMergeSort::SortPairsCopy(temp,
-                                                        bytes,
-                                                        static_cast<const KeyT*>(d_keys_in.data()),
-                                                        static_cast<const int*>(d_values_in.data()),
-                                                        d_keys_out.data(),
-                                                        d_values_out.data(),
-                                                        static_cast<int>(n),
-                                                        descending_t<KeyT>{},
+          return strata::DeviceMergeSort::SortPairsCopy(temp, bytes, static_cast<const KeyT*>(d_keys_in.data()),
+                                                        static_cast<const int*>(d_values_in.data()), d_keys_out.data(),
+                                                        d_values_out.data(), static_cast<int>(n), descending_t<KeyT>{},
                                                         s);
         },
         mode);
@@ -84,8 +78,8 @@ void check_value_type(std::uint64_t salt)
     strata_test::device_buffer<ValueT> d_values(h_values);
     strata_test::launch(
       [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return strata::DeviceMergeSort::StableSortPairs(
-          temp, bytes, d_keys.data(), d_values.data(), n, cuda::std::greater<>{}, s);
+        return strata::DeviceMergeSort::StableSortPairs(temp, bytes, d_keys.data(), d_values.data(), n,
+                                                        cuda::std::greater<>{}, s);
       },
       mode_for(n));
     // uint8 positions wrap at 256: the check is weaker there, still exact for the keys.
@@ -131,8 +125,8 @@ TEST_CASE("DeviceMergeSort::SortPairs of all-equal, sorted and reverse-sorted ke
       strata_test::device_buffer<std::int32_t> d_keys(*h_keys);
       strata_test::device_buffer<int> d_values(h_values);
       strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return strata::DeviceMergeSort::SortPairs(
-          temp, bytes, d_keys.data(), d_values.data(), n, cuda::std::less<>{}, s);
+        return strata::DeviceMergeSort::SortPairs(temp, bytes, d_keys.data(), d_values.data(), n, cuda::std::less<>{},
+                                                  s);
       });
       require_sorted_pairs(d_keys.download(), d_values.download(), *h_keys, less_op{});
     }

@@ -75,21 +75,14 @@ void check_bit_ranges(std::uint64_t salt)
 } // namespace
 
 TEMPLATE_TEST_CASE("DeviceRadixSort::SortPairs and SortPairsDescending compare only the bits in the range",
-                   "[device][radix_sort][bits]",
-                   std::uint8_t,
-                   std::int16_t,
-                   std::uint32_t,
-                   std::int32_t,
-                   std::uint64_t,
+                   "[device][radix_sort][bits]", std::uint8_t, std::int16_t, std::uint32_t, std::int32_t, std::uint64_t,
                    std::int64_t)
 {
   check_bit_ranges<TestType, std::uint32_t>(0xb17 + sizeof(TestType));
 }
 
 TEMPLATE_TEST_CASE("DeviceRadixSort::SortKeys and SortKeysDescending compare only the bits in the range",
-                   "[device][radix_sort][bits]",
-                   std::uint32_t,
-                   std::int64_t)
+                   "[device][radix_sort][bits]", std::uint32_t, std::int64_t)
 {
   check_bit_ranges<TestType, strata::NullType>(0xb18 + sizeof(TestType));
 }

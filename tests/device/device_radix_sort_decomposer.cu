@@ -112,16 +112,8 @@ using drs_test::u64;
 std::vector<pair_key> pair_keys(std::size_t n, u64 salt)
 {
   std::mt19937_64 rng   = strata_test::make_rng(salt);
-  std::vector<u64> pool = {0x00000000,
-                           0x80000000,
-                           0x7f800000,
-                           0xff800000,
-                           0x7fc00000,
-                           0xffc00001,
-                           0x00000001,
-                           0x80000001,
-                           0x3f800000,
-                           0xbf800000};
+  std::vector<u64> pool = {0x00000000, 0x80000000, 0x7f800000, 0xff800000, 0x7fc00000,
+                           0xffc00001, 0x00000001, 0x80000001, 0x3f800000, 0xbf800000};
   for (int i = 0; i < 14; ++i)
   {
     pool.push_back(rng() & 0xbfffffffULL); // finite: the exponent's top bit clear
@@ -154,9 +146,7 @@ template <typename K>
 void check_every_form(const std::vector<K>& keys, const std::vector<std::pair<int, int>>& ranges)
 {
   std::size_t i = 0;
-  for (const drs_test::form api : {drs_test::form::in_out,
-                                   drs_test::form::double_buffer,
-                                   drs_test::form::policy_in_out,
+  for (const drs_test::form api : {drs_test::form::in_out, drs_test::form::double_buffer, drs_test::form::policy_in_out,
                                    drs_test::form::policy_double_buffer})
   {
     for (const bool descending : drs_test::directions(i++))

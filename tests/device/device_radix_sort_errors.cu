@@ -38,12 +38,9 @@ struct bad_range
 };
 std::vector<bad_range> bad_ranges(int bits)
 {
-  return {{9, 8, "begin_bit > end_bit"},
-          {bits, 0, "begin_bit > end_bit = 0"},
-          {-1, 8, "begin_bit < 0"},
-          {-8, -1, "both negative"},
-          {0, bits + 1, "end_bit past the key"},
-          {bits + 1, bits + 8, "both past the key"}};
+  return {
+    {9, 8, "begin_bit > end_bit"}, {bits, 0, "begin_bit > end_bit = 0"},  {-1, 8, "begin_bit < 0"},
+    {-8, -1, "both negative"},     {0, bits + 1, "end_bit past the key"}, {bits + 1, bits + 8, "both past the key"}};
 }
 
 // Device buffers of N keys and values: the inputs random, the outputs poisoned; checks that nothing changed.
@@ -80,16 +77,8 @@ void check_in_out(Call call, bool pairs)
   STRATA_TEST_CUDA(cudaMalloc(&d_temp, bytes));
   K* const null_k = nullptr;
   V* const null_v = nullptr;
-  auto rejects    = [&](const char* what,
-                     void* t,
-                     std::size_t size,
-                     const K* ki,
-                     K* ko,
-                     const V* vi,
-                     V* vo,
-                     int n,
-                     int begin_bit,
-                     int end_bit) {
+  auto rejects    = [&](const char* what, void* t, std::size_t size, const K* ki, K* ko, const V* vi, V* vo, int n,
+                     int begin_bit, int end_bit) {
     INFO(what);
     std::size_t bytes_in = size;
     CHECK(call(t, bytes_in, ki, ko, vi, vo, n, begin_bit, end_bit) == cudaErrorInvalidValue);
@@ -131,16 +120,16 @@ void check_double_buffer(Call call, bool pairs)
   }
   void* d_temp = nullptr;
   STRATA_TEST_CUDA(cudaMalloc(&d_temp, bytes));
-  auto rejects =
-    [&](const char* what, void* t, std::size_t size, K* k0, K* k1, V* v0, V* v1, int n, int begin_bit, int end_bit) {
-      INFO(what);
-      strata::DoubleBuffer<K> keys(k0, k1);
-      strata::DoubleBuffer<V> values(v0, v1);
-      std::size_t bytes_in = size;
-      CHECK(call(t, bytes_in, keys, values, n, begin_bit, end_bit) == cudaErrorInvalidValue);
-      CHECK(keys.selector == 0);
-      CHECK(values.selector == 0);
-    };
+  auto rejects = [&](const char* what, void* t, std::size_t size, K* k0, K* k1, V* v0, V* v1, int n, int begin_bit,
+                     int end_bit) {
+    INFO(what);
+    strata::DoubleBuffer<K> keys(k0, k1);
+    strata::DoubleBuffer<V> values(v0, v1);
+    std::size_t bytes_in = size;
+    CHECK(call(t, bytes_in, keys, values, n, begin_bit, end_bit) == cudaErrorInvalidValue);
+    CHECK(keys.selector == 0);
+    CHECK(values.selector == 0);
+  };
   K* const k0 = b.keys_in.data();
   K* const k1 = b.keys_out.data();
   V* const v0 = b.values_in.data();
@@ -325,8 +314,8 @@ TEST_CASE("DeviceRadixSort's decomposer and single-phase forms reject bad input"
       INFO(r.what);
       CHECK(strata::DeviceRadixSort::SortKeys(d_temp, bytes, dki, dko, n, decomposer{}, r.begin_bit, r.end_bit)
             == cudaErrorInvalidValue);
-      CHECK(strata::DeviceRadixSort::SortPairsDescending(
-              d_temp, bytes, dki, dko, vi, vo, n, decomposer{}, r.begin_bit, r.end_bit)
+      CHECK(strata::DeviceRadixSort::SortPairsDescending(d_temp, bytes, dki, dko, vi, vo, n, decomposer{}, r.begin_bit,
+                                                         r.end_bit)
             == cudaErrorInvalidValue);
       CHECK(strata::DeviceRadixSort::SortKeys(dki, dko, n, decomposer{}, r.begin_bit, r.end_bit, policy)
             == cudaErrorInvalidValue);

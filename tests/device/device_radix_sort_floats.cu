@@ -114,8 +114,7 @@ const char* mix_name(float_mix m)
 #define DRS_TEST_FLOAT_KEYS float, double, __half, __nv_bfloat16
 
 TEMPLATE_TEST_CASE("DeviceRadixSort orders special floating-point values by their bits, both zeros as one key",
-                   "[device][radix_sort][floats]",
-                   DRS_TEST_FLOAT_KEYS)
+                   "[device][radix_sort][floats]", DRS_TEST_FLOAT_KEYS)
 {
   using K = TestType;
   for (const float_mix mix : {float_mix::specials, float_mix::mixed})
@@ -136,8 +135,7 @@ TEMPLATE_TEST_CASE("DeviceRadixSort orders special floating-point values by thei
 }
 
 TEMPLATE_TEST_CASE("DeviceRadixSort leaves an input of zeros of both signs in its order",
-                   "[device][radix_sort][floats]",
-                   DRS_TEST_FLOAT_KEYS)
+                   "[device][radix_sort][floats]", DRS_TEST_FLOAT_KEYS)
 {
   // Every key is equal: the sorted keys are the input, bit for bit, ascending and descending, and the values too.
   using K = TestType;
@@ -160,8 +158,7 @@ TEMPLATE_TEST_CASE("DeviceRadixSort leaves an input of zeros of both signs in it
 }
 
 TEMPLATE_TEST_CASE("DeviceRadixSort sorts every floating-point bit pattern at every size class",
-                   "[device][radix_sort][floats]",
-                   DRS_TEST_FLOAT_KEYS)
+                   "[device][radix_sort][floats]", DRS_TEST_FLOAT_KEYS)
 {
   // Random bits: NaNs and infinities of both signs, denormals and every exponent.
   using K                              = TestType;
@@ -185,8 +182,7 @@ TEMPLATE_TEST_CASE("DeviceRadixSort sorts every floating-point bit pattern at ev
 }
 
 TEMPLATE_TEST_CASE("DeviceRadixSort sorts floating-point keys by bit ranges of their images",
-                   "[device][radix_sort][floats][bits]",
-                   DRS_TEST_FLOAT_KEYS)
+                   "[device][radix_sort][floats][bits]", DRS_TEST_FLOAT_KEYS)
 {
   // Ranges of the bit-ordered image (in which -0.0 reads as +0.0): the low and high halves, all but the outer bits,
   // the sign bit alone, the sign and exponent, the mantissa.

@@ -182,8 +182,7 @@ ValueT value_of(std::size_t i)
 {
   if constexpr (std::is_same<ValueT, strata_test::custom_t>::value)
   {
-    return strata_test::custom_t{static_cast<std::int64_t>(i) * 0x100000001LL + 3,
-                                 -static_cast<std::int32_t>(i),
+    return strata_test::custom_t{static_cast<std::int64_t>(i) * 0x100000001LL + 3, -static_cast<std::int32_t>(i),
                                  static_cast<std::int16_t>(i ^ 0x5a5a)};
   }
   else if constexpr (std::is_floating_point<ValueT>::value)
@@ -246,8 +245,8 @@ inline std::vector<key_pattern> all_patterns()
 }
 
 template <typename Model>
-std::vector<std::size_t>
-reference_order(const std::vector<typename Model::host_type>& keys, bool descending, int begin_bit, int end_bit);
+std::vector<std::size_t> reference_order(const std::vector<typename Model::host_type>& keys, bool descending,
+                                         int begin_bit, int end_bit);
 
 // n keys of an arithmetic KeyT in pattern p.
 template <typename KeyT>
@@ -392,15 +391,8 @@ std::vector<std::size_t> sort_sizes(std::size_t max_size, u64 salt)
       {
         continue;
       }
-      for (std::size_t r : {std::size_t(0),
-                            std::size_t(1),
-                            std::size_t(2),
-                            std::size_t(31),
-                            std::size_t(33),
-                            t / 2,
-                            t - 33,
-                            t - 2,
-                            t - 1})
+      for (std::size_t r : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(31), std::size_t(33), t / 2,
+                            t - 33, t - 2, t - 1})
       {
         if (few && r != 0 && r != 1 && r != t - 1)
         {
@@ -422,8 +414,8 @@ std::vector<std::size_t> sort_sizes(std::size_t max_size, u64 salt)
 
 // The input positions in the order a stable sort by bits [begin_bit, end_bit) of the keys' images puts them.
 template <typename Model>
-std::vector<std::size_t>
-reference_order(const std::vector<typename Model::host_type>& keys, bool descending, int begin_bit, int end_bit)
+std::vector<std::size_t> reference_order(const std::vector<typename Model::host_type>& keys, bool descending,
+                                         int begin_bit, int end_bit)
 {
   std::vector<u64> digits(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i)
@@ -440,10 +432,8 @@ reference_order(const std::vector<typename Model::host_type>& keys, bool descend
 
 // The first sorted position where the keys (bit for bit) or the values differ from the reference, or -1.
 template <typename H, typename V>
-long long first_wrong(const std::vector<H>& keys_in,
-                      const std::vector<V>& values_in,
-                      const std::vector<std::size_t>& order,
-                      const std::vector<H>& keys_out,
+long long first_wrong(const std::vector<H>& keys_in, const std::vector<V>& values_in,
+                      const std::vector<std::size_t>& order, const std::vector<H>& keys_out,
                       const std::vector<V>* values_out)
 {
   for (std::size_t p = 0; p < order.size(); ++p)
@@ -532,15 +522,8 @@ cudaError_t with_tail(const sort_options& o, int begin_bit, int end_bit, const L
 }
 
 template <typename KeyT, typename ValueT, typename... Tail>
-cudaError_t call_in_out(bool descending,
-                        void* d_temp,
-                        std::size_t& bytes,
-                        const KeyT* d_keys_in,
-                        KeyT* d_keys_out,
-                        const ValueT* d_values_in,
-                        ValueT* d_values_out,
-                        int n,
-                        const Tail&... tail)
+cudaError_t call_in_out(bool descending, void* d_temp, std::size_t& bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+                        const ValueT* d_values_in, ValueT* d_values_out, int n, const Tail&... tail)
 {
   using strata::DeviceRadixSort;
   if constexpr (is_keys_only_v<ValueT>)
@@ -551,20 +534,15 @@ cudaError_t call_in_out(bool descending,
   else
   {
     return descending
-           ? DeviceRadixSort::SortPairsDescending(
-             d_temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, tail...)
+           ? DeviceRadixSort::SortPairsDescending(d_temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n,
+                                                  tail...)
            : DeviceRadixSort::SortPairs(d_temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, tail...);
   }
 }
 
 template <typename KeyT, typename ValueT, typename... Tail>
-cudaError_t call_double_buffer(bool descending,
-                               void* d_temp,
-                               std::size_t& bytes,
-                               strata::DoubleBuffer<KeyT>& d_keys,
-                               strata::DoubleBuffer<ValueT>& d_values,
-                               int n,
-                               const Tail&... tail)
+cudaError_t call_double_buffer(bool descending, void* d_temp, std::size_t& bytes, strata::DoubleBuffer<KeyT>& d_keys,
+                               strata::DoubleBuffer<ValueT>& d_values, int n, const Tail&... tail)
 {
   using strata::DeviceRadixSort;
   if constexpr (is_keys_only_v<ValueT>)
@@ -580,13 +558,8 @@ cudaError_t call_double_buffer(bool descending,
 }
 
 template <typename KeyT, typename ValueT, typename... Tail>
-cudaError_t call_policy_in_out(bool descending,
-                               const KeyT* d_keys_in,
-                               KeyT* d_keys_out,
-                               const ValueT* d_values_in,
-                               ValueT* d_values_out,
-                               int n,
-                               const Tail&... tail)
+cudaError_t call_policy_in_out(bool descending, const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in,
+                               ValueT* d_values_out, int n, const Tail&... tail)
 {
   using strata::DeviceRadixSort;
   if constexpr (is_keys_only_v<ValueT>)
@@ -603,11 +576,8 @@ cudaError_t call_policy_in_out(bool descending,
 }
 
 template <typename KeyT, typename ValueT, typename... Tail>
-cudaError_t call_policy_double_buffer(bool descending,
-                                      strata::DoubleBuffer<KeyT>& d_keys,
-                                      strata::DoubleBuffer<ValueT>& d_values,
-                                      int n,
-                                      const Tail&... tail)
+cudaError_t call_policy_double_buffer(bool descending, strata::DoubleBuffer<KeyT>& d_keys,
+                                      strata::DoubleBuffer<ValueT>& d_values, int n, const Tail&... tail)
 {
   using strata::DeviceRadixSort;
   if constexpr (is_keys_only_v<ValueT>)
@@ -704,8 +674,8 @@ void check_sort(const std::vector<typename Model::host_type>& h_keys, const sort
       strata_test::launch(
         [&](void* t, std::size_t& bytes, cudaStream_t s) {
           return with_tail<Model>(o, begin_bit, end_bit, s, [&](const auto&... tail) {
-            return call_in_out(
-              o.descending, t, bytes, d_keys[0], d_keys[1], d_values[0], d_values[1], num_items, tail...);
+            return call_in_out(o.descending, t, bytes, d_keys[0], d_keys[1], d_values[0], d_values[1], num_items,
+                               tail...);
           });
         },
         o.mode);

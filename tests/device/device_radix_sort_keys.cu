@@ -20,8 +20,7 @@ constexpr std::size_t MAX_ITEMS = (std::size_t(1) << 21) + 3;
 } // namespace
 
 TEMPLATE_TEST_CASE("DeviceRadixSort::SortKeys and SortKeysDescending match a stable host sort at every size class",
-                   "[device][radix_sort][keys]",
-                   DRS_TEST_INTEGER_KEYS)
+                   "[device][radix_sort][keys]", DRS_TEST_INTEGER_KEYS)
 {
   using K                              = TestType;
   const std::vector<std::size_t> sizes = drs_test::sort_sizes<K>(MAX_ITEMS, sizeof(K) * 7 + 1);
@@ -46,8 +45,7 @@ TEMPLATE_TEST_CASE("DeviceRadixSort::SortKeys and SortKeysDescending match a sta
 }
 
 TEMPLATE_TEST_CASE("DeviceRadixSort::SortKeys and SortKeysDescending sort every key pattern",
-                   "[device][radix_sort][keys][patterns]",
-                   DRS_TEST_INTEGER_KEYS)
+                   "[device][radix_sort][keys][patterns]", DRS_TEST_INTEGER_KEYS)
 {
   using K = TestType;
   // One block's worth, a few tiles, many tiles.
@@ -91,10 +89,10 @@ TEST_CASE("DeviceRadixSort::SortKeys and SortKeysDescending at every partial-til
     {
       std::size_t bytes   = 0;
       const cudaError_t e = descending
-                            ? strata::DeviceRadixSort::SortKeysDescending(
-                              nullptr, bytes, d_in.data(), d_out.data(), static_cast<int>(n), 0, 32, cudaStream_t{0})
-                            : strata::DeviceRadixSort::SortKeys(
-                              nullptr, bytes, d_in.data(), d_out.data(), static_cast<int>(n), 0, 32, cudaStream_t{0});
+                            ? strata::DeviceRadixSort::SortKeysDescending(nullptr, bytes, d_in.data(), d_out.data(),
+                                                                          static_cast<int>(n), 0, 32, cudaStream_t{0})
+                            : strata::DeviceRadixSort::SortKeys(nullptr, bytes, d_in.data(), d_out.data(),
+                                                                static_cast<int>(n), 0, 32, cudaStream_t{0});
       REQUIRE(e == cudaSuccess);
       temp_bytes = std::max(temp_bytes, bytes);
     }
@@ -132,7 +130,7 @@ TEST_CASE("DeviceRadixSort::SortKeys and SortKeysDescending at every partial-til
         if (out[r.offset + j] != expected)
         {
           INFO("n " << r.n << (r.descending ? " descending" : " ascending") << ": position " << j << " holds "
-                    << out[r.offset + j] << ", expected " << expected);
+                      << out[r.offset + j] << ", expected " << expected);
           FAIL("wrong sorted keys");
         }
       }

@@ -149,8 +149,8 @@ __global__ void inspect_keys(const K* keys, std::size_t n, bool descending, u64*
 // Counts the positions i where the value is not an input position, the key is not that position's key, or
 // (key, value) does not strictly follow (key, value) at i - 1 in the sort's order.
 template <typename K>
-__global__ void
-count_wrong_pairs(const K* keys, const std::uint32_t* values, std::size_t n, bool descending, u64* wrong)
+__global__ void count_wrong_pairs(const K* keys, const std::uint32_t* values, std::size_t n, bool descending,
+                                  u64* wrong)
 {
   u64 mine                 = 0;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;

@@ -18,11 +18,7 @@ constexpr std::size_t MAX_ITEMS = (std::size_t(1) << 20) + 5;
 } // namespace
 
 TEMPLATE_TEST_CASE("DeviceRadixSort::SortPairs and SortPairsDescending move every value type with its key",
-                   "[device][radix_sort][pairs]",
-                   std::uint8_t,
-                   std::uint32_t,
-                   std::uint64_t,
-                   double,
+                   "[device][radix_sort][pairs]", std::uint8_t, std::uint32_t, std::uint64_t, double,
                    strata_test::custom_t)
 {
   using K                              = std::uint32_t;
@@ -50,13 +46,8 @@ TEMPLATE_TEST_CASE("DeviceRadixSort::SortPairs and SortPairsDescending move ever
 }
 
 TEMPLATE_TEST_CASE("DeviceRadixSort::SortPairs and SortPairsDescending are stable for every key pattern",
-                   "[device][radix_sort][pairs][patterns]",
-                   bool,
-                   std::int8_t,
-                   std::uint16_t,
-                   std::int32_t,
-                   std::int64_t,
-                   std::uint64_t)
+                   "[device][radix_sort][pairs][patterns]", bool, std::int8_t, std::uint16_t, std::int32_t,
+                   std::int64_t, std::uint64_t)
 {
   using K = TestType;
   using V = std::uint32_t;
@@ -117,16 +108,16 @@ TEST_CASE("DeviceRadixSort::SortPairs with begin_bit, end_bit and the stream lef
   SECTION("in/out")
   {
     two_phase([&](void* t, std::size_t& b) {
-      return strata::DeviceRadixSort::SortPairs(
-        t, b, d_keys.data(), d_keys_out.data(), d_values.data(), d_values_out.data(), num_items);
+      return strata::DeviceRadixSort::SortPairs(t, b, d_keys.data(), d_keys_out.data(), d_values.data(),
+                                                d_values_out.data(), num_items);
     });
     STRATA_REQUIRE_EQUAL_VECTORS(d_values_out.download(), ascending);
     STRATA_REQUIRE_EQUAL_VECTORS(d_keys_out.download(), keys_of(ascending));
     d_keys_out.poison();
     d_values_out.poison();
     two_phase([&](void* t, std::size_t& b) {
-      return strata::DeviceRadixSort::SortPairsDescending(
-        t, b, d_keys.data(), d_keys_out.data(), d_values.data(), d_values_out.data(), num_items);
+      return strata::DeviceRadixSort::SortPairsDescending(t, b, d_keys.data(), d_keys_out.data(), d_values.data(),
+                                                          d_values_out.data(), num_items);
     });
     STRATA_REQUIRE_EQUAL_VECTORS(d_values_out.download(), descending);
     STRATA_REQUIRE_EQUAL_VECTORS(d_keys_out.download(), keys_of(descending));

@@ -13,10 +13,8 @@ using drs_test::key_pattern;
 using drs_test::pattern;
 } // namespace
 
-TEMPLATE_TEST_CASE("DeviceRadixSort's single-phase forms sort on the policy's stream",
-                   "[device][radix_sort][policy]",
-                   std::uint32_t,
-                   double)
+TEMPLATE_TEST_CASE("DeviceRadixSort's single-phase forms sort on the policy's stream", "[device][radix_sort][policy]",
+                   std::uint32_t, double)
 {
   using K            = TestType;
   constexpr int BITS = static_cast<int>(sizeof(K) * 8);
@@ -51,9 +49,7 @@ TEST_CASE("DeviceRadixSort's forms run under CUDA graph capture", "[device][radi
   using K             = std::uint32_t;
   const std::size_t n = drs_test::capped(70001);
   const auto keys     = drs_test::make_keys<K>(n, key_pattern{pattern::random, 0, "random"}, 0x9a9);
-  for (const drs_test::form api : {drs_test::form::in_out,
-                                   drs_test::form::double_buffer,
-                                   drs_test::form::policy_in_out,
+  for (const drs_test::form api : {drs_test::form::in_out, drs_test::form::double_buffer, drs_test::form::policy_in_out,
                                    drs_test::form::policy_double_buffer})
   {
     for (const bool descending : {false, true})

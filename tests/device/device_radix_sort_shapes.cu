@@ -33,8 +33,8 @@ struct shape_hub
   using library = typename strata::detail::radix_sort::policy_hub<KeyT, ValueT, std::uint32_t>::MaxPolicy;
   struct Policy : strata::ChainedPolicy<300, Policy, Policy>
   {
-    using OnesweepPolicy = strata::
-      AgentRadixSortOnesweepPolicy<THREADS, ITEMS, 8, MIN_BLOCKS, VALUES == with_keys, VALUES == after_lookback>;
+    using OnesweepPolicy   = strata::AgentRadixSortOnesweepPolicy<THREADS, ITEMS, 8, MIN_BLOCKS, VALUES == with_keys,
+                                                                VALUES == after_lookback>;
     using HistogramPolicy  = typename library::HistogramPolicy;
     using SingleTilePolicy = typename strata::detail::radix_sort::single_tile_tiers_t<library>::largest;
   };
@@ -89,8 +89,8 @@ void check_shape(std::size_t n, int and_words)
   STRATA_TEST_CUDA(
     Dispatch::Dispatch(nullptr, bytes, d_keys, d_values, static_cast<std::uint32_t>(n), 0, end_bit, false, nullptr));
   strata_test::device_buffer<char> temp(bytes);
-  STRATA_TEST_CUDA(Dispatch::Dispatch(
-    temp.data(), bytes, d_keys, d_values, static_cast<std::uint32_t>(n), 0, end_bit, false, nullptr));
+  STRATA_TEST_CUDA(Dispatch::Dispatch(temp.data(), bytes, d_keys, d_values, static_cast<std::uint32_t>(n), 0, end_bit,
+                                      false, nullptr));
   STRATA_TEST_SYNC();
 
   std::vector<std::size_t> order(n);
@@ -149,10 +149,6 @@ TEST_CASE("DeviceRadixSort with tiles over 48 KiB of shared memory", "[device][r
   check_sizes<std::uint64_t, strata::NullType, 256, 28, 2, before_lookback>(); // 56 KiB of keys
   check_sizes<std::uint32_t, std::uint32_t, 256, 28, 2, with_keys>();          // 56 KiB of keys and values
   check_sizes<std::uint64_t, std::uint64_t, 256, 16, 2, with_keys>();          // 64 KiB of keys and values
-  check_sizes<std::uint8_t,
-              strata::NullType,
-              512,
-              80,
-              1,
+  check_sizes<std::uint8_t, strata::NullType, 512, 80, 1,
               before_lookback>(); // 40 KiB of 1-byte keys, 17 KiB of counters
 }

@@ -79,8 +79,8 @@ TEST_CASE("DeviceReduce handles more than 2^31 items", "[device][reduce][large]"
   STRATA_TEST_CUDA(cudaMemset(d_in.data(), 1, m));
   strata_test::device_buffer<long long> d_sum(1);
   strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-    return strata::DeviceReduce::TransformReduce(
-      temp, bytes, d_in.data(), d_sum.data(), m, cuda::std::plus<>{}, strata::Identity{}, 0LL, s);
+    return strata::DeviceReduce::TransformReduce(temp, bytes, d_in.data(), d_sum.data(), m, cuda::std::plus<>{},
+                                                 strata::Identity{}, 0LL, s);
   });
   CHECK(d_sum.download()[0] == static_cast<long long>(m));
 }

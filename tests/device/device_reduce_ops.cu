@@ -36,14 +36,8 @@ const std::vector<std::size_t>& sizes()
 }
 } // namespace
 
-TEMPLATE_TEST_CASE("DeviceReduce::Min and Max match the host",
-                   "[device][reduce]",
-                   std::int8_t,
-                   std::uint16_t,
-                   std::int32_t,
-                   std::uint64_t,
-                   float,
-                   double)
+TEMPLATE_TEST_CASE("DeviceReduce::Min and Max match the host", "[device][reduce]", std::int8_t, std::uint16_t,
+                   std::int32_t, std::uint64_t, float, double)
 {
   using T = TestType;
   for (std::size_t n : sizes())
@@ -59,20 +53,16 @@ TEMPLATE_TEST_CASE("DeviceReduce::Min and Max match the host",
       return strata::DeviceReduce::Max(temp, bytes, d_in.data(), d_max.data(), n, s);
     });
     CHECK(d_min.download()[0]
-          == strata_test::reference_reduce(
-            h_in.data(), h_in.data() + n, std::numeric_limits<T>::max(), strata_test::host_min{}));
+          == strata_test::reference_reduce(h_in.data(), h_in.data() + n, std::numeric_limits<T>::max(),
+                                           strata_test::host_min{}));
     CHECK(d_max.download()[0]
-          == strata_test::reference_reduce(
-            h_in.data(), h_in.data() + n, std::numeric_limits<T>::lowest(), strata_test::host_max{}));
+          == strata_test::reference_reduce(h_in.data(), h_in.data() + n, std::numeric_limits<T>::lowest(),
+                                           strata_test::host_max{}));
   }
 }
 
-TEMPLATE_TEST_CASE("DeviceReduce::ArgMin and ArgMax find the first extreme position",
-                   "[device][reduce]",
-                   std::int8_t,
-                   std::int32_t,
-                   float,
-                   double)
+TEMPLATE_TEST_CASE("DeviceReduce::ArgMin and ArgMax find the first extreme position", "[device][reduce]", std::int8_t,
+                   std::int32_t, float, double)
 {
   using T    = TestType;
   using Pair = strata::KeyValuePair<int, T>;
@@ -145,8 +135,8 @@ TEMPLATE_TEST_CASE("DeviceReduce::TransformReduce sums squares", "[device][reduc
     strata_test::device_buffer<T> d_out(1);
     const T init = T(42);
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceReduce::TransformReduce(
-        temp, bytes, d_in.data(), d_out.data(), n, cuda::std::plus<>{}, square{}, init, s);
+      return strata::DeviceReduce::TransformReduce(temp, bytes, d_in.data(), d_out.data(), n, cuda::std::plus<>{},
+                                                   square{}, init, s);
     });
     T expected = init;
     for (const T& x : h_in)
@@ -171,12 +161,12 @@ TEST_CASE("DeviceReduce::ArgMin and ArgMax with separate value and index outputs
     strata_test::device_buffer<float> d_value(2);
     strata_test::device_buffer<std::int64_t> d_index(2);
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceReduce::ArgMin(
-        temp, bytes, d_in.data(), d_value.data(), d_index.data(), static_cast<std::int64_t>(n), s);
+      return strata::DeviceReduce::ArgMin(temp, bytes, d_in.data(), d_value.data(), d_index.data(),
+                                          static_cast<std::int64_t>(n), s);
     });
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceReduce::ArgMax(
-        temp, bytes, d_in.data(), d_value.data() + 1, d_index.data() + 1, static_cast<std::int64_t>(n), s);
+      return strata::DeviceReduce::ArgMax(temp, bytes, d_in.data(), d_value.data() + 1, d_index.data() + 1,
+                                          static_cast<std::int64_t>(n), s);
     });
     const std::vector<float> values     = d_value.download();
     const std::vector<std::int64_t> idx = d_index.download();

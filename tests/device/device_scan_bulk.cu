@@ -20,12 +20,8 @@ struct bulk_hub
 {
   struct Policy : strata::ChainedPolicy<900, Policy, Policy>
   {
-    using ScanPolicy     = strata::AgentScanPolicy<128,
-                                               8,
-                                               strata::BLOCK_LOAD_WARP_TRANSPOSE,
-                                               strata::LOAD_PLAIN,
-                                               strata::BLOCK_STORE_WARP_TRANSPOSE,
-                                               strata::BLOCK_SCAN_WARP_SCANS>;
+    using ScanPolicy     = strata::AgentScanPolicy<128, 8, strata::BLOCK_LOAD_WARP_TRANSPOSE, strata::LOAD_PLAIN,
+                                               strata::BLOCK_STORE_WARP_TRANSPOSE, strata::BLOCK_SCAN_WARP_SCANS>;
     using BulkScanPolicy = strata::AgentScanBulkPolicy<BULK_THREADS, BULK_VECTORS>;
   };
   using MaxPolicy = Policy;
@@ -46,8 +42,9 @@ void run_bulk(const T* d_in, T* d_out, Op op, T init, std::size_t n, strata_test
     [&](void* temp, std::size_t& bytes, cudaStream_t s) {
       if constexpr (INIT_KIND == 0)
       {
-        return strata::DispatchScan<const T*, T*, Op, strata::detail::scan::no_init, std::uint32_t, T, bulk_hub>::
-          Dispatch(temp, bytes, d_in, d_out, op, {}, static_cast<std::uint32_t>(n), s);
+        return strata::DispatchScan<const T*, T*, Op, strata::detail::scan::no_init, std::uint32_t, T,
+                                    bulk_hub>::Dispatch(temp, bytes, d_in, d_out, op, {}, static_cast<std::uint32_t>(n),
+                                                        s);
       }
       else
       {
@@ -127,9 +124,7 @@ TEST_CASE("DeviceScan's bulk path keeps the order of a non-commutative operator"
   {
     CAPTURE(n);
     check_bulk_scans<std::uint64_t>(strata_test::random_vector<std::uint64_t>(n, 43 * n + 9),
-                                    strata_test::packed_affine_then{},
-                                    init,
-                                    device_scan_test::mode_for(n),
+                                    strata_test::packed_affine_then{}, init, device_scan_test::mode_for(n),
                                     exactly_equal{});
   }
 }

@@ -33,10 +33,7 @@ std::vector<std::size_t> by_key_sizes(const key_pattern& pattern, std::size_t ti
 // ExclusiveSumByKey and InclusiveSumByKey of `h_values` under `h_keys`, with `device_eq` on the device and
 // `host_eq` in the references.
 template <typename K, typename V, typename DeviceEq, typename HostEq>
-void check_sums_by_key(const std::vector<K>& h_keys,
-                       const std::vector<V>& h_values,
-                       DeviceEq device_eq,
-                       HostEq host_eq,
+void check_sums_by_key(const std::vector<K>& h_keys, const std::vector<V>& h_values, DeviceEq device_eq, HostEq host_eq,
                        strata_test::launch_mode mode)
 {
   const std::size_t n = h_values.size();
@@ -47,21 +44,21 @@ void check_sums_by_key(const std::vector<K>& h_keys,
     INFO("ExclusiveSumByKey");
     strata_test::launch(
       [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return strata::DeviceScan::ExclusiveSumByKey(
-          temp, bytes, d_keys.data(), d_values.data(), d_out.data(), static_cast<int>(n), device_eq, s);
+        return strata::DeviceScan::ExclusiveSumByKey(temp, bytes, d_keys.data(), d_values.data(), d_out.data(),
+                                                     static_cast<int>(n), device_eq, s);
       },
       mode);
-    STRATA_REQUIRE_EQUAL_VECTORS(
-      d_out.download(),
-      device_scan_test::reference_exclusive_scan_by_key(h_keys, h_values, V{}, wrapping_plus{}, host_eq));
+    STRATA_REQUIRE_EQUAL_VECTORS(d_out.download(),
+                                 device_scan_test::reference_exclusive_scan_by_key(h_keys, h_values, V{},
+                                                                                   wrapping_plus{}, host_eq));
   }
   d_out.poison();
   {
     INFO("InclusiveSumByKey");
     strata_test::launch(
       [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return strata::DeviceScan::InclusiveSumByKey(
-          temp, bytes, d_keys.data(), d_values.data(), d_out.data(), static_cast<int>(n), device_eq, s);
+        return strata::DeviceScan::InclusiveSumByKey(temp, bytes, d_keys.data(), d_values.data(), d_out.data(),
+                                                     static_cast<int>(n), device_eq, s);
       },
       mode);
     STRATA_REQUIRE_EQUAL_VECTORS(
@@ -75,14 +72,8 @@ void check_sums_by_key(const std::vector<K>& h_keys,
 // ExclusiveScanByKey (with `init`) and InclusiveScanByKey of `h_values` under `h_keys`, with `device_op` and
 // `device_eq` on the device and `host_op` and `host_eq` in the references.
 template <typename K, typename V, typename DeviceOp, typename HostOp, typename DeviceEq, typename HostEq>
-void check_scans_by_key(const std::vector<K>& h_keys,
-                        const std::vector<V>& h_values,
-                        DeviceOp device_op,
-                        HostOp host_op,
-                        V init,
-                        DeviceEq device_eq,
-                        HostEq host_eq,
-                        strata_test::launch_mode mode)
+void check_scans_by_key(const std::vector<K>& h_keys, const std::vector<V>& h_values, DeviceOp device_op,
+                        HostOp host_op, V init, DeviceEq device_eq, HostEq host_eq, strata_test::launch_mode mode)
 {
   const std::size_t n = h_values.size();
   strata_test::device_buffer<K> d_keys(h_keys);
@@ -92,16 +83,8 @@ void check_scans_by_key(const std::vector<K>& h_keys,
     INFO("ExclusiveScanByKey");
     strata_test::launch(
       [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return strata::DeviceScan::ExclusiveScanByKey(temp,
-                                                      bytes,
-                                                      d_keys.data(),
-                                                      d_values.data(),
-                                                      d_out.data(),
-                                                      device_op,
-                                                      init,
-                                                      static_cast<int>(n),
-                                                      device_eq,
-                                                      s);
+        return strata::DeviceScan::ExclusiveScanByKey(temp, bytes, d_keys.data(), d_values.data(), d_out.data(),
+                                                      device_op, init, static_cast<int>(n), device_eq, s);
       },
       mode);
     STRATA_REQUIRE_EQUAL_VECTORS(
@@ -112,8 +95,8 @@ void check_scans_by_key(const std::vector<K>& h_keys,
     INFO("InclusiveScanByKey");
     strata_test::launch(
       [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return strata::DeviceScan::InclusiveScanByKey(
-          temp, bytes, d_keys.data(), d_values.data(), d_out.data(), device_op, static_cast<int>(n), device_eq, s);
+        return strata::DeviceScan::InclusiveScanByKey(temp, bytes, d_keys.data(), d_values.data(), d_out.data(),
+                                                      device_op, static_cast<int>(n), device_eq, s);
       },
       mode);
     STRATA_REQUIRE_EQUAL_VECTORS(d_out.download(),
@@ -136,9 +119,7 @@ TEST_CASE("DeviceScan sums by key match the host for every key pattern", "[devic
       {
         CAPTURE(n);
         check_sums_by_key(device_scan_test::run_keys<int>(n, pattern, 29 * n + 1),
-                          strata_test::random_vector<int>(n, 31 * n + 2),
-                          cuda::std::equal_to<>{},
-                          host_equal{},
+                          strata_test::random_vector<int>(n, 31 * n + 2), cuda::std::equal_to<>{}, host_equal{},
                           device_scan_test::mode_for(n));
       }
     }
@@ -148,9 +129,7 @@ TEST_CASE("DeviceScan sums by key match the host for every key pattern", "[devic
       {
         CAPTURE(n);
         check_sums_by_key(device_scan_test::run_keys<int>(n, pattern, 37 * n + 3),
-                          strata_test::random_vector<double>(n, 41 * n + 4),
-                          cuda::std::equal_to<>{},
-                          host_equal{},
+                          strata_test::random_vector<double>(n, 41 * n + 4), cuda::std::equal_to<>{}, host_equal{},
                           device_scan_test::mode_for(n));
       }
     }
@@ -168,13 +147,8 @@ TEST_CASE("DeviceScan scans by key match the host for every key pattern", "[devi
       {
         CAPTURE(n);
         check_scans_by_key(device_scan_test::run_keys<int>(n, pattern, 43 * n + 5),
-                           strata_test::random_vector<int>(n, 47 * n + 6),
-                           cuda::maximum<>{},
-                           strata_test::host_max{},
-                           -1000,
-                           cuda::std::equal_to<>{},
-                           host_equal{},
-                           device_scan_test::mode_for(n));
+                           strata_test::random_vector<int>(n, 47 * n + 6), cuda::maximum<>{}, strata_test::host_max{},
+                           -1000, cuda::std::equal_to<>{}, host_equal{}, device_scan_test::mode_for(n));
       }
     }
     SECTION(std::string("cuda::std::plus<> with an initial value on double, ") + pattern.name)
@@ -183,13 +157,8 @@ TEST_CASE("DeviceScan scans by key match the host for every key pattern", "[devi
       {
         CAPTURE(n);
         check_scans_by_key(device_scan_test::run_keys<int>(n, pattern, 53 * n + 7),
-                           strata_test::random_vector<double>(n, 59 * n + 8),
-                           cuda::std::plus<>{},
-                           wrapping_plus{},
-                           0.5,
-                           cuda::std::equal_to<>{},
-                           host_equal{},
-                           device_scan_test::mode_for(n));
+                           strata_test::random_vector<double>(n, 59 * n + 8), cuda::std::plus<>{}, wrapping_plus{}, 0.5,
+                           cuda::std::equal_to<>{}, host_equal{}, device_scan_test::mode_for(n));
       }
     }
     SECTION(std::string("mat_mul on mat2x2, ") + pattern.name)
@@ -199,12 +168,8 @@ TEST_CASE("DeviceScan scans by key match the host for every key pattern", "[devi
       {
         CAPTURE(n);
         check_scans_by_key(device_scan_test::run_keys<int>(n, pattern, 61 * n + 9),
-                           strata_test::random_vector<mat2x2>(n, 67 * n + 10),
-                           strata_test::mat_mul{},
-                           strata_test::mat_mul{},
-                           init,
-                           cuda::std::equal_to<>{},
-                           host_equal{},
+                           strata_test::random_vector<mat2x2>(n, 67 * n + 10), strata_test::mat_mul{},
+                           strata_test::mat_mul{}, init, cuda::std::equal_to<>{}, host_equal{},
                            device_scan_test::mode_for(n));
       }
     }
@@ -224,22 +189,14 @@ TEST_CASE("DeviceScan by key with a custom key equality", "[device][scan][by-key
       const std::vector<int> keys = device_scan_test::decade_keys(n, pattern, 71 * n + 11);
       {
         INFO("int sums");
-        check_sums_by_key(keys,
-                          strata_test::random_vector<int>(n, 73 * n + 12),
-                          same_decade{},
-                          same_decade{},
+        check_sums_by_key(keys, strata_test::random_vector<int>(n, 73 * n + 12), same_decade{}, same_decade{},
                           device_scan_test::mode_for(n));
       }
       {
         INFO("mat_mul scans");
-        check_scans_by_key(keys,
-                           strata_test::random_vector<mat2x2>(n, 79 * n + 13),
-                           strata_test::mat_mul{},
-                           strata_test::mat_mul{},
-                           strata_test::random_vector<mat2x2>(1, 83 * n)[0],
-                           same_decade{},
-                           same_decade{},
-                           device_scan_test::mode_for(n));
+        check_scans_by_key(keys, strata_test::random_vector<mat2x2>(n, 79 * n + 13), strata_test::mat_mul{},
+                           strata_test::mat_mul{}, strata_test::random_vector<mat2x2>(1, 83 * n)[0], same_decade{},
+                           same_decade{}, device_scan_test::mode_for(n));
       }
     }
   }
@@ -255,19 +212,13 @@ TEST_CASE("DeviceScan by key with narrow and wide keys", "[device][scan][by-key]
     const std::vector<int> values = strata_test::random_vector<int>(n, 89 * n + 14);
     {
       INFO("int8 keys");
-      check_sums_by_key(device_scan_test::run_keys<std::int8_t>(n, pattern, 97 * n + 15),
-                        values,
-                        cuda::std::equal_to<>{},
-                        host_equal{},
-                        device_scan_test::mode_for(n));
+      check_sums_by_key(device_scan_test::run_keys<std::int8_t>(n, pattern, 97 * n + 15), values,
+                        cuda::std::equal_to<>{}, host_equal{}, device_scan_test::mode_for(n));
     }
     {
       INFO("uint64 keys");
-      check_sums_by_key(device_scan_test::run_keys<std::uint64_t>(n, pattern, 101 * n + 16),
-                        values,
-                        cuda::std::equal_to<>{},
-                        host_equal{},
-                        device_scan_test::mode_for(n));
+      check_sums_by_key(device_scan_test::run_keys<std::uint64_t>(n, pattern, 101 * n + 16), values,
+                        cuda::std::equal_to<>{}, host_equal{}, device_scan_test::mode_for(n));
     }
   }
 }
@@ -295,52 +246,52 @@ TEST_CASE("DeviceScan by key in place", "[device][scan][by-key][in-place]")
       INFO("ExclusiveSumByKey with d_values_in == d_values_out");
       strata_test::launch(
         [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-          return strata::DeviceScan::ExclusiveSumByKey(
-            temp, bytes, keys, values, values, num_items, cuda::std::equal_to<>{}, s);
+          return strata::DeviceScan::ExclusiveSumByKey(temp, bytes, keys, values, values, num_items,
+                                                       cuda::std::equal_to<>{}, s);
         },
         mode);
-      STRATA_REQUIRE_EQUAL_VECTORS(
-        d_values.download(),
-        device_scan_test::reference_exclusive_scan_by_key(h_keys, h_values, 0, wrapping_plus{}, host_equal{}));
+      STRATA_REQUIRE_EQUAL_VECTORS(d_values.download(),
+                                   device_scan_test::reference_exclusive_scan_by_key(h_keys, h_values, 0,
+                                                                                     wrapping_plus{}, host_equal{}));
     }
     d_values.upload(h_values);
     {
       INFO("InclusiveSumByKey with d_values_in == d_values_out");
       strata_test::launch(
         [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-          return strata::DeviceScan::InclusiveSumByKey(
-            temp, bytes, keys, values, values, num_items, cuda::std::equal_to<>{}, s);
+          return strata::DeviceScan::InclusiveSumByKey(temp, bytes, keys, values, values, num_items,
+                                                       cuda::std::equal_to<>{}, s);
         },
         mode);
-      STRATA_REQUIRE_EQUAL_VECTORS(
-        d_values.download(),
-        device_scan_test::reference_inclusive_scan_by_key(h_keys, h_values, wrapping_plus{}, host_equal{}));
+      STRATA_REQUIRE_EQUAL_VECTORS(d_values.download(),
+                                   device_scan_test::reference_inclusive_scan_by_key(h_keys, h_values, wrapping_plus{},
+                                                                                     host_equal{}));
     }
     d_values.upload(h_values);
     {
       INFO("ExclusiveScanByKey with d_values_in == d_values_out");
       strata_test::launch(
         [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-          return strata::DeviceScan::ExclusiveScanByKey(
-            temp, bytes, keys, values, values, cuda::maximum<>{}, -1000, num_items, cuda::std::equal_to<>{}, s);
+          return strata::DeviceScan::ExclusiveScanByKey(temp, bytes, keys, values, values, cuda::maximum<>{}, -1000,
+                                                        num_items, cuda::std::equal_to<>{}, s);
         },
         mode);
       STRATA_REQUIRE_EQUAL_VECTORS(d_values.download(),
-                                   device_scan_test::reference_exclusive_scan_by_key(
-                                     h_keys, h_values, -1000, strata_test::host_max{}, host_equal{}));
+                                   device_scan_test::reference_exclusive_scan_by_key(h_keys, h_values, -1000,
+                                                                                     strata_test::host_max{},
+                                                                                     host_equal{}));
     }
     d_values.upload(h_values);
     {
       INFO("InclusiveScanByKey with d_values_in == d_values_out");
       strata_test::launch(
         [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-          return strata::DeviceScan::InclusiveScanByKey(
-            temp, bytes, keys, values, values, cuda::maximum<>{}, num_items, cuda::std::equal_to<>{}, s);
+          return strata::DeviceScan::InclusiveScanByKey(temp, bytes, keys, values, values, cuda::maximum<>{}, num_items,
+                                                        cuda::std::equal_to<>{}, s);
         },
         mode);
-      STRATA_REQUIRE_EQUAL_VECTORS(
-        d_values.download(),
-        device_scan_test::reference_inclusive_scan_by_key(h_keys, h_values, strata_test::host_max{}, host_equal{}));
+      STRATA_REQUIRE_EQUAL_VECTORS(d_values.download(), device_scan_test::reference_inclusive_scan_by_key(
+                                                          h_keys, h_values, strata_test::host_max{}, host_equal{}));
     }
   }
 }
@@ -362,23 +313,22 @@ TEST_CASE("DeviceScan by key defaults to cuda::std::equal_to<> and stream 0", "[
     {
       INFO("InclusiveSumByKey");
       strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t) {
-        return strata::DeviceScan::InclusiveSumByKey(
-          temp, bytes, d_keys.data(), d_values.data(), d_out.data(), num_items);
+        return strata::DeviceScan::InclusiveSumByKey(temp, bytes, d_keys.data(), d_values.data(), d_out.data(),
+                                                     num_items);
       });
-      STRATA_REQUIRE_EQUAL_VECTORS(
-        d_out.download(),
-        device_scan_test::reference_inclusive_scan_by_key(h_keys, h_values, wrapping_plus{}, host_equal{}));
+      STRATA_REQUIRE_EQUAL_VECTORS(d_out.download(),
+                                   device_scan_test::reference_inclusive_scan_by_key(h_keys, h_values, wrapping_plus{},
+                                                                                     host_equal{}));
     }
     d_out.poison();
     {
       INFO("ExclusiveScanByKey");
       strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t) {
-        return strata::DeviceScan::ExclusiveScanByKey(
-          temp, bytes, d_keys.data(), d_values.data(), d_out.data(), cuda::maximum<>{}, 5, num_items);
+        return strata::DeviceScan::ExclusiveScanByKey(temp, bytes, d_keys.data(), d_values.data(), d_out.data(),
+                                                      cuda::maximum<>{}, 5, num_items);
       });
-      STRATA_REQUIRE_EQUAL_VECTORS(
-        d_out.download(),
-        device_scan_test::reference_exclusive_scan_by_key(h_keys, h_values, 5, strata_test::host_max{}, host_equal{}));
+      STRATA_REQUIRE_EQUAL_VECTORS(d_out.download(), device_scan_test::reference_exclusive_scan_by_key(
+                                                       h_keys, h_values, 5, strata_test::host_max{}, host_equal{}));
     }
   }
 }

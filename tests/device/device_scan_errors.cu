@@ -275,15 +275,15 @@ TEST_CASE("DeviceScan of no items asks for one byte and writes nothing", "[devic
   SECTION("ExclusiveScanByKey")
   {
     check_empty([](void* t, std::size_t& b, int* in, int* out, int n, cudaStream_t s) {
-      return strata::DeviceScan::ExclusiveScanByKey(
-        t, b, in, in, out, cuda::maximum<>{}, 7, n, cuda::std::equal_to<>{}, s);
+      return strata::DeviceScan::ExclusiveScanByKey(t, b, in, in, out, cuda::maximum<>{}, 7, n, cuda::std::equal_to<>{},
+                                                    s);
     });
   }
   SECTION("InclusiveScanByKey")
   {
     check_empty([](void* t, std::size_t& b, int* in, int* out, int n, cudaStream_t s) {
-      return strata::DeviceScan::InclusiveScanByKey(
-        t, b, in, in, out, cuda::maximum<>{}, n, cuda::std::equal_to<>{}, s);
+      return strata::DeviceScan::InclusiveScanByKey(t, b, in, in, out, cuda::maximum<>{}, n, cuda::std::equal_to<>{},
+                                                    s);
     });
   }
 }

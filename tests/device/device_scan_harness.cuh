@@ -56,8 +56,8 @@ constexpr std::size_t MAX_ITEMS = std::size_t(1) << 22;
 // test_sizes(tile, max_size) plus k * t + r for t in {SWEEP_TILE, tile, second_tile} (a second tile, such as the
 // bulk path's, where not 0), a few multiples k and remainders r from an empty last tile (r = 0) through one item
 // (r = 1) to one item short of a full tile (r = t - 1).
-inline std::vector<std::size_t>
-scan_sizes(std::size_t tile, std::size_t max_size, std::uint64_t salt, std::size_t second_tile = 0)
+inline std::vector<std::size_t> scan_sizes(std::size_t tile, std::size_t max_size, std::uint64_t salt,
+                                           std::size_t second_tile = 0)
 {
   std::vector<std::size_t> s        = strata_test::test_sizes(tile, max_size, salt);
   const std::vector<std::size_t> st = strata_test::test_sizes(SWEEP_TILE, max_size, salt + 1);
@@ -66,15 +66,8 @@ scan_sizes(std::size_t tile, std::size_t max_size, std::uint64_t salt, std::size
   {
     for (std::size_t k : {1, 2, 3, 8, 61})
     {
-      for (std::size_t r : {std::size_t(0),
-                            std::size_t(1),
-                            std::size_t(2),
-                            std::size_t(31),
-                            std::size_t(33),
-                            t / 2,
-                            t - 33,
-                            t - 2,
-                            t - 1})
+      for (std::size_t r : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(31), std::size_t(33), t / 2,
+                            t - 33, t - 2, t - 1})
       {
         if (t > 33 && r < t && k * t + r <= max_size)
         {
@@ -166,8 +159,8 @@ std::vector<V> reference_inclusive_scan_by_key(const std::vector<K>& keys, const
 
 // out[i] = init op values[s] op ... op values[i - 1], s the first position of i's segment (init where i == s).
 template <typename K, typename V, typename Op, typename Eq>
-std::vector<V>
-reference_exclusive_scan_by_key(const std::vector<K>& keys, const std::vector<V>& values, V init, Op op, Eq eq)
+std::vector<V> reference_exclusive_scan_by_key(const std::vector<K>& keys, const std::vector<V>& values, V init, Op op,
+                                               Eq eq)
 {
   std::vector<V> out(values.size());
   for (std::size_t i = 0; i < values.size(); ++i)

@@ -80,12 +80,8 @@ TEST_CASE("DeviceScan sums read counting, constant and transform iterators and w
       CAPTURE(n);
       strata_test::device_buffer<long long> d_out(n);
       strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return strata::DeviceScan::InclusiveSum(temp,
-                                                bytes,
-                                                thrust::counting_iterator<long long>(5),
-                                                thrust::device_ptr<long long>(d_out.data()),
-                                                static_cast<int>(n),
-                                                s);
+        return strata::DeviceScan::InclusiveSum(temp, bytes, thrust::counting_iterator<long long>(5),
+                                                thrust::device_ptr<long long>(d_out.data()), static_cast<int>(n), s);
       });
       std::vector<long long> expected(n);
       for (std::size_t i = 0; i < n; ++i)
@@ -105,8 +101,8 @@ TEST_CASE("DeviceScan sums read counting, constant and transform iterators and w
       strata_test::device_buffer<long long> d_out(n);
       strata_test::launch(
         [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-          return strata::DeviceScan::ExclusiveSum(
-            temp, bytes, in, thrust::device_ptr<long long>(d_out.data()), static_cast<int>(n), s);
+          return strata::DeviceScan::ExclusiveSum(temp, bytes, in, thrust::device_ptr<long long>(d_out.data()),
+                                                  static_cast<int>(n), s);
         },
         strata_test::launch_mode::graph);
       std::vector<long long> expected(n);
@@ -125,14 +121,9 @@ TEST_CASE("DeviceScan sums read counting, constant and transform iterators and w
       CAPTURE(n);
       strata_test::device_buffer<long long> d_out(n);
       strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return strata::DeviceScan::InclusiveScanInit(temp,
-                                                     bytes,
-                                                     thrust::constant_iterator<long long>(-2),
-                                                     thrust::device_ptr<long long>(d_out.data()),
-                                                     cuda::std::plus<>{},
-                                                     10LL,
-                                                     static_cast<int>(n),
-                                                     s);
+        return strata::DeviceScan::InclusiveScanInit(temp, bytes, thrust::constant_iterator<long long>(-2),
+                                                     thrust::device_ptr<long long>(d_out.data()), cuda::std::plus<>{},
+                                                     10LL, static_cast<int>(n), s);
       });
       std::vector<long long> expected(n);
       for (std::size_t i = 0; i < n; ++i)
@@ -155,8 +146,8 @@ TEST_CASE("DeviceScan scans read transform iterators and device_ptr and write th
       CAPTURE(n);
       strata_test::device_buffer<int> d_out(n);
       strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return strata::DeviceScan::InclusiveScan(
-          temp, bytes, in, thrust::device_ptr<int>(d_out.data()), cuda::maximum<>{}, static_cast<int>(n), s);
+        return strata::DeviceScan::InclusiveScan(temp, bytes, in, thrust::device_ptr<int>(d_out.data()),
+                                                 cuda::maximum<>{}, static_cast<int>(n), s);
       });
       STRATA_REQUIRE_EQUAL_VECTORS(d_out.download(),
                                    strata_test::reference_inclusive_scan(host_values(in, n), strata_test::host_max{}));
@@ -172,18 +163,12 @@ TEST_CASE("DeviceScan scans read transform iterators and device_ptr and write th
       strata_test::device_buffer<mat2x2> d_out(n);
       strata_test::launch(
         [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-          return strata::DeviceScan::ExclusiveScan(temp,
-                                                   bytes,
-                                                   in,
-                                                   thrust::device_ptr<mat2x2>(d_out.data()),
-                                                   strata_test::mat_mul{},
-                                                   init,
-                                                   static_cast<int>(n),
-                                                   s);
+          return strata::DeviceScan::ExclusiveScan(temp, bytes, in, thrust::device_ptr<mat2x2>(d_out.data()),
+                                                   strata_test::mat_mul{}, init, static_cast<int>(n), s);
         },
         strata_test::launch_mode::graph);
-      STRATA_REQUIRE_EQUAL_VECTORS(
-        d_out.download(), strata_test::reference_exclusive_scan(host_values(in, n), init, strata_test::mat_mul{}));
+      STRATA_REQUIRE_EQUAL_VECTORS(d_out.download(), strata_test::reference_exclusive_scan(host_values(in, n), init,
+                                                                                           strata_test::mat_mul{}));
     }
   }
   SECTION("InclusiveSum from device_ptr<const int> to device_ptr<int>")
@@ -195,12 +180,8 @@ TEST_CASE("DeviceScan scans read transform iterators and device_ptr and write th
       strata_test::device_buffer<int> d_in(h_in);
       strata_test::device_buffer<int> d_out(n);
       strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return strata::DeviceScan::InclusiveSum(temp,
-                                                bytes,
-                                                thrust::device_ptr<const int>(d_in.data()),
-                                                thrust::device_ptr<int>(d_out.data()),
-                                                static_cast<int>(n),
-                                                s);
+        return strata::DeviceScan::InclusiveSum(temp, bytes, thrust::device_ptr<const int>(d_in.data()),
+                                                thrust::device_ptr<int>(d_out.data()), static_cast<int>(n), s);
       });
       STRATA_REQUIRE_EQUAL_VECTORS(d_out.download(),
                                    strata_test::reference_inclusive_scan(h_in, device_scan_test::wrapping_plus{}));
@@ -214,8 +195,8 @@ TEST_CASE("DeviceScan scans read transform iterators and device_ptr and write th
       const std::vector<int> h_in = strata_test::random_vector<int>(n, 5 * n);
       strata_test::device_buffer<int> d_data(h_in);
       strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return strata::DeviceScan::InclusiveSum(
-          temp, bytes, thrust::device_ptr<int>(d_data.data()), static_cast<int>(n), s);
+        return strata::DeviceScan::InclusiveSum(temp, bytes, thrust::device_ptr<int>(d_data.data()),
+                                                static_cast<int>(n), s);
       });
       STRATA_REQUIRE_EQUAL_VECTORS(d_data.download(),
                                    strata_test::reference_inclusive_scan(h_in, device_scan_test::wrapping_plus{}));
@@ -233,14 +214,9 @@ TEST_CASE("DeviceScan by key reads fancy keys and values", "[device][scan][itera
       CAPTURE(n);
       strata_test::device_buffer<long long> d_out(n);
       strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return strata::DeviceScan::InclusiveSumByKey(temp,
-                                                     bytes,
-                                                     keys,
-                                                     thrust::constant_iterator<long long>(1),
-                                                     thrust::device_ptr<long long>(d_out.data()),
-                                                     static_cast<int>(n),
-                                                     cuda::std::equal_to<>{},
-                                                     s);
+        return strata::DeviceScan::InclusiveSumByKey(temp, bytes, keys, thrust::constant_iterator<long long>(1),
+                                                     thrust::device_ptr<long long>(d_out.data()), static_cast<int>(n),
+                                                     cuda::std::equal_to<>{}, s);
       });
       std::vector<long long> expected(n);
       for (std::size_t i = 0; i < n; ++i)
@@ -259,16 +235,10 @@ TEST_CASE("DeviceScan by key reads fancy keys and values", "[device][scan][itera
       strata_test::device_buffer<long long> d_out(n);
       strata_test::launch(
         [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-          return strata::DeviceScan::ExclusiveScanByKey(temp,
-                                                        bytes,
-                                                        keys,
-                                                        thrust::counting_iterator<long long>(0),
+          return strata::DeviceScan::ExclusiveScanByKey(temp, bytes, keys, thrust::counting_iterator<long long>(0),
                                                         thrust::device_ptr<long long>(d_out.data()),
-                                                        cuda::std::plus<>{},
-                                                        100LL,
-                                                        static_cast<int>(n),
-                                                        cuda::std::equal_to<>{},
-                                                        s);
+                                                        cuda::std::plus<>{}, 100LL, static_cast<int>(n),
+                                                        cuda::std::equal_to<>{}, s);
         },
         strata_test::launch_mode::graph);
       std::vector<long long> expected(n);

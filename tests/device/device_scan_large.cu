@@ -119,14 +119,8 @@ TEST_CASE("DeviceScan handles more than 2^31 items", "[device][scan][large]")
   SECTION("ExclusiveScan of constant_iterator<int8_t>(1) with a uint32 initial value")
   {
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceScan::ExclusiveScan(temp,
-                                               bytes,
-                                               thrust::constant_iterator<std::int8_t>(1),
-                                               d_out.data(),
-                                               cuda::std::plus<>{},
-                                               std::uint32_t{5},
-                                               n,
-                                               s);
+      return strata::DeviceScan::ExclusiveScan(temp, bytes, thrust::constant_iterator<std::int8_t>(1), d_out.data(),
+                                               cuda::std::plus<>{}, std::uint32_t{5}, n, s);
     });
     check_samples(d_out.data(), n, [](std::size_t i) {
       return static_cast<std::uint32_t>(i + 5);
@@ -150,8 +144,8 @@ TEST_CASE("DeviceScan handles more than 2^31 items", "[device][scan][large]")
     const unsigned long long run = 1000003;
     auto keys = thrust::make_transform_iterator(thrust::counting_iterator<unsigned long long>(0), run_of{run});
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceScan::InclusiveSumByKey(
-        temp, bytes, keys, thrust::constant_iterator<std::uint32_t>(1), d_out.data(), n, cuda::std::equal_to<>{}, s);
+      return strata::DeviceScan::InclusiveSumByKey(temp, bytes, keys, thrust::constant_iterator<std::uint32_t>(1),
+                                                   d_out.data(), n, cuda::std::equal_to<>{}, s);
     });
     check_samples(d_out.data(), n, [run](std::size_t i) {
       return static_cast<std::uint32_t>(i % run + 1);

@@ -27,8 +27,7 @@ std::vector<T> inclusive_sums(const std::vector<T>& in)
 } // namespace
 
 TEMPLATE_TEST_CASE("DeviceScan::ExclusiveSum and InclusiveSum match the host for every size class",
-                   "[device][scan][sum]",
-                   STRATA_TEST_ALL_TYPES)
+                   "[device][scan][sum]", STRATA_TEST_ALL_TYPES)
 {
   using T = TestType;
   for (std::size_t n : device_scan_test::scan_sizes(device_scan_test::sum_tile_items<T>(), MAX_ITEMS, 31))
@@ -62,8 +61,7 @@ TEMPLATE_TEST_CASE("DeviceScan::ExclusiveSum and InclusiveSum match the host for
   }
 }
 
-TEMPLATE_TEST_CASE("DeviceScan::ExclusiveSum and InclusiveSum in place",
-                   "[device][scan][sum][in-place]",
+TEMPLATE_TEST_CASE("DeviceScan::ExclusiveSum and InclusiveSum in place", "[device][scan][sum][in-place]",
                    STRATA_TEST_ALL_TYPES)
 {
   using T = TestType;
@@ -213,12 +211,8 @@ TEST_CASE("DeviceScan float sums are the same bits run to run and close to the e
   }
 }
 
-TEMPLATE_TEST_CASE("DeviceScan sums of arrays that do not start on 16 bytes",
-                   "[device][scan][sum][alignment]",
-                   std::int32_t,
-                   float,
-                   std::int64_t,
-                   double)
+TEMPLATE_TEST_CASE("DeviceScan sums of arrays that do not start on 16 bytes", "[device][scan][sum][alignment]",
+                   std::int32_t, float, std::int64_t, double)
 {
   // Vectorized and bulk accesses depend on where an array starts: every mix of an input and an output offset by
   // whole items from a 16-byte boundary (a tile's start is then never 16-byte aligned) gives the same sums.
@@ -239,8 +233,8 @@ TEMPLATE_TEST_CASE("DeviceScan sums of arrays that do not start on 16 bytes",
         strata_test::device_buffer<T> d_in(padded_in);
         strata_test::device_buffer<T> d_out(n + out_offset);
         strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-          return strata::DeviceScan::InclusiveSum(
-            temp, bytes, d_in.data() + in_offset, d_out.data() + out_offset, static_cast<int>(n), s);
+          return strata::DeviceScan::InclusiveSum(temp, bytes, d_in.data() + in_offset, d_out.data() + out_offset,
+                                                  static_cast<int>(n), s);
         });
         const std::vector<T> out = d_out.download();
         STRATA_REQUIRE_EQUAL_VECTORS(std::vector<T>(out.begin() + static_cast<std::ptrdiff_t>(out_offset), out.end()),

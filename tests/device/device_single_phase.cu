@@ -32,8 +32,8 @@ using strata_test::device_buffer;
 constexpr int ENVIRONMENTS = 6;
 const char* environment_name(int e)
 {
-  static const char* names[ENVIRONMENTS] = {
-    "none", "cudaStream_t", "cuda::stream_ref", "par.on(s)", "par(alloc).on(s)", "two-phase"};
+  static const char* names[ENVIRONMENTS] = {"none",      "cudaStream_t",     "cuda::stream_ref",
+                                            "par.on(s)", "par(alloc).on(s)", "two-phase"};
   return names[e];
 }
 
@@ -127,9 +127,7 @@ TEST_CASE("DeviceReduce and DeviceScan in every call form", "[device][single_pha
 
       device_buffer<int> d_sum(1);
       run_form(
-        e,
-        stream,
-        alloc,
+        e, stream, alloc,
         [&](const auto& env) {
           return strata::DeviceReduce::Sum(d_in.data(), d_sum.data(), num, env);
         },
@@ -142,9 +140,7 @@ TEST_CASE("DeviceReduce and DeviceScan in every call form", "[device][single_pha
 
       device_buffer<int> d_max(1);
       run_form(
-        e,
-        stream,
-        alloc,
+        e, stream, alloc,
         [&](const auto& env) {
           return strata::DeviceReduce::Reduce(d_in.data(), d_max.data(), num, cuda::maximum<>{}, -7, env);
         },
@@ -158,9 +154,7 @@ TEST_CASE("DeviceReduce and DeviceScan in every call form", "[device][single_pha
       // In place: the single-phase in-place form (d_data, num_items, env) next to (d_in, d_out, num_items, env).
       device_buffer<int> d_scan(in);
       run_form(
-        e,
-        stream,
-        alloc,
+        e, stream, alloc,
         [&](const auto& env) {
           return strata::DeviceScan::InclusiveSum(d_scan.data(), num, env);
         },
@@ -173,9 +167,7 @@ TEST_CASE("DeviceReduce and DeviceScan in every call form", "[device][single_pha
 
       device_buffer<int> d_excl(n);
       run_form(
-        e,
-        stream,
-        alloc,
+        e, stream, alloc,
         [&](const auto& env) {
           return strata::DeviceScan::ExclusiveScan(d_in.data(), d_excl.data(), cuda::std::plus<>{}, 5, num, env);
         },
@@ -202,19 +194,17 @@ TEST_CASE("DeviceReduce and DeviceScan in every call form", "[device][single_pha
       {
         device_buffer<int> d_by_key(n);
         run_form(
-          e,
-          stream,
-          alloc,
+          e, stream, alloc,
           [&](const auto& env) {
             return with_equality
-                   ? strata::DeviceScan::ExclusiveSumByKey(
-                     d_keys.data(), d_in.data(), d_by_key.data(), num, cuda::std::equal_to<>{}, env)
+                   ? strata::DeviceScan::ExclusiveSumByKey(d_keys.data(), d_in.data(), d_by_key.data(), num,
+                                                           cuda::std::equal_to<>{}, env)
                    : strata::DeviceScan::ExclusiveSumByKey(d_keys.data(), d_in.data(), d_by_key.data(), num, env);
           },
           [&](cudaStream_t s) {
             return two_phase_call(s, [&](void* t, std::size_t& b, cudaStream_t st) {
-              return strata::DeviceScan::ExclusiveSumByKey(
-                t, b, d_keys.data(), d_in.data(), d_by_key.data(), num, cuda::std::equal_to<>{}, st);
+              return strata::DeviceScan::ExclusiveSumByKey(t, b, d_keys.data(), d_in.data(), d_by_key.data(), num,
+                                                           cuda::std::equal_to<>{}, st);
             });
           });
         REQUIRE(d_by_key.download() == expected);
@@ -250,9 +240,7 @@ TEST_CASE("DeviceRadixSort and DeviceMergeSort in every call form", "[device][si
       // In/out, the key's bits: (keys_in, keys_out, n[, env]).
       device_buffer<std::uint32_t> d_out(n);
       run_form(
-        e,
-        stream,
-        alloc,
+        e, stream, alloc,
         [&](const auto& env) {
           return R::SortKeys(d_keys.data(), d_out.data(), num, env);
         },
@@ -268,9 +256,7 @@ TEST_CASE("DeviceRadixSort and DeviceMergeSort in every call form", "[device][si
       device_buffer<std::uint32_t> d_b(n);
       strata::DoubleBuffer<std::uint32_t> buffers(d_a.data(), d_b.data());
       run_form(
-        e,
-        stream,
-        alloc,
+        e, stream, alloc,
         [&](const auto& env) {
           return R::SortKeys(buffers, num, 0, 20, env);
         },
@@ -284,9 +270,7 @@ TEST_CASE("DeviceRadixSort and DeviceMergeSort in every call form", "[device][si
       // Merge sort, descending: (keys, n, compare[, env]).
       device_buffer<std::uint32_t> d_merge(keys);
       run_form(
-        e,
-        stream,
-        alloc,
+        e, stream, alloc,
         [&](const auto& env) {
           return strata::DeviceMergeSort::SortKeys(d_merge.data(), num, cuda::std::greater<>{}, env);
         },
@@ -346,8 +330,8 @@ TEST_CASE("DeviceFor and DeviceTransform take a stream, a literal 0, a cuda::str
         status = strata::DeviceTransform::Transform(d_data.data(), d_out.data(), num, negate_op{}, 0);
         break;
       case 2:
-        status = strata::DeviceTransform::Transform(
-          cuda::std::make_tuple(d_data.data()), d_out.data(), num, negate_op{}, cuda::stream_ref{stream});
+        status = strata::DeviceTransform::Transform(cuda::std::make_tuple(d_data.data()), d_out.data(), num,
+                                                    negate_op{}, cuda::stream_ref{stream});
         break;
       default:
         status =

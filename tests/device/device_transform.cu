@@ -100,14 +100,7 @@ std::vector<T> host_twice(const std::vector<T>& a)
 } // namespace
 
 TEMPLATE_TEST_CASE("DeviceTransform::Transform of one, two and three inputs matches std::transform",
-                   "[device][transform]",
-                   std::int8_t,
-                   std::int32_t,
-                   std::int64_t,
-                   float,
-                   double,
-                   custom_t,
-                   wide32)
+                   "[device][transform]", std::int8_t, std::int32_t, std::int64_t, float, double, custom_t, wide32)
 {
   using T = TestType;
   for (const std::size_t n : strata_test::test_sizes(tile_items<T, T>(), std::size_t(1) << 21, 801))
@@ -146,8 +139,9 @@ TEMPLATE_TEST_CASE("DeviceTransform::Transform of one, two and three inputs matc
     {
       INFO("three inputs, two-phase with a tuple");
       strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return strata::DeviceTransform::Transform(
-          temp, bytes, cuda::std::make_tuple(d_a.data(), d_b.data(), d_c.data()), d_out.data(), n, add{}, s);
+        return strata::DeviceTransform::Transform(temp, bytes,
+                                                  cuda::std::make_tuple(d_a.data(), d_b.data(), d_c.data()),
+                                                  d_out.data(), n, add{}, s);
       });
       STRATA_REQUIRE_EQUAL_VECTORS(d_out.download(), sum3);
     }
@@ -163,8 +157,7 @@ TEMPLATE_TEST_CASE("DeviceTransform::Transform of one, two and three inputs matc
 }
 
 TEMPLATE_TEST_CASE("DeviceTransform::Transform of arrays that do not start on a vector boundary",
-                   "[device][transform][alignment]",
-                   EXEC_TEST_FEW_TYPES)
+                   "[device][transform][alignment]", EXEC_TEST_FEW_TYPES)
 {
   using T                = TestType;
   const std::size_t tile = tile_items<T, T>();
@@ -243,10 +236,7 @@ __global__ void count_wrong(const T* out, std::size_t first, std::size_t n, std:
 } // namespace
 
 TEMPLATE_TEST_CASE("DeviceTransform::Transform at every partial-tile remainder around one and two tiles",
-                   "[device][transform][remainders]",
-                   std::int8_t,
-                   std::int32_t,
-                   double)
+                   "[device][transform][remainders]", std::int8_t, std::int32_t, double)
 {
   // n = k tiles + r for every r in [0, tile) and k = 0, 1 (and 2 tiles + 1 item), aligned and one item off, all
   // enqueued on one stream and checked on the device (poison between runs); one read-back at the end.
@@ -356,12 +346,9 @@ TEST_CASE("DeviceTransform::Transform with no inputs, mixed widths and fancy ite
       const auto pairs     = thrust::make_zip_iterator(backwards, d_ints.data());
       const auto evens     = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), twice{});
       REQUIRE(
-        strata::DeviceTransform::Transform(cuda::std::make_tuple(evens,
-                                                                 thrust::constant_iterator<long long>(3),
+        strata::DeviceTransform::Transform(cuda::std::make_tuple(evens, thrust::constant_iterator<long long>(3),
                                                                  thrust::make_transform_iterator(pairs, pair_sum{})),
-                                           thrust::device_ptr<long long>(d_out.data()),
-                                           count,
-                                           add{})
+                                           thrust::device_ptr<long long>(d_out.data()), count, add{})
         == cudaSuccess);
       STRATA_TEST_SYNC();
       std::vector<long long> expected(n);
@@ -370,8 +357,8 @@ TEST_CASE("DeviceTransform::Transform with no inputs, mixed widths and fancy ite
         expected[i] = 2 * static_cast<long long>(i) + 3 + vals[n - 1 - i] + ints[i];
       }
       STRATA_REQUIRE_EQUAL_VECTORS(d_out.download(), expected);
-      REQUIRE(strata::DeviceTransform::Transform(
-                thrust::counting_iterator<long long>(0), thrust::make_discard_iterator(), count, twice{})
+      REQUIRE(strata::DeviceTransform::Transform(thrust::counting_iterator<long long>(0),
+                                                 thrust::make_discard_iterator(), count, twice{})
               == cudaSuccess);
       STRATA_TEST_SYNC();
     }
@@ -400,10 +387,7 @@ struct position_of
 } // namespace
 
 TEMPLATE_TEST_CASE("DeviceTransform::TransformStableArgumentAddresses passes the items' own addresses",
-                   "[device][transform][stable]",
-                   std::int8_t,
-                   double,
-                   custom_t)
+                   "[device][transform][stable]", std::int8_t, double, custom_t)
 {
   using T = TestType;
   for (const std::size_t n : strata_test::test_sizes(tile_items<T, T>(), std::size_t(1) << 20, 805))
@@ -419,8 +403,8 @@ TEMPLATE_TEST_CASE("DeviceTransform::TransformStableArgumentAddresses passes the
     STRATA_TEST_SYNC();
     STRATA_REQUIRE_EQUAL_VECTORS(d_out.download(), positions);
     d_out.poison();
-    REQUIRE(strata::DeviceTransform::TransformStableArgumentAddresses(
-              cuda::std::make_tuple(d_a.data(), d_b.data()), d_out.data(), static_cast<int>(n), op)
+    REQUIRE(strata::DeviceTransform::TransformStableArgumentAddresses(cuda::std::make_tuple(d_a.data(), d_b.data()),
+                                                                      d_out.data(), static_cast<int>(n), op)
             == cudaSuccess);
     STRATA_TEST_SYNC();
     STRATA_REQUIRE_EQUAL_VECTORS(d_out.download(), positions);
@@ -434,22 +418,18 @@ TEST_CASE("DeviceTransform's policy form runs on the policy's stream and takes n
   const std::size_t n      = 1000003;
   const std::vector<int> a = strata_test::random_vector<int>(n, 9);
   exec_test::check_behind_gate(stream, a, host_twice(a), [&](auto first, auto, auto out) {
-    CHECK(
-      strata::DeviceTransform::Transform(
-        thrust::raw_pointer_cast(&*first), thrust::raw_pointer_cast(&*out), static_cast<int>(n), twice{}, stream.policy)
-      == cudaSuccess);
-  });
-  exec_test::check_behind_gate(stream, a, host_twice(a), [&](auto first, auto, auto out) {
-    CHECK(strata::DeviceTransform::Transform(cuda::std::make_tuple(thrust::raw_pointer_cast(&*first)),
-                                             thrust::raw_pointer_cast(&*out),
-                                             n,
-                                             twice{},
-                                             strata::par.on(stream.get()))
+    CHECK(strata::DeviceTransform::Transform(thrust::raw_pointer_cast(&*first), thrust::raw_pointer_cast(&*out),
+                                             static_cast<int>(n), twice{}, stream.policy)
           == cudaSuccess);
   });
   exec_test::check_behind_gate(stream, a, host_twice(a), [&](auto first, auto, auto out) {
-    CHECK(strata::DeviceTransform::Transform(
-            thrust::raw_pointer_cast(&*first), thrust::raw_pointer_cast(&*out), n, twice{}, stream.get())
+    CHECK(strata::DeviceTransform::Transform(cuda::std::make_tuple(thrust::raw_pointer_cast(&*first)),
+                                             thrust::raw_pointer_cast(&*out), n, twice{}, strata::par.on(stream.get()))
+          == cudaSuccess);
+  });
+  exec_test::check_behind_gate(stream, a, host_twice(a), [&](auto first, auto, auto out) {
+    CHECK(strata::DeviceTransform::Transform(thrust::raw_pointer_cast(&*first), thrust::raw_pointer_cast(&*out), n,
+                                             twice{}, stream.get())
           == cudaSuccess);
   });
   CHECK(stream.alloc.log().allocations() == 0);

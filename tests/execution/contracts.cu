@@ -75,8 +75,7 @@ TEST_CASE("a Thrust algorithm whose temporary buffer the allocator cannot give t
       [&] {
         (void) thrust::unique(stream.policy, d.begin(), d.end());
       },
-      cudaErrorMemoryAllocation,
-      "strata::execution_policy: a Thrust algorithm's temporary buffer");
+      cudaErrorMemoryAllocation, "strata::execution_policy: a Thrust algorithm's temporary buffer");
     stream.sync();
     CHECK(stream.alloc.log().failed() == 1);
     stream.require_clean();
@@ -104,8 +103,8 @@ TEST_CASE("a scan of an empty range asks the allocator for nothing and writes no
   strata::inclusive_scan(stream.policy, in.begin(), in.begin(), out.begin());
   strata::exclusive_scan(stream.policy, in.begin(), in.begin(), out.begin(), 5);
   strata::inclusive_scan_by_key(stream.policy, in.begin(), in.begin(), in.begin(), out.begin());
-  CHECK(strata::DeviceScan::InclusiveSum(
-          thrust::raw_pointer_cast(in.data()), thrust::raw_pointer_cast(out.data()), 0, stream.policy)
+  CHECK(strata::DeviceScan::InclusiveSum(thrust::raw_pointer_cast(in.data()), thrust::raw_pointer_cast(out.data()), 0,
+                                         stream.policy)
         == cudaSuccess);
   CHECK(stream.alloc.log().allocations() == 0);
   stream.open();
@@ -329,9 +328,9 @@ TEST_CASE("DeviceFor and DeviceTransform on a stream of another device fail befo
   STRATA_TEST_CUDA(cudaGetLastError());
   require_refused("DeviceFor::Bulk", strata::DeviceFor::Bulk(home_data::n, write_index{data.d_out()}, s));
   require_refused("DeviceFor::ForEachN", strata::DeviceFor::ForEachN(data.d_out(), home_data::n, add_one{}, s));
-  require_refused(
-    "DeviceTransform::Transform",
-    strata::DeviceTransform::Transform(data.d_in(), data.d_out(), home_data::n, twice{}, strata::par.on(s)));
+  require_refused("DeviceTransform::Transform",
+                  strata::DeviceTransform::Transform(data.d_in(), data.d_out(), home_data::n, twice{},
+                                                     strata::par.on(s)));
   data.require_untouched();
 }
 
@@ -376,10 +375,8 @@ TEST_CASE("a stream of another device serves once its device is current", "[exec
   {
     thrust::device_vector<int> in = exec_test::upload(h);
     thrust::device_vector<long long> sum(1);
-    CHECK(strata::DeviceReduce::Sum(thrust::raw_pointer_cast(in.data()),
-                                    thrust::raw_pointer_cast(sum.data()),
-                                    static_cast<int>(h.size()),
-                                    other.get())
+    CHECK(strata::DeviceReduce::Sum(thrust::raw_pointer_cast(in.data()), thrust::raw_pointer_cast(sum.data()),
+                                    static_cast<int>(h.size()), other.get())
           == cudaSuccess);
     STRATA_TEST_CUDA(cudaStreamSynchronize(other.get()));
     CHECK(exec_test::download(sum)[0] == expected);

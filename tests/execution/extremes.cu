@@ -72,8 +72,7 @@ void check_extremes(exec_test::gated_stream& stream, std::size_t n, std::uint64_
 } // namespace
 
 TEMPLATE_TEST_CASE("strata::min_element, max_element and minmax_element pick the items Thrust picks",
-                   "[execution][extremes]",
-                   EXEC_TEST_FEW_TYPES)
+                   "[execution][extremes]", EXEC_TEST_FEW_TYPES)
 {
   using T = TestType;
   exec_test::gated_stream stream;

@@ -277,8 +277,8 @@ TEST_CASE("strata's scans over 2^31 + k items into memory", "[execution][large][
     const run_of runs{static_cast<long long>(run)};
     const auto keys     = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), runs);
     const auto ones_u32 = thrust::make_transform_iterator(ones.get(), to_u32{});
-    strata::inclusive_scan_by_key(
-      stream.policy, keys, keys + count, ones_u32, out.get(), cuda::std::equal_to<>{}, plus_u32{});
+    strata::inclusive_scan_by_key(stream.policy, keys, keys + count, ones_u32, out.get(), cuda::std::equal_to<>{},
+                                  plus_u32{});
     stream.sync();
     CHECK(wrong_items(out.get(), N, expected_u32{run, 1, 1}) == 0);
     const thrust::constant_iterator<std::uint32_t> twos(2);

@@ -28,9 +28,7 @@ using exec_test::twice;
 // One round of every allocating frontend algorithm (and a Thrust sort, whose temporary buffers come from the
 // policy) over `d`, results discarded; `sums` and `scratch` receive outputs.
 template <typename Policy>
-void one_round(const Policy& policy,
-               thrust::device_vector<int>& d,
-               thrust::device_vector<int>& scratch,
+void one_round(const Policy& policy, thrust::device_vector<int>& d, thrust::device_vector<int>& scratch,
                thrust::device_vector<long long>& sums)
 {
   (void) strata::reduce(policy, d.begin(), d.end(), 0LL);
@@ -413,26 +411,22 @@ TEST_CASE("the pool's functions throw strata::cuda_error for a device that does 
     [] {
       (void) strata::memory_pool_stats(999);
     },
-    cudaErrorInvalidDevice,
-    "strata::memory_pool_stats");
+    cudaErrorInvalidDevice, "strata::memory_pool_stats");
   exec_test::require_cuda_error(
     [] {
       strata::release_cached_memory(-1);
     },
-    cudaErrorInvalidDevice,
-    "strata::release_cached_memory");
+    cudaErrorInvalidDevice, "strata::release_cached_memory");
   exec_test::require_cuda_error(
     [] {
       strata::reset_memory_pool_high_water_mark(999);
     },
-    cudaErrorInvalidDevice,
-    "strata::reset_memory_pool_high_water_mark");
+    cudaErrorInvalidDevice, "strata::reset_memory_pool_high_water_mark");
   exec_test::require_cuda_error(
     [] {
       strata::set_memory_pool_cache_limit(std::size_t(1) << 20, 999);
     },
-    cudaErrorInvalidDevice,
-    "strata::set_memory_pool_cache_limit");
+    cudaErrorInvalidDevice, "strata::set_memory_pool_cache_limit");
 }
 
 namespace

@@ -72,8 +72,7 @@ T reference_inner_product(const std::vector<T>& a, const std::vector<T>& b, T in
 
 } // namespace
 
-TEMPLATE_TEST_CASE("strata::reduce matches std::accumulate for every size class and input kind",
-                   "[execution][reduce]",
+TEMPLATE_TEST_CASE("strata::reduce matches std::accumulate for every size class and input kind", "[execution][reduce]",
                    EXEC_TEST_TYPES)
 {
   using T = TestType;
@@ -111,10 +110,7 @@ TEMPLATE_TEST_CASE("strata::reduce matches std::accumulate for every size class 
 }
 
 TEMPLATE_TEST_CASE("strata::reduce waits for its stream's earlier work, and only takes memory on it",
-                   "[execution][reduce][stream]",
-                   std::int8_t,
-                   float,
-                   custom_t)
+                   "[execution][reduce][stream]", std::int8_t, float, custom_t)
 {
   using T = TestType;
   exec_test::logged_stream stream;
@@ -136,8 +132,7 @@ TEMPLATE_TEST_CASE("strata::reduce waits for its stream's earlier work, and only
 }
 
 TEMPLATE_TEST_CASE("strata::reduce_into writes init op items to device memory without waiting",
-                   "[execution][reduce][reduce_into]",
-                   EXEC_TEST_TYPES)
+                   "[execution][reduce][reduce_into]", EXEC_TEST_TYPES)
 {
   using T = TestType;
   exec_test::logged_stream stream;
@@ -157,8 +152,8 @@ TEMPLATE_TEST_CASE("strata::reduce_into writes init op items to device memory wi
       // Behind a closed gate: the calls must return with nothing written (no waiting, no other stream).
       stream.close();
       strata::reduce_into(stream.policy, first, last, out.begin());
-      strata::reduce_into(
-        stream.policy, first, last, thrust::device_ptr<T>(thrust::raw_pointer_cast(out.data())) + 1, init);
+      strata::reduce_into(stream.policy, first, last, thrust::device_ptr<T>(thrust::raw_pointer_cast(out.data())) + 1,
+                          init);
       T* const third = thrust::raw_pointer_cast(out.data()) + 2;
       strata::reduce_into(stream.policy, first, last, third, init, cuda::minimum<>{});
       CHECK(exec_test::all_poisoned(stream.peek(out)));
@@ -172,8 +167,7 @@ TEMPLATE_TEST_CASE("strata::reduce_into writes init op items to device memory wi
 }
 
 TEMPLATE_TEST_CASE("strata::transform_reduce matches std::transform_reduce in std's and Thrust's argument orders",
-                   "[execution][reduce][transform_reduce]",
-                   EXEC_TEST_TYPES)
+                   "[execution][reduce][transform_reduce]", EXEC_TEST_TYPES)
 {
   using T = TestType;
   exec_test::logged_stream stream;
@@ -201,8 +195,8 @@ TEMPLATE_TEST_CASE("strata::transform_reduce matches std::transform_reduce in st
       exec_test::for_each_input_kind(d_a, [&](auto first, auto last) {
         stream.alloc.log().clear();
         CHECK(strata::transform_reduce(stream.policy, first, last, b_first, init) == products);
-        CHECK(strata::transform_reduce(
-                stream.policy, first, last, d_b.begin(), init, cuda::std::plus<>{}, cuda::std::multiplies<>{})
+        CHECK(strata::transform_reduce(stream.policy, first, last, d_b.begin(), init, cuda::std::plus<>{},
+                                       cuda::std::multiplies<>{})
               == products);
         stream.require_clean();
       });
@@ -217,8 +211,8 @@ TEMPLATE_TEST_CASE("strata::transform_reduce matches std::transform_reduce in st
         expected = expected + (a[i] + b[i]);
       }
       stream.alloc.log().clear();
-      CHECK(strata::transform_reduce(
-              stream.policy, d_a.begin(), d_a.end(), d_b.begin(), init, cuda::std::plus<>{}, add_pair{})
+      CHECK(strata::transform_reduce(stream.policy, d_a.begin(), d_a.end(), d_b.begin(), init, cuda::std::plus<>{},
+                                     add_pair{})
             == expected);
       stream.require_clean();
     }

@@ -68,8 +68,7 @@ T nth_smallest(std::vector<T> h, std::size_t k)
 }
 } // namespace
 
-TEMPLATE_TEST_CASE("strata::count and count_if match std::count and std::count_if",
-                   "[execution][reductions][count]",
+TEMPLATE_TEST_CASE("strata::count and count_if match std::count and std::count_if", "[execution][reductions][count]",
                    EXEC_TEST_FEW_TYPES)
 {
   using T = TestType;
@@ -103,8 +102,7 @@ TEMPLATE_TEST_CASE("strata::count and count_if match std::count and std::count_i
 }
 
 TEMPLATE_TEST_CASE("strata::all_of, any_of and none_of match std:: for all-true, all-false and mixed predicates",
-                   "[execution][reductions][logical]",
-                   EXEC_TEST_FEW_TYPES)
+                   "[execution][reductions][logical]", EXEC_TEST_FEW_TYPES)
 {
   using T = TestType;
   exec_test::logged_stream stream;
@@ -140,8 +138,7 @@ TEMPLATE_TEST_CASE("strata::all_of, any_of and none_of match std:: for all-true,
 }
 
 TEMPLATE_TEST_CASE("strata::equal matches std::equal for equal ranges and a difference anywhere",
-                   "[execution][reductions][equal]",
-                   EXEC_TEST_FEW_TYPES)
+                   "[execution][reductions][equal]", EXEC_TEST_FEW_TYPES)
 {
   using T = TestType;
   exec_test::logged_stream stream;
@@ -191,8 +188,7 @@ TEMPLATE_TEST_CASE("strata::equal matches std::equal for equal ranges and a diff
   }
 }
 
-TEMPLATE_TEST_CASE("strata::inner_product matches std::inner_product",
-                   "[execution][reductions][inner_product]",
+TEMPLATE_TEST_CASE("strata::inner_product matches std::inner_product", "[execution][reductions][inner_product]",
                    EXEC_TEST_FEW_TYPES)
 {
   using T = TestType;

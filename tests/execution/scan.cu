@@ -29,8 +29,7 @@ using sum_accum_t = std::decay_t<decltype(std::declval<T>() + std::declval<T>())
 } // namespace
 
 TEMPLATE_TEST_CASE("strata::inclusive_scan and exclusive_scan sums match std:: for every size class",
-                   "[execution][scan][sum]",
-                   EXEC_TEST_TYPES)
+                   "[execution][scan][sum]", EXEC_TEST_TYPES)
 {
   using T = TestType;
   exec_test::logged_stream stream;
@@ -84,9 +83,7 @@ TEMPLATE_TEST_CASE("strata::inclusive_scan and exclusive_scan sums match std:: f
 }
 
 TEMPLATE_TEST_CASE("strata::inclusive_scan and exclusive_scan keep the order of non-commutative operands",
-                   "[execution][scan][noncommutative]",
-                   mat2x2,
-                   affine32)
+                   "[execution][scan][noncommutative]", mat2x2, affine32)
 {
   using T  = TestType;
   using Op = std::conditional_t<std::is_same<T, mat2x2>::value, mat_mul, affine_then>;
@@ -137,11 +134,8 @@ TEMPLATE_TEST_CASE("strata::inclusive_scan and exclusive_scan keep the order of 
   }
 }
 
-TEMPLATE_TEST_CASE("strata::inclusive_scan and exclusive_scan in place",
-                   "[execution][scan][in-place]",
-                   std::int32_t,
-                   double,
-                   mat2x2)
+TEMPLATE_TEST_CASE("strata::inclusive_scan and exclusive_scan in place", "[execution][scan][in-place]", std::int32_t,
+                   double, mat2x2)
 {
   using T      = TestType;
   using Op     = std::conditional_t<std::is_same<T, mat2x2>::value, mat_mul, cuda::std::plus<>>;
@@ -168,11 +162,7 @@ TEMPLATE_TEST_CASE("strata::inclusive_scan and exclusive_scan in place",
 
 TEMPLATE_TEST_CASE("strata::inclusive_scan and exclusive_scan return before their kernels run, which run on the "
                    "policy's stream",
-                   "[execution][scan][stream]",
-                   std::int8_t,
-                   float,
-                   custom_t,
-                   mat2x2)
+                   "[execution][scan][stream]", std::int8_t, float, custom_t, mat2x2)
 {
   using T      = TestType;
   using Op     = std::conditional_t<std::is_same<T, mat2x2>::value, mat_mul, cuda::std::plus<>>;

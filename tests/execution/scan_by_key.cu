@@ -62,8 +62,8 @@ struct tens_equal
 // The host reference: std::inclusive_scan or std::exclusive_scan over each run of keys equal under `same` (a run
 // breaks where same(previous key, key) is false), each run starting afresh.
 template <typename V, typename Same, typename Op>
-std::vector<V>
-scan_runs(const std::vector<int>& keys, const std::vector<V>& values, Same same, Op op, bool inclusive, V init)
+std::vector<V> scan_runs(const std::vector<int>& keys, const std::vector<V>& values, Same same, Op op, bool inclusive,
+                         V init)
 {
   std::vector<V> out(values.size());
   std::size_t begin = 0;
@@ -102,8 +102,7 @@ using sum_accum_t = std::decay_t<decltype(std::declval<T>() + std::declval<T>())
 } // namespace
 
 TEMPLATE_TEST_CASE("strata::inclusive_scan_by_key and exclusive_scan_by_key sums match std:: over each run of keys",
-                   "[execution][scan_by_key]",
-                   EXEC_TEST_FEW_TYPES)
+                   "[execution][scan_by_key]", EXEC_TEST_FEW_TYPES)
 {
   using V = TestType;
   exec_test::logged_stream stream;
@@ -141,8 +140,8 @@ TEMPLATE_TEST_CASE("strata::inclusive_scan_by_key and exclusive_scan_by_key sums
               == d_first + n);
         STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(out), by_tens);
         exec_test::poison(out);
-        CHECK(strata::inclusive_scan_by_key(
-                stream.policy, keys_first, keys_last, values_first, d_first, tens_equal{}, cuda::std::plus<>{})
+        CHECK(strata::inclusive_scan_by_key(stream.policy, keys_first, keys_last, values_first, d_first, tens_equal{},
+                                            cuda::std::plus<>{})
               == d_first + n);
         STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(out), by_tens);
         exec_test::poison(out);
@@ -159,8 +158,8 @@ TEMPLATE_TEST_CASE("strata::inclusive_scan_by_key and exclusive_scan_by_key sums
           == d_first + n);
         STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(out), by_tens_init);
         exec_test::poison(out);
-        CHECK(strata::exclusive_scan_by_key(
-                stream.policy, keys_first, keys_last, values_first, d_first, init, tens_equal{}, cuda::std::plus<>{})
+        CHECK(strata::exclusive_scan_by_key(stream.policy, keys_first, keys_last, values_first, d_first, init,
+                                            tens_equal{}, cuda::std::plus<>{})
               == d_first + n);
         STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(out), by_tens_init);
         stream.require_clean();
@@ -192,15 +191,14 @@ TEST_CASE("strata::inclusive_scan_by_key and exclusive_scan_by_key keep the orde
       thrust::device_vector<int> d_keys   = exec_test::upload(keys);
       thrust::device_vector<mat2x2> d     = exec_test::upload(values);
       stream.alloc.log().clear();
-      CHECK(strata::inclusive_scan_by_key(
-              stream.policy, d_keys.begin(), d_keys.end(), d.begin(), d.begin(), cuda::std::equal_to<>{}, mat_mul{})
+      CHECK(strata::inclusive_scan_by_key(stream.policy, d_keys.begin(), d_keys.end(), d.begin(), d.begin(),
+                                          cuda::std::equal_to<>{}, mat_mul{})
             == d.end());
       STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(d), inclusive);
       d = exec_test::upload(values);
-      CHECK(
-        strata::exclusive_scan_by_key(
-          stream.policy, d_keys.begin(), d_keys.end(), d.begin(), d.begin(), init, cuda::std::equal_to<>{}, mat_mul{})
-        == d.end());
+      CHECK(strata::exclusive_scan_by_key(stream.policy, d_keys.begin(), d_keys.end(), d.begin(), d.begin(), init,
+                                          cuda::std::equal_to<>{}, mat_mul{})
+            == d.end());
       STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(d), exclusive);
       stream.require_clean();
     }
@@ -269,14 +267,8 @@ TEST_CASE("strata scans by key of an empty range return d_first and write nothin
   exec_test::poison(out);
   CHECK(strata::inclusive_scan_by_key(stream.policy, keys.begin() + 1, keys.begin() + 1, values.begin(), out.begin())
         == out.begin());
-  CHECK(strata::exclusive_scan_by_key(stream.policy,
-                                      keys.begin() + 1,
-                                      keys.begin() + 1,
-                                      values.begin(),
-                                      out.begin(),
-                                      9,
-                                      tens_equal{},
-                                      cuda::std::plus<>{})
+  CHECK(strata::exclusive_scan_by_key(stream.policy, keys.begin() + 1, keys.begin() + 1, values.begin(), out.begin(), 9,
+                                      tens_equal{}, cuda::std::plus<>{})
         == out.begin());
   stream.sync();
   CHECK(exec_test::all_poisoned(exec_test::download(out)));

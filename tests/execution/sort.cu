@@ -45,8 +45,7 @@ static_assert(keys_sort<int*, cuda::std::less<>> == sort_algorithm::radix_ascend
 static_assert(keys_sort<int*, cuda::std::less<int>> == sort_algorithm::radix_ascending, "");
 static_assert(keys_sort<thrust::device_ptr<float>, std::less<float>> == sort_algorithm::radix_ascending, "");
 static_assert(
-  keys_sort<thrust::device_vector<double>::iterator, thrust::less<double>> == sort_algorithm::radix_ascending,
-  "");
+  keys_sort<thrust::device_vector<double>::iterator, thrust::less<double>> == sort_algorithm::radix_ascending, "");
 static_assert(keys_sort<std::uint8_t*, std::less<>> == sort_algorithm::radix_ascending, "");
 static_assert(keys_sort<__half*, cuda::std::less<__half>> == sort_algorithm::radix_ascending, "");
 static_assert(keys_sort<__nv_bfloat16*, cuda::std::less<>> == sort_algorithm::radix_ascending, "");
@@ -90,9 +89,7 @@ T key_before(const T& x, bool ascending)
 // in-place `call(first, last)`, which must return with the buffer untouched (it neither waited nor ran on another
 // stream); once the gate opens the buffer must hold `expected`.
 template <typename T, typename Call>
-void check_sort_behind_gate(exec_test::logged_stream& stream,
-                            const std::vector<T>& h,
-                            const std::vector<T>& expected,
+void check_sort_behind_gate(exec_test::logged_stream& stream, const std::vector<T>& h, const std::vector<T>& expected,
                             Call&& call)
 {
   thrust::device_vector<T> real  = exec_test::upload(h);
@@ -113,13 +110,7 @@ void check_sort_behind_gate(exec_test::logged_stream& stream,
 
 TEMPLATE_TEST_CASE("strata::sort and stable_sort of arithmetic keys (radix sort) match std::stable_sort for every "
                    "size class",
-                   "[execution][sort][radix]",
-                   std::uint8_t,
-                   std::int16_t,
-                   std::int32_t,
-                   std::uint64_t,
-                   float,
-                   double)
+                   "[execution][sort][radix]", std::uint8_t, std::int16_t, std::int32_t, std::uint64_t, float, double)
 {
   using T = TestType;
   exec_test::logged_stream stream;
@@ -184,9 +175,7 @@ TEMPLATE_TEST_CASE("strata::sort and stable_sort of arithmetic keys (radix sort)
 }
 
 TEMPLATE_TEST_CASE("strata::sort and stable_sort of __half and __nv_bfloat16 keys (radix sort) match std::stable_sort",
-                   "[execution][sort][radix][half]",
-                   __half,
-                   __nv_bfloat16)
+                   "[execution][sort][radix][half]", __half, __nv_bfloat16)
 {
   using T = TestType;
   exec_test::logged_stream stream;
@@ -223,9 +212,7 @@ TEMPLATE_TEST_CASE("strata::sort and stable_sort of __half and __nv_bfloat16 key
 
 TEMPLATE_TEST_CASE("strata::sort and stable_sort under other comparators and of other keys (merge sort) match "
                    "std::stable_sort for every size class",
-                   "[execution][sort][merge]",
-                   custom_t,
-                   std::int32_t)
+                   "[execution][sort][merge]", custom_t, std::int32_t)
 {
   using T = TestType;
   // custom_t by (b, c) only, int32 by magnitude: keys that differ compare equal, so stability shows.
@@ -256,8 +243,7 @@ TEMPLATE_TEST_CASE("strata::sort and stable_sort under other comparators and of 
         sort_test::require_sorted_permutation(run([&] {
                                                 strata::sort(p, first, last, Compare{});
                                               }),
-                                              h,
-                                              Compare{});
+                                              h, Compare{});
         STRATA_REQUIRE_EQUAL_VECTORS(ids_of(run([&] {
                                        strata::stable_sort(p, first, last, Compare{});
                                      })),
@@ -268,8 +254,7 @@ TEMPLATE_TEST_CASE("strata::sort and stable_sort under other comparators and of 
           sort_test::require_sorted_permutation(run([&] {
                                                   strata::sort(p, first, last);
                                                 }),
-                                                h,
-                                                host_less{});
+                                                h, host_less{});
           STRATA_REQUIRE_EQUAL_VECTORS(ids_of(run([&] {
                                          strata::stable_sort(p, first, last, custom_descending{});
                                        })),
@@ -293,12 +278,9 @@ TEST_CASE("strata::sort and stable_sort through reverse and permutation iterator
 {
   exec_test::logged_stream stream;
   const auto& p = stream.policy;
-  for (const std::size_t n : strata_test::sizes_within_cap({std::size_t(0),
-                                                            std::size_t(1),
-                                                            std::size_t(2),
-                                                            std::size_t(1000),
-                                                            sort_test::merge_tile<int>() + 1,
-                                                            std::size_t(1000003)}))
+  for (const std::size_t n :
+       strata_test::sizes_within_cap({std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(1000),
+                                      sort_test::merge_tile<int>() + 1, std::size_t(1000003)}))
   {
     CAPTURE(n);
     const std::vector<int> h = sort_test::make_keys<int>(n, entropy::few_values, 59 * n + 4);
@@ -316,8 +298,8 @@ TEST_CASE("strata::sort and stable_sort through reverse and permutation iterator
     std::vector<int> expected = sort_test::stably_sorted(reversed, by_magnitude{});
     std::reverse(expected.begin(), expected.end());
     out = sort_test::run_sort(stream, d, h, [&] {
-      strata::stable_sort(
-        p, thrust::make_reverse_iterator(d.end()), thrust::make_reverse_iterator(d.begin()), by_magnitude{});
+      strata::stable_sort(p, thrust::make_reverse_iterator(d.end()), thrust::make_reverse_iterator(d.begin()),
+                          by_magnitude{});
     });
     STRATA_REQUIRE_EQUAL_VECTORS(out, expected);
 
@@ -333,9 +315,8 @@ TEST_CASE("strata::sort and stable_sort through reverse and permutation iterator
     }
     const std::vector<int> view_sorted = sort_test::stably_sorted(view, host_less{});
     out                                = sort_test::run_sort(stream, d, h, [&] {
-      strata::sort(p,
-                   thrust::make_permutation_iterator(d.begin(), d_map.begin()),
-                   thrust::make_permutation_iterator(d.begin(), d_map.end()));
+      strata::sort(p, thrust::make_permutation_iterator(d.begin(), d_map.begin()),
+                                                  thrust::make_permutation_iterator(d.begin(), d_map.end()));
     });
     for (std::size_t i = 0; i < n; ++i)
     {
@@ -346,10 +327,7 @@ TEST_CASE("strata::sort and stable_sort through reverse and permutation iterator
 }
 
 TEMPLATE_TEST_CASE("strata::is_sorted and is_sorted_until match std:: for every size class",
-                   "[execution][sort][is_sorted]",
-                   std::int32_t,
-                   float,
-                   custom_t)
+                   "[execution][sort][is_sorted]", std::int32_t, float, custom_t)
 {
   using T               = TestType;
   constexpr bool CUSTOM = std::is_same<T, custom_t>::value;

@@ -41,12 +41,10 @@ constexpr sort_algorithm pairs_sort = strata::detail::frontend::sort_algorithm_v
 
 // The radix sort where keys and values are contiguous memory and the comparator is less / greater of the keys.
 static_assert(pairs_sort<int*, unsigned*, cuda::std::less<>> == sort_algorithm::radix_ascending, "");
-static_assert(pairs_sort<thrust::device_vector<float>::iterator,
-                         thrust::device_vector<custom_t>::iterator,
+static_assert(pairs_sort<thrust::device_vector<float>::iterator, thrust::device_vector<custom_t>::iterator,
                          thrust::greater<float>> == sort_algorithm::radix_descending,
               "");
-static_assert(pairs_sort<thrust::device_ptr<std::uint8_t>,
-                         thrust::device_ptr<double>,
+static_assert(pairs_sort<thrust::device_ptr<std::uint8_t>, thrust::device_ptr<double>,
                          std::less<std::uint8_t>> == sort_algorithm::radix_ascending,
               "");
 // The merge sort where the values are not contiguous memory, or the keys are not radix keys.
@@ -54,8 +52,7 @@ static_assert(
   pairs_sort<int*, thrust::zip_iterator<thrust::tuple<unsigned*, double*>>, cuda::std::less<>> == sort_algorithm::merge,
   "");
 static_assert(
-  pairs_sort<int*, thrust::permutation_iterator<unsigned*, int*>, cuda::std::less<>> == sort_algorithm::merge,
-  "");
+  pairs_sort<int*, thrust::permutation_iterator<unsigned*, int*>, cuda::std::less<>> == sort_algorithm::merge, "");
 static_assert(pairs_sort<custom_t*, unsigned*, cuda::std::less<>> == sort_algorithm::merge, "");
 static_assert(pairs_sort<int*, unsigned*, by_magnitude> == sort_algorithm::merge, "");
 
@@ -78,11 +75,8 @@ struct sorted_pairs
 // Loads `h` and the position values into `dk` and `dv`, runs `call` (a by-key sort through stream.policy), and
 // returns what it left; every allocation must have been given back on the stream.
 template <typename KeyT, typename ValueT, typename Call>
-sorted_pairs<KeyT, ValueT> run_pairs(exec_test::logged_stream& stream,
-                                     thrust::device_vector<KeyT>& dk,
-                                     thrust::device_vector<ValueT>& dv,
-                                     const std::vector<KeyT>& h,
-                                     Call&& call)
+sorted_pairs<KeyT, ValueT> run_pairs(exec_test::logged_stream& stream, thrust::device_vector<KeyT>& dk,
+                                     thrust::device_vector<ValueT>& dv, const std::vector<KeyT>& h, Call&& call)
 {
   exec_test::upload_into(dk, h);
   exec_test::upload_into(dv, sort_test::position_values<ValueT>(h.size()));
@@ -105,11 +99,8 @@ void require_stable_result(const sorted_pairs<KeyT, ValueT>& out,
 
 TEMPLATE_TEST_CASE("strata::sort_by_key and stable_sort_by_key of arithmetic keys (radix sort) match std::stable_sort "
                    "for every size class",
-                   "[execution][sort_by_key][radix]",
-                   (kv<std::uint8_t, std::uint32_t>),
-                   (kv<std::int32_t, std::uint32_t>),
-                   (kv<float, std::uint64_t>),
-                   (kv<std::int64_t, double>) )
+                   "[execution][sort_by_key][radix]", (kv<std::uint8_t, std::uint32_t>),
+                   (kv<std::int32_t, std::uint32_t>), (kv<float, std::uint64_t>), (kv<std::int64_t, double>) )
 {
   using K = typename TestType::key_type;
   using V = typename TestType::value_type;
@@ -170,8 +161,8 @@ TEMPLATE_TEST_CASE("strata::sort_by_key and stable_sort_by_key of arithmetic key
         {
           INFO("stable_sort_by_key, cuda::std::greater<>");
           require_stable_result(run([&] {
-                                  strata::stable_sort_by_key(
-                                    p, keys_first, keys_last, values_first, cuda::std::greater<>{});
+                                  strata::stable_sort_by_key(p, keys_first, keys_last, values_first,
+                                                             cuda::std::greater<>{});
                                 }),
                                 descending);
         }
@@ -182,9 +173,7 @@ TEMPLATE_TEST_CASE("strata::sort_by_key and stable_sort_by_key of arithmetic key
 
 TEMPLATE_TEST_CASE("strata::sort_by_key and stable_sort_by_key under other comparators and of other keys (merge sort) "
                    "match std::stable_sort for every size class",
-                   "[execution][sort_by_key][merge]",
-                   custom_t,
-                   std::int32_t)
+                   "[execution][sort_by_key][merge]", custom_t, std::int32_t)
 {
   using K       = TestType;
   using V       = std::uint32_t;
@@ -245,12 +234,9 @@ TEST_CASE("strata::stable_sort_by_key with values through zip and permutation it
 {
   exec_test::logged_stream stream;
   const auto& p = stream.policy;
-  for (const std::size_t n : strata_test::sizes_within_cap({std::size_t(0),
-                                                            std::size_t(1),
-                                                            std::size_t(2),
-                                                            std::size_t(1000),
-                                                            sort_test::merge_tile<int, std::uint32_t>() + 1,
-                                                            std::size_t(1000003)}))
+  for (const std::size_t n :
+       strata_test::sizes_within_cap({std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(1000),
+                                      sort_test::merge_tile<int, std::uint32_t>() + 1, std::size_t(1000003)}))
   {
     CAPTURE(n);
     const std::vector<int> h = sort_test::make_keys<int>(n, entropy::few_values, 131 * n + 3);
@@ -268,8 +254,8 @@ TEST_CASE("strata::stable_sort_by_key with values through zip and permutation it
       thrust::device_vector<double> d_halves         = exec_test::upload(halves);
       exec_test::upload_into(dk, h);
       stream.alloc.log().clear();
-      strata::stable_sort_by_key(
-        p, dk.begin(), dk.end(), thrust::make_zip_iterator(positions.begin(), d_halves.begin()));
+      strata::stable_sort_by_key(p, dk.begin(), dk.end(),
+                                 thrust::make_zip_iterator(positions.begin(), d_halves.begin()));
       stream.sync();
       stream.require_clean();
       STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(dk), expected.first);
@@ -296,8 +282,8 @@ TEST_CASE("strata::stable_sort_by_key with values through zip and permutation it
       thrust::device_vector<std::uint32_t> d_storage = exec_test::upload(storage);
       exec_test::upload_into(dk, h);
       stream.alloc.log().clear();
-      strata::stable_sort_by_key(
-        p, dk.begin(), dk.end(), thrust::make_permutation_iterator(d_storage.begin(), d_map.begin()));
+      strata::stable_sort_by_key(p, dk.begin(), dk.end(),
+                                 thrust::make_permutation_iterator(d_storage.begin(), d_map.begin()));
       stream.sync();
       stream.require_clean();
       STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(dk), expected.first);
@@ -323,10 +309,8 @@ TEST_CASE("strata::stable_sort_by_key with values through zip and permutation it
       thrust::device_vector<std::uint32_t> dv = exec_test::upload(sort_test::position_values<std::uint32_t>(n));
       exec_test::upload_into(dk, h);
       stream.alloc.log().clear();
-      strata::stable_sort_by_key(p,
-                                 thrust::make_zip_iterator(dk.begin(), d_second.begin()),
-                                 thrust::make_zip_iterator(dk.end(), d_second.end()),
-                                 dv.begin());
+      strata::stable_sort_by_key(p, thrust::make_zip_iterator(dk.begin(), d_second.begin()),
+                                 thrust::make_zip_iterator(dk.end(), d_second.end()), dv.begin());
       stream.sync();
       stream.require_clean();
       const std::vector<int> first_out  = exec_test::download(dk);
@@ -383,28 +367,22 @@ TEST_CASE("strata::sort_by_key and stable_sort_by_key return before their kernel
     CAPTURE(n);
     {
       INFO("radix sort, int32 keys, descending");
-      check_pairs_behind_gate(stream,
-                              sort_test::make_keys<int>(n, entropy::few_values, 149 * n),
-                              host_greater{},
+      check_pairs_behind_gate(stream, sort_test::make_keys<int>(n, entropy::few_values, 149 * n), host_greater{},
                               [&](auto keys_first, auto keys_last, auto values_first) {
-                                strata::stable_sort_by_key(
-                                  p, keys_first, keys_last, values_first, cuda::std::greater<>{});
+                                strata::stable_sort_by_key(p, keys_first, keys_last, values_first,
+                                                           cuda::std::greater<>{});
                               });
     }
     {
       INFO("radix sort, uint8 keys (the result is copied back from the second buffers)");
-      check_pairs_behind_gate(stream,
-                              sort_test::make_keys<std::uint8_t>(n, entropy::full, 151 * n),
-                              host_less{},
+      check_pairs_behind_gate(stream, sort_test::make_keys<std::uint8_t>(n, entropy::full, 151 * n), host_less{},
                               [&](auto keys_first, auto keys_last, auto values_first) {
                                 strata::stable_sort_by_key(p, keys_first, keys_last, values_first);
                               });
     }
     {
       INFO("merge sort, custom_t keys");
-      check_pairs_behind_gate(stream,
-                              sort_test::make_keys<custom_t>(n, entropy::few_values, 157 * n),
-                              custom_by_bc{},
+      check_pairs_behind_gate(stream, sort_test::make_keys<custom_t>(n, entropy::few_values, 157 * n), custom_by_bc{},
                               [&](auto keys_first, auto keys_last, auto values_first) {
                                 strata::stable_sort_by_key(p, keys_first, keys_last, values_first, custom_by_bc{});
                               });
@@ -432,21 +410,15 @@ TEST_CASE("Thrust's by-key sorts given strata's policy run strata's implementati
     });
     sort_test::require_pairs_moved_together(out.keys, out.values, h, host_less{});
   }
-  require_stable_result(run_pairs(stream,
-                                  dk,
-                                  dv,
-                                  h,
+  require_stable_result(run_pairs(stream, dk, dv, h,
                                   [&] {
                                     sort_test::check_strata_ran("strata::stable_sort_by_key", [&] {
-                                      thrust::stable_sort_by_key(
-                                        p, dk.begin(), dk.end(), dv.begin(), thrust::greater<int>{});
+                                      thrust::stable_sort_by_key(p, dk.begin(), dk.end(), dv.begin(),
+                                                                 thrust::greater<int>{});
                                     });
                                   }),
                         sort_test::stably_sorted_pairs<int, V>(h, host_greater{}));
-  require_stable_result(run_pairs(stream,
-                                  dk,
-                                  dv,
-                                  h,
+  require_stable_result(run_pairs(stream, dk, dv, h,
                                   [&] {
                                     sort_test::check_strata_ran("strata::stable_sort_by_key", [&] {
                                       thrust::stable_sort_by_key(p, dk.begin(), dk.end(), dv.begin());

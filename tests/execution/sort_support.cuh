@@ -245,10 +245,8 @@ std::size_t position_of(const ValueT& v)
 // position once, and every key moved with its value (the key beside the value of position p is keys_in[p], bits
 // included).
 template <typename KeyT, typename ValueT, typename CompareT>
-void require_pairs_moved_together(const std::vector<KeyT>& keys_out,
-                                  const std::vector<ValueT>& values_out,
-                                  const std::vector<KeyT>& keys_in,
-                                  CompareT comp)
+void require_pairs_moved_together(const std::vector<KeyT>& keys_out, const std::vector<ValueT>& values_out,
+                                  const std::vector<KeyT>& keys_in, CompareT comp)
 {
   const std::size_t n = keys_in.size();
   REQUIRE(keys_out.size() == n);
@@ -318,8 +316,8 @@ void check_strata_ran(const std::string& name, Call&& call)
 // left in `d`. Every allocation must have been given back on the stream (the log keeps what the call took, for the
 // caller to check).
 template <typename T, typename Call>
-std::vector<T>
-run_sort(exec_test::logged_stream& stream, thrust::device_vector<T>& d, const std::vector<T>& h, Call&& call)
+std::vector<T> run_sort(exec_test::logged_stream& stream, thrust::device_vector<T>& d, const std::vector<T>& h,
+                        Call&& call)
 {
   exec_test::upload_into(d, h);
   stream.alloc.log().clear();

@@ -844,11 +844,8 @@ public:
     REQUIRE(dst.size() == src.size());
     if (!src.empty())
     {
-      STRATA_TEST_CUDA(cudaMemcpyAsync(thrust::raw_pointer_cast(dst.data()),
-                                       thrust::raw_pointer_cast(src.data()),
-                                       src.size() * sizeof(T),
-                                       cudaMemcpyDeviceToDevice,
-                                       stream_));
+      STRATA_TEST_CUDA(cudaMemcpyAsync(thrust::raw_pointer_cast(dst.data()), thrust::raw_pointer_cast(src.data()),
+                                       src.size() * sizeof(T), cudaMemcpyDeviceToDevice, stream_));
     }
   }
 

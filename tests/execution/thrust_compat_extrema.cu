@@ -23,14 +23,8 @@ void record_extrema(Policy policy, record& r, It f, It l)
 } // namespace
 
 // Every ordered type but long and double (the iterator test has long items; double takes float's path).
-TEMPLATE_TEST_CASE("thrust extrema through strata::par: value types, with ties",
-                   "[thrust][compat][extrema]",
-                   std::int8_t,
-                   int,
-                   float,
-                   compat::pod,
-                   compat::vec3,
-                   compat::counted)
+TEMPLATE_TEST_CASE("thrust extrema through strata::par: value types, with ties", "[thrust][compat][extrema]",
+                   std::int8_t, int, float, compat::pod, compat::vec3, compat::counted)
 {
   using T = TestType;
   for (const std::size_t n : sizes())
@@ -39,12 +33,12 @@ TEMPLATE_TEST_CASE("thrust extrema through strata::par: value types, with ties",
     for (const int spread : {3, 1000})
     {
       const std::vector<T> in = random_values<T>(n, 41 + spread, -spread, spread);
-      compare(
-        "min_element, max_element, minmax_element", "spread " + std::to_string(spread), n, [&](auto policy, record& r) {
-          with_range<kind::vector>(r, "input", in, [&](auto f, auto l) {
-            record_extrema(policy, r, f, l);
-          });
-        });
+      compare("min_element, max_element, minmax_element", "spread " + std::to_string(spread), n,
+              [&](auto policy, record& r) {
+                with_range<kind::vector>(r, "input", in, [&](auto f, auto l) {
+                  record_extrema(policy, r, f, l);
+                });
+              });
     }
   }
 }

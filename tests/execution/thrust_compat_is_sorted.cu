@@ -9,8 +9,7 @@
 
 using namespace compat;
 
-TEMPLATE_TEST_CASE("thrust::is_sorted and is_sorted_until through strata::par",
-                   "[thrust][compat][is_sorted]",
+TEMPLATE_TEST_CASE("thrust::is_sorted and is_sorted_until through strata::par", "[thrust][compat][is_sorted]",
                    COMPAT_ORDERED_TYPES)
 {
   using T = TestType;

@@ -131,13 +131,8 @@ TEST_CASE("thrust::reduce through strata::par: every kind of operator", "[thrust
   }
 }
 
-TEMPLATE_TEST_CASE("thrust::transform_reduce through strata::par",
-                   "[thrust][compat][transform_reduce]",
-                   int,
-                   float,
-                   std::int8_t,
-                   compat::pod,
-                   compat::counted)
+TEMPLATE_TEST_CASE("thrust::transform_reduce through strata::par", "[thrust][compat][transform_reduce]", int, float,
+                   std::int8_t, compat::pod, compat::counted)
 {
   using T = TestType;
   for (const std::size_t n : sizes())
@@ -191,9 +186,8 @@ TEST_CASE("thrust::inner_product through strata::par", "[thrust][compat][inner_p
     compare("inner_product", "int and float ranges, long long init, plus and minimum", n, [&](auto policy, record& r) {
       thrust::device_vector<int> x(c.begin(), c.end());
       thrust::device_vector<float> y(b.begin(), b.end());
-      r.value("result",
-              thrust::inner_product(
-                policy, x.begin(), x.end(), y.begin(), 5LL, thrust::plus<long long>(), thrust::minimum<>()));
+      r.value("result", thrust::inner_product(policy, x.begin(), x.end(), y.begin(), 5LL, thrust::plus<long long>(),
+                                              thrust::minimum<>()));
     });
     compare("inner_product", "counted ranges, counted init", n, [&](auto policy, record& r) {
       const std::vector<counted> cc = values<counted>(std::vector<int>(c.begin(), c.end()));

@@ -13,8 +13,7 @@ using namespace compat;
   std::int8_t, int, long, float, double, compat::pod, compat::vec3, compat::counted, compat::cfloat
 
 TEMPLATE_TEST_CASE("thrust::inclusive_scan and exclusive_scan through strata::par: every value type",
-                   "[thrust][compat][scan]",
-                   COMPAT_SCAN_TYPES)
+                   "[thrust][compat][scan]", COMPAT_SCAN_TYPES)
 {
   using T = TestType;
   for (const std::size_t n : sizes())

@@ -39,8 +39,7 @@ struct same_quarter
 
 #define COMPAT_BY_KEY_TYPES std::int8_t, int, float, double, compat::pod, compat::counted
 
-TEMPLATE_TEST_CASE("thrust scans by key through strata::par: every value type",
-                   "[thrust][compat][scan_by_key]",
+TEMPLATE_TEST_CASE("thrust scans by key through strata::par: every value type", "[thrust][compat][scan_by_key]",
                    COMPAT_BY_KEY_TYPES)
 {
   using V = TestType;
@@ -92,12 +91,8 @@ TEST_CASE("thrust scans by key through strata::par: types that differ, keys of o
     const std::vector<std::int8_t> narrow = random_values<std::int8_t>(n, 34);
     const std::vector<float> floats       = random_values<float>(n, 35);
     const std::vector<pod> maps           = random_values<pod>(n, 36);
-    auto check                            = [&](const std::string& algorithm,
-                     const std::string& variant,
-                     const auto& keys,
-                     const auto& values,
-                     auto fill,
-                     auto call) {
+    auto check = [&](const std::string& algorithm, const std::string& variant, const auto& keys, const auto& values,
+                     auto fill, auto call) {
       compare(algorithm, variant, n, [&](auto policy, record& r) {
         with_range<kind::vector>(r, "keys", keys, [&](auto kf, auto kl) {
           with_range<kind::vector>(r, "values", values, [&](auto vf, auto) {
@@ -109,76 +104,40 @@ TEST_CASE("thrust scans by key through strata::par: types that differ, keys of o
       });
     };
     // int8 values wrap as int8 in an inclusive scan, whatever the output; an exclusive scan runs in init's type.
-    check("inclusive_scan_by_key",
-          "int8 values, int output",
-          key_seeds,
-          narrow,
-          -1,
+    check("inclusive_scan_by_key", "int8 values, int output", key_seeds, narrow, -1,
           [](auto policy, auto kf, auto kl, auto vf, auto out) {
             return thrust::inclusive_scan_by_key(policy, kf, kl, vf, out);
           });
-    check("exclusive_scan_by_key",
-          "int8 values, int output, int init",
-          key_seeds,
-          narrow,
-          -1,
+    check("exclusive_scan_by_key", "int8 values, int output, int init", key_seeds, narrow, -1,
           [](auto policy, auto kf, auto kl, auto vf, auto out) {
             return thrust::exclusive_scan_by_key(policy, kf, kl, vf, out, 100);
           });
-    check("exclusive_scan_by_key",
-          "float values, double output, int init",
-          key_seeds,
-          floats,
-          -1.0,
+    check("exclusive_scan_by_key", "float values, double output, int init", key_seeds, floats, -1.0,
           [](auto policy, auto kf, auto kl, auto vf, auto out) {
             return thrust::exclusive_scan_by_key(policy, kf, kl, vf, out, 1);
           });
-    check("inclusive_scan_by_key",
-          "float keys",
-          values<float>(key_seeds),
-          floats,
-          -1.0f,
+    check("inclusive_scan_by_key", "float keys", values<float>(key_seeds), floats, -1.0f,
           [](auto policy, auto kf, auto kl, auto vf, auto out) {
             return thrust::inclusive_scan_by_key(policy, kf, kl, vf, out);
           });
-    check("inclusive_scan_by_key",
-          "pod keys",
-          values<pod>(key_seeds),
-          floats,
-          -1.0f,
+    check("inclusive_scan_by_key", "pod keys", values<pod>(key_seeds), floats, -1.0f,
           [](auto policy, auto kf, auto kl, auto vf, auto out) {
             return thrust::inclusive_scan_by_key(policy, kf, kl, vf, out);
           });
-    check("inclusive_scan_by_key",
-          "non-commutative",
-          key_seeds,
-          maps,
-          pod{-1, -1},
+    check("inclusive_scan_by_key", "non-commutative", key_seeds, maps, pod{-1, -1},
           [](auto policy, auto kf, auto kl, auto vf, auto out) {
             return thrust::inclusive_scan_by_key(policy, kf, kl, vf, out, thrust::equal_to<int>(), compose{});
           });
     check(
-      "exclusive_scan_by_key",
-      "non-commutative",
-      key_seeds,
-      maps,
-      pod{-1, -1},
+      "exclusive_scan_by_key", "non-commutative", key_seeds, maps, pod{-1, -1},
       [](auto policy, auto kf, auto kl, auto vf, auto out) {
         return thrust::exclusive_scan_by_key(policy, kf, kl, vf, out, pod{1, 0}, thrust::equal_to<int>(), compose{});
       });
-    check("inclusive_scan_by_key",
-          "stateful operator",
-          key_seeds,
-          values<int>(key_seeds),
-          -1,
+    check("inclusive_scan_by_key", "stateful operator", key_seeds, values<int>(key_seeds), -1,
           [](auto policy, auto kf, auto kl, auto vf, auto out) {
             return thrust::inclusive_scan_by_key(policy, kf, kl, vf, out, thrust::equal_to<int>(), clamped_max{30});
           });
-    check("exclusive_scan_by_key",
-          "predicate, non-const operator()",
-          key_seeds,
-          values<int>(key_seeds),
-          -1,
+    check("exclusive_scan_by_key", "predicate, non-const operator()", key_seeds, values<int>(key_seeds), -1,
           [](auto policy, auto kf, auto kl, auto vf, auto out) {
             return thrust::exclusive_scan_by_key(policy, kf, kl, vf, out, 7, same_quarter{}, mutable_plus{});
           });

@@ -28,8 +28,7 @@ struct by_digit
 #define COMPAT_SORT_KEY_TYPES \
   std::int8_t, std::uint16_t, int, long, unsigned long long, float, double, compat::pod, compat::vec3, compat::counted
 
-TEMPLATE_TEST_CASE("thrust::sort and stable_sort through strata::par: every key type",
-                   "[thrust][compat][sort]",
+TEMPLATE_TEST_CASE("thrust::sort and stable_sort through strata::par: every key type", "[thrust][compat][sort]",
                    COMPAT_SORT_KEY_TYPES)
 {
   using T = TestType;

@@ -263,15 +263,8 @@ TEST_CASE("thrust::gather and scatter through strata::par", "[thrust][compat][ga
       std::shuffle(map.begin(), map.end(), rng);
     }
     // Every input kind for the map but counting (its positions would run past the input).
-    using map_kinds = kinds<kind::raw,
-                            kind::device_ptr,
-                            kind::vector,
-                            kind::universal,
-                            kind::managed,
-                            kind::reverse,
-                            kind::permutation,
-                            kind::transform,
-                            kind::constant>;
+    using map_kinds = kinds<kind::raw, kind::device_ptr, kind::vector, kind::universal, kind::managed, kind::reverse,
+                            kind::permutation, kind::transform, kind::constant>;
     for_each_kind(map_kinds{}, [&](auto k) {
       compare("gather", std::string("map ") + name_of(k), n, [&](auto policy, record& r) {
         with_range<kind::vector>(r, "input", in, [&](auto f, auto) {

@@ -286,12 +286,8 @@ void run_thrust_fallbacks(const Policy& policy, exec_test::gated_stream& stream)
   // reduce_by_key over the sorted keys: the length of each run of equal keys.
   const thrust::device_vector<int> sorted_keys = exec_test::upload(small_sorted);
   thrust::device_vector<int> run_keys(distinct.size()), run_lengths(distinct.size());
-  const auto runs = thrust::reduce_by_key(policy,
-                                          sorted_keys.begin(),
-                                          sorted_keys.end(),
-                                          thrust::make_constant_iterator(1),
-                                          run_keys.begin(),
-                                          run_lengths.begin());
+  const auto runs = thrust::reduce_by_key(policy, sorted_keys.begin(), sorted_keys.end(),
+                                          thrust::make_constant_iterator(1), run_keys.begin(), run_lengths.begin());
   stream.sync();
   REQUIRE(runs.first - run_keys.begin() == static_cast<std::ptrdiff_t>(distinct.size()));
   std::vector<int> lengths;

@@ -75,8 +75,7 @@ std::size_t tile_of()
 } // namespace
 
 TEMPLATE_TEST_CASE("strata::transform, unary and binary, matches std::transform for every size class",
-                   "[execution][transform]",
-                   EXEC_TEST_TYPES)
+                   "[execution][transform]", EXEC_TEST_TYPES)
 {
   using T = TestType;
   exec_test::logged_stream stream;
@@ -149,8 +148,7 @@ TEST_CASE("strata::transform converts between value types of different widths", 
 }
 
 TEMPLATE_TEST_CASE("strata::fill, fill_n, copy, copy_n, sequence, tabulate and generate match std::",
-                   "[execution][transform][fill]",
-                   EXEC_TEST_TYPES)
+                   "[execution][transform][fill]", EXEC_TEST_TYPES)
 {
   using T = TestType;
   exec_test::logged_stream stream;
@@ -240,8 +238,7 @@ TEMPLATE_TEST_CASE("strata::fill, fill_n, copy, copy_n, sequence, tabulate and g
   }
 }
 
-TEMPLATE_TEST_CASE("strata::gather and scatter match a host loop",
-                   "[execution][transform][gather]",
+TEMPLATE_TEST_CASE("strata::gather and scatter match a host loop", "[execution][transform][gather]",
                    EXEC_TEST_FEW_TYPES)
 {
   using T = TestType;
@@ -288,8 +285,7 @@ TEMPLATE_TEST_CASE("strata::gather and scatter match a host loop",
   }
 }
 
-TEMPLATE_TEST_CASE("strata::for_each and for_each_n change every item once",
-                   "[execution][transform][for_each]",
+TEMPLATE_TEST_CASE("strata::for_each and for_each_n change every item once", "[execution][transform][for_each]",
                    EXEC_TEST_FEW_TYPES)
 {
   using T = TestType;
@@ -398,9 +394,7 @@ TEST_CASE("strata's element-wise algorithms read Thrust's fancy iterators and wr
     // Every index visited once, through for_each over a counting iterator.
     thrust::device_vector<unsigned int> visits(n, 0u);
     exec_test::settle();
-    CHECK(strata::for_each(policy,
-                           thrust::counting_iterator<long long>(0),
-                           thrust::counting_iterator<long long>(count),
+    CHECK(strata::for_each(policy, thrust::counting_iterator<long long>(0), thrust::counting_iterator<long long>(count),
                            count_visit{thrust::raw_pointer_cast(visits.data())})
           == thrust::counting_iterator<long long>(count));
     STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(visits), std::vector<unsigned int>(n, 1u));

@@ -51,8 +51,7 @@ using twice_accum_t = std::decay_t<decltype(std::declval<T>() + std::declval<T>(
 } // namespace
 
 TEMPLATE_TEST_CASE("strata::transform_inclusive_scan and transform_exclusive_scan match std:: in both argument orders",
-                   "[execution][scan][transform_scan]",
-                   EXEC_TEST_TYPES)
+                   "[execution][scan][transform_scan]", EXEC_TEST_TYPES)
 {
   using T = TestType;
   exec_test::logged_stream stream;
@@ -206,8 +205,8 @@ TEST_CASE("strata::inclusive_scan and exclusive_scan read Thrust's fancy iterato
     }
     std::inclusive_scan(expected.begin(), expected.end(), expected.begin());
     exec_test::poison(out);
-    CHECK(strata::transform_inclusive_scan(
-            stream.policy, pairs, pairs + count, out.begin(), cuda::std::plus<>{}, pair_sum{})
+    CHECK(strata::transform_inclusive_scan(stream.policy, pairs, pairs + count, out.begin(), cuda::std::plus<>{},
+                                           pair_sum{})
           == out.end());
     STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(out), expected);
 

@@ -111,14 +111,8 @@ void check_merge(std::size_t na, std::size_t nb, int distinct, std::uint64_t sal
       keys[i]    = item_t{-7, -7}; // outputs past the end must keep these
       indices[i] = -7;
     }
-    strata::SerialMerge(both.data(),
-                        split,
-                        static_cast<int>(na) + first - split,
-                        static_cast<int>(na) - split,
-                        static_cast<int>(nb) - (first - split),
-                        keys,
-                        indices,
-                        compare);
+    strata::SerialMerge(both.data(), split, static_cast<int>(na) + first - split, static_cast<int>(na) - split,
+                        static_cast<int>(nb) - (first - split), keys, indices, compare);
     for (int i = 0; i < ITEMS; ++i)
     {
       if (first + i < total)
@@ -250,14 +244,8 @@ void check_padded_merge(std::size_t na, std::size_t nb, int distinct, bool apart
     const checked_keys keys{&buffer, keys1_beg, keys1_end, keys2_beg, keys2_end};
     item_t out[ITEMS];
     int indices[ITEMS];
-    strata::detail::serial_merge_padded(keys,
-                                        keys1_beg,
-                                        keys2_beg,
-                                        keys1_end - keys1_beg,
-                                        keys2_end - keys2_beg,
-                                        out,
-                                        indices,
-                                        never_poison<Compare>{compare});
+    strata::detail::serial_merge_padded(keys, keys1_beg, keys2_beg, keys1_end - keys1_beg, keys2_end - keys2_beg, out,
+                                        indices, never_poison<Compare>{compare});
     for (int i = 0; i < ITEMS; ++i)
     {
       CAPTURE(i);

@@ -216,24 +216,14 @@ void check_lengths(Op op, HostOp host_op, std::integer_sequence<int, LENGTHS...>
 
 using lengths_1_to_17 = std::make_integer_sequence<int, 17>;
 
-TEMPLATE_TEST_CASE("ThreadReduce and ThreadScan with plus on the host, lengths 1..17",
-                   "[thread][reduce][scan]",
-                   std::int8_t,
-                   std::uint16_t,
-                   std::int32_t,
-                   std::uint64_t,
-                   float,
-                   double,
-                   strata_test::custom_t)
+TEMPLATE_TEST_CASE("ThreadReduce and ThreadScan with plus on the host, lengths 1..17", "[thread][reduce][scan]",
+                   std::int8_t, std::uint16_t, std::int32_t, std::uint64_t, float, double, strata_test::custom_t)
 {
   check_lengths<TestType>(cuda::std::plus<>{}, strata_test::host_plus{}, lengths_1_to_17{});
 }
 
-TEMPLATE_TEST_CASE("ThreadReduce and ThreadScan with minimum and maximum on the host",
-                   "[thread][reduce][scan]",
-                   std::int16_t,
-                   std::uint32_t,
-                   double)
+TEMPLATE_TEST_CASE("ThreadReduce and ThreadScan with minimum and maximum on the host", "[thread][reduce][scan]",
+                   std::int16_t, std::uint32_t, double)
 {
   check_lengths<TestType>(cuda::minimum<>{}, strata_test::host_min{}, lengths_1_to_17{});
   check_lengths<TestType>(cuda::maximum<>{}, strata_test::host_max{}, lengths_1_to_17{});

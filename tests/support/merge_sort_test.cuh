@@ -216,14 +216,8 @@ std::vector<std::size_t> stable_order(const KeyT* keys, std::size_t n, CompareOp
 // What a block or warp merge sort leaves in a tile of `tile` items whose first `valid` take part: the valid items
 // stably sorted, then oob_default keys with their values where they were. `valid` >= tile: a full tile.
 template <typename KeyT, typename ValueT, typename CompareOp>
-void reference_tile(const KeyT* keys,
-                    const ValueT* values,
-                    std::size_t tile,
-                    std::size_t valid,
-                    const KeyT& oob_default,
-                    CompareOp compare_op,
-                    KeyT* expected_keys,
-                    ValueT* expected_values)
+void reference_tile(const KeyT* keys, const ValueT* values, std::size_t tile, std::size_t valid,
+                    const KeyT& oob_default, CompareOp compare_op, KeyT* expected_keys, ValueT* expected_values)
 {
   valid                                = std::min(valid, tile);
   const std::vector<std::size_t> order = stable_order(keys, valid, compare_op);

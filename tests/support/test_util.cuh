@@ -106,9 +106,7 @@ struct mat_mul
 {
   __host__ __device__ mat2x2 operator()(const mat2x2& x, const mat2x2& y) const
   {
-    return mat2x2{x.m00 * y.m00 + x.m01 * y.m10,
-                  x.m00 * y.m01 + x.m01 * y.m11,
-                  x.m10 * y.m00 + x.m11 * y.m10,
+    return mat2x2{x.m00 * y.m00 + x.m01 * y.m10, x.m00 * y.m01 + x.m01 * y.m11, x.m10 * y.m00 + x.m11 * y.m10,
                   x.m10 * y.m01 + x.m11 * y.m11};
   }
 };
@@ -242,8 +240,7 @@ struct random_traits<custom_t>
 {
   static custom_t draw(std::mt19937_64& rng)
   {
-    return custom_t{static_cast<std::int64_t>(rng()),
-                    static_cast<std::int32_t>(rng() >> 40),
+    return custom_t{static_cast<std::int64_t>(rng()), static_cast<std::int32_t>(rng() >> 40),
                     static_cast<std::int16_t>(rng() >> 50)};
   }
 };
@@ -254,10 +251,8 @@ struct random_traits<mat2x2>
   // singular matrices collapse to zero after ~100 factors and would hide operand-order bugs in long scans.
   static mat2x2 draw(std::mt19937_64& rng)
   {
-    return mat2x2{static_cast<std::uint32_t>(rng()) | 1u,
-                  static_cast<std::uint32_t>(rng()) & ~1u,
-                  static_cast<std::uint32_t>(rng()),
-                  static_cast<std::uint32_t>(rng()) | 1u};
+    return mat2x2{static_cast<std::uint32_t>(rng()) | 1u, static_cast<std::uint32_t>(rng()) & ~1u,
+                  static_cast<std::uint32_t>(rng()), static_cast<std::uint32_t>(rng()) | 1u};
   }
 };
 
@@ -332,8 +327,7 @@ inline std::vector<std::size_t> test_sizes(std::size_t tile, std::size_t max_siz
   {
     s.push_back(d(rng));
   }
-  s.erase(std::remove_if(s.begin(),
-                         s.end(),
+  s.erase(std::remove_if(s.begin(), s.end(),
                          [&](std::size_t x) {
                            return x > max_size;
                          }),

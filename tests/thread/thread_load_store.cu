@@ -175,8 +175,7 @@ __global__ void volatile_shared_kernel(const T* d_in, T* d_out)
 }
 
 template <typename T>
-std::vector<T> run_load(strata::CacheLoadModifier modifier,
-                        const strata_test::device_buffer<T>& d_in,
+std::vector<T> run_load(strata::CacheLoadModifier modifier, const strata_test::device_buffer<T>& d_in,
                         strata_test::device_buffer<T>& d_out)
 {
   constexpr int blocks = (NUM_ITEMS + BLOCK_THREADS - 1) / BLOCK_THREADS;
@@ -213,8 +212,7 @@ std::vector<T> run_load(strata::CacheLoadModifier modifier,
 }
 
 template <typename T>
-std::vector<T> run_store(strata::CacheStoreModifier modifier,
-                         const strata_test::device_buffer<T>& d_in,
+std::vector<T> run_store(strata::CacheStoreModifier modifier, const strata_test::device_buffer<T>& d_in,
                          strata_test::device_buffer<T>& d_out)
 {
   constexpr int blocks = (NUM_ITEMS + BLOCK_THREADS - 1) / BLOCK_THREADS;
@@ -250,43 +248,28 @@ TEMPLATE_TEST_CASE("ThreadLoad reads every value with every cache modifier", "[t
   const strata_test::device_buffer<TestType> d_in(in);
   strata_test::device_buffer<TestType> d_out(NUM_ITEMS);
 
-  const strata::CacheLoadModifier modifier = GENERATE(strata::LOAD_DEFAULT,
-                                                      strata::LOAD_CA,
-                                                      strata::LOAD_CG,
-                                                      strata::LOAD_CS,
-                                                      strata::LOAD_CV,
-                                                      strata::LOAD_LDG,
-                                                      strata::LOAD_VOLATILE,
-                                                      strata::LOAD_PLAIN);
+  const strata::CacheLoadModifier modifier =
+    GENERATE(strata::LOAD_DEFAULT, strata::LOAD_CA, strata::LOAD_CG, strata::LOAD_CS, strata::LOAD_CV, strata::LOAD_LDG,
+             strata::LOAD_VOLATILE, strata::LOAD_PLAIN);
   CAPTURE(static_cast<int>(modifier), sizeof(TestType), alignof(TestType));
   STRATA_REQUIRE_EQUAL_VECTORS(run_load(modifier, d_in, d_out), in);
 }
 
-TEMPLATE_TEST_CASE("ThreadStore writes every value with every cache modifier",
-                   "[thread][store]",
+TEMPLATE_TEST_CASE("ThreadStore writes every value with every cache modifier", "[thread][store]",
                    THREAD_LOAD_STORE_TYPES)
 {
   const std::vector<TestType> in = strata_test::random_vector<TestType>(NUM_ITEMS, sizeof(TestType) * 103);
   const strata_test::device_buffer<TestType> d_in(in);
   strata_test::device_buffer<TestType> d_out(NUM_ITEMS);
 
-  const strata::CacheStoreModifier modifier = GENERATE(strata::STORE_DEFAULT,
-                                                       strata::STORE_WB,
-                                                       strata::STORE_CG,
-                                                       strata::STORE_CS,
-                                                       strata::STORE_WT,
-                                                       strata::STORE_VOLATILE);
+  const strata::CacheStoreModifier modifier = GENERATE(strata::STORE_DEFAULT, strata::STORE_WB, strata::STORE_CG,
+                                                       strata::STORE_CS, strata::STORE_WT, strata::STORE_VOLATILE);
   CAPTURE(static_cast<int>(modifier), sizeof(TestType), alignof(TestType));
   STRATA_REQUIRE_EQUAL_VECTORS(run_store(modifier, d_in, d_out), in);
 }
 
-TEMPLATE_TEST_CASE("volatile ThreadLoad and ThreadStore work in shared memory",
-                   "[thread][load][store]",
-                   std::uint8_t,
-                   std::int16_t,
-                   double,
-                   thread_load_store_test::words3,
-                   thread_load_store_test::words8)
+TEMPLATE_TEST_CASE("volatile ThreadLoad and ThreadStore work in shared memory", "[thread][load][store]", std::uint8_t,
+                   std::int16_t, double, thread_load_store_test::words3, thread_load_store_test::words8)
 {
   constexpr int blocks           = 4;
   const std::vector<TestType> in = strata_test::random_vector<TestType>(blocks * BLOCK_THREADS, sizeof(TestType) * 107);

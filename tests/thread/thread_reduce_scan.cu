@@ -27,8 +27,8 @@ __host__ __device__ bool applies_prefix(int thread)
 }
 
 template <int LENGTH, typename T, typename Op>
-__global__ void
-reduce_scan_kernel(const T* d_in, const T* d_prefix, T* d_reductions, T* d_scans, T* d_aggregates, Op op)
+__global__ void reduce_scan_kernel(const T* d_in, const T* d_prefix, T* d_reductions, T* d_scans, T* d_aggregates,
+                                   Op op)
 {
   const int thread = blockIdx.x * blockDim.x + threadIdx.x;
   const T* in      = d_in + thread * LENGTH;
@@ -142,8 +142,8 @@ void check_reduce_scan(Op op, HostOp host_op, std::uint64_t salt)
   strata_test::device_buffer<T> d_scans(THREADS * SCANS * LENGTH);
   strata_test::device_buffer<T> d_aggregates(THREADS * SCANS);
 
-  reduce_scan_kernel<LENGTH><<<BLOCKS, BLOCK_THREADS>>>(
-    d_in.data(), d_prefix.data(), d_reductions.data(), d_scans.data(), d_aggregates.data(), op);
+  reduce_scan_kernel<LENGTH><<<BLOCKS, BLOCK_THREADS>>>(d_in.data(), d_prefix.data(), d_reductions.data(),
+                                                        d_scans.data(), d_aggregates.data(), op);
   STRATA_TEST_SYNC();
 
   const std::vector<T> reductions = d_reductions.download();
@@ -190,8 +190,7 @@ void check_all_lengths(Op op, HostOp host_op, std::uint64_t salt)
   check_reduce_scan<16, T>(op, host_op, salt);
 }
 
-TEMPLATE_TEST_CASE("ThreadReduce and ThreadScan with plus on the device",
-                   "[thread][reduce][scan]",
+TEMPLATE_TEST_CASE("ThreadReduce and ThreadScan with plus on the device", "[thread][reduce][scan]",
                    STRATA_TEST_ALL_TYPES)
 {
   check_all_lengths<TestType>(cuda::std::plus<>{}, strata_test::host_plus{}, 1);
@@ -203,12 +202,8 @@ TEST_CASE("ThreadReduce and ThreadScan with a non-commutative operator (mat_mul)
   check_all_lengths<strata_test::mat2x2>(strata_test::mat_mul{}, strata_test::mat_mul{}, 2);
 }
 
-TEMPLATE_TEST_CASE("ThreadReduce and ThreadScan with minimum and maximum on the device",
-                   "[thread][reduce][scan]",
-                   std::int8_t,
-                   std::uint32_t,
-                   float,
-                   double)
+TEMPLATE_TEST_CASE("ThreadReduce and ThreadScan with minimum and maximum on the device", "[thread][reduce][scan]",
+                   std::int8_t, std::uint32_t, float, double)
 {
   SECTION("minimum")
   {
@@ -231,9 +226,7 @@ struct host_xor
   }
 };
 
-TEMPLATE_TEST_CASE("ThreadReduce and ThreadScan with bit_xor on the device",
-                   "[thread][reduce][scan]",
-                   std::uint16_t,
+TEMPLATE_TEST_CASE("ThreadReduce and ThreadScan with bit_xor on the device", "[thread][reduce][scan]", std::uint16_t,
                    std::int64_t)
 {
   check_reduce_scan<3, TestType>(cuda::std::bit_xor<>{}, host_xor{}, 5);

@@ -210,11 +210,8 @@ void check_exchange(std::uint64_t salt)
   strata_test::device_buffer<int> d_ranks(ranks);
   strata_test::device_buffer<T> d_out(n);
 
-  std::vector<op> methods = {op::blocked_to_striped,
-                             op::striped_to_blocked,
-                             op::blocked_to_striped_in_place,
-                             op::striped_to_blocked_in_place,
-                             op::round_trip};
+  std::vector<op> methods = {op::blocked_to_striped, op::striped_to_blocked, op::blocked_to_striped_in_place,
+                             op::striped_to_blocked_in_place, op::round_trip};
   if (ALGORITHM == strata::WARP_EXCHANGE_SMEM)
   {
     methods.insert(methods.end(),

@@ -6,8 +6,7 @@
 using namespace warp_load_store_test;
 
 TEMPLATE_TEST_CASE("WarpLoad/WarpStore, every type and algorithm, 4 items on 32- and 16-lane warps",
-                   "[warp][warp_load][warp_store]",
-                   STRATA_TEST_ALL_TYPES)
+                   "[warp][warp_load][warp_store]", STRATA_TEST_ALL_TYPES)
 {
   check_all_algorithms<TestType, 4, 32>(0x4c01);
   check_all_algorithms<TestType, 4, 16>(0x4c02);

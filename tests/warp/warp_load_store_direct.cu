@@ -53,15 +53,8 @@ int position(arrangement a, int t, int i, int items)
 
 // Loads the block's segment into registers (starting from `sentinel`), dumps them, then stores them back.
 template <typename T, int I>
-__global__ void direct_kernel(const T* d_in,
-                              T* d_loaded,
-                              T* d_out,
-                              arrangement a,
-                              guard g,
-                              int load_valid,
-                              int store_valid,
-                              T sentinel,
-                              T oob)
+__global__ void direct_kernel(const T* d_in, T* d_loaded, T* d_out, arrangement a, guard g, int load_valid,
+                              int store_valid, T sentinel, T oob)
 {
   const int tid    = static_cast<int>(threadIdx.x);
   const int offset = static_cast<int>(blockIdx.x) * BLOCK_THREADS * I;
@@ -217,8 +210,8 @@ void run_direct(arrangement a, guard g, int offset, int load_valid, int store_va
   strata_test::device_buffer<T> d_in(in_alloc);
   strata_test::device_buffer<T> d_loaded(N);
   strata_test::device_buffer<T> d_out(N + 1);
-  direct_kernel<T, I><<<GRID_BLOCKS, BLOCK_THREADS>>>(
-    d_in.data() + offset, d_loaded.data(), d_out.data() + offset, a, g, load_valid, store_valid, sd[0], sd[1]);
+  direct_kernel<T, I><<<GRID_BLOCKS, BLOCK_THREADS>>>(d_in.data() + offset, d_loaded.data(), d_out.data() + offset, a,
+                                                      g, load_valid, store_valid, sd[0], sd[1]);
   STRATA_TEST_SYNC();
   {
     INFO("registers after the load");
@@ -249,21 +242,16 @@ void check_direct(std::uint64_t salt)
     for (int k = 0; k < 8; ++k)
     {
       const int store_valid = counts[(k + 3) % 8] > TILE ? TILE : counts[(k + 3) % 8];
-      run_direct<T, I>(
-        a, k % 2 ? guard::valid_items : guard::valid_items_default, k % 2, counts[k], store_valid, salt++);
+      run_direct<T, I>(a, k % 2 ? guard::valid_items : guard::valid_items_default, k % 2, counts[k], store_valid,
+                       salt++);
     }
   }
 }
 
 } // namespace
 
-TEMPLATE_TEST_CASE("Direct block-scope loads and stores, 4 and 3 items per thread",
-                   "[util][load_store_direct]",
-                   std::int8_t,
-                   std::int16_t,
-                   std::int32_t,
-                   double,
-                   strata_test::custom_t)
+TEMPLATE_TEST_CASE("Direct block-scope loads and stores, 4 and 3 items per thread", "[util][load_store_direct]",
+                   std::int8_t, std::int16_t, std::int32_t, double, strata_test::custom_t)
 {
   check_direct<TestType, 4>(0x5d00);
   check_direct<TestType, 3>(0x5d40);

@@ -79,14 +79,8 @@ struct index_iterator
 };
 
 template <typename T, int I, int W, strata::WarpLoadAlgorithm LOAD, typename InputIt, typename OutputIt>
-__global__ void load_store_kernel(InputIt d_in,
-                                  T* d_loaded,
-                                  OutputIt d_out,
-                                  const int* d_load_valid,
-                                  const int* d_store_valid,
-                                  load_mode lmode,
-                                  store_mode smode,
-                                  T sentinel,
+__global__ void load_store_kernel(InputIt d_in, T* d_loaded, OutputIt d_out, const int* d_load_valid,
+                                  const int* d_store_valid, load_mode lmode, store_mode smode, T sentinel,
                                   T oob_default)
 {
   using load_t        = strata::WarpLoad<T, I, LOAD, W>;
@@ -220,27 +214,16 @@ void run_load_store(const run_config& cfg, std::uint64_t salt)
 
   if (cfg.wrapped_iterators)
   {
-    load_store_kernel<T, I, W, LOAD><<<GRID_BLOCKS, BLOCK_THREADS>>>(index_iterator<const T>{in_ptr},
-                                                                     d_loaded.data(),
-                                                                     index_iterator<T>{out_ptr},
-                                                                     d_load_valid.data(),
-                                                                     d_store_valid.data(),
-                                                                     cfg.lmode,
-                                                                     cfg.smode,
-                                                                     sentinel,
-                                                                     oob_default);
+    load_store_kernel<T, I, W, LOAD><<<GRID_BLOCKS, BLOCK_THREADS>>>(index_iterator<const T>{in_ptr}, d_loaded.data(),
+                                                                     index_iterator<T>{out_ptr}, d_load_valid.data(),
+                                                                     d_store_valid.data(), cfg.lmode, cfg.smode,
+                                                                     sentinel, oob_default);
   }
   else
   {
-    load_store_kernel<T, I, W, LOAD><<<GRID_BLOCKS, BLOCK_THREADS>>>(in_ptr,
-                                                                     d_loaded.data(),
-                                                                     out_ptr,
-                                                                     d_load_valid.data(),
-                                                                     d_store_valid.data(),
-                                                                     cfg.lmode,
-                                                                     cfg.smode,
-                                                                     sentinel,
-                                                                     oob_default);
+    load_store_kernel<T, I, W, LOAD><<<GRID_BLOCKS, BLOCK_THREADS>>>(in_ptr, d_loaded.data(), out_ptr,
+                                                                     d_load_valid.data(), d_store_valid.data(),
+                                                                     cfg.lmode, cfg.smode, sentinel, oob_default);
   }
   STRATA_TEST_SYNC();
   {

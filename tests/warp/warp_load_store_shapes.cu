@@ -3,9 +3,7 @@
 #include "warp_load_store_harness.cuh"
 
 TEMPLATE_TEST_CASE("WarpLoad/WarpStore, items {1,3,4,7,16} x lanes {1,2,8,16,32}, every algorithm",
-                   "[warp][warp_load][warp_store]",
-                   std::int32_t,
-                   strata_test::custom_t)
+                   "[warp][warp_load][warp_store]", std::int32_t, strata_test::custom_t)
 {
   warp_load_store_test::shapes<TestType, 1, 3, 4, 7, 16>::template run<1, 2, 8, 16, 32>(0x4d00);
 }

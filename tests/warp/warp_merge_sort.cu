@@ -33,15 +33,10 @@ enum call_flags : int
 // Logical warp w of block b sorts tiles (b * WARPS + w) * TILES_PER_WARP + r. Every thread also reports its
 // sorter's member mask and lane.
 template <typename KeyT, typename ValueT, int ITEMS, int W, int BLOCK_THREADS, int FLAGS, typename CompareOp>
-__global__ void __launch_bounds__(BLOCK_THREADS) sort_kernel(const KeyT* d_keys_in,
-                                                             const ValueT* d_values_in,
-                                                             KeyT* d_keys_out,
-                                                             ValueT* d_values_out,
-                                                             const int* d_valid_items,
-                                                             KeyT oob_default,
-                                                             CompareOp compare_op,
-                                                             unsigned int* d_masks,
-                                                             unsigned int* d_lanes)
+__global__ void __launch_bounds__(BLOCK_THREADS)
+  sort_kernel(const KeyT* d_keys_in, const ValueT* d_values_in, KeyT* d_keys_out, ValueT* d_values_out,
+              const int* d_valid_items, KeyT oob_default, CompareOp compare_op, unsigned int* d_masks,
+              unsigned int* d_lanes)
 {
   using sort_t               = strata::WarpMergeSort<KeyT, ITEMS, W, ValueT>;
   constexpr int WARPS        = (BLOCK_THREADS + W - 1) / W;
@@ -172,16 +167,10 @@ void check_sort(const std::vector<KeyT>& keys, std::vector<int> valid, KeyT oob_
   strata_test::device_buffer<int> d_valid(valid);
   strata_test::device_buffer<unsigned int> d_masks(blocks * BLOCK_THREADS);
   strata_test::device_buffer<unsigned int> d_lanes(blocks * BLOCK_THREADS);
-  sort_kernel<KeyT, ValueT, ITEMS, W, BLOCK_THREADS, FLAGS>
-    <<<static_cast<unsigned>(blocks), BLOCK_THREADS>>>(d_keys_in.data(),
-                                                       reinterpret_cast<const ValueT*>(d_values_in.data()),
-                                                       d_keys_out.data(),
-                                                       reinterpret_cast<ValueT*>(d_values_out.data()),
-                                                       d_valid.data(),
-                                                       oob_default,
-                                                       compare_op,
-                                                       d_masks.data(),
-                                                       d_lanes.data());
+  sort_kernel<KeyT, ValueT, ITEMS, W, BLOCK_THREADS, FLAGS><<<static_cast<unsigned>(blocks), BLOCK_THREADS>>>(
+    d_keys_in.data(), reinterpret_cast<const ValueT*>(d_values_in.data()), d_keys_out.data(),
+    reinterpret_cast<ValueT*>(d_values_out.data()), d_valid.data(), oob_default, compare_op, d_masks.data(),
+    d_lanes.data());
   STRATA_TEST_SYNC();
   const std::vector<KeyT> out_keys             = d_keys_out.download();
   const std::vector<stored_value_t> out_values = d_values_out.download();
@@ -205,14 +194,8 @@ void check_sort(const std::vector<KeyT>& keys, std::vector<int> valid, KeyT oob_
   {
     const std::size_t base = tile * TILE;
     const std::size_t n    = PARTIAL ? static_cast<std::size_t>(std::max(valid[tile], 0)) : TILE;
-    reference_tile(in_keys.data() + base,
-                   in_values.data() + base,
-                   TILE,
-                   n,
-                   oob_default,
-                   compare_op,
-                   expected_keys.data(),
-                   expected_values.data());
+    reference_tile(in_keys.data() + base, in_values.data() + base, TILE, n, oob_default, compare_op,
+                   expected_keys.data(), expected_values.data());
     for (std::size_t pos = 0; pos < TILE; ++pos)
     {
       if (!same_key(out_keys[base + pos], expected_keys[pos]))
@@ -246,8 +229,7 @@ inline std::vector<int> every_valid_items(int tile)
 }
 } // namespace
 
-TEMPLATE_TEST_CASE("WarpMergeSort sorts every key type, ascending and descending",
-                   "[warp][merge_sort]",
+TEMPLATE_TEST_CASE("WarpMergeSort sorts every key type, ascending and descending", "[warp][merge_sort]",
                    STRATA_TEST_ALL_TYPES)
 {
   using KeyT         = TestType;

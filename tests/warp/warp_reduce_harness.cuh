@@ -141,8 +141,7 @@ T lowest_value()
 template <>
 inline strata_test::custom_t lowest_value<strata_test::custom_t>()
 {
-  return strata_test::custom_t{std::numeric_limits<std::int64_t>::min(),
-                               std::numeric_limits<std::int32_t>::min(),
+  return strata_test::custom_t{std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int32_t>::min(),
                                std::numeric_limits<std::int16_t>::min()};
 }
 template <typename T>
@@ -153,8 +152,7 @@ T highest_value()
 template <>
 inline strata_test::custom_t highest_value<strata_test::custom_t>()
 {
-  return strata_test::custom_t{std::numeric_limits<std::int64_t>::max(),
-                               std::numeric_limits<std::int32_t>::max(),
+  return strata_test::custom_t{std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int32_t>::max(),
                                std::numeric_limits<std::int16_t>::max()};
 }
 

@@ -13,8 +13,7 @@ namespace
 using type_widths = std::integer_sequence<int, 32, 16, 7, 1>;
 } // namespace
 
-TEMPLATE_TEST_CASE("WarpReduce::HeadSegmentedSum and TailSegmentedSum, every type",
-                   "[warp][warp_reduce]",
+TEMPLATE_TEST_CASE("WarpReduce::HeadSegmentedSum and TailSegmentedSum, every type", "[warp][warp_reduce]",
                    STRATA_TEST_ALL_TYPES)
 {
   using T = TestType;
@@ -29,8 +28,7 @@ TEMPLATE_TEST_CASE("WarpReduce::HeadSegmentedSum and TailSegmentedSum, every typ
 }
 
 TEMPLATE_TEST_CASE("WarpReduce::HeadSegmentedReduce and TailSegmentedReduce with minimum and maximum",
-                   "[warp][warp_reduce]",
-                   STRATA_TEST_CORE_TYPES)
+                   "[warp][warp_reduce]", STRATA_TEST_CORE_TYPES)
 {
   using T      = TestType;
   using widths = std::integer_sequence<int, 32, 8, 7>;

@@ -7,9 +7,7 @@ using warp_reduce_test::check_widths;
 using warp_reduce_test::method;
 using warp_reduce_test::use_sum;
 
-TEMPLATE_TEST_CASE("WarpReduce segmented sums at every width",
-                   "[warp][warp_reduce]",
-                   std::int32_t,
+TEMPLATE_TEST_CASE("WarpReduce segmented sums at every width", "[warp][warp_reduce]", std::int32_t,
                    strata_test::custom_t)
 {
   using T = TestType;
@@ -28,12 +26,12 @@ TEST_CASE("WarpReduce segmented reductions keep lane order (mat_mul)", "[warp][w
   using widths = std::integer_sequence<int, 32, 16, 4, 2, 31, 11, 5, 3, 1>;
   SECTION("head flags")
   {
-    check_widths<strata_test::mat2x2, method::head_segmented>(
-      widths{}, strata_test::mat_mul{}, strata_test::mat_mul{}, 1200);
+    check_widths<strata_test::mat2x2, method::head_segmented>(widths{}, strata_test::mat_mul{}, strata_test::mat_mul{},
+                                                              1200);
   }
   SECTION("tail flags")
   {
-    check_widths<strata_test::mat2x2, method::tail_segmented>(
-      widths{}, strata_test::mat_mul{}, strata_test::mat_mul{}, 1300);
+    check_widths<strata_test::mat2x2, method::tail_segmented>(widths{}, strata_test::mat_mul{}, strata_test::mat_mul{},
+                                                              1300);
   }
 }

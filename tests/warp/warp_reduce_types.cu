@@ -27,8 +27,7 @@ TEMPLATE_TEST_CASE("WarpReduce::Sum, every type", "[warp][warp_reduce]", STRATA_
   }
 }
 
-TEMPLATE_TEST_CASE("WarpReduce::Reduce with cuda::minimum and cuda::maximum, every type",
-                   "[warp][warp_reduce]",
+TEMPLATE_TEST_CASE("WarpReduce::Reduce with cuda::minimum and cuda::maximum, every type", "[warp][warp_reduce]",
                    STRATA_TEST_ALL_TYPES)
 {
   using T = TestType;
@@ -53,13 +52,8 @@ TEMPLATE_TEST_CASE("WarpReduce::Reduce with cuda::minimum and cuda::maximum, eve
 
 // Bitwise reductions and operators typed with T take redux.sync for integers of up to 32 bits; 64-bit
 // integers take the shuffle tree. Both must agree with the host.
-TEMPLATE_TEST_CASE("WarpReduce::Reduce with bitwise and typed operators",
-                   "[warp][warp_reduce]",
-                   std::uint8_t,
-                   std::int16_t,
-                   std::int32_t,
-                   std::uint32_t,
-                   std::uint64_t)
+TEMPLATE_TEST_CASE("WarpReduce::Reduce with bitwise and typed operators", "[warp][warp_reduce]", std::uint8_t,
+                   std::int16_t, std::int32_t, std::uint32_t, std::uint64_t)
 {
   using T      = TestType;
   using widths = std::integer_sequence<int, 32, 16, 7>;

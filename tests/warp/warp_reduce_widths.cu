@@ -36,7 +36,7 @@ TEST_CASE("WarpReduce::Reduce keeps lane order (mat_mul)", "[warp][warp_reduce]"
   }
   SECTION("partial logical warps, valid_items 1..W")
   {
-    check_widths<strata_test::mat2x2, method::reduce_partial>(
-      widths{}, strata_test::mat_mul{}, strata_test::mat_mul{}, 500);
+    check_widths<strata_test::mat2x2, method::reduce_partial>(widths{}, strata_test::mat_mul{}, strata_test::mat_mul{},
+                                                              500);
   }
 }

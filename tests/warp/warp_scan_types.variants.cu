@@ -12,11 +12,9 @@
 #endif
 
 TEMPLATE_TEST_CASE("WarpScan sums of " STRATA_TEST_VARIANT_NAME " value types, logical warps of 32, 16, 7, 1 lanes",
-                   "[warp][warp_scan]",
-                   STRATA_TEST_VALUE_TYPES)
+                   "[warp][warp_scan]", STRATA_TEST_VALUE_TYPES)
 {
-  warp_scan_test::check_widths<TestType, true>(cuda::std::plus<>{},
-                                               strata_test::host_plus{},
+  warp_scan_test::check_widths<TestType, true>(cuda::std::plus<>{}, strata_test::host_plus{},
                                                STRATA_TEST_SALT + sizeof(TestType),
                                                std::integer_sequence<int, 32, 16, 7, 1>{});
 }

@@ -24,6 +24,6 @@ TEST_CASE("WarpScan " STRATA_TEST_VARIANT_NAME, "[warp][warp_scan]")
 {
   using ScanOp        = STRATA_TEST_SCAN_OP;
   constexpr bool SUMS = std::is_same<ScanOp, cuda::std::plus<>>::value;
-  warp_scan_test::check_widths<STRATA_TEST_VALUE_TYPE, SUMS>(
-    ScanOp{}, STRATA_TEST_HOST_OP{}, STRATA_TEST_SALT, STRATA_TEST_WIDTHS{});
+  warp_scan_test::check_widths<STRATA_TEST_VALUE_TYPE, SUMS>(ScanOp{}, STRATA_TEST_HOST_OP{}, STRATA_TEST_SALT,
+                                                             STRATA_TEST_WIDTHS{});
 }

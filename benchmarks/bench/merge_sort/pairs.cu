@@ -25,10 +25,7 @@ namespace
 // Whether the output is the input stably sorted by key: the keys in order, and every value the one the stable
 // sort puts there (recomputed on the host with std::stable_sort of the positions).
 template <typename KeyT, typename ValueT>
-bool stably_sorted(const KeyT* d_keys_in,
-                   const ValueT* d_values_in,
-                   const KeyT* d_keys_out,
-                   const ValueT* d_values_out,
+bool stably_sorted(const KeyT* d_keys_in, const ValueT* d_values_in, const KeyT* d_keys_out, const ValueT* d_values_out,
                    std::size_t n)
 {
   std::vector<KeyT> keys_in(n), keys_out(n);
@@ -69,8 +66,8 @@ void pairs(benchmark::State& state)
     strata_bench::device_array<ValueT> values_out(n);
     std::size_t turn = 0;
     auto run         = [&](void* temp, std::size_t& bytes, std::size_t set, cudaStream_t s) {
-      return Dispatch::Dispatch(
-        temp, bytes, keys.at(set), values.at(set), keys_out.get(), values_out.get(), std::uint32_t(n), {}, s);
+      return Dispatch::Dispatch(temp, bytes, keys.at(set), values.at(set), keys_out.get(), values_out.get(),
+                                        std::uint32_t(n), {}, s);
     };
     std::size_t bytes = 0;
     STRATA_BENCH_CHECK(run(nullptr, bytes, 0, 0));

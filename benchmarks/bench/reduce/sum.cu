@@ -29,9 +29,7 @@ struct bench_policy_hub
     using ReducePolicy =
       strata::AgentReducePolicy<TUNE_THREADS_PER_BLOCK,
                                 strata::detail::reduce::items_for_bytes(TUNE_BYTES_PER_THREAD, sizeof(InputT)),
-                                strata::BLOCK_REDUCE_WARP_REDUCTIONS,
-                                strata::LOAD_LDG,
-                                TUNE_BLOCKS_PER_SM>;
+                                strata::BLOCK_REDUCE_WARP_REDUCTIONS, strata::LOAD_LDG, TUNE_BLOCKS_PER_SM>;
     using SingleTilePolicy = ReducePolicy;
   };
   using MaxPolicy = Policy;

@@ -42,16 +42,9 @@ using hub_t = strata::detail::scan::policy_hub<strata::detail::scan::segmented_v
 
 // The dispatch DeviceScan::InclusiveSumByKey uses, with this file's hub.
 template <typename KeyT, typename ValueT>
-using dispatch_t = strata::DispatchScanByKey<const KeyT*,
-                                             const ValueT*,
-                                             ValueT*,
-                                             cuda::std::equal_to<>,
-                                             cuda::std::plus<>,
-                                             strata::detail::scan::no_init,
-                                             std::uint32_t,
-                                             accum_t<KeyT, ValueT>,
-                                             true,
-                                             hub_t<KeyT, ValueT>>;
+using dispatch_t = strata::DispatchScanByKey<const KeyT*, const ValueT*, ValueT*, cuda::std::equal_to<>,
+                                             cuda::std::plus<>, strata::detail::scan::no_init, std::uint32_t,
+                                             accum_t<KeyT, ValueT>, true, hub_t<KeyT, ValueT>>;
 
 // Whether the scan kernel's shared memory fits the 48 KiB a kernel may declare statically.
 template <typename KeyT, typename ValueT>
@@ -59,15 +52,9 @@ constexpr bool fits_shared_memory()
 {
   using D      = dispatch_t<KeyT, ValueT>;
   using Policy = typename hub_t<KeyT, ValueT>::MaxPolicy::ScanPolicy;
-  using Agent  = strata::AgentScan<Policy,
-                                  typename D::InputIt,
-                                  ValueT*,
-                                  typename D::PairOpT,
-                                  strata::detail::scan::no_init,
-                                  typename D::PairT,
-                                  std::uint32_t,
-                                  true,
-                                  typename D::OutputOpT>;
+  using Agent =
+    strata::AgentScan<Policy, typename D::InputIt, ValueT*, typename D::PairOpT, strata::detail::scan::no_init,
+                      typename D::PairT, std::uint32_t, true, typename D::OutputOpT>;
   return sizeof(typename Agent::TempStorage) <= 48 * 1024;
 }
 
@@ -111,8 +98,8 @@ void sum_by_key(benchmark::State& state)
     strata_bench::rotating_run_keys<KeyT> keys(values.sets(), n);
     strata_bench::device_array<ValueT> out(n);
     const auto run = [&](void* d_temp, std::size_t& temp_bytes, std::size_t turn, cudaStream_t s) {
-      return Dispatch::Dispatch(
-        d_temp, temp_bytes, keys.at(turn), values.at(turn), out.get(), {}, {}, {}, std::uint32_t(n), s);
+      return Dispatch::Dispatch(d_temp, temp_bytes, keys.at(turn), values.at(turn), out.get(), {}, {}, {},
+                                std::uint32_t(n), s);
     };
     std::size_t bytes = 0;
     STRATA_BENCH_CHECK(run(nullptr, bytes, 0, 0));

@@ -46,13 +46,8 @@ template <typename T>
 using accum_t = strata::detail::accumulator_t<cuda::std::plus<>, T>;
 
 template <typename T>
-using dispatch_t = strata::DispatchScan<const T*,
-                                        T*,
-                                        cuda::std::plus<>,
-                                        strata::detail::scan::no_init,
-                                        std::uint32_t,
-                                        accum_t<T>,
-                                        hub_t<accum_t<T>>>;
+using dispatch_t = strata::DispatchScan<const T*, T*, cuda::std::plus<>, strata::detail::scan::no_init, std::uint32_t,
+                                        accum_t<T>, hub_t<accum_t<T>>>;
 
 // Whether the scan kernel's shared memory fits the 48 KiB a kernel may declare statically, and the bulk kernel's
 // (where the policy has one) the 227 KiB a block may have.
@@ -60,16 +55,11 @@ template <typename T>
 constexpr bool fits_shared_memory()
 {
   using Policy = typename hub_t<accum_t<T>>::MaxPolicy::ScanPolicy;
-  using Agent  = strata::
-    AgentScan<Policy, const T*, T*, cuda::std::plus<>, strata::detail::scan::no_init, accum_t<T>, std::uint32_t, true>;
-  using Bulk               = strata::detail::scan::bulk_policy<typename hub_t<accum_t<T>>::MaxPolicy>;
-  using BulkAgent          = strata::AgentScanBulk<typename Bulk::type,
-                                          T,
-                                          cuda::std::plus<>,
-                                          strata::detail::scan::no_init,
-                                          accum_t<T>,
-                                          std::uint32_t,
-                                          true>;
+  using Agent  = strata::AgentScan<Policy, const T*, T*, cuda::std::plus<>, strata::detail::scan::no_init, accum_t<T>,
+                                  std::uint32_t, true>;
+  using Bulk   = strata::detail::scan::bulk_policy<typename hub_t<accum_t<T>>::MaxPolicy>;
+  using BulkAgent = strata::AgentScanBulk<typename Bulk::type, T, cuda::std::plus<>, strata::detail::scan::no_init,
+                                          accum_t<T>, std::uint32_t, true>;
   constexpr bool bulk_fits = !Bulk::exists || sizeof(typename BulkAgent::TempStorage) <= 227 * 1024;
   return sizeof(typename Agent::TempStorage) <= 48 * 1024 && bulk_fits;
 }

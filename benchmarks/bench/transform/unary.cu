@@ -40,11 +40,9 @@ struct bench_policy_hub
 {
   struct Policy : strata::ChainedPolicy<300, Policy, Policy>
   {
-    using TransformPolicy = strata::AgentTransformPolicy<TUNE_THREADS_PER_BLOCK,
-                                                         TUNE_VECTORS_PER_THREAD,
-                                                         TUNE_LOAD_MODIFIER ? strata::LOAD_CS : strata::LOAD_PLAIN,
-                                                         TUNE_STORE_MODIFIER ? strata::STORE_CS : strata::STORE_DEFAULT,
-                                                         TUNE_PREFETCH_QUARTERS>;
+    using TransformPolicy = strata::AgentTransformPolicy<
+      TUNE_THREADS_PER_BLOCK, TUNE_VECTORS_PER_THREAD, TUNE_LOAD_MODIFIER ? strata::LOAD_CS : strata::LOAD_PLAIN,
+      TUNE_STORE_MODIFIER ? strata::STORE_CS : strata::STORE_DEFAULT, TUNE_PREFETCH_QUARTERS>;
   };
   using MaxPolicy = Policy;
 };
@@ -62,8 +60,8 @@ void unary(benchmark::State& state)
   strata_bench::rotating_inputs<T> inputs(n);
   strata_bench::device_array<T> out(n);
   strata_bench::time_loop(state, [&](cudaStream_t s) {
-    STRATA_BENCH_CHECK(Dispatch::Dispatch(
-      cuda::std::make_tuple(static_cast<const T*>(inputs.next())), out.get(), std::uint32_t(n), OpT{}, s));
+    STRATA_BENCH_CHECK(Dispatch::Dispatch(cuda::std::make_tuple(static_cast<const T*>(inputs.next())), out.get(),
+                                          std::uint32_t(n), OpT{}, s));
   });
   strata_bench::set_counters(state, n, 2 * n * sizeof(T));
 }

@@ -25,11 +25,8 @@
 STRATA_NAMESPACE_BEGIN
 
 // The tunable knobs of DeviceMergeSort's tile sort and merge kernels (one policy for both: they share the tile).
-template <int BLOCK_THREADS_,
-          int ITEMS_PER_THREAD_,
-          BlockLoadAlgorithm LOAD_ALGORITHM_,
-          CacheLoadModifier LOAD_MODIFIER_,
-          BlockStoreAlgorithm STORE_ALGORITHM_>
+template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, BlockLoadAlgorithm LOAD_ALGORITHM_,
+          CacheLoadModifier LOAD_MODIFIER_, BlockStoreAlgorithm STORE_ALGORITHM_>
 struct AgentMergeSortPolicy
 {
   static constexpr int BLOCK_THREADS                   = BLOCK_THREADS_;
@@ -64,8 +61,8 @@ struct value_movers<PolicyT, ValueT, true>
 // A tile through BlockLoadT: all TILE_ITEMS items where FULL, else the first `valid` (the rest of `items` is left
 // as it was).
 template <bool FULL, CacheLoadModifier MODIFIER, typename BlockLoadT, typename InputIteratorT, typename T, int N>
-STRATA_DEVICE STRATA_FORCEINLINE void
-load_tile(typename BlockLoadT::TempStorage& storage, InputIteratorT in, T (&items)[N], int valid)
+STRATA_DEVICE STRATA_FORCEINLINE void load_tile(typename BlockLoadT::TempStorage& storage, InputIteratorT in,
+                                                T (&items)[N], int valid)
 {
   if constexpr (FULL)
   {
@@ -79,8 +76,8 @@ load_tile(typename BlockLoadT::TempStorage& storage, InputIteratorT in, T (&item
 // A tile through BlockStoreT: all TILE_ITEMS items where `full`, else the first `valid`. The tile sort and the
 // merge hold one code path for full and short tiles, so which store runs is known only when it runs.
 template <typename BlockStoreT, typename OutputIteratorT, typename T, int N>
-STRATA_DEVICE STRATA_FORCEINLINE void
-store_tile(bool full, typename BlockStoreT::TempStorage& storage, OutputIteratorT out, T (&items)[N], int valid)
+STRATA_DEVICE STRATA_FORCEINLINE void store_tile(bool full, typename BlockStoreT::TempStorage& storage,
+                                                 OutputIteratorT out, T (&items)[N], int valid)
 {
   if (full)
   {
@@ -112,8 +109,8 @@ struct run_pair
   OffsetT mid;
   OffsetT end;
 
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE
-  run_pair(unsigned int tile_idx, unsigned int tiles_per_run, int tile_items, OffsetT num_items)
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE run_pair(unsigned int tile_idx, unsigned int tiles_per_run, int tile_items,
+                                                 OffsetT num_items)
   {
     // 2 * tiles_per_run - 1 wraps to all ones at tiles_per_run = 2^31, which is still the right mask.
     const unsigned int pair_mask = 2u * tiles_per_run - 1u;
@@ -129,12 +126,8 @@ struct run_pair
 // latency, as one of MergePath's dependent steps does, and there are log33 of them instead of log2. Every lane
 // returns the split. requires: all 32 lanes of the warp call it, converged.
 template <typename KeyIteratorT, typename OffsetT, typename CompareOpT>
-STRATA_DEVICE STRATA_FORCEINLINE OffsetT warp_merge_path(KeyIteratorT keys1,
-                                                         KeyIteratorT keys2,
-                                                         OffsetT keys1_count,
-                                                         OffsetT keys2_count,
-                                                         OffsetT diag,
-                                                         CompareOpT compare_op)
+STRATA_DEVICE STRATA_FORCEINLINE OffsetT warp_merge_path(KeyIteratorT keys1, KeyIteratorT keys2, OffsetT keys1_count,
+                                                         OffsetT keys2_count, OffsetT diag, CompareOpT compare_op)
 {
   const unsigned int lane = LaneId();
   return merge_path_by_rounds(keys1_count, keys2_count, diag, [&](OffsetT lo, OffsetT hi) {
@@ -155,15 +148,8 @@ STRATA_DEVICE STRATA_FORCEINLINE OffsetT warp_merge_path(KeyIteratorT keys1,
 // Sorts tile blockIdx.x of the input (keys, and values unless ValueT is NullType) and writes it to the same
 // positions of the output. KeyInputIteratorT and KeyOutputIteratorT may be the same iterator (in place): the whole
 // tile is read before any of it is written.
-template <typename PolicyT,
-          typename KeyInputIteratorT,
-          typename ValueInputIteratorT,
-          typename KeyOutputIteratorT,
-          typename ValueOutputIteratorT,
-          typename OffsetT,
-          typename CompareOpT,
-          typename KeyT,
-          typename ValueT>
+template <typename PolicyT, typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyOutputIteratorT,
+          typename ValueOutputIteratorT, typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
 class AgentBlockSort
 {
   static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
@@ -193,13 +179,9 @@ public:
     };
   };
 
-  STRATA_DEVICE STRATA_FORCEINLINE AgentBlockSort(TempStorage& temp_storage,
-                                                  KeyInputIteratorT keys_in,
-                                                  ValueInputIteratorT values_in,
-                                                  KeyOutputIteratorT keys_out,
-                                                  ValueOutputIteratorT values_out,
-                                                  OffsetT num_items,
-                                                  CompareOpT compare_op)
+  STRATA_DEVICE STRATA_FORCEINLINE
+  AgentBlockSort(TempStorage& temp_storage, KeyInputIteratorT keys_in, ValueInputIteratorT values_in,
+                 KeyOutputIteratorT keys_out, ValueOutputIteratorT values_out, OffsetT num_items, CompareOpT compare_op)
       : temp_storage_(temp_storage)
       , keys_in_(keys_in)
       , values_in_(values_in)
@@ -241,22 +223,22 @@ public:
     if constexpr (!KEYS_ONLY)
     {
       __syncthreads();
-      detail::merge_sort::store_tile<typename values_t::store_t>(
-        full, temp_storage_.store_values, values_out_ + tile_beg, values, valid);
+      detail::merge_sort::store_tile<typename values_t::store_t>(full, temp_storage_.store_values,
+                                                                 values_out_ + tile_beg, values, valid);
     }
   }
 
 private:
   // The tile's keys and values: all TILE_ITEMS where FULL, else the first `valid`, the keys after them padded.
   template <bool FULL>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  load(OffsetT tile_beg, KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&values)[ITEMS_PER_THREAD], int valid, KeyT pad)
+  STRATA_DEVICE STRATA_FORCEINLINE void load(OffsetT tile_beg, KeyT (&keys)[ITEMS_PER_THREAD],
+                                             ValueT (&values)[ITEMS_PER_THREAD], int valid, KeyT pad)
   {
     if constexpr (FULL)
     {
       (void) pad;
-      detail::merge_sort::load_tile<true, PolicyT::LOAD_MODIFIER, BlockLoadKeys>(
-        temp_storage_.load_keys, keys_in_ + tile_beg, keys, valid);
+      detail::merge_sort::load_tile<true, PolicyT::LOAD_MODIFIER, BlockLoadKeys>(temp_storage_.load_keys,
+                                                                                 keys_in_ + tile_beg, keys, valid);
     }
     else
     {
@@ -267,8 +249,9 @@ private:
     {
       // The values' load storage overlays the keys'. The padding's values are never stored.
       __syncthreads();
-      detail::merge_sort::load_tile<FULL, PolicyT::LOAD_MODIFIER, typename values_t::load_t>(
-        temp_storage_.load_values, values_in_ + tile_beg, values, valid);
+      detail::merge_sort::load_tile<FULL, PolicyT::LOAD_MODIFIER, typename values_t::load_t>(temp_storage_.load_values,
+                                                                                             values_in_ + tile_beg,
+                                                                                             values, valid);
     }
   }
 
@@ -342,15 +325,8 @@ private:
 // Writes output tile blockIdx.x of a merge pass: the tile's share of its pair's merge, from the runs in keys_in /
 // values_in to the same positions of keys_out / values_out (which must not overlap them). The block finds its share
 // itself, by merge path at the diagonals where the tile starts and ends, each searched by a warp of its own.
-template <typename PolicyT,
-          typename KeyInputIteratorT,
-          typename ValueInputIteratorT,
-          typename KeyOutputIteratorT,
-          typename ValueOutputIteratorT,
-          typename OffsetT,
-          typename CompareOpT,
-          typename KeyT,
-          typename ValueT>
+template <typename PolicyT, typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyOutputIteratorT,
+          typename ValueOutputIteratorT, typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
 class AgentMerge
 {
   static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
@@ -384,13 +360,9 @@ public:
     };
   };
 
-  STRATA_DEVICE STRATA_FORCEINLINE AgentMerge(TempStorage& temp_storage,
-                                              KeyInputIteratorT keys_in,
-                                              ValueInputIteratorT values_in,
-                                              KeyOutputIteratorT keys_out,
-                                              ValueOutputIteratorT values_out,
-                                              OffsetT num_items,
-                                              CompareOpT compare_op)
+  STRATA_DEVICE STRATA_FORCEINLINE AgentMerge(TempStorage& temp_storage, KeyInputIteratorT keys_in,
+                                              ValueInputIteratorT values_in, KeyOutputIteratorT keys_out,
+                                              ValueOutputIteratorT values_out, OffsetT num_items, CompareOpT compare_op)
       : temp_storage_(temp_storage)
       , keys_in_(keys_in)
       , values_in_(values_in)
@@ -415,15 +387,15 @@ public:
     const unsigned int warp = threadIdx.x / WARP_THREADS;
     if (warp == 0)
     {
-      temp_storage_.split_beg = detail::merge_sort::warp_merge_path(
-        keys_in_ + pair.beg, keys_in_ + pair.mid, run1, run2, OffsetT(tile_beg - pair.beg), compare_op_);
+      temp_storage_.split_beg = detail::merge_sort::warp_merge_path(keys_in_ + pair.beg, keys_in_ + pair.mid, run1,
+                                                                    run2, OffsetT(tile_beg - pair.beg), compare_op_);
     }
     if (warp == END_SEARCH_WARP)
     {
-      temp_storage_.split_end =
-        last_in_pair ? run1
-                     : detail::merge_sort::warp_merge_path(
-                       keys_in_ + pair.beg, keys_in_ + pair.mid, run1, run2, OffsetT(tile_end - pair.beg), compare_op_);
+      temp_storage_.split_end = last_in_pair
+                                ? run1
+                                : detail::merge_sort::warp_merge_path(keys_in_ + pair.beg, keys_in_ + pair.mid, run1,
+                                                                      run2, OffsetT(tile_end - pair.beg), compare_op_);
     }
     __syncthreads();
 
@@ -460,12 +432,8 @@ private:
   // across the threads so that consecutive threads read consecutive items; the items past them are left as they
   // were.
   template <typename InputIteratorT, typename T>
-  STRATA_DEVICE STRATA_FORCEINLINE void gather_striped(InputIteratorT in,
-                                                       OffsetT keys1_beg,
-                                                       OffsetT keys2_beg,
-                                                       int keys1_count,
-                                                       int count,
-                                                       T (&items)[ITEMS_PER_THREAD]) const
+  STRATA_DEVICE STRATA_FORCEINLINE void gather_striped(InputIteratorT in, OffsetT keys1_beg, OffsetT keys2_beg,
+                                                       int keys1_count, int count, T (&items)[ITEMS_PER_THREAD]) const
   {
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
@@ -491,8 +459,8 @@ private:
 
   // Merges the tile's share, `count` items of which keys1_count from the first range, padded with `greatest` to a
   // full tile.
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  consume(OffsetT tile_beg, OffsetT keys1_beg, OffsetT keys2_beg, int keys1_count, int count, const KeyT& greatest)
+  STRATA_DEVICE STRATA_FORCEINLINE void consume(OffsetT tile_beg, OffsetT keys1_beg, OffsetT keys2_beg, int keys1_count,
+                                                int count, const KeyT& greatest)
   {
     // Both ranges' keys, and the values in registers meanwhile: their loads are in flight while the keys merge.
     KeyT keys[ITEMS_PER_THREAD];
@@ -522,19 +490,13 @@ private:
     const int first          = static_cast<int>(threadIdx.x) * ITEMS_PER_THREAD;
     const int split = MergePath(keys_shared, keys_shared + keys1_count, keys1_count, keys2_count, first, compare_op_);
     int indices[ITEMS_PER_THREAD];
-    detail::serial_merge_padded(keys_shared,
-                                split,
-                                keys1_count + first - split,
-                                keys1_count - split,
-                                keys2_count - (first - split),
-                                keys,
-                                indices,
-                                compare_op_);
+    detail::serial_merge_padded(keys_shared, split, keys1_count + first - split, keys1_count - split,
+                                keys2_count - (first - split), keys, indices, compare_op_);
 
     // The keys' store storage overlays the keys just read.
     __syncthreads();
-    detail::merge_sort::store_tile<BlockStoreKeys>(
-      count == TILE_ITEMS, temp_storage_.store_keys, keys_out_ + tile_beg, keys, count);
+    detail::merge_sort::store_tile<BlockStoreKeys>(count == TILE_ITEMS, temp_storage_.store_keys, keys_out_ + tile_beg,
+                                                   keys, count);
 
     if constexpr (!KEYS_ONLY)
     {
@@ -550,8 +512,8 @@ private:
         values[i] = values_shared[indices[i]];
       }
       __syncthreads();
-      detail::merge_sort::store_tile<typename values_t::store_t>(
-        count == TILE_ITEMS, temp_storage_.store_values, values_out_ + tile_beg, values, count);
+      detail::merge_sort::store_tile<typename values_t::store_t>(count == TILE_ITEMS, temp_storage_.store_values,
+                                                                 values_out_ + tile_beg, values, count);
     }
   }
 

@@ -74,12 +74,9 @@ struct AgentRadixSortHistogram
   detail::radix_sort::sort_state<OffsetT> state;
   CodecT codec;
 
-  STRATA_DEVICE STRATA_FORCEINLINE AgentRadixSortHistogram(TempStorage& storage,
-                                                           const KeyT* d_keys,
-                                                           OffsetT num_items,
+  STRATA_DEVICE STRATA_FORCEINLINE AgentRadixSortHistogram(TempStorage& storage, const KeyT* d_keys, OffsetT num_items,
                                                            detail::radix_sort::pass_bits<RADIX_BITS> bits,
-                                                           detail::radix_sort::sort_state<OffsetT> state,
-                                                           CodecT codec)
+                                                           detail::radix_sort::sort_state<OffsetT> state, CodecT codec)
       : storage(storage.Alias())
       , d_keys(d_keys)
       , num_items(num_items)
@@ -90,10 +87,7 @@ struct AgentRadixSortHistogram
 
   // Adds the digits of every pass of the `valid` keys at `keys` (striped over the threads) to the counts of `part`.
   template <bool FULL>
-  STRATA_DEVICE STRATA_FORCEINLINE void CountTile(const KeyT* keys_in,
-                                                  int valid,
-                                                  int part,
-                                                  int passes,
+  STRATA_DEVICE STRATA_FORCEINLINE void CountTile(const KeyT* keys_in, int valid, int part, int passes,
                                                   const cuda::std::uint32_t (&start)[MAX_PASSES],
                                                   const cuda::std::uint32_t (&width)[MAX_PASSES])
   {

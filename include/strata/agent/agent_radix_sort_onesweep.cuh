@@ -39,12 +39,8 @@
 
 STRATA_NAMESPACE_BEGIN
 
-template <int BLOCK_THREADS_,
-          int ITEMS_PER_THREAD_,
-          int RADIX_BITS_             = 8,
-          int MIN_BLOCKS_PER_SM_      = 1,
-          bool VALUES_WITH_KEYS_      = false,
-          bool VALUES_AFTER_LOOKBACK_ = false>
+template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, int RADIX_BITS_ = 8, int MIN_BLOCKS_PER_SM_ = 1,
+          bool VALUES_WITH_KEYS_ = false, bool VALUES_AFTER_LOOKBACK_ = false>
 struct AgentRadixSortOnesweepPolicy
 {
   static constexpr int BLOCK_THREADS     = BLOCK_THREADS_;
@@ -233,12 +229,9 @@ struct AgentRadixSortOnesweep
   // the counters into each warp's first place per digit, then strip by strip the lanes of equal digits (found by
   // ballots) take consecutive places from there, the lowest of them moving the counter on.
   template <bool FULL, typename CountsCallbackT, typename PlaceT>
-  STRATA_DEVICE STRATA_FORCEINLINE void Rank(const KeyT (&keys)[ITEMS_PER_THREAD],
-                                             int valid,
-                                             cuda::std::uint32_t bit_start,
-                                             cuda::std::uint32_t num_bits,
-                                             CountsCallbackT counts,
-                                             PlaceT place)
+  STRATA_DEVICE STRATA_FORCEINLINE void Rank(const KeyT (&keys)[ITEMS_PER_THREAD], int valid,
+                                             cuda::std::uint32_t bit_start, cuda::std::uint32_t num_bits,
+                                             CountsCallbackT counts, PlaceT place)
   {
     auto& warp_counts = storage.exchange.sort.warp_counts;
     // Each warp clears its own counters: no other warp touches them before the barrier after the counting.
@@ -322,20 +315,10 @@ struct AgentRadixSortOnesweep
   // row of the next portion (null for the last). lookback: [tile][digit] words of this portion. FULL: valid is a
   // whole tile.
   template <bool FULL>
-  STRATA_DEVICE STRATA_FORCEINLINE void SortTile(const KeyT* d_keys_in,
-                                                 KeyT* d_keys_out,
-                                                 const ValueT* d_values_in,
-                                                 ValueT* d_values_out,
-                                                 OffsetT tile_begin,
-                                                 int valid,
-                                                 unsigned int tile,
-                                                 bool last_tile,
-                                                 cuda::std::uint32_t bit_start,
-                                                 cuda::std::uint32_t num_bits,
-                                                 const OffsetT* offsets,
-                                                 OffsetT* next_offsets,
-                                                 cuda::std::uint32_t* lookback,
-                                                 cuda::std::uint32_t epoch)
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  SortTile(const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, OffsetT tile_begin,
+           int valid, unsigned int tile, bool last_tile, cuda::std::uint32_t bit_start, cuda::std::uint32_t num_bits,
+           const OffsetT* offsets, OffsetT* next_offsets, cuda::std::uint32_t* lookback, cuda::std::uint32_t epoch)
   {
     KeyT keys[ITEMS_PER_THREAD];
     Load<FULL>(d_keys_in + tile_begin, valid, keys);
@@ -353,10 +336,7 @@ struct AgentRadixSortOnesweep
     cuda::std::uint32_t own_count                                                             = 0;
     const cuda::std::uint32_t epoch_bits = epoch << detail::radix_sort::LOOKBACK_EPOCH_SHIFT;
     Rank<FULL>(
-      keys,
-      valid,
-      bit_start,
-      num_bits,
+      keys, valid, bit_start, num_bits,
       [&](cuda::std::uint32_t count) {
         own_count =
           count
@@ -458,8 +438,8 @@ struct AgentRadixSortOnesweep
 
   // The number of keys of digit threadIdx.x in the portion's tiles before `tile`: walks back over their words,
   // adding counts, until a tile with an inclusive count.
-  STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t
-  LookBack(unsigned int tile, cuda::std::uint32_t* lookback, cuda::std::uint32_t epoch_bits) const
+  STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t LookBack(unsigned int tile, cuda::std::uint32_t* lookback,
+                                                                cuda::std::uint32_t epoch_bits) const
   {
     cuda::std::uint32_t exclusive = 0;
     unsigned int predecessor      = tile;
@@ -485,12 +465,8 @@ struct AgentRadixSortOnesweep
   }
 
   // A trivial pass that must still move the keys: the tile as it is.
-  STRATA_DEVICE STRATA_FORCEINLINE void CopyTile(const KeyT* d_keys_in,
-                                                 KeyT* d_keys_out,
-                                                 const ValueT* d_values_in,
-                                                 ValueT* d_values_out,
-                                                 OffsetT tile_begin,
-                                                 int valid) const
+  STRATA_DEVICE STRATA_FORCEINLINE void CopyTile(const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in,
+                                                 ValueT* d_values_out, OffsetT tile_begin, int valid) const
   {
     for (int slot = threadIdx.x; slot < valid; slot += BLOCK_THREADS)
     {
@@ -505,11 +481,8 @@ struct AgentRadixSortOnesweep
   // -- an input of one tile -------------------------------------------------------------------------------
 
   // Sorts the `valid` keys (and values) of one tile by every pass in shared memory; d_keys_out may be d_keys_in.
-  STRATA_DEVICE STRATA_FORCEINLINE void SortSingleTile(const KeyT* d_keys_in,
-                                                       KeyT* d_keys_out,
-                                                       const ValueT* d_values_in,
-                                                       ValueT* d_values_out,
-                                                       int valid,
+  STRATA_DEVICE STRATA_FORCEINLINE void SortSingleTile(const KeyT* d_keys_in, KeyT* d_keys_out,
+                                                       const ValueT* d_values_in, ValueT* d_values_out, int valid,
                                                        detail::radix_sort::pass_bits<RADIX_BITS> bits)
   {
     KeyT keys[ITEMS_PER_THREAD];
@@ -524,11 +497,7 @@ struct AgentRadixSortOnesweep
     {
       cuda::std::uint32_t ranks[ITEMS_PER_THREAD];
       Rank<false>(
-        keys,
-        valid,
-        bits.start(pass),
-        bits.width(pass),
-        [](cuda::std::uint32_t) {},
+        keys, valid, bits.start(pass), bits.width(pass), [](cuda::std::uint32_t) {},
         [&](int i, cuda::std::uint32_t rank) {
           ranks[i] = rank;
         });

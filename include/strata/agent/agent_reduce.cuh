@@ -22,11 +22,9 @@ STRATA_NAMESPACE_BEGIN
 
 // The tunable knobs of AgentReduce. ITEMS_PER_THREAD counts items per thread per tile; for the vector path a
 // thread's share of a tile must be a whole number of 16-byte vectors (checked where it is used).
-template <int BLOCK_THREADS_,
-          int ITEMS_PER_THREAD_,
+template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_,
           BlockReduceAlgorithm BLOCK_ALGORITHM_ = BLOCK_REDUCE_WARP_REDUCTIONS,
-          CacheLoadModifier LOAD_MODIFIER_      = LOAD_LDG,
-          int BLOCKS_PER_SM_                    = 0>
+          CacheLoadModifier LOAD_MODIFIER_ = LOAD_LDG, int BLOCKS_PER_SM_ = 0>
 struct AgentReducePolicy
 {
   static constexpr int BLOCK_THREADS                    = BLOCK_THREADS_;
@@ -58,11 +56,7 @@ constexpr bool is_vectorizable_input_v =
   && (16 % sizeof(cuda::std::remove_pointer_t<InputIteratorT>) == 0);
 } // namespace detail
 
-template <typename PolicyT,
-          typename InputIteratorT,
-          typename AccumT,
-          typename OffsetT,
-          typename ReductionOpT,
+template <typename PolicyT, typename InputIteratorT, typename AccumT, typename OffsetT, typename ReductionOpT,
           typename TransformOpT>
 class AgentReduce
 {
@@ -86,8 +80,8 @@ public:
 
   using TempStorage = typename BlockReduceT::TempStorage;
 
-  STRATA_DEVICE STRATA_FORCEINLINE
-  AgentReduce(TempStorage& temp_storage, InputIteratorT d_in, ReductionOpT op, TransformOpT transform)
+  STRATA_DEVICE STRATA_FORCEINLINE AgentReduce(TempStorage& temp_storage, InputIteratorT d_in, ReductionOpT op,
+                                               TransformOpT transform)
       : temp_storage_(temp_storage)
       , d_in_(d_in)
       , op_(op)

@@ -28,17 +28,10 @@
 STRATA_NAMESPACE_BEGIN
 
 // The tunable knobs of AgentScan.
-template <int BLOCK_THREADS_,
-          int ITEMS_PER_THREAD_,
-          BlockLoadAlgorithm LOAD_ALGORITHM_,
-          CacheLoadModifier LOAD_MODIFIER_,
-          BlockStoreAlgorithm STORE_ALGORITHM_,
-          BlockScanAlgorithm SCAN_ALGORITHM_,
-          int LOOK_BACK_DELAY_NS_     = 32,
-          int LOOK_BACK_MAX_DELAY_NS_ = 256,
-          int PREFETCH_QUARTER_WAVES_ = 4,
-          bool PERSISTENT_            = true,
-          int MIN_BLOCKS_PER_SM_      = 1>
+template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, BlockLoadAlgorithm LOAD_ALGORITHM_,
+          CacheLoadModifier LOAD_MODIFIER_, BlockStoreAlgorithm STORE_ALGORITHM_, BlockScanAlgorithm SCAN_ALGORITHM_,
+          int LOOK_BACK_DELAY_NS_ = 32, int LOOK_BACK_MAX_DELAY_NS_ = 256, int PREFETCH_QUARTER_WAVES_ = 4,
+          bool PERSISTENT_ = true, int MIN_BLOCKS_PER_SM_ = 1>
 struct AgentScanPolicy
 {
   static constexpr int BLOCK_THREADS                   = BLOCK_THREADS_;
@@ -109,14 +102,14 @@ struct scan_tile_input
   // Loads the tile at `tile_offset`. Items past the end of the last tile repeat its first item: they take part
   // in nothing written.
   template <bool IS_LAST_TILE>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  load(TempStorage& storage, OffsetT tile_offset, int valid_items, AccumT (&items)[ITEMS_PER_THREAD]) const
+  STRATA_DEVICE STRATA_FORCEINLINE void load(TempStorage& storage, OffsetT tile_offset, int valid_items,
+                                             AccumT (&items)[ITEMS_PER_THREAD]) const
   {
     InputT loaded[ITEMS_PER_THREAD];
     if (IS_LAST_TILE)
     {
-      BlockLoadT(storage).template Load<PolicyT::LOAD_MODIFIER>(
-        d_in + tile_offset, loaded, valid_items, InputT(d_in[tile_offset]));
+      BlockLoadT(storage).template Load<PolicyT::LOAD_MODIFIER>(d_in + tile_offset, loaded, valid_items,
+                                                                InputT(d_in[tile_offset]));
     }
     else
     {
@@ -166,9 +159,7 @@ struct tile_scan
   using TileStateT = ScanTileState<AccumT>;
   using BlockScanT = BlockScan<AccumT, PolicyT::BLOCK_THREADS, PolicyT::SCAN_ALGORITHM>;
   using PrefixOpT =
-    TilePrefixCallbackOp<AccumT,
-                         ScanOpT,
-                         TileStateT,
+    TilePrefixCallbackOp<AccumT, ScanOpT, TileStateT,
                          scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
 
   struct TempStorage
@@ -181,11 +172,9 @@ struct tile_scan
   ScanOpT op;
   InitValueT init;
 
-  STRATA_DEVICE STRATA_FORCEINLINE void operator()(unsigned int tile_idx,
-                                                   bool is_last,
+  STRATA_DEVICE STRATA_FORCEINLINE void operator()(unsigned int tile_idx, bool is_last,
                                                    AccumT (&items)[ITEMS_PER_THREAD],
-                                                   AccumT (&scanned)[ITEMS_PER_THREAD],
-                                                   TileStateT tile_state)
+                                                   AccumT (&scanned)[ITEMS_PER_THREAD], TileStateT tile_state)
   {
     if (tile_idx == 0)
     {
@@ -212,8 +201,8 @@ struct tile_scan
   }
 
 private:
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  scan_first_tile(AccumT (&items)[ITEMS_PER_THREAD], AccumT (&scanned)[ITEMS_PER_THREAD], AccumT& block_aggregate)
+  STRATA_DEVICE STRATA_FORCEINLINE void scan_first_tile(AccumT (&items)[ITEMS_PER_THREAD],
+                                                        AccumT (&scanned)[ITEMS_PER_THREAD], AccumT& block_aggregate)
   {
     BlockScanT scan(storage.scan);
     if constexpr (INCLUSIVE && HAS_INIT)
@@ -235,8 +224,8 @@ private:
   }
 
   template <typename CallbackT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  scan_with_prefix(AccumT (&items)[ITEMS_PER_THREAD], AccumT (&scanned)[ITEMS_PER_THREAD], CallbackT& callback)
+  STRATA_DEVICE STRATA_FORCEINLINE void scan_with_prefix(AccumT (&items)[ITEMS_PER_THREAD],
+                                                         AccumT (&scanned)[ITEMS_PER_THREAD], CallbackT& callback)
   {
     BlockScanT scan(storage.scan);
     if constexpr (INCLUSIVE)
@@ -254,15 +243,8 @@ private:
 
 // INCLUSIVE: inclusive or exclusive scan. InitValueT: the initial value's type, or detail::scan::no_init.
 // OutputOpT: output = out_op(scanned accumulator, loaded accumulator) (by-key scans use the input's flag).
-template <typename PolicyT,
-          typename InputIteratorT,
-          typename OutputIteratorT,
-          typename ScanOpT,
-          typename InitValueT,
-          typename AccumT,
-          typename OffsetT,
-          bool INCLUSIVE,
-          typename OutputOpT = detail::scan::scanned_output>
+template <typename PolicyT, typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT,
+          typename AccumT, typename OffsetT, bool INCLUSIVE, typename OutputOpT = detail::scan::scanned_output>
 class AgentScan
 {
   static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
@@ -291,12 +273,8 @@ public:
     unsigned int tile_idx;
   };
 
-  STRATA_DEVICE STRATA_FORCEINLINE AgentScan(TempStorage& temp_storage,
-                                             InputIteratorT d_in,
-                                             OutputIteratorT d_out,
-                                             ScanOpT op,
-                                             InitValueT init,
-                                             OutputOpT out_op)
+  STRATA_DEVICE STRATA_FORCEINLINE AgentScan(TempStorage& temp_storage, InputIteratorT d_in, OutputIteratorT d_out,
+                                             ScanOpT op, InitValueT init, OutputOpT out_op)
       : temp_storage_(temp_storage)
       , tile_input_{d_in}
       , d_out_(d_out)
@@ -307,11 +285,8 @@ public:
 
   // Scans tiles until none is left: tile 0 alone when `tile_counter` is null (a single tile), else the tiles the
   // block claims from `tile_counter` (one, unless PERSISTENT).
-  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(OffsetT num_items,
-                                                     unsigned int num_tiles,
-                                                     TileStateT tile_state,
-                                                     unsigned int* tile_counter,
-                                                     unsigned int prefetch_distance)
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(OffsetT num_items, unsigned int num_tiles, TileStateT tile_state,
+                                                     unsigned int* tile_counter, unsigned int prefetch_distance)
   {
     if (tile_counter == nullptr)
     {
@@ -350,11 +325,8 @@ private:
   // Scans tile `tile_idx`. With `claim_next`, thread 0 claims the block's next tile from it once the tile has
   // its prefix, and leaves it in temp_storage_.tile_idx (read after the caller's barrier).
   template <bool IS_LAST_TILE>
-  STRATA_DEVICE STRATA_FORCEINLINE void consume(unsigned int tile_idx,
-                                                OffsetT num_items,
-                                                unsigned int num_tiles,
-                                                TileStateT tile_state,
-                                                unsigned int* claim_next,
+  STRATA_DEVICE STRATA_FORCEINLINE void consume(unsigned int tile_idx, OffsetT num_items, unsigned int num_tiles,
+                                                TileStateT tile_state, unsigned int* claim_next,
                                                 unsigned int prefetch_distance)
   {
     const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);

@@ -31,13 +31,8 @@ STRATA_NAMESPACE_BEGIN
 // vectors of consecutive items; the look-back and prefetch knobs as in AgentScanPolicy; and MIN_TILES_PER_SM,
 // the bulk tiles per SM an input must make to take the bulk path (smaller inputs, in fewer and larger tiles than
 // the register path's, would leave SMs idle).
-template <int BLOCK_THREADS_,
-          int VECTORS_PER_THREAD_,
-          int LOOK_BACK_DELAY_NS_     = 32,
-          int LOOK_BACK_MAX_DELAY_NS_ = 256,
-          int PREFETCH_QUARTER_WAVES_ = 1,
-          int MIN_BLOCKS_PER_SM_      = 1,
-          int MIN_TILES_PER_SM_       = 0>
+template <int BLOCK_THREADS_, int VECTORS_PER_THREAD_, int LOOK_BACK_DELAY_NS_ = 32, int LOOK_BACK_MAX_DELAY_NS_ = 256,
+          int PREFETCH_QUARTER_WAVES_ = 1, int MIN_BLOCKS_PER_SM_ = 1, int MIN_TILES_PER_SM_ = 0>
 struct AgentScanBulkPolicy
 {
   static_assert(VECTORS_PER_THREAD_ % 2 == 1, "an odd number of 16-byte vectors per thread avoids bank conflicts");
@@ -93,12 +88,7 @@ struct bulk_scan_eligible
 
 // T: the value type of the input and output arrays. INCLUSIVE: inclusive or exclusive scan. InitValueT: the
 // initial value's type, or detail::scan::no_init.
-template <typename PolicyT,
-          typename T,
-          typename ScanOpT,
-          typename InitValueT,
-          typename AccumT,
-          typename OffsetT,
+template <typename PolicyT, typename T, typename ScanOpT, typename InitValueT, typename AccumT, typename OffsetT,
           bool INCLUSIVE>
 class AgentScanBulk
 {
@@ -130,8 +120,8 @@ public:
     unsigned int tile_idx;
   };
 
-  STRATA_DEVICE STRATA_FORCEINLINE
-  AgentScanBulk(TempStorage& temp_storage, const T* d_in, T* d_out, ScanOpT op, InitValueT init)
+  STRATA_DEVICE STRATA_FORCEINLINE AgentScanBulk(TempStorage& temp_storage, const T* d_in, T* d_out, ScanOpT op,
+                                                 InitValueT init)
       : temp_storage_(temp_storage)
       , d_in_(d_in)
       , d_out_(d_out)
@@ -141,11 +131,8 @@ public:
 
   // Scans tiles until none is left: tile 0 alone when `tile_counter` is null (a single tile), else the tiles the
   // block claims from `tile_counter`. d_in and d_out start on 16 bytes.
-  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(OffsetT num_items,
-                                                     unsigned int num_tiles,
-                                                     TileStateT tile_state,
-                                                     unsigned int* tile_counter,
-                                                     unsigned int prefetch_distance)
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(OffsetT num_items, unsigned int num_tiles, TileStateT tile_state,
+                                                     unsigned int* tile_counter, unsigned int prefetch_distance)
   {
     NV_IF_TARGET(NV_PROVIDES_SM_90, (consume_range(num_items, num_tiles, tile_state, tile_counter, prefetch_distance);))
   }
@@ -158,11 +145,8 @@ private:
   // tile starts loading the moment it is claimed: tiles look back at the tiles claimed just before them, and a
   // tile claimed but not yet loading holds up all of its successors. `exhausted`: the block has claimed the last
   // tile or past it (or the only tile, without `tile_counter`), and claims no more.
-  STRATA_DEVICE STRATA_FORCEINLINE void fill(bool& exhausted,
-                                             OffsetT num_items,
-                                             unsigned int num_tiles,
-                                             unsigned int* tile_counter,
-                                             unsigned int prefetch_distance)
+  STRATA_DEVICE STRATA_FORCEINLINE void fill(bool& exhausted, OffsetT num_items, unsigned int num_tiles,
+                                             unsigned int* tile_counter, unsigned int prefetch_distance)
   {
     unsigned int tile_idx = num_tiles;
     if (!exhausted)
@@ -188,11 +172,8 @@ private:
     }
   }
 
-  STRATA_DEVICE STRATA_FORCEINLINE void consume_range(OffsetT num_items,
-                                                      unsigned int num_tiles,
-                                                      TileStateT tile_state,
-                                                      unsigned int* tile_counter,
-                                                      unsigned int prefetch_distance)
+  STRATA_DEVICE STRATA_FORCEINLINE void consume_range(OffsetT num_items, unsigned int num_tiles, TileStateT tile_state,
+                                                      unsigned int* tile_counter, unsigned int prefetch_distance)
   {
     bool exhausted = false;
     if (threadIdx.x == 0)

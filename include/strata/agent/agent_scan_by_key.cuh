@@ -64,13 +64,8 @@ struct keys_differ
 };
 
 // Tiles of a by-key input, as (head flag, value) pairs.
-template <typename PolicyT,
-          typename KeysInputIteratorT,
-          typename ValuesInputIteratorT,
-          typename EqualityOpT,
-          typename V,
-          typename AccumT,
-          typename OffsetT>
+template <typename PolicyT, typename KeysInputIteratorT, typename ValuesInputIteratorT, typename EqualityOpT,
+          typename V, typename AccumT, typename OffsetT>
 struct scan_tile_input<PolicyT, by_key_input<KeysInputIteratorT, ValuesInputIteratorT, EqualityOpT, V>, AccumT, OffsetT>
 {
   static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
@@ -94,8 +89,7 @@ struct scan_tile_input<PolicyT, by_key_input<KeysInputIteratorT, ValuesInputIter
   };
 
   static constexpr bool PREFETCHABLE =
-    prefetchable_tiles_v<PolicyT,
-                         KeysInputIteratorT,
+    prefetchable_tiles_v<PolicyT, KeysInputIteratorT,
                          KeyT> && prefetchable_tiles_v<PolicyT, ValuesInputIteratorT, ValueInT>;
 
   by_key_input<KeysInputIteratorT, ValuesInputIteratorT, EqualityOpT, V> d_in;
@@ -109,8 +103,8 @@ struct scan_tile_input<PolicyT, by_key_input<KeysInputIteratorT, ValuesInputIter
   // Loads the tile at `tile_offset` and flags its heads. Items past the end of the last tile repeat its first
   // key and value: they take part in nothing written.
   template <bool IS_LAST_TILE>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  load(TempStorage& storage, OffsetT tile_offset, int valid_items, AccumT (&items)[ITEMS_PER_THREAD]) const
+  STRATA_DEVICE STRATA_FORCEINLINE void load(TempStorage& storage, OffsetT tile_offset, int valid_items,
+                                             AccumT (&items)[ITEMS_PER_THREAD]) const
   {
     KeyT keys[ITEMS_PER_THREAD];
     ValueInT values[ITEMS_PER_THREAD];

@@ -30,12 +30,9 @@ STRATA_NAMESPACE_BEGIN
 // vector of the widest array) per tile; how chunks are loaded and stored (cache modifiers); how far ahead, in
 // quarters of a wave of resident blocks, a block asks L2 for the input tile another block will start about when it
 // finishes (0: no prefetch); and the kernel's __launch_bounds__ minimum of blocks per SM.
-template <int BLOCK_THREADS_,
-          int VECTORS_PER_THREAD_,
-          CacheLoadModifier LOAD_MODIFIER_   = LOAD_PLAIN,
-          CacheStoreModifier STORE_MODIFIER_ = STORE_DEFAULT,
-          int PREFETCH_QUARTER_WAVES_        = 0,
-          int MIN_BLOCKS_PER_SM_             = 1>
+template <int BLOCK_THREADS_, int VECTORS_PER_THREAD_, CacheLoadModifier LOAD_MODIFIER_ = LOAD_PLAIN,
+          CacheStoreModifier STORE_MODIFIER_ = STORE_DEFAULT, int PREFETCH_QUARTER_WAVES_ = 0,
+          int MIN_BLOCKS_PER_SM_ = 1>
 struct AgentTransformPolicy
 {
   static constexpr int BLOCK_THREADS                 = BLOCK_THREADS_;
@@ -213,8 +210,8 @@ public:
     return aligned;
   }
 
-  STRATA_DEVICE STRATA_FORCEINLINE
-  AgentTransform(const cuda::std::tuple<InputIteratorsT...>& inputs, OutputIteratorT output, OpT op)
+  STRATA_DEVICE STRATA_FORCEINLINE AgentTransform(const cuda::std::tuple<InputIteratorsT...>& inputs,
+                                                  OutputIteratorT output, OpT op)
       : inputs_(inputs)
       , output_(output)
       , op_(op)
@@ -222,8 +219,8 @@ public:
 
   // Transforms tile `tile_idx` of a range of `num_items` items. `chunked`: every array is chunk-aligned. With a
   // prefetch distance, thread 0 first asks L2 for the input tile `prefetch_distance` tiles ahead (whole tiles only).
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  ConsumeTile(OffsetT tile_idx, OffsetT num_items, bool chunked, unsigned int prefetch_distance)
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(OffsetT tile_idx, OffsetT num_items, bool chunked,
+                                                    unsigned int prefetch_distance)
   {
     const OffsetT tile_offset = tile_idx * OffsetT(TILE_ITEMS);
     const OffsetT remaining   = num_items - tile_offset;
@@ -247,8 +244,7 @@ public:
     }
     else
     {
-      consume_items(tile_offset,
-                    remaining < OffsetT(TILE_ITEMS) ? remaining : OffsetT(TILE_ITEMS),
+      consume_items(tile_offset, remaining < OffsetT(TILE_ITEMS) ? remaining : OffsetT(TILE_ITEMS),
                     cuda::std::index_sequence_for<InputIteratorsT...>{});
     }
   }
@@ -277,7 +273,7 @@ private:
     {
       const OffsetT offset = tile_offset + OffsetT((v * BLOCK_THREADS + static_cast<int>(threadIdx.x)) * CHUNK_ITEMS);
       loaded[v]            = cuda::std::make_tuple(
-        detail::transform::load_chunk<CHUNK_ITEMS, PolicyT::LOAD_MODIFIER>(cuda::std::get<I>(inputs_), offset)...);
+                   detail::transform::load_chunk<CHUNK_ITEMS, PolicyT::LOAD_MODIFIER>(cuda::std::get<I>(inputs_), offset)...);
     }
     STRATA_UNROLL
     for (int v = 0; v < VECTORS_PER_THREAD; ++v)
@@ -310,8 +306,8 @@ private:
 
   // `valid_items` items from `tile_offset`, one at a time, striped across the block.
   template <size_t... I>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  consume_items(OffsetT tile_offset, OffsetT valid_items, cuda::std::index_sequence<I...>)
+  STRATA_DEVICE STRATA_FORCEINLINE void consume_items(OffsetT tile_offset, OffsetT valid_items,
+                                                      cuda::std::index_sequence<I...>)
   {
     for (OffsetT i = OffsetT(threadIdx.x); i < valid_items; i += OffsetT(BLOCK_THREADS))
     {

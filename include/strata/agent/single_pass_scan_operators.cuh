@@ -271,8 +271,8 @@ public:
     Uninitialized<T> inclusive_prefix;
   };
 
-  STRATA_DEVICE STRATA_FORCEINLINE
-  TilePrefixCallbackOp(TileStateT tile_state, TempStorage& temp_storage, ScanOpT op, size_t tile_idx)
+  STRATA_DEVICE STRATA_FORCEINLINE TilePrefixCallbackOp(TileStateT tile_state, TempStorage& temp_storage, ScanOpT op,
+                                                        size_t tile_idx)
       : tile_state_(tile_state)
       , temp_storage_(temp_storage)
       , op_(op)
@@ -317,8 +317,8 @@ private:
 
   // Lane l reads predecessor window_end - l (predecessors before tile 0 read as inclusive: tile 0 always is),
   // and the warp polls until no lane sees an INVALID tile.
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  read_window(long long window_end, unsigned int lane, cuda::std::uint32_t& status, T& value) const
+  STRATA_DEVICE STRATA_FORCEINLINE void read_window(long long window_end, unsigned int lane,
+                                                    cuda::std::uint32_t& status, T& value) const
   {
     const long long predecessor = window_end - static_cast<long long>(lane);
     status                      = SCAN_TILE_INCLUSIVE;
@@ -372,8 +372,8 @@ private:
   // in sequence order; with `restart`, lane `first` holds an inclusive prefix, which replaces `acc`. The trip
   // count is fixed and the lanes past `first` predicated off, so every shared-memory read issues ahead of the
   // dependent chain of operators.
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  fold_window(const T (&window)[WARP_THREADS], int first, bool restart, T& acc) const
+  STRATA_DEVICE STRATA_FORCEINLINE void fold_window(const T (&window)[WARP_THREADS], int first, bool restart,
+                                                    T& acc) const
   {
     if (restart)
     {

@@ -34,8 +34,8 @@ cudaError_t cached_ptx_version(int device, const void* probe_kernel, int& ptx_ve
 
 // Resident blocks per SM of `kernel` (any __global__ function) launched with `block_threads` threads and
 // `dynamic_smem_bytes` of dynamic shared memory on `device`, read once per (device, kernel, threads, bytes).
-cudaError_t
-cached_occupancy(int device, const void* kernel, int block_threads, size_t dynamic_smem_bytes, int& blocks_per_sm);
+cudaError_t cached_occupancy(int device, const void* kernel, int block_threads, size_t dynamic_smem_bytes,
+                             int& blocks_per_sm);
 
 // Lets `kernel` (any __global__ function) on `device` take `dynamic_smem_bytes` of dynamic shared memory (beyond
 // the default 48 KiB) and sets its shared-memory carveout to what its resident blocks of `block_threads` threads

@@ -65,8 +65,8 @@ public:
 
   // output[i] = difference_op(input[i], input[i - 1]); the tile's first item is copied.
   template <int ITEMS_PER_THREAD, typename OutputT, typename DifferenceOpT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  SubtractLeft(const T (&input)[ITEMS_PER_THREAD], OutputT (&output)[ITEMS_PER_THREAD], DifferenceOpT difference_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void SubtractLeft(const T (&input)[ITEMS_PER_THREAD],
+                                                     OutputT (&output)[ITEMS_PER_THREAD], DifferenceOpT difference_op)
   {
     temp_storage_.last_items[linear_tid_] = input[ITEMS_PER_THREAD - 1];
     __syncthreads();
@@ -85,8 +85,7 @@ public:
   // `tile_predecessor_item` (read on thread 0 only).
   template <int ITEMS_PER_THREAD, typename OutputT, typename DifferenceOpT>
   STRATA_DEVICE STRATA_FORCEINLINE void SubtractLeft(const T (&input)[ITEMS_PER_THREAD],
-                                                     OutputT (&output)[ITEMS_PER_THREAD],
-                                                     DifferenceOpT difference_op,
+                                                     OutputT (&output)[ITEMS_PER_THREAD], DifferenceOpT difference_op,
                                                      T tile_predecessor_item)
   {
     temp_storage_.last_items[linear_tid_] = input[ITEMS_PER_THREAD - 1];
@@ -101,8 +100,7 @@ public:
   template <int ITEMS_PER_THREAD, typename OutputT, typename DifferenceOpT>
   STRATA_DEVICE STRATA_FORCEINLINE void SubtractLeftPartialTile(const T (&input)[ITEMS_PER_THREAD],
                                                                 OutputT (&output)[ITEMS_PER_THREAD],
-                                                                DifferenceOpT difference_op,
-                                                                int valid_items)
+                                                                DifferenceOpT difference_op, int valid_items)
   {
     temp_storage_.last_items[linear_tid_] = input[ITEMS_PER_THREAD - 1];
     __syncthreads();
@@ -121,11 +119,9 @@ public:
   // `tile_predecessor_item` (read on thread 0 only); items from valid_items on are copied.
   // requires: 0 <= valid_items <= BLOCK_THREADS * ITEMS_PER_THREAD (the same on every thread)
   template <int ITEMS_PER_THREAD, typename OutputT, typename DifferenceOpT>
-  STRATA_DEVICE STRATA_FORCEINLINE void SubtractLeftPartialTile(const T (&input)[ITEMS_PER_THREAD],
-                                                                OutputT (&output)[ITEMS_PER_THREAD],
-                                                                DifferenceOpT difference_op,
-                                                                int valid_items,
-                                                                T tile_predecessor_item)
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  SubtractLeftPartialTile(const T (&input)[ITEMS_PER_THREAD], OutputT (&output)[ITEMS_PER_THREAD],
+                          DifferenceOpT difference_op, int valid_items, T tile_predecessor_item)
   {
     temp_storage_.last_items[linear_tid_] = input[ITEMS_PER_THREAD - 1];
     __syncthreads();
@@ -145,8 +141,8 @@ public:
 
   // output[i] = difference_op(input[i], input[i + 1]); the tile's last item is copied.
   template <int ITEMS_PER_THREAD, typename OutputT, typename DifferenceOpT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  SubtractRight(const T (&input)[ITEMS_PER_THREAD], OutputT (&output)[ITEMS_PER_THREAD], DifferenceOpT difference_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void SubtractRight(const T (&input)[ITEMS_PER_THREAD],
+                                                      OutputT (&output)[ITEMS_PER_THREAD], DifferenceOpT difference_op)
   {
     temp_storage_.first_items[linear_tid_] = input[0];
     __syncthreads();
@@ -166,8 +162,7 @@ public:
   // `tile_successor_item` (read on the last thread only).
   template <int ITEMS_PER_THREAD, typename OutputT, typename DifferenceOpT>
   STRATA_DEVICE STRATA_FORCEINLINE void SubtractRight(const T (&input)[ITEMS_PER_THREAD],
-                                                      OutputT (&output)[ITEMS_PER_THREAD],
-                                                      DifferenceOpT difference_op,
+                                                      OutputT (&output)[ITEMS_PER_THREAD], DifferenceOpT difference_op,
                                                       T tile_successor_item)
   {
     temp_storage_.first_items[linear_tid_] = input[0];
@@ -184,8 +179,7 @@ public:
   template <int ITEMS_PER_THREAD, typename OutputT, typename DifferenceOpT>
   STRATA_DEVICE STRATA_FORCEINLINE void SubtractRightPartialTile(const T (&input)[ITEMS_PER_THREAD],
                                                                  OutputT (&output)[ITEMS_PER_THREAD],
-                                                                 DifferenceOpT difference_op,
-                                                                 int valid_items)
+                                                                 DifferenceOpT difference_op, int valid_items)
   {
     temp_storage_.first_items[linear_tid_] = input[0];
     __syncthreads();
@@ -245,10 +239,9 @@ private:
 
   // Left differences of items 1 .. ITEMS_PER_THREAD - 1 that lie before `valid_items`; later items are copied.
   template <int ITEMS_PER_THREAD, typename OutputT, typename DifferenceOpT>
-  STRATA_DEVICE STRATA_FORCEINLINE void ThreadLeftDifferencesPartial(const T (&input)[ITEMS_PER_THREAD],
-                                                                     OutputT (&output)[ITEMS_PER_THREAD],
-                                                                     DifferenceOpT& difference_op,
-                                                                     int valid_items) const
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  ThreadLeftDifferencesPartial(const T (&input)[ITEMS_PER_THREAD], OutputT (&output)[ITEMS_PER_THREAD],
+                               DifferenceOpT& difference_op, int valid_items) const
   {
     if (TileIndex<ITEMS_PER_THREAD>(ITEMS_PER_THREAD) <= valid_items)
     {

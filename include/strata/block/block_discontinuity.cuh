@@ -18,11 +18,9 @@ template <typename T, typename FlagOp, typename = void>
 struct flag_op_takes_index : cuda::std::false_type
 {};
 template <typename T, typename FlagOp>
-struct flag_op_takes_index<
-  T,
-  FlagOp,
-  cuda::std::void_t<
-    decltype(cuda::std::declval<FlagOp&>()(cuda::std::declval<const T&>(), cuda::std::declval<const T&>(), int{}))>>
+struct flag_op_takes_index<T, FlagOp,
+                           cuda::std::void_t<decltype(cuda::std::declval<FlagOp&>()(
+                             cuda::std::declval<const T&>(), cuda::std::declval<const T&>(), int{}))>>
     : cuda::std::true_type
 {};
 
@@ -99,8 +97,7 @@ public:
   // is left unchanged).
   template <int ITEMS_PER_THREAD, typename FlagT, typename FlagOp>
   STRATA_DEVICE STRATA_FORCEINLINE void FlagHeads(FlagT (&head_flags)[ITEMS_PER_THREAD],
-                                                  const T (&input)[ITEMS_PER_THREAD],
-                                                  T (&preds)[ITEMS_PER_THREAD],
+                                                  const T (&input)[ITEMS_PER_THREAD], T (&preds)[ITEMS_PER_THREAD],
                                                   FlagOp flag_op)
   {
     temp_storage_.last_items[linear_tid_] = input[ITEMS_PER_THREAD - 1];
@@ -113,10 +110,8 @@ public:
   // receives each item's predecessor.
   template <int ITEMS_PER_THREAD, typename FlagT, typename FlagOp>
   STRATA_DEVICE STRATA_FORCEINLINE void FlagHeads(FlagT (&head_flags)[ITEMS_PER_THREAD],
-                                                  const T (&input)[ITEMS_PER_THREAD],
-                                                  T (&preds)[ITEMS_PER_THREAD],
-                                                  FlagOp flag_op,
-                                                  T tile_predecessor_item)
+                                                  const T (&input)[ITEMS_PER_THREAD], T (&preds)[ITEMS_PER_THREAD],
+                                                  FlagOp flag_op, T tile_predecessor_item)
   {
     temp_storage_.last_items[linear_tid_] = input[ITEMS_PER_THREAD - 1];
     __syncthreads();
@@ -126,8 +121,8 @@ public:
 
   // Head flags; the tile's first item is flagged.
   template <int ITEMS_PER_THREAD, typename FlagT, typename FlagOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  FlagHeads(FlagT (&head_flags)[ITEMS_PER_THREAD], const T (&input)[ITEMS_PER_THREAD], FlagOp flag_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void FlagHeads(FlagT (&head_flags)[ITEMS_PER_THREAD],
+                                                  const T (&input)[ITEMS_PER_THREAD], FlagOp flag_op)
   {
     T preds[ITEMS_PER_THREAD];
     FlagHeads(head_flags, input, preds, flag_op);
@@ -136,8 +131,7 @@ public:
   // Head flags; the tile's first item is compared with `tile_predecessor_item` (read on thread 0 only).
   template <int ITEMS_PER_THREAD, typename FlagT, typename FlagOp>
   STRATA_DEVICE STRATA_FORCEINLINE void FlagHeads(FlagT (&head_flags)[ITEMS_PER_THREAD],
-                                                  const T (&input)[ITEMS_PER_THREAD],
-                                                  FlagOp flag_op,
+                                                  const T (&input)[ITEMS_PER_THREAD], FlagOp flag_op,
                                                   T tile_predecessor_item)
   {
     T preds[ITEMS_PER_THREAD];
@@ -148,8 +142,8 @@ public:
 
   // Tail flags; the tile's last item is flagged.
   template <int ITEMS_PER_THREAD, typename FlagT, typename FlagOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  FlagTails(FlagT (&tail_flags)[ITEMS_PER_THREAD], const T (&input)[ITEMS_PER_THREAD], FlagOp flag_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void FlagTails(FlagT (&tail_flags)[ITEMS_PER_THREAD],
+                                                  const T (&input)[ITEMS_PER_THREAD], FlagOp flag_op)
   {
     temp_storage_.first_items[linear_tid_] = input[0];
     __syncthreads();
@@ -160,8 +154,7 @@ public:
   // Tail flags; the tile's last item is compared with `tile_successor_item` (read on the last thread only).
   template <int ITEMS_PER_THREAD, typename FlagT, typename FlagOp>
   STRATA_DEVICE STRATA_FORCEINLINE void FlagTails(FlagT (&tail_flags)[ITEMS_PER_THREAD],
-                                                  const T (&input)[ITEMS_PER_THREAD],
-                                                  FlagOp flag_op,
+                                                  const T (&input)[ITEMS_PER_THREAD], FlagOp flag_op,
                                                   T tile_successor_item)
   {
     temp_storage_.first_items[linear_tid_] = input[0];
@@ -176,8 +169,7 @@ public:
   template <int ITEMS_PER_THREAD, typename FlagT, typename FlagOp>
   STRATA_DEVICE STRATA_FORCEINLINE void FlagHeadsAndTails(FlagT (&head_flags)[ITEMS_PER_THREAD],
                                                           FlagT (&tail_flags)[ITEMS_PER_THREAD],
-                                                          const T (&input)[ITEMS_PER_THREAD],
-                                                          FlagOp flag_op)
+                                                          const T (&input)[ITEMS_PER_THREAD], FlagOp flag_op)
   {
     PublishFirstAndLast(input);
     T preds[ITEMS_PER_THREAD];
@@ -191,10 +183,8 @@ public:
   // (read on the last thread only).
   template <int ITEMS_PER_THREAD, typename FlagT, typename FlagOp>
   STRATA_DEVICE STRATA_FORCEINLINE void FlagHeadsAndTails(FlagT (&head_flags)[ITEMS_PER_THREAD],
-                                                          FlagT (&tail_flags)[ITEMS_PER_THREAD],
-                                                          T tile_successor_item,
-                                                          const T (&input)[ITEMS_PER_THREAD],
-                                                          FlagOp flag_op)
+                                                          FlagT (&tail_flags)[ITEMS_PER_THREAD], T tile_successor_item,
+                                                          const T (&input)[ITEMS_PER_THREAD], FlagOp flag_op)
   {
     PublishFirstAndLast(input);
     T preds[ITEMS_PER_THREAD];
@@ -207,11 +197,9 @@ public:
   // Head and tail flags; the tile's first item is compared with `tile_predecessor_item` (read on thread 0 only),
   // its last item is flagged.
   template <int ITEMS_PER_THREAD, typename FlagT, typename FlagOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void FlagHeadsAndTails(FlagT (&head_flags)[ITEMS_PER_THREAD],
-                                                          T tile_predecessor_item,
-                                                          FlagT (&tail_flags)[ITEMS_PER_THREAD],
-                                                          const T (&input)[ITEMS_PER_THREAD],
-                                                          FlagOp flag_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  FlagHeadsAndTails(FlagT (&head_flags)[ITEMS_PER_THREAD], T tile_predecessor_item,
+                    FlagT (&tail_flags)[ITEMS_PER_THREAD], const T (&input)[ITEMS_PER_THREAD], FlagOp flag_op)
   {
     PublishFirstAndLast(input);
     T preds[ITEMS_PER_THREAD];
@@ -226,10 +214,8 @@ public:
   template <int ITEMS_PER_THREAD, typename FlagT, typename FlagOp>
   STRATA_DEVICE STRATA_FORCEINLINE void FlagHeadsAndTails(FlagT (&head_flags)[ITEMS_PER_THREAD],
                                                           T tile_predecessor_item,
-                                                          FlagT (&tail_flags)[ITEMS_PER_THREAD],
-                                                          T tile_successor_item,
-                                                          const T (&input)[ITEMS_PER_THREAD],
-                                                          FlagOp flag_op)
+                                                          FlagT (&tail_flags)[ITEMS_PER_THREAD], T tile_successor_item,
+                                                          const T (&input)[ITEMS_PER_THREAD], FlagOp flag_op)
   {
     PublishFirstAndLast(input);
     T preds[ITEMS_PER_THREAD];
@@ -264,8 +250,7 @@ private:
   // Head flag of item 0 against the previous thread's last item; thread 0 flags it.
   template <int ITEMS_PER_THREAD, typename FlagT, typename FlagOp>
   STRATA_DEVICE STRATA_FORCEINLINE void FirstHeadFlag(FlagT (&head_flags)[ITEMS_PER_THREAD],
-                                                      const T (&input)[ITEMS_PER_THREAD],
-                                                      T (&preds)[ITEMS_PER_THREAD],
+                                                      const T (&input)[ITEMS_PER_THREAD], T (&preds)[ITEMS_PER_THREAD],
                                                       FlagOp& flag_op) const
   {
     if (linear_tid_ == 0)
@@ -282,10 +267,8 @@ private:
   // Head flag of item 0 against the previous thread's last item; thread 0 compares with the tile's predecessor.
   template <int ITEMS_PER_THREAD, typename FlagT, typename FlagOp>
   STRATA_DEVICE STRATA_FORCEINLINE void FirstHeadFlag(FlagT (&head_flags)[ITEMS_PER_THREAD],
-                                                      const T (&input)[ITEMS_PER_THREAD],
-                                                      T (&preds)[ITEMS_PER_THREAD],
-                                                      FlagOp& flag_op,
-                                                      const T& tile_predecessor_item) const
+                                                      const T (&input)[ITEMS_PER_THREAD], T (&preds)[ITEMS_PER_THREAD],
+                                                      FlagOp& flag_op, const T& tile_predecessor_item) const
   {
     preds[0]      = (linear_tid_ == 0) ? tile_predecessor_item : temp_storage_.last_items[linear_tid_ - 1];
     head_flags[0] = FlagT(detail::apply_flag_op(flag_op, preds[0], input[0], TileIndex<ITEMS_PER_THREAD>(0)));
@@ -293,8 +276,8 @@ private:
 
   // Tail flag of the last item against the next thread's first item; the last thread flags it.
   template <int ITEMS_PER_THREAD, typename FlagT, typename FlagOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  LastTailFlag(FlagT (&tail_flags)[ITEMS_PER_THREAD], const T (&input)[ITEMS_PER_THREAD], FlagOp& flag_op) const
+  STRATA_DEVICE STRATA_FORCEINLINE void LastTailFlag(FlagT (&tail_flags)[ITEMS_PER_THREAD],
+                                                     const T (&input)[ITEMS_PER_THREAD], FlagOp& flag_op) const
   {
     if (linear_tid_ == BLOCK_THREADS - 1)
     {
@@ -302,10 +285,9 @@ private:
     }
     else
     {
-      tail_flags[ITEMS_PER_THREAD - 1] = FlagT(detail::apply_flag_op(flag_op,
-                                                                     input[ITEMS_PER_THREAD - 1],
-                                                                     temp_storage_.first_items[linear_tid_ + 1],
-                                                                     TileIndex<ITEMS_PER_THREAD>(ITEMS_PER_THREAD)));
+      tail_flags[ITEMS_PER_THREAD - 1] =
+        FlagT(detail::apply_flag_op(flag_op, input[ITEMS_PER_THREAD - 1], temp_storage_.first_items[linear_tid_ + 1],
+                                    TileIndex<ITEMS_PER_THREAD>(ITEMS_PER_THREAD)));
     }
   }
 
@@ -313,22 +295,20 @@ private:
   // successor.
   template <int ITEMS_PER_THREAD, typename FlagT, typename FlagOp>
   STRATA_DEVICE STRATA_FORCEINLINE void LastTailFlag(FlagT (&tail_flags)[ITEMS_PER_THREAD],
-                                                     const T (&input)[ITEMS_PER_THREAD],
-                                                     FlagOp& flag_op,
+                                                     const T (&input)[ITEMS_PER_THREAD], FlagOp& flag_op,
                                                      const T& tile_successor_item) const
   {
     const T successor =
       (linear_tid_ == BLOCK_THREADS - 1) ? tile_successor_item : temp_storage_.first_items[linear_tid_ + 1];
-    tail_flags[ITEMS_PER_THREAD - 1] = FlagT(detail::apply_flag_op(
-      flag_op, input[ITEMS_PER_THREAD - 1], successor, TileIndex<ITEMS_PER_THREAD>(ITEMS_PER_THREAD)));
+    tail_flags[ITEMS_PER_THREAD - 1] = FlagT(detail::apply_flag_op(flag_op, input[ITEMS_PER_THREAD - 1], successor,
+                                                                   TileIndex<ITEMS_PER_THREAD>(ITEMS_PER_THREAD)));
   }
 
   // Head flags of items 1 .. ITEMS_PER_THREAD - 1, whose predecessors are in this thread.
   template <int ITEMS_PER_THREAD, typename FlagT, typename FlagOp>
   STRATA_DEVICE STRATA_FORCEINLINE void ThreadHeadFlags(FlagT (&head_flags)[ITEMS_PER_THREAD],
                                                         const T (&input)[ITEMS_PER_THREAD],
-                                                        T (&preds)[ITEMS_PER_THREAD],
-                                                        FlagOp& flag_op) const
+                                                        T (&preds)[ITEMS_PER_THREAD], FlagOp& flag_op) const
   {
     STRATA_UNROLL
     for (int i = 1; i < ITEMS_PER_THREAD; ++i)
@@ -340,8 +320,8 @@ private:
 
   // Tail flags of items 0 .. ITEMS_PER_THREAD - 2, whose successors are in this thread.
   template <int ITEMS_PER_THREAD, typename FlagT, typename FlagOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  ThreadTailFlags(FlagT (&tail_flags)[ITEMS_PER_THREAD], const T (&input)[ITEMS_PER_THREAD], FlagOp& flag_op) const
+  STRATA_DEVICE STRATA_FORCEINLINE void ThreadTailFlags(FlagT (&tail_flags)[ITEMS_PER_THREAD],
+                                                        const T (&input)[ITEMS_PER_THREAD], FlagOp& flag_op) const
   {
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD - 1; ++i)

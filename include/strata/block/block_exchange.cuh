@@ -41,12 +41,8 @@ STRATA_NAMESPACE_BEGIN
 //   int items[4];
 //   strata::LoadDirectStriped<128>(threadIdx.x, d_in, items);  // coalesced, striped
 //   BlockExchangeT(temp_storage).StripedToBlocked(items);        // now thread t holds items 4t .. 4t + 3
-template <typename T,
-          int BLOCK_DIM_X,
-          int ITEMS_PER_THREAD,
-          bool WARP_TIME_SLICING = false,
-          int BLOCK_DIM_Y        = 1,
-          int BLOCK_DIM_Z        = 1>
+template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, bool WARP_TIME_SLICING = false, int BLOCK_DIM_Y = 1,
+          int BLOCK_DIM_Z = 1>
 class BlockExchange
 {
   static constexpr int BLOCK_THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
@@ -129,10 +125,9 @@ public:
 
   // Items whose flag is false are dropped. requires: the ranks of flagged items are distinct, in [0, tile size).
   template <typename OutputT, typename OffsetT, typename ValidFlag>
-  STRATA_DEVICE STRATA_FORCEINLINE void ScatterToStripedFlagged(const T (&input_items)[ITEMS_PER_THREAD],
-                                                                OutputT (&output_items)[ITEMS_PER_THREAD],
-                                                                const OffsetT (&ranks)[ITEMS_PER_THREAD],
-                                                                const ValidFlag (&is_valid)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  ScatterToStripedFlagged(const T (&input_items)[ITEMS_PER_THREAD], OutputT (&output_items)[ITEMS_PER_THREAD],
+                          const OffsetT (&ranks)[ITEMS_PER_THREAD], const ValidFlag (&is_valid)[ITEMS_PER_THREAD])
   {
     impl_.ScatterToStripedFlagged(input_items, output_items, ranks, is_valid);
   }

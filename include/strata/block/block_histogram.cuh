@@ -45,13 +45,8 @@ enum BlockHistogramAlgorithm
 //!   __shared__ unsigned int smem_histogram[256];
 //!   unsigned char samples[4];  // ... loaded by each thread
 //!   BlockHistogramT(temp_storage).Histogram(samples, smem_histogram);
-template <typename T,
-          int BLOCK_DIM_X,
-          int ITEMS_PER_THREAD,
-          int BINS,
-          BlockHistogramAlgorithm ALGORITHM = BLOCK_HISTO_SORT,
-          int BLOCK_DIM_Y                   = 1,
-          int BLOCK_DIM_Z                   = 1>
+template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, int BINS,
+          BlockHistogramAlgorithm ALGORITHM = BLOCK_HISTO_SORT, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1>
 class BlockHistogram
 {
   static_assert(cuda::std::is_integral<T>::value, "histogram samples are integers (bin indices)");

@@ -35,11 +35,7 @@ enum BlockLoadAlgorithm
 
 namespace detail
 {
-template <BlockLoadAlgorithm ALGORITHM,
-          typename T,
-          int BLOCK_DIM_X,
-          int ITEMS_PER_THREAD,
-          int BLOCK_DIM_Y,
+template <BlockLoadAlgorithm ALGORITHM, typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, int BLOCK_DIM_Y,
           int BLOCK_DIM_Z>
 struct block_load_algorithm;
 
@@ -96,12 +92,8 @@ struct block_load_algorithm<BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED, T, X, IPT, Y, 
 //   int items[4];
 //   BlockLoadT(temp_storage).Load(d_in + blockIdx.x * 512, items);   // thread t: d_in[.. 4t .. 4t + 3]
 //   BlockLoadT(temp_storage).Load(d_in + offset, items, n - offset, 0); // after a __syncthreads()
-template <typename T,
-          int BLOCK_DIM_X,
-          int ITEMS_PER_THREAD,
-          BlockLoadAlgorithm ALGORITHM = BLOCK_LOAD_DIRECT,
-          int BLOCK_DIM_Y              = 1,
-          int BLOCK_DIM_Z              = 1>
+template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, BlockLoadAlgorithm ALGORITHM = BLOCK_LOAD_DIRECT,
+          int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1>
 class BlockLoad
 {
   using Impl =
@@ -128,15 +120,15 @@ public:
   }
 
   template <CacheLoadModifier MODIFIER = LOAD_DEFAULT, typename RandomAccessIterator>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Load(RandomAccessIterator block_src_it, T (&dst_items)[ITEMS_PER_THREAD], int block_items_end)
+  STRATA_DEVICE STRATA_FORCEINLINE void Load(RandomAccessIterator block_src_it, T (&dst_items)[ITEMS_PER_THREAD],
+                                             int block_items_end)
   {
     impl_.template Load<MODIFIER>(block_src_it, dst_items, block_items_end);
   }
 
   template <CacheLoadModifier MODIFIER = LOAD_DEFAULT, typename RandomAccessIterator, typename DefaultT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Load(RandomAccessIterator block_src_it, T (&dst_items)[ITEMS_PER_THREAD], int block_items_end, DefaultT oob_default)
+  STRATA_DEVICE STRATA_FORCEINLINE void Load(RandomAccessIterator block_src_it, T (&dst_items)[ITEMS_PER_THREAD],
+                                             int block_items_end, DefaultT oob_default)
   {
     impl_.template Load<MODIFIER>(block_src_it, dst_items, block_items_end, oob_default);
   }

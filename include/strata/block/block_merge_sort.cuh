@@ -34,21 +34,14 @@ STRATA_NAMESPACE_BEGIN
 //!   int keys[4];     // ... a blocked arrangement
 //!   float values[4];
 //!   BlockMergeSortT(temp_storage).Sort(keys, values, cuda::std::greater<>{});  // descending, stable
-template <typename KeyT,
-          int BLOCK_DIM_X,
-          int ITEMS_PER_THREAD,
-          typename ValueT = NullType,
-          int BLOCK_DIM_Y = 1,
+template <typename KeyT, int BLOCK_DIM_X, int ITEMS_PER_THREAD, typename ValueT = NullType, int BLOCK_DIM_Y = 1,
           int BLOCK_DIM_Z = 1>
 class BlockMergeSort
-    : public detail::merge_sort_strategy<KeyT,
-                                         ValueT,
-                                         BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z,
-                                         ITEMS_PER_THREAD,
+    : public detail::merge_sort_strategy<KeyT, ValueT, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z, ITEMS_PER_THREAD,
                                          detail::block_barrier>
 {
-  using base_t = detail::
-    merge_sort_strategy<KeyT, ValueT, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z, ITEMS_PER_THREAD, detail::block_barrier>;
+  using base_t = detail::merge_sort_strategy<KeyT, ValueT, BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z, ITEMS_PER_THREAD,
+                                             detail::block_barrier>;
   using _TempStorage = typename base_t::_TempStorage;
 
   static STRATA_DEVICE STRATA_FORCEINLINE _TempStorage& PrivateStorage()

@@ -58,14 +58,9 @@ struct BlockRadixRankEmptyCallback
 //!   unsigned int keys[4];  // ... a blocked arrangement
 //!   int ranks[4];
 //!   BlockRadixRankT(temp_storage).RankKeys(keys, ranks, strata::BFEDigitExtractor<unsigned int>(0, 4));
-template <int BLOCK_DIM_X,
-          int RADIX_BITS,
-          bool IS_DESCENDING,
-          bool MEMOIZE_OUTER_SCAN                 = true,
+template <int BLOCK_DIM_X, int RADIX_BITS, bool IS_DESCENDING, bool MEMOIZE_OUTER_SCAN = true,
           BlockScanAlgorithm INNER_SCAN_ALGORITHM = BLOCK_SCAN_WARP_SCANS,
-          cudaSharedMemConfig SMEM_CONFIG         = cudaSharedMemBankSizeFourByte,
-          int BLOCK_DIM_Y                         = 1,
-          int BLOCK_DIM_Z                         = 1>
+          cudaSharedMemConfig SMEM_CONFIG = cudaSharedMemBankSizeFourByte, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1>
 class BlockRadixRank
 {
   static_assert(RADIX_BITS >= 1 && RADIX_BITS <= 16, "digits of 1..16 bits");
@@ -204,8 +199,8 @@ public:
 
   //! ranks[i] = the stable rank of keys[i] by digit_extractor.Digit(keys[i]).
   template <typename UnsignedBits, int KEYS_PER_THREAD, typename DigitExtractorT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  RankKeys(const UnsignedBits (&keys)[KEYS_PER_THREAD], int (&ranks)[KEYS_PER_THREAD], DigitExtractorT digit_extractor)
+  STRATA_DEVICE STRATA_FORCEINLINE void RankKeys(const UnsignedBits (&keys)[KEYS_PER_THREAD],
+                                                 int (&ranks)[KEYS_PER_THREAD], DigitExtractorT digit_extractor)
   {
     static_assert(BLOCK_THREADS * KEYS_PER_THREAD <= MAX_TILE_ITEMS, "16-bit digit counters hold tiles of < 2^16 keys");
 
@@ -238,8 +233,7 @@ public:
   //! linear_tid * BINS_TRACKED_PER_THREAD + track (left unwritten for bins past 2^RADIX_BITS).
   template <typename UnsignedBits, int KEYS_PER_THREAD, typename DigitExtractorT>
   STRATA_DEVICE STRATA_FORCEINLINE void RankKeys(const UnsignedBits (&keys)[KEYS_PER_THREAD],
-                                                 int (&ranks)[KEYS_PER_THREAD],
-                                                 DigitExtractorT digit_extractor,
+                                                 int (&ranks)[KEYS_PER_THREAD], DigitExtractorT digit_extractor,
                                                  int (&exclusive_digit_prefix)[BINS_TRACKED_PER_THREAD])
   {
     RankKeys(keys, ranks, digit_extractor);
@@ -281,12 +275,8 @@ public:
 //!   unsigned int keys[8];  // ... a warp-striped arrangement
 //!   int ranks[8];
 //!   BlockRadixRankT(temp_storage).RankKeys(keys, ranks, strata::BFEDigitExtractor<unsigned int>(16, 8));
-template <int BLOCK_DIM_X,
-          int RADIX_BITS,
-          bool IS_DESCENDING,
-          BlockScanAlgorithm INNER_SCAN_ALGORITHM = BLOCK_SCAN_WARP_SCANS,
-          int BLOCK_DIM_Y                         = 1,
-          int BLOCK_DIM_Z                         = 1>
+template <int BLOCK_DIM_X, int RADIX_BITS, bool IS_DESCENDING,
+          BlockScanAlgorithm INNER_SCAN_ALGORITHM = BLOCK_SCAN_WARP_SCANS, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1>
 class BlockRadixRankMatch
 {
   static_assert(RADIX_BITS >= 1 && RADIX_BITS <= 16, "digits of 1..16 bits");
@@ -387,8 +377,7 @@ public:
   //! ranks[i] = the stable rank of keys[i] by digit_extractor.Digit(keys[i]); then callback(digit counts).
   template <typename UnsignedBits, int KEYS_PER_THREAD, typename DigitExtractorT, typename CountsCallback>
   STRATA_DEVICE STRATA_FORCEINLINE void RankKeys(const UnsignedBits (&keys)[KEYS_PER_THREAD],
-                                                 int (&ranks)[KEYS_PER_THREAD],
-                                                 DigitExtractorT digit_extractor,
+                                                 int (&ranks)[KEYS_PER_THREAD], DigitExtractorT digit_extractor,
                                                  CountsCallback callback)
   {
     // The raking rows cover every counter.
@@ -454,8 +443,8 @@ public:
 
   //! ranks[i] = the stable rank of keys[i] by digit_extractor.Digit(keys[i]).
   template <typename UnsignedBits, int KEYS_PER_THREAD, typename DigitExtractorT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  RankKeys(const UnsignedBits (&keys)[KEYS_PER_THREAD], int (&ranks)[KEYS_PER_THREAD], DigitExtractorT digit_extractor)
+  STRATA_DEVICE STRATA_FORCEINLINE void RankKeys(const UnsignedBits (&keys)[KEYS_PER_THREAD],
+                                                 int (&ranks)[KEYS_PER_THREAD], DigitExtractorT digit_extractor)
   {
     RankKeys(keys, ranks, digit_extractor, BlockRadixRankEmptyCallback<BINS_TRACKED_PER_THREAD>());
   }
@@ -463,11 +452,9 @@ public:
   //! As RankKeys with a callback; also exclusive_digit_prefix[track] = the number of keys ranked before those of
   //! digit linear_tid * BINS_TRACKED_PER_THREAD + track (left unwritten for bins past 2^RADIX_BITS).
   template <typename UnsignedBits, int KEYS_PER_THREAD, typename DigitExtractorT, typename CountsCallback>
-  STRATA_DEVICE STRATA_FORCEINLINE void RankKeys(const UnsignedBits (&keys)[KEYS_PER_THREAD],
-                                                 int (&ranks)[KEYS_PER_THREAD],
-                                                 DigitExtractorT digit_extractor,
-                                                 int (&exclusive_digit_prefix)[BINS_TRACKED_PER_THREAD],
-                                                 CountsCallback callback)
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  RankKeys(const UnsignedBits (&keys)[KEYS_PER_THREAD], int (&ranks)[KEYS_PER_THREAD], DigitExtractorT digit_extractor,
+           int (&exclusive_digit_prefix)[BINS_TRACKED_PER_THREAD], CountsCallback callback)
   {
     RankKeys(keys, ranks, digit_extractor, callback);
 
@@ -486,12 +473,11 @@ public:
   //! As above, without a callback.
   template <typename UnsignedBits, int KEYS_PER_THREAD, typename DigitExtractorT>
   STRATA_DEVICE STRATA_FORCEINLINE void RankKeys(const UnsignedBits (&keys)[KEYS_PER_THREAD],
-                                                 int (&ranks)[KEYS_PER_THREAD],
-                                                 DigitExtractorT digit_extractor,
+                                                 int (&ranks)[KEYS_PER_THREAD], DigitExtractorT digit_extractor,
                                                  int (&exclusive_digit_prefix)[BINS_TRACKED_PER_THREAD])
   {
-    RankKeys(
-      keys, ranks, digit_extractor, exclusive_digit_prefix, BlockRadixRankEmptyCallback<BINS_TRACKED_PER_THREAD>());
+    RankKeys(keys, ranks, digit_extractor, exclusive_digit_prefix,
+             BlockRadixRankEmptyCallback<BINS_TRACKED_PER_THREAD>());
   }
 };
 

@@ -41,37 +41,18 @@ STRATA_NAMESPACE_BEGIN
 //!   int keys[4];     // ... a blocked arrangement
 //!   float values[4];
 //!   BlockRadixSortT(temp_storage).Sort(keys, values);  // thread t holds sorted items 4t .. 4t + 3
-template <typename KeyT,
-          int BLOCK_DIM_X,
-          int ITEMS_PER_THREAD,
-          typename ValueT                         = NullType,
-          int RADIX_BITS                          = 4,
-          bool MEMOIZE_OUTER_SCAN                 = true,
-          BlockScanAlgorithm INNER_SCAN_ALGORITHM = BLOCK_SCAN_WARP_SCANS,
-          cudaSharedMemConfig SMEM_CONFIG         = cudaSharedMemBankSizeFourByte,
-          int BLOCK_DIM_Y                         = 1,
-          int BLOCK_DIM_Z                         = 1>
+template <typename KeyT, int BLOCK_DIM_X, int ITEMS_PER_THREAD, typename ValueT = NullType, int RADIX_BITS = 4,
+          bool MEMOIZE_OUTER_SCAN = true, BlockScanAlgorithm INNER_SCAN_ALGORITHM = BLOCK_SCAN_WARP_SCANS,
+          cudaSharedMemConfig SMEM_CONFIG = cudaSharedMemBankSizeFourByte, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1>
 class BlockRadixSort
 {
   using traits           = detail::radix_traits<KeyT>;
   using bit_ordered_type = typename traits::bit_ordered_type;
 
-  using AscendingBlockRadixRank  = BlockRadixRank<BLOCK_DIM_X,
-                                                 RADIX_BITS,
-                                                 false,
-                                                 MEMOIZE_OUTER_SCAN,
-                                                 INNER_SCAN_ALGORITHM,
-                                                 SMEM_CONFIG,
-                                                 BLOCK_DIM_Y,
-                                                 BLOCK_DIM_Z>;
-  using DescendingBlockRadixRank = BlockRadixRank<BLOCK_DIM_X,
-                                                  RADIX_BITS,
-                                                  true,
-                                                  MEMOIZE_OUTER_SCAN,
-                                                  INNER_SCAN_ALGORITHM,
-                                                  SMEM_CONFIG,
-                                                  BLOCK_DIM_Y,
-                                                  BLOCK_DIM_Z>;
+  using AscendingBlockRadixRank  = BlockRadixRank<BLOCK_DIM_X, RADIX_BITS, false, MEMOIZE_OUTER_SCAN,
+                                                 INNER_SCAN_ALGORITHM, SMEM_CONFIG, BLOCK_DIM_Y, BLOCK_DIM_Z>;
+  using DescendingBlockRadixRank = BlockRadixRank<BLOCK_DIM_X, RADIX_BITS, true, MEMOIZE_OUTER_SCAN,
+                                                  INNER_SCAN_ALGORITHM, SMEM_CONFIG, BLOCK_DIM_Y, BLOCK_DIM_Z>;
 
   // Keys travel between passes as their twiddled bits.
   using BlockExchangeKeys =
@@ -156,8 +137,8 @@ class BlockRadixSort
   // One pass per RADIX_BITS bits from begin_bit up, each a stable rank by that digit and a scatter; the order of
   // equal digits that each pass preserves is the order the previous passes established.
   template <bool DESCENDING, bool TO_STRIPED, typename ValuesT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  SortTile(KeyT (&keys)[ITEMS_PER_THREAD], ValuesT (&values)[ITEMS_PER_THREAD], int begin_bit, int end_bit)
+  STRATA_DEVICE STRATA_FORCEINLINE void SortTile(KeyT (&keys)[ITEMS_PER_THREAD], ValuesT (&values)[ITEMS_PER_THREAD],
+                                                 int begin_bit, int end_bit)
   {
     bit_ordered_type bits[ITEMS_PER_THREAD];
     STRATA_UNROLL
@@ -170,8 +151,7 @@ class BlockRadixSort
     {
       const int pass_bits = end_bit - begin_bit < RADIX_BITS ? end_bit - begin_bit : RADIX_BITS;
       int ranks[ITEMS_PER_THREAD];
-      RankKeys<DESCENDING>(bits,
-                           ranks,
+      RankKeys<DESCENDING>(bits, ranks,
                            BFEDigitExtractor<KeyT>(static_cast<unsigned int>(begin_bit),
                                                    pass_bits > 0 ? static_cast<unsigned int>(pass_bits) : 0u));
       begin_bit += RADIX_BITS;
@@ -219,25 +199,23 @@ public:
   // -- blocked arrangement in, blocked arrangement out -------------------------------------------------------
 
   //! Sorts the keys ascending by bits [begin_bit, end_bit).
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Sort(KeyT (&keys)[ITEMS_PER_THREAD], int begin_bit = 0, int end_bit = sizeof(KeyT) * 8)
+  STRATA_DEVICE STRATA_FORCEINLINE void Sort(KeyT (&keys)[ITEMS_PER_THREAD], int begin_bit = 0,
+                                             int end_bit = sizeof(KeyT) * 8)
   {
     NullType values[ITEMS_PER_THREAD];
     SortTile<false, false>(keys, values, begin_bit, end_bit);
   }
 
   //! Sorts the keys ascending by bits [begin_bit, end_bit), each value moving with its key.
-  STRATA_DEVICE STRATA_FORCEINLINE void Sort(KeyT (&keys)[ITEMS_PER_THREAD],
-                                             ValueT (&values)[ITEMS_PER_THREAD],
-                                             int begin_bit = 0,
-                                             int end_bit   = sizeof(KeyT) * 8)
+  STRATA_DEVICE STRATA_FORCEINLINE void Sort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&values)[ITEMS_PER_THREAD],
+                                             int begin_bit = 0, int end_bit = sizeof(KeyT) * 8)
   {
     SortTile<false, false>(keys, values, begin_bit, end_bit);
   }
 
   //! Sorts the keys descending by bits [begin_bit, end_bit).
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  SortDescending(KeyT (&keys)[ITEMS_PER_THREAD], int begin_bit = 0, int end_bit = sizeof(KeyT) * 8)
+  STRATA_DEVICE STRATA_FORCEINLINE void SortDescending(KeyT (&keys)[ITEMS_PER_THREAD], int begin_bit = 0,
+                                                       int end_bit = sizeof(KeyT) * 8)
   {
     NullType values[ITEMS_PER_THREAD];
     SortTile<true, false>(keys, values, begin_bit, end_bit);
@@ -245,9 +223,8 @@ public:
 
   //! Sorts the keys descending by bits [begin_bit, end_bit), each value moving with its key.
   STRATA_DEVICE STRATA_FORCEINLINE void SortDescending(KeyT (&keys)[ITEMS_PER_THREAD],
-                                                       ValueT (&values)[ITEMS_PER_THREAD],
-                                                       int begin_bit = 0,
-                                                       int end_bit   = sizeof(KeyT) * 8)
+                                                       ValueT (&values)[ITEMS_PER_THREAD], int begin_bit = 0,
+                                                       int end_bit = sizeof(KeyT) * 8)
   {
     SortTile<true, false>(keys, values, begin_bit, end_bit);
   }
@@ -255,8 +232,8 @@ public:
   // -- blocked arrangement in, striped arrangement out -------------------------------------------------------
 
   //! Sorts the keys ascending by bits [begin_bit, end_bit); the result is striped.
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  SortBlockedToStriped(KeyT (&keys)[ITEMS_PER_THREAD], int begin_bit = 0, int end_bit = sizeof(KeyT) * 8)
+  STRATA_DEVICE STRATA_FORCEINLINE void SortBlockedToStriped(KeyT (&keys)[ITEMS_PER_THREAD], int begin_bit = 0,
+                                                             int end_bit = sizeof(KeyT) * 8)
   {
     NullType values[ITEMS_PER_THREAD];
     SortTile<false, true>(keys, values, begin_bit, end_bit);
@@ -264,9 +241,8 @@ public:
 
   //! Sorts the keys ascending by bits [begin_bit, end_bit), each value moving with its key; the result is striped.
   STRATA_DEVICE STRATA_FORCEINLINE void SortBlockedToStriped(KeyT (&keys)[ITEMS_PER_THREAD],
-                                                             ValueT (&values)[ITEMS_PER_THREAD],
-                                                             int begin_bit = 0,
-                                                             int end_bit   = sizeof(KeyT) * 8)
+                                                             ValueT (&values)[ITEMS_PER_THREAD], int begin_bit = 0,
+                                                             int end_bit = sizeof(KeyT) * 8)
   {
     SortTile<false, true>(keys, values, begin_bit, end_bit);
   }

@@ -54,11 +54,8 @@ enum BlockReduceAlgorithm
 //!   int items[4];  // ... loaded by each thread
 //!   int block_sum = BlockReduce(temp_storage).Sum(items);                        // valid in thread 0
 //!   int block_max = BlockReduce(temp_storage).Reduce(items[0], cuda::maximum<>{}); // after a __syncthreads()
-template <typename T,
-          int BLOCK_DIM_X,
-          BlockReduceAlgorithm ALGORITHM = BLOCK_REDUCE_WARP_REDUCTIONS,
-          int BLOCK_DIM_Y                = 1,
-          int BLOCK_DIM_Z                = 1>
+template <typename T, int BLOCK_DIM_X, BlockReduceAlgorithm ALGORITHM = BLOCK_REDUCE_WARP_REDUCTIONS,
+          int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1>
 class BlockReduce
 {
   static_assert(BLOCK_DIM_X >= 1 && BLOCK_DIM_Y >= 1 && BLOCK_DIM_Z >= 1, "block dimensions must be positive");
@@ -71,8 +68,7 @@ class BlockReduce
   using RakingCommutativeOnly = detail::BlockReduceRakingCommutativeOnly<T, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z>;
 
   using InternalBlockReduce = cuda::std::conditional_t<
-    ALGORITHM == BLOCK_REDUCE_WARP_REDUCTIONS,
-    WarpReductions,
+    ALGORITHM == BLOCK_REDUCE_WARP_REDUCTIONS, WarpReductions,
     cuda::std::conditional_t<ALGORITHM == BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY, RakingCommutativeOnly, Raking>>;
 
   using _TempStorage = typename InternalBlockReduce::TempStorage;

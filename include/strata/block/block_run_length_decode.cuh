@@ -41,13 +41,8 @@ STRATA_NAMESPACE_BEGIN
 //   int values[2], decoded[4]; uint32_t lengths[2], total; // ... values and lengths loaded
 //   BlockRunLengthDecodeT rld(temp_storage, values, lengths, total);
 //   for (uint32_t window = 0; window < total; window += 128 * 4) rld.RunLengthDecode(decoded, window);
-template <typename ItemT,
-          int BLOCK_DIM_X,
-          int RUNS_PER_THREAD,
-          int DECODED_ITEMS_PER_THREAD,
-          typename DecodedOffsetT = cuda::std::uint32_t,
-          int BLOCK_DIM_Y         = 1,
-          int BLOCK_DIM_Z         = 1>
+template <typename ItemT, int BLOCK_DIM_X, int RUNS_PER_THREAD, int DECODED_ITEMS_PER_THREAD,
+          typename DecodedOffsetT = cuda::std::uint32_t, int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1>
 class BlockRunLengthDecode
 {
   static constexpr int BLOCK_THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
@@ -80,10 +75,9 @@ public:
 
   // Runs given by their lengths; total_decoded_size = the sum of all run lengths, in every thread.
   template <typename RunLengthT, typename TotalDecodedSizeT>
-  STRATA_DEVICE STRATA_FORCEINLINE BlockRunLengthDecode(TempStorage& temp_storage,
-                                                        const ItemT (&run_values)[RUNS_PER_THREAD],
-                                                        const RunLengthT (&run_lengths)[RUNS_PER_THREAD],
-                                                        TotalDecodedSizeT& total_decoded_size)
+  STRATA_DEVICE STRATA_FORCEINLINE
+  BlockRunLengthDecode(TempStorage& temp_storage, const ItemT (&run_values)[RUNS_PER_THREAD],
+                       const RunLengthT (&run_lengths)[RUNS_PER_THREAD], TotalDecodedSizeT& total_decoded_size)
       : temp_storage_(temp_storage.Alias())
       , linear_tid_(RowMajorTid(BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z))
       , empty_runs_before_items_(false)

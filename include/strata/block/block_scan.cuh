@@ -60,11 +60,8 @@ enum BlockScanAlgorithm
 //!   int items[4];  // ... loaded by each thread
 //!   int block_sum;
 //!   BlockScan(temp_storage).ExclusiveSum(items, items, block_sum);  // items[i]: sum of all earlier items
-template <typename T,
-          int BLOCK_DIM_X,
-          BlockScanAlgorithm ALGORITHM = BLOCK_SCAN_RAKING,
-          int BLOCK_DIM_Y              = 1,
-          int BLOCK_DIM_Z              = 1>
+template <typename T, int BLOCK_DIM_X, BlockScanAlgorithm ALGORITHM = BLOCK_SCAN_RAKING, int BLOCK_DIM_Y = 1,
+          int BLOCK_DIM_Z = 1>
 class BlockScan
 {
   static_assert(BLOCK_DIM_X >= 1 && BLOCK_DIM_Y >= 1 && BLOCK_DIM_Z >= 1, "block dimensions must be positive");
@@ -128,8 +125,8 @@ public:
   //! output = block prefix + the sum of the inputs of all earlier threads; the block prefix is thread 0's
   //! return value of block_prefix_callback_op(block sum), called by the first warp.
   template <typename BlockPrefixCallbackOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  ExclusiveSum(T input, T& output, BlockPrefixCallbackOp& block_prefix_callback_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveSum(T input, T& output,
+                                                     BlockPrefixCallbackOp& block_prefix_callback_op)
   {
     ExclusiveScan(input, output, cuda::std::plus<>{}, block_prefix_callback_op);
   }
@@ -143,15 +140,14 @@ public:
   }
 
   template <int ITEMS_PER_THREAD>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  ExclusiveSum(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD], T& block_aggregate)
+  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveSum(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                     T& block_aggregate)
   {
     ExclusiveScan(input, output, T{}, cuda::std::plus<>{}, block_aggregate);
   }
 
   template <int ITEMS_PER_THREAD, typename BlockPrefixCallbackOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveSum(T (&input)[ITEMS_PER_THREAD],
-                                                     T (&output)[ITEMS_PER_THREAD],
+  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveSum(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
                                                      BlockPrefixCallbackOp& block_prefix_callback_op)
   {
     ExclusiveScan(input, output, cuda::std::plus<>{}, block_prefix_callback_op);
@@ -168,8 +164,8 @@ public:
 
   //! As above; block_aggregate = the reduction of all inputs (without initial_value).
   template <typename ScanOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  ExclusiveScan(T input, T& output, T initial_value, ScanOp scan_op, T& block_aggregate)
+  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveScan(T input, T& output, T initial_value, ScanOp scan_op,
+                                                      T& block_aggregate)
   {
     InternalBlockScan(temp_storage).ExclusiveScan(input, output, initial_value, scan_op, block_aggregate);
   }
@@ -177,8 +173,8 @@ public:
   //! output = block prefix op (the inputs of all earlier threads); the block prefix is thread 0's return
   //! value of block_prefix_callback_op(block aggregate), called by the first warp.
   template <typename ScanOp, typename BlockPrefixCallbackOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  ExclusiveScan(T input, T& output, ScanOp scan_op, BlockPrefixCallbackOp& block_prefix_callback_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveScan(T input, T& output, ScanOp scan_op,
+                                                      BlockPrefixCallbackOp& block_prefix_callback_op)
   {
     InternalBlockScan(temp_storage).ExclusiveScan(input, output, scan_op, block_prefix_callback_op);
   }
@@ -203,8 +199,8 @@ public:
   // seeded with its partial's result.
 
   template <int ITEMS_PER_THREAD, typename ScanOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  ExclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD], T initial_value, ScanOp scan_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                      T initial_value, ScanOp scan_op)
   {
     T thread_prefix = ThreadReduce(input, scan_op);
     ExclusiveScan(thread_prefix, thread_prefix, initial_value, scan_op);
@@ -212,11 +208,8 @@ public:
   }
 
   template <int ITEMS_PER_THREAD, typename ScanOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveScan(T (&input)[ITEMS_PER_THREAD],
-                                                      T (&output)[ITEMS_PER_THREAD],
-                                                      T initial_value,
-                                                      ScanOp scan_op,
-                                                      T& block_aggregate)
+  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                      T initial_value, ScanOp scan_op, T& block_aggregate)
   {
     T thread_prefix = ThreadReduce(input, scan_op);
     ExclusiveScan(thread_prefix, thread_prefix, initial_value, scan_op, block_aggregate);
@@ -224,10 +217,8 @@ public:
   }
 
   template <int ITEMS_PER_THREAD, typename ScanOp, typename BlockPrefixCallbackOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveScan(T (&input)[ITEMS_PER_THREAD],
-                                                      T (&output)[ITEMS_PER_THREAD],
-                                                      ScanOp scan_op,
-                                                      BlockPrefixCallbackOp& block_prefix_callback_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                      ScanOp scan_op, BlockPrefixCallbackOp& block_prefix_callback_op)
   {
     T thread_prefix = ThreadReduce(input, scan_op);
     ExclusiveScan(thread_prefix, thread_prefix, scan_op, block_prefix_callback_op);
@@ -236,8 +227,8 @@ public:
 
   //! Thread 0's output[0] is undefined.
   template <int ITEMS_PER_THREAD, typename ScanOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  ExclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD], ScanOp scan_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                      ScanOp scan_op)
   {
     T thread_prefix = ThreadReduce(input, scan_op);
     ExclusiveScan(thread_prefix, thread_prefix, scan_op);
@@ -246,8 +237,8 @@ public:
 
   //! Thread 0's output[0] is undefined.
   template <int ITEMS_PER_THREAD, typename ScanOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  ExclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD], ScanOp scan_op, T& block_aggregate)
+  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                      ScanOp scan_op, T& block_aggregate)
   {
     T thread_prefix = ThreadReduce(input, scan_op);
     ExclusiveScan(thread_prefix, thread_prefix, scan_op, block_aggregate);
@@ -268,8 +259,8 @@ public:
   }
 
   template <typename BlockPrefixCallbackOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  InclusiveSum(T input, T& output, BlockPrefixCallbackOp& block_prefix_callback_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveSum(T input, T& output,
+                                                     BlockPrefixCallbackOp& block_prefix_callback_op)
   {
     InclusiveScan(input, output, cuda::std::plus<>{}, block_prefix_callback_op);
   }
@@ -296,8 +287,8 @@ public:
   }
 
   template <int ITEMS_PER_THREAD>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  InclusiveSum(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD], T& block_aggregate)
+  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveSum(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                     T& block_aggregate)
   {
     if constexpr (ITEMS_PER_THREAD == 1)
     {
@@ -312,8 +303,7 @@ public:
   }
 
   template <int ITEMS_PER_THREAD, typename BlockPrefixCallbackOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveSum(T (&input)[ITEMS_PER_THREAD],
-                                                     T (&output)[ITEMS_PER_THREAD],
+  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveSum(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
                                                      BlockPrefixCallbackOp& block_prefix_callback_op)
   {
     InclusiveScan(input, output, cuda::std::plus<>{}, block_prefix_callback_op);
@@ -338,8 +328,8 @@ public:
   //! output = block prefix op (the inputs of this and all earlier threads); the block prefix is thread 0's
   //! return value of block_prefix_callback_op(block aggregate), called by the first warp.
   template <typename ScanOp, typename BlockPrefixCallbackOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  InclusiveScan(T input, T& output, ScanOp scan_op, BlockPrefixCallbackOp& block_prefix_callback_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveScan(T input, T& output, ScanOp scan_op,
+                                                      BlockPrefixCallbackOp& block_prefix_callback_op)
   {
     InternalBlockScan(temp_storage).InclusiveScan(input, output, scan_op, block_prefix_callback_op);
   }
@@ -350,8 +340,8 @@ public:
   // inclusively seeded with its partial's result. A single item needs no per-thread pass.
 
   template <int ITEMS_PER_THREAD, typename ScanOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  InclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD], ScanOp scan_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                      ScanOp scan_op)
   {
     if constexpr (ITEMS_PER_THREAD == 1)
     {
@@ -367,8 +357,8 @@ public:
 
   //! output[i] = initial_value op (all earlier items) op input[i].
   template <int ITEMS_PER_THREAD, typename ScanOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  InclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD], T initial_value, ScanOp scan_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                      T initial_value, ScanOp scan_op)
   {
     T thread_prefix = ThreadReduce(input, scan_op);
     ExclusiveScan(thread_prefix, thread_prefix, initial_value, scan_op);
@@ -376,8 +366,8 @@ public:
   }
 
   template <int ITEMS_PER_THREAD, typename ScanOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  InclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD], ScanOp scan_op, T& block_aggregate)
+  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                      ScanOp scan_op, T& block_aggregate)
   {
     if constexpr (ITEMS_PER_THREAD == 1)
     {
@@ -393,11 +383,8 @@ public:
 
   //! block_aggregate does not include initial_value.
   template <int ITEMS_PER_THREAD, typename ScanOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveScan(T (&input)[ITEMS_PER_THREAD],
-                                                      T (&output)[ITEMS_PER_THREAD],
-                                                      T initial_value,
-                                                      ScanOp scan_op,
-                                                      T& block_aggregate)
+  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                      T initial_value, ScanOp scan_op, T& block_aggregate)
   {
     T thread_prefix = ThreadReduce(input, scan_op);
     ExclusiveScan(thread_prefix, thread_prefix, initial_value, scan_op, block_aggregate);
@@ -405,10 +392,8 @@ public:
   }
 
   template <int ITEMS_PER_THREAD, typename ScanOp, typename BlockPrefixCallbackOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveScan(T (&input)[ITEMS_PER_THREAD],
-                                                      T (&output)[ITEMS_PER_THREAD],
-                                                      ScanOp scan_op,
-                                                      BlockPrefixCallbackOp& block_prefix_callback_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveScan(T (&input)[ITEMS_PER_THREAD], T (&output)[ITEMS_PER_THREAD],
+                                                      ScanOp scan_op, BlockPrefixCallbackOp& block_prefix_callback_op)
   {
     if constexpr (ITEMS_PER_THREAD == 1)
     {

@@ -103,8 +103,8 @@ public:
   // Up(input, prev), and block_suffix = the tile's last item (input[ITEMS_PER_THREAD - 1] of the last thread), on
   // every thread.
   template <int ITEMS_PER_THREAD>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Up(const T (&input)[ITEMS_PER_THREAD], T (&prev)[ITEMS_PER_THREAD], T& block_suffix)
+  STRATA_DEVICE STRATA_FORCEINLINE void Up(const T (&input)[ITEMS_PER_THREAD], T (&prev)[ITEMS_PER_THREAD],
+                                           T& block_suffix)
   {
     Up(input, prev);
     block_suffix = temp_storage_[BLOCK_THREADS - 1];
@@ -131,8 +131,8 @@ public:
 
   // Down(input, next), and block_prefix = the tile's first item (input[0] of thread 0), on every thread.
   template <int ITEMS_PER_THREAD>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Down(const T (&input)[ITEMS_PER_THREAD], T (&next)[ITEMS_PER_THREAD], T& block_prefix)
+  STRATA_DEVICE STRATA_FORCEINLINE void Down(const T (&input)[ITEMS_PER_THREAD], T (&next)[ITEMS_PER_THREAD],
+                                             T& block_prefix)
   {
     Down(input, next);
     block_prefix = temp_storage_[0];

@@ -34,11 +34,7 @@ enum BlockStoreAlgorithm
 
 namespace detail
 {
-template <BlockStoreAlgorithm ALGORITHM,
-          typename T,
-          int BLOCK_DIM_X,
-          int ITEMS_PER_THREAD,
-          int BLOCK_DIM_Y,
+template <BlockStoreAlgorithm ALGORITHM, typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, int BLOCK_DIM_Y,
           int BLOCK_DIM_Z>
 struct block_store_algorithm;
 
@@ -91,12 +87,8 @@ struct block_store_algorithm<BLOCK_STORE_WARP_TRANSPOSE_TIMESLICED, T, X, IPT, Y
 //   int items[4]; // ... thread t holds tile items 4t .. 4t + 3
 //   BlockStoreT(temp_storage).Store(d_out + blockIdx.x * 512, items);
 //   BlockStoreT(temp_storage).Store(d_out + offset, items, n - offset); // after a __syncthreads()
-template <typename T,
-          int BLOCK_DIM_X,
-          int ITEMS_PER_THREAD,
-          BlockStoreAlgorithm ALGORITHM = BLOCK_STORE_DIRECT,
-          int BLOCK_DIM_Y               = 1,
-          int BLOCK_DIM_Z               = 1>
+template <typename T, int BLOCK_DIM_X, int ITEMS_PER_THREAD, BlockStoreAlgorithm ALGORITHM = BLOCK_STORE_DIRECT,
+          int BLOCK_DIM_Y = 1, int BLOCK_DIM_Z = 1>
 class BlockStore
 {
   using Impl =
@@ -124,8 +116,8 @@ public:
   }
 
   template <typename OutputIteratorT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Store(OutputIteratorT block_itr, const T (&items)[ITEMS_PER_THREAD], int valid_items)
+  STRATA_DEVICE STRATA_FORCEINLINE void Store(OutputIteratorT block_itr, const T (&items)[ITEMS_PER_THREAD],
+                                              int valid_items)
   {
     impl_.Store(block_itr, items, valid_items);
   }

@@ -299,14 +299,14 @@ struct key_codec<KeyT, IS_DESCENDING, no_decomposer>
     return image(key);
   }
 
-  STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t
-  digit_of(image_t bits, cuda::std::uint32_t bit_start, cuda::std::uint32_t num_bits) const
+  STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t digit_of(image_t bits, cuda::std::uint32_t bit_start,
+                                                                cuda::std::uint32_t num_bits) const
   {
     return BFE(static_cast<bfe_word_t<bits_t>>(bits), bit_start, num_bits);
   }
 
-  STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t
-  digit(const KeyT& key, cuda::std::uint32_t bit_start, cuda::std::uint32_t num_bits) const
+  STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t digit(const KeyT& key, cuda::std::uint32_t bit_start,
+                                                             cuda::std::uint32_t num_bits) const
   {
     return digit_of(image(key), bit_start, num_bits);
   }
@@ -362,14 +362,14 @@ public:
     return key;
   }
 
-  STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t
-  digit_of(const KeyT& key, cuda::std::uint32_t bit_start, cuda::std::uint32_t num_bits) const
+  STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t digit_of(const KeyT& key, cuda::std::uint32_t bit_start,
+                                                                cuda::std::uint32_t num_bits) const
   {
     return digit(key, bit_start, num_bits);
   }
 
-  STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t
-  digit(const KeyT& key, cuda::std::uint32_t bit_start, cuda::std::uint32_t num_bits) const
+  STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t digit(const KeyT& key, cuda::std::uint32_t bit_start,
+                                                             cuda::std::uint32_t num_bits) const
   {
     KeyT copy               = key;
     auto members            = decomposer(copy);
@@ -381,20 +381,16 @@ public:
 private:
   // ORs into `bits` the part of member I's image that falls into [bit_start, bit_start + num_bits), right-aligned.
   template <typename TupleT, size_t... I>
-  static STRATA_DEVICE STRATA_FORCEINLINE void gather(const TupleT& members,
-                                                      cuda::std::uint32_t bit_start,
-                                                      cuda::std::uint32_t num_bits,
-                                                      unsigned long long& bits,
+  static STRATA_DEVICE STRATA_FORCEINLINE void gather(const TupleT& members, cuda::std::uint32_t bit_start,
+                                                      cuda::std::uint32_t num_bits, unsigned long long& bits,
                                                       cuda::std::index_sequence<I...>)
   {
     (gather_one<static_cast<int>(I)>(cuda::std::get<I>(members), bit_start, num_bits, bits), ...);
   }
 
   template <int I>
-  static STRATA_DEVICE STRATA_FORCEINLINE void gather_one(const member_t<I>& member,
-                                                          cuda::std::uint32_t bit_start,
-                                                          cuda::std::uint32_t num_bits,
-                                                          unsigned long long& bits)
+  static STRATA_DEVICE STRATA_FORCEINLINE void gather_one(const member_t<I>& member, cuda::std::uint32_t bit_start,
+                                                          cuda::std::uint32_t num_bits, unsigned long long& bits)
   {
     constexpr cuda::std::uint32_t OFFSET = static_cast<cuda::std::uint32_t>(offset_of<I>());
     constexpr cuda::std::uint32_t WIDTH  = static_cast<cuda::std::uint32_t>(sizeof(member_t<I>) * 8);

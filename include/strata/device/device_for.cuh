@@ -113,8 +113,8 @@ struct DeviceFor
 
   // op(*it) for every it in [first, last).
   template <typename RandomAccessIteratorT, typename OpT>
-  static cudaError_t
-  ForEach(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op, detail::stream_arg stream = {})
+  static cudaError_t ForEach(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op,
+                             detail::stream_arg stream = {})
   {
     STRATA_NVTX_RANGE("strata::DeviceFor::ForEach");
     STRATA_RETURN_IF_ERROR(stream.check());
@@ -123,8 +123,8 @@ struct DeviceFor
 
   // op(a copy of first[i]) for every i in [0, num_items): items are read as 16-byte vectors where they are arrays.
   template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
-  static cudaError_t
-  ForEachCopyN(RandomAccessIteratorT first, NumItemsT num_items, OpT op, detail::stream_arg stream = {})
+  static cudaError_t ForEachCopyN(RandomAccessIteratorT first, NumItemsT num_items, OpT op,
+                                  detail::stream_arg stream = {})
   {
     STRATA_NVTX_RANGE("strata::DeviceFor::ForEachCopyN");
     STRATA_RETURN_IF_ERROR(stream.check());
@@ -132,8 +132,8 @@ struct DeviceFor
   }
 
   template <typename RandomAccessIteratorT, typename OpT>
-  static cudaError_t
-  ForEachCopy(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op, detail::stream_arg stream = {})
+  static cudaError_t ForEachCopy(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op,
+                                 detail::stream_arg stream = {})
   {
     STRATA_NVTX_RANGE("strata::DeviceFor::ForEachCopy");
     STRATA_RETURN_IF_ERROR(stream.check());
@@ -143,43 +143,31 @@ struct DeviceFor
   // -- Two-phase forms (CUB's signatures): nothing is stored ---------------------------------------------------
 
   template <typename ShapeT, typename OpT>
-  static cudaError_t
-  Bulk(void* d_temp_storage, size_t& temp_storage_bytes, ShapeT shape, OpT op, cudaStream_t stream = nullptr)
+  static cudaError_t Bulk(void* d_temp_storage, size_t& temp_storage_bytes, ShapeT shape, OpT op,
+                          cudaStream_t stream = nullptr)
   {
     return detail::for_each::size_query(d_temp_storage, temp_storage_bytes) ? cudaSuccess : Bulk(shape, op, stream);
   }
 
   template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
-  static cudaError_t ForEachN(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              RandomAccessIteratorT first,
-                              NumItemsT num_items,
-                              OpT op,
-                              cudaStream_t stream = nullptr)
+  static cudaError_t ForEachN(void* d_temp_storage, size_t& temp_storage_bytes, RandomAccessIteratorT first,
+                              NumItemsT num_items, OpT op, cudaStream_t stream = nullptr)
   {
     return detail::for_each::size_query(d_temp_storage, temp_storage_bytes) ? cudaSuccess
                                                                             : ForEachN(first, num_items, op, stream);
   }
 
   template <typename RandomAccessIteratorT, typename OpT>
-  static cudaError_t ForEach(void* d_temp_storage,
-                             size_t& temp_storage_bytes,
-                             RandomAccessIteratorT first,
-                             RandomAccessIteratorT last,
-                             OpT op,
-                             cudaStream_t stream = nullptr)
+  static cudaError_t ForEach(void* d_temp_storage, size_t& temp_storage_bytes, RandomAccessIteratorT first,
+                             RandomAccessIteratorT last, OpT op, cudaStream_t stream = nullptr)
   {
     return detail::for_each::size_query(d_temp_storage, temp_storage_bytes) ? cudaSuccess
                                                                             : ForEach(first, last, op, stream);
   }
 
   template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
-  static cudaError_t ForEachCopyN(void* d_temp_storage,
-                                  size_t& temp_storage_bytes,
-                                  RandomAccessIteratorT first,
-                                  NumItemsT num_items,
-                                  OpT op,
-                                  cudaStream_t stream = nullptr)
+  static cudaError_t ForEachCopyN(void* d_temp_storage, size_t& temp_storage_bytes, RandomAccessIteratorT first,
+                                  NumItemsT num_items, OpT op, cudaStream_t stream = nullptr)
   {
     return detail::for_each::size_query(d_temp_storage, temp_storage_bytes)
            ? cudaSuccess
@@ -187,12 +175,8 @@ struct DeviceFor
   }
 
   template <typename RandomAccessIteratorT, typename OpT>
-  static cudaError_t ForEachCopy(void* d_temp_storage,
-                                 size_t& temp_storage_bytes,
-                                 RandomAccessIteratorT first,
-                                 RandomAccessIteratorT last,
-                                 OpT op,
-                                 cudaStream_t stream = nullptr)
+  static cudaError_t ForEachCopy(void* d_temp_storage, size_t& temp_storage_bytes, RandomAccessIteratorT first,
+                                 RandomAccessIteratorT last, OpT op, cudaStream_t stream = nullptr)
   {
     return detail::for_each::size_query(d_temp_storage, temp_storage_bytes) ? cudaSuccess
                                                                             : ForEachCopy(first, last, op, stream);

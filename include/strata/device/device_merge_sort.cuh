@@ -40,12 +40,8 @@ struct DeviceMergeSort
 
   //! Sorts d_keys in place, d_items[i] moving with d_keys[i].
   template <typename KeyIteratorT, typename ValueIteratorT, typename OffsetT, typename CompareOpT>
-  static cudaError_t SortPairs(void* d_temp_storage,
-                               size_t& temp_storage_bytes,
-                               KeyIteratorT d_keys,
-                               ValueIteratorT d_items,
-                               OffsetT num_items,
-                               CompareOpT compare_op,
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyIteratorT d_keys,
+                               ValueIteratorT d_items, OffsetT num_items, CompareOpT compare_op,
                                cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortPairs");
@@ -53,78 +49,43 @@ struct DeviceMergeSort
   }
 
   //! Sorts d_input_keys into d_output_keys, d_input_items[i] moving with d_input_keys[i] into d_output_items.
-  template <typename KeyInputIteratorT,
-            typename ValueInputIteratorT,
-            typename KeyIteratorT,
-            typename ValueIteratorT,
-            typename OffsetT,
-            typename CompareOpT>
-  static cudaError_t SortPairsCopy(void* d_temp_storage,
-                                   size_t& temp_storage_bytes,
-                                   KeyInputIteratorT d_input_keys,
-                                   ValueInputIteratorT d_input_items,
-                                   KeyIteratorT d_output_keys,
-                                   ValueIteratorT d_output_items,
-                                   OffsetT num_items,
-                                   CompareOpT compare_op,
+  template <typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyIteratorT, typename ValueIteratorT,
+            typename OffsetT, typename CompareOpT>
+  static cudaError_t SortPairsCopy(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_input_keys,
+                                   ValueInputIteratorT d_input_items, KeyIteratorT d_output_keys,
+                                   ValueIteratorT d_output_items, OffsetT num_items, CompareOpT compare_op,
                                    cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortPairsCopy");
-    return sort(d_temp_storage,
-                temp_storage_bytes,
-                d_input_keys,
-                d_input_items,
-                d_output_keys,
-                d_output_items,
-                num_items,
-                compare_op,
-                stream);
+    return sort(d_temp_storage, temp_storage_bytes, d_input_keys, d_input_items, d_output_keys, d_output_items,
+                num_items, compare_op, stream);
   }
 
   //! Sorts d_keys in place.
   template <typename KeyIteratorT, typename OffsetT, typename CompareOpT>
-  static cudaError_t SortKeys(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              KeyIteratorT d_keys,
-                              OffsetT num_items,
-                              CompareOpT compare_op,
-                              cudaStream_t stream = 0)
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyIteratorT d_keys, OffsetT num_items,
+                              CompareOpT compare_op, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortKeys");
-    return sort(
-      d_temp_storage, temp_storage_bytes, d_keys, no_items(), d_keys, no_items(), num_items, compare_op, stream);
+    return sort(d_temp_storage, temp_storage_bytes, d_keys, no_items(), d_keys, no_items(), num_items, compare_op,
+                stream);
   }
 
   //! Sorts d_input_keys into d_output_keys.
   template <typename KeyInputIteratorT, typename KeyIteratorT, typename OffsetT, typename CompareOpT>
-  static cudaError_t SortKeysCopy(void* d_temp_storage,
-                                  size_t& temp_storage_bytes,
-                                  KeyInputIteratorT d_input_keys,
-                                  KeyIteratorT d_output_keys,
-                                  OffsetT num_items,
-                                  CompareOpT compare_op,
+  static cudaError_t SortKeysCopy(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_input_keys,
+                                  KeyIteratorT d_output_keys, OffsetT num_items, CompareOpT compare_op,
                                   cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortKeysCopy");
-    return sort(d_temp_storage,
-                temp_storage_bytes,
-                d_input_keys,
-                no_items(),
-                d_output_keys,
-                no_items(),
-                num_items,
-                compare_op,
-                stream);
+    return sort(d_temp_storage, temp_storage_bytes, d_input_keys, no_items(), d_output_keys, no_items(), num_items,
+                compare_op, stream);
   }
 
   //! As SortPairs (which is stable too).
   template <typename KeyIteratorT, typename ValueIteratorT, typename OffsetT, typename CompareOpT>
-  static cudaError_t StableSortPairs(void* d_temp_storage,
-                                     size_t& temp_storage_bytes,
-                                     KeyIteratorT d_keys,
-                                     ValueIteratorT d_items,
-                                     OffsetT num_items,
-                                     CompareOpT compare_op,
+  static cudaError_t StableSortPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyIteratorT d_keys,
+                                     ValueIteratorT d_items, OffsetT num_items, CompareOpT compare_op,
                                      cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceMergeSort::StableSortPairs");
@@ -133,81 +94,50 @@ struct DeviceMergeSort
 
   //! As SortKeys (which is stable too).
   template <typename KeyIteratorT, typename OffsetT, typename CompareOpT>
-  static cudaError_t StableSortKeys(void* d_temp_storage,
-                                    size_t& temp_storage_bytes,
-                                    KeyIteratorT d_keys,
-                                    OffsetT num_items,
-                                    CompareOpT compare_op,
-                                    cudaStream_t stream = 0)
+  static cudaError_t StableSortKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyIteratorT d_keys,
+                                    OffsetT num_items, CompareOpT compare_op, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceMergeSort::StableSortKeys");
-    return sort(
-      d_temp_storage, temp_storage_bytes, d_keys, no_items(), d_keys, no_items(), num_items, compare_op, stream);
+    return sort(d_temp_storage, temp_storage_bytes, d_keys, no_items(), d_keys, no_items(), num_items, compare_op,
+                stream);
   }
 
   //! As SortKeysCopy (which is stable too).
   template <typename KeyInputIteratorT, typename KeyIteratorT, typename OffsetT, typename CompareOpT>
-  static cudaError_t StableSortKeysCopy(void* d_temp_storage,
-                                        size_t& temp_storage_bytes,
-                                        KeyInputIteratorT d_input_keys,
-                                        KeyIteratorT d_output_keys,
-                                        OffsetT num_items,
-                                        CompareOpT compare_op,
-                                        cudaStream_t stream = 0)
+  static cudaError_t StableSortKeysCopy(void* d_temp_storage, size_t& temp_storage_bytes,
+                                        KeyInputIteratorT d_input_keys, KeyIteratorT d_output_keys, OffsetT num_items,
+                                        CompareOpT compare_op, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceMergeSort::StableSortKeysCopy");
-    return sort(d_temp_storage,
-                temp_storage_bytes,
-                d_input_keys,
-                no_items(),
-                d_output_keys,
-                no_items(),
-                num_items,
-                compare_op,
-                stream);
+    return sort(d_temp_storage, temp_storage_bytes, d_input_keys, no_items(), d_output_keys, no_items(), num_items,
+                compare_op, stream);
   }
 
   // -- Single-phase forms: each call above with its temporary storage and stream taken from `env`, a stream or a
   //    policy (strata/device/dispatch/single_phase.cuh); without one, strata's pool on the default stream.
 
-  template <typename KeyIteratorT,
-            typename ValueIteratorT,
-            typename OffsetT,
-            typename CompareOpT,
-            typename EnvT                                   = detail::default_env,
-            detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
-  static cudaError_t
-  SortPairs(KeyIteratorT d_keys, ValueIteratorT d_items, OffsetT num_items, CompareOpT compare_op, const EnvT& env = {})
+  template <typename KeyIteratorT, typename ValueIteratorT, typename OffsetT, typename CompareOpT,
+            typename EnvT = detail::default_env, detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
+  static cudaError_t SortPairs(KeyIteratorT d_keys, ValueIteratorT d_items, OffsetT num_items, CompareOpT compare_op,
+                               const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return SortPairs(d_temp, bytes, d_keys, d_items, num_items, compare_op, stream);
     });
   }
-  template <typename KeyInputIteratorT,
-            typename ValueInputIteratorT,
-            typename KeyIteratorT,
-            typename ValueIteratorT,
-            typename OffsetT,
-            typename CompareOpT,
-            typename EnvT                                   = detail::default_env,
+  template <typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyIteratorT, typename ValueIteratorT,
+            typename OffsetT, typename CompareOpT, typename EnvT = detail::default_env,
             detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
-  static cudaError_t SortPairsCopy(KeyInputIteratorT d_input_keys,
-                                   ValueInputIteratorT d_input_items,
-                                   KeyIteratorT d_output_keys,
-                                   ValueIteratorT d_output_items,
-                                   OffsetT num_items,
-                                   CompareOpT compare_op,
-                                   const EnvT& env = {})
+  static cudaError_t SortPairsCopy(KeyInputIteratorT d_input_keys, ValueInputIteratorT d_input_items,
+                                   KeyIteratorT d_output_keys, ValueIteratorT d_output_items, OffsetT num_items,
+                                   CompareOpT compare_op, const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return SortPairsCopy(
-        d_temp, bytes, d_input_keys, d_input_items, d_output_keys, d_output_items, num_items, compare_op, stream);
+      return SortPairsCopy(d_temp, bytes, d_input_keys, d_input_items, d_output_keys, d_output_items, num_items,
+                           compare_op, stream);
     });
   }
-  template <typename KeyIteratorT,
-            typename OffsetT,
-            typename CompareOpT,
-            typename EnvT                                   = detail::default_env,
+  template <typename KeyIteratorT, typename OffsetT, typename CompareOpT, typename EnvT = detail::default_env,
             detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
   static cudaError_t SortKeys(KeyIteratorT d_keys, OffsetT num_items, CompareOpT compare_op, const EnvT& env = {})
   {
@@ -215,42 +145,25 @@ struct DeviceMergeSort
       return SortKeys(d_temp, bytes, d_keys, num_items, compare_op, stream);
     });
   }
-  template <typename KeyInputIteratorT,
-            typename KeyIteratorT,
-            typename OffsetT,
-            typename CompareOpT,
-            typename EnvT                                   = detail::default_env,
-            detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
-  static cudaError_t SortKeysCopy(KeyInputIteratorT d_input_keys,
-                                  KeyIteratorT d_output_keys,
-                                  OffsetT num_items,
-                                  CompareOpT compare_op,
-                                  const EnvT& env = {})
+  template <typename KeyInputIteratorT, typename KeyIteratorT, typename OffsetT, typename CompareOpT,
+            typename EnvT = detail::default_env, detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
+  static cudaError_t SortKeysCopy(KeyInputIteratorT d_input_keys, KeyIteratorT d_output_keys, OffsetT num_items,
+                                  CompareOpT compare_op, const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return SortKeysCopy(d_temp, bytes, d_input_keys, d_output_keys, num_items, compare_op, stream);
     });
   }
-  template <typename KeyIteratorT,
-            typename ValueIteratorT,
-            typename OffsetT,
-            typename CompareOpT,
-            typename EnvT                                   = detail::default_env,
-            detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
-  static cudaError_t StableSortPairs(KeyIteratorT d_keys,
-                                     ValueIteratorT d_items,
-                                     OffsetT num_items,
-                                     CompareOpT compare_op,
-                                     const EnvT& env = {})
+  template <typename KeyIteratorT, typename ValueIteratorT, typename OffsetT, typename CompareOpT,
+            typename EnvT = detail::default_env, detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
+  static cudaError_t StableSortPairs(KeyIteratorT d_keys, ValueIteratorT d_items, OffsetT num_items,
+                                     CompareOpT compare_op, const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return StableSortPairs(d_temp, bytes, d_keys, d_items, num_items, compare_op, stream);
     });
   }
-  template <typename KeyIteratorT,
-            typename OffsetT,
-            typename CompareOpT,
-            typename EnvT                                   = detail::default_env,
+  template <typename KeyIteratorT, typename OffsetT, typename CompareOpT, typename EnvT = detail::default_env,
             detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
   static cudaError_t StableSortKeys(KeyIteratorT d_keys, OffsetT num_items, CompareOpT compare_op, const EnvT& env = {})
   {
@@ -258,17 +171,10 @@ struct DeviceMergeSort
       return StableSortKeys(d_temp, bytes, d_keys, num_items, compare_op, stream);
     });
   }
-  template <typename KeyInputIteratorT,
-            typename KeyIteratorT,
-            typename OffsetT,
-            typename CompareOpT,
-            typename EnvT                                   = detail::default_env,
-            detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
-  static cudaError_t StableSortKeysCopy(KeyInputIteratorT d_input_keys,
-                                        KeyIteratorT d_output_keys,
-                                        OffsetT num_items,
-                                        CompareOpT compare_op,
-                                        const EnvT& env = {})
+  template <typename KeyInputIteratorT, typename KeyIteratorT, typename OffsetT, typename CompareOpT,
+            typename EnvT = detail::default_env, detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
+  static cudaError_t StableSortKeysCopy(KeyInputIteratorT d_input_keys, KeyIteratorT d_output_keys, OffsetT num_items,
+                                        CompareOpT compare_op, const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return StableSortKeysCopy(d_temp, bytes, d_input_keys, d_output_keys, num_items, compare_op, stream);
@@ -282,21 +188,11 @@ private:
     return nullptr;
   }
 
-  template <typename KeyInputIteratorT,
-            typename ValueInputIteratorT,
-            typename KeyIteratorT,
-            typename ValueIteratorT,
-            typename NumItemsT,
-            typename CompareOpT>
-  static cudaError_t sort(void* d_temp_storage,
-                          size_t& temp_storage_bytes,
-                          KeyInputIteratorT d_input_keys,
-                          ValueInputIteratorT d_input_items,
-                          KeyIteratorT d_output_keys,
-                          ValueIteratorT d_output_items,
-                          NumItemsT num_items,
-                          CompareOpT compare_op,
-                          cudaStream_t stream)
+  template <typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyIteratorT, typename ValueIteratorT,
+            typename NumItemsT, typename CompareOpT>
+  static cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_input_keys,
+                          ValueInputIteratorT d_input_items, KeyIteratorT d_output_keys, ValueIteratorT d_output_items,
+                          NumItemsT num_items, CompareOpT compare_op, cudaStream_t stream)
   {
     STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_input_keys, d_output_keys, false));
     if constexpr (!cuda::std::is_same<ValueIteratorT, NullType*>::value)
@@ -305,20 +201,9 @@ private:
     }
     return detail::dispatch_offset(num_items, [&](auto offset) {
       using OffsetT = decltype(offset);
-      return DispatchMergeSort<KeyInputIteratorT,
-                               ValueInputIteratorT,
-                               KeyIteratorT,
-                               ValueIteratorT,
-                               OffsetT,
-                               CompareOpT>::Dispatch(d_temp_storage,
-                                                     temp_storage_bytes,
-                                                     d_input_keys,
-                                                     d_input_items,
-                                                     d_output_keys,
-                                                     d_output_items,
-                                                     offset,
-                                                     compare_op,
-                                                     stream);
+      return DispatchMergeSort<KeyInputIteratorT, ValueInputIteratorT, KeyIteratorT, ValueIteratorT, OffsetT,
+                               CompareOpT>::Dispatch(d_temp_storage, temp_storage_bytes, d_input_keys, d_input_items,
+                                                     d_output_keys, d_output_items, offset, compare_op, stream);
     });
   }
 };

@@ -123,8 +123,7 @@ cudaError_t run_single_phase(CallT&& two_phase, const ArgsT&... args)
     if constexpr (N == 1)
     {
       // No bits: the key's (the two-phase form's defaults, which a stream cannot follow).
-      return run_sort(cuda::std::get<0>(all),
-                      two_phase,
+      return run_sort(cuda::std::get<0>(all), two_phase,
                       cuda::std::make_tuple(0, key_codec<KeyT, false, no_decomposer>::BITS),
                       cuda::std::make_index_sequence<2>{});
     }
@@ -141,16 +140,9 @@ struct DeviceRadixSort
 {
 private:
   template <bool IS_DESCENDING, typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT>
-  static cudaError_t sort(void* d_temp_storage,
-                          size_t& temp_storage_bytes,
-                          DoubleBuffer<KeyT>& d_keys,
-                          DoubleBuffer<ValueT>& d_values,
-                          NumItemsT num_items,
-                          int begin_bit,
-                          int end_bit,
-                          bool is_overwrite_okay,
-                          cudaStream_t stream,
-                          DecomposerT decomposer)
+  static cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                          DoubleBuffer<ValueT>& d_values, NumItemsT num_items, int begin_bit, int end_bit,
+                          bool is_overwrite_okay, cudaStream_t stream, DecomposerT decomposer)
   {
     STRATA_NVTX_RANGE((detail::radix_sort::entry_name<IS_DESCENDING, cuda::std::is_same<ValueT, NullType>::value>()));
     static_assert(cuda::std::is_integral<NumItemsT>::value, "num_items must be an integer");
@@ -164,36 +156,23 @@ private:
     return detail::dispatch_offset(num_items, [&](auto offset) {
       using OffsetT = decltype(offset);
       return DispatchRadixSort<IS_DESCENDING, KeyT, ValueT, OffsetT, DecomposerT>::Dispatch(d_temp_storage,
-                                                                                            temp_storage_bytes,
-                                                                                            d_keys,
-                                                                                            d_values,
-                                                                                            offset,
-                                                                                            begin_bit,
-                                                                                            end_bit,
-                                                                                            is_overwrite_okay,
-                                                                                            stream,
-                                                                                            decomposer);
+                                                                                            temp_storage_bytes, d_keys,
+                                                                                            d_values, offset, begin_bit,
+                                                                                            end_bit, is_overwrite_okay,
+                                                                                            stream, decomposer);
     });
   }
 
   // The in/out forms: the inputs are read only, the results land in the outputs.
   template <bool IS_DESCENDING, typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT>
-  static cudaError_t sort_copy(void* d_temp_storage,
-                               size_t& temp_storage_bytes,
-                               const KeyT* d_keys_in,
-                               KeyT* d_keys_out,
-                               const ValueT* d_values_in,
-                               ValueT* d_values_out,
-                               NumItemsT num_items,
-                               int begin_bit,
-                               int end_bit,
-                               cudaStream_t stream,
-                               DecomposerT decomposer)
+  static cudaError_t sort_copy(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                               KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items,
+                               int begin_bit, int end_bit, cudaStream_t stream, DecomposerT decomposer)
   {
     DoubleBuffer<KeyT> keys(const_cast<KeyT*>(d_keys_in), d_keys_out);
     DoubleBuffer<ValueT> values(const_cast<ValueT*>(d_values_in), d_values_out);
-    return sort<IS_DESCENDING>(
-      d_temp_storage, temp_storage_bytes, keys, values, num_items, begin_bit, end_bit, false, stream, decomposer);
+    return sort<IS_DESCENDING>(d_temp_storage, temp_storage_bytes, keys, values, num_items, begin_bit, end_bit, false,
+                               stream, decomposer);
   }
 
   // The keys-only forms' values: none.
@@ -210,28 +189,13 @@ private:
     return {};
   }
   template <bool IS_DESCENDING, typename KeyT, typename NumItemsT, typename DecomposerT>
-  static cudaError_t sort(void* d_temp_storage,
-                          size_t& temp_storage_bytes,
-                          DoubleBuffer<KeyT>& d_keys,
-                          NullType,
-                          NumItemsT num_items,
-                          int begin_bit,
-                          int end_bit,
-                          bool is_overwrite_okay,
-                          cudaStream_t stream,
+  static cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, NullType,
+                          NumItemsT num_items, int begin_bit, int end_bit, bool is_overwrite_okay, cudaStream_t stream,
                           DecomposerT decomposer)
   {
     DoubleBuffer<NullType> values;
-    return sort<IS_DESCENDING>(d_temp_storage,
-                               temp_storage_bytes,
-                               d_keys,
-                               values,
-                               num_items,
-                               begin_bit,
-                               end_bit,
-                               is_overwrite_okay,
-                               stream,
-                               decomposer);
+    return sort<IS_DESCENDING>(d_temp_storage, temp_storage_bytes, d_keys, values, num_items, begin_bit, end_bit,
+                               is_overwrite_okay, stream, decomposer);
   }
 
   template <typename KeyT, typename DecomposerT = detail::radix_sort::no_decomposer>
@@ -243,179 +207,78 @@ private:
 public:
   // Sorts keys ascending and moves each value with its key.
   template <typename KeyT, typename ValueT, typename NumItemsT>
-  static cudaError_t SortPairs(void* d_temp_storage,
-                               size_t& temp_storage_bytes,
-                               const KeyT* d_keys_in,
-                               KeyT* d_keys_out,
-                               const ValueT* d_values_in,
-                               ValueT* d_values_out,
-                               NumItemsT num_items,
-                               int begin_bit       = 0,
-                               int end_bit         = key_bits<KeyT>(),
-                               cudaStream_t stream = 0)
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                               KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items,
+                               int begin_bit = 0, int end_bit = key_bits<KeyT>(), cudaStream_t stream = 0)
   {
-    return sort_copy<false>(d_temp_storage,
-                            temp_storage_bytes,
-                            d_keys_in,
-                            d_keys_out,
-                            d_values_in,
-                            d_values_out,
-                            num_items,
-                            begin_bit,
-                            end_bit,
-                            stream,
-                            detail::radix_sort::no_decomposer{});
+    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
+                            num_items, begin_bit, end_bit, stream, detail::radix_sort::no_decomposer{});
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
             detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairs(void* d_temp_storage,
-                               size_t& temp_storage_bytes,
-                               const KeyT* d_keys_in,
-                               KeyT* d_keys_out,
-                               const ValueT* d_values_in,
-                               ValueT* d_values_out,
-                               NumItemsT num_items,
-                               DecomposerT decomposer,
-                               cudaStream_t stream = 0)
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                               KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items,
+                               DecomposerT decomposer, cudaStream_t stream = 0)
   {
-    return sort_copy<false>(d_temp_storage,
-                            temp_storage_bytes,
-                            d_keys_in,
-                            d_keys_out,
-                            d_values_in,
-                            d_values_out,
-                            num_items,
-                            0,
-                            key_bits<KeyT>(decomposer),
-                            stream,
-                            decomposer);
+    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
+                            num_items, 0, key_bits<KeyT>(decomposer), stream, decomposer);
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
             detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairs(void* d_temp_storage,
-                               size_t& temp_storage_bytes,
-                               const KeyT* d_keys_in,
-                               KeyT* d_keys_out,
-                               const ValueT* d_values_in,
-                               ValueT* d_values_out,
-                               NumItemsT num_items,
-                               DecomposerT decomposer,
-                               int begin_bit,
-                               int end_bit,
-                               cudaStream_t stream = 0)
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                               KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items,
+                               DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t stream = 0)
   {
-    return sort_copy<false>(d_temp_storage,
-                            temp_storage_bytes,
-                            d_keys_in,
-                            d_keys_out,
-                            d_values_in,
-                            d_values_out,
-                            num_items,
-                            begin_bit,
-                            end_bit,
-                            stream,
-                            decomposer);
+    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
+                            num_items, begin_bit, end_bit, stream, decomposer);
   }
 
   // As SortPairs, in the DoubleBuffer form (either buffer may be overwritten).
   template <typename KeyT, typename ValueT, typename NumItemsT>
-  static cudaError_t SortPairs(void* d_temp_storage,
-                               size_t& temp_storage_bytes,
-                               DoubleBuffer<KeyT>& d_keys,
-                               DoubleBuffer<ValueT>& d_values,
-                               NumItemsT num_items,
-                               int begin_bit       = 0,
-                               int end_bit         = key_bits<KeyT>(),
-                               cudaStream_t stream = 0)
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                               DoubleBuffer<ValueT>& d_values, NumItemsT num_items, int begin_bit = 0,
+                               int end_bit = key_bits<KeyT>(), cudaStream_t stream = 0)
   {
-    return sort<false>(d_temp_storage,
-                       temp_storage_bytes,
-                       d_keys,
-                       d_values,
-                       num_items,
-                       begin_bit,
-                       end_bit,
-                       true,
-                       stream,
-                       detail::radix_sort::no_decomposer{});
+    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, true,
+                       stream, detail::radix_sort::no_decomposer{});
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
             detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairs(void* d_temp_storage,
-                               size_t& temp_storage_bytes,
-                               DoubleBuffer<KeyT>& d_keys,
-                               DoubleBuffer<ValueT>& d_values,
-                               NumItemsT num_items,
-                               DecomposerT decomposer,
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                               DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer,
                                cudaStream_t stream = 0)
   {
-    return sort<false>(d_temp_storage,
-                       temp_storage_bytes,
-                       d_keys,
-                       d_values,
-                       num_items,
-                       0,
-                       key_bits<KeyT>(decomposer),
-                       true,
-                       stream,
-                       decomposer);
+    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, 0, key_bits<KeyT>(decomposer),
+                       true, stream, decomposer);
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
             detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairs(void* d_temp_storage,
-                               size_t& temp_storage_bytes,
-                               DoubleBuffer<KeyT>& d_keys,
-                               DoubleBuffer<ValueT>& d_values,
-                               NumItemsT num_items,
-                               DecomposerT decomposer,
-                               int begin_bit,
-                               int end_bit,
-                               cudaStream_t stream = 0)
+  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                               DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer,
+                               int begin_bit, int end_bit, cudaStream_t stream = 0)
   {
-    return sort<false>(
-      d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, true, stream, decomposer);
+    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, true,
+                       stream, decomposer);
   }
 
   // SortPairs, single-phase: the arguments after num_items are those of the two-phase forms above ([decomposer]
   // [, begin_bit, end_bit]), then, optionally, the environment (a stream or a policy).
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename... ArgsT,
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename... ArgsT,
             detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
-  static cudaError_t SortPairs(const KeyT* d_keys_in,
-                               KeyT* d_keys_out,
-                               const ValueT* d_values_in,
-                               ValueT* d_values_out,
-                               NumItemsT num_items,
-                               const ArgsT&... args)
+  static cudaError_t SortPairs(const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,
+                               NumItemsT num_items, const ArgsT&... args)
   {
     return detail::radix_sort::run_single_phase<KeyT>(
       [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
-        return SortPairs(
-          d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, rest...);
+        return SortPairs(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
+                         num_items, rest...);
       },
       args...);
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename... ArgsT,
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename... ArgsT,
             detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
-  static cudaError_t
-  SortPairs(DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, NumItemsT num_items, const ArgsT&... args)
+  static cudaError_t SortPairs(DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, NumItemsT num_items,
+                               const ArgsT&... args)
   {
     return detail::radix_sort::run_single_phase<KeyT>(
       [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
@@ -426,181 +289,80 @@ public:
 
   // Sorts keys descending (equal keys still in input order) and moves each value with its key.
   template <typename KeyT, typename ValueT, typename NumItemsT>
-  static cudaError_t SortPairsDescending(void* d_temp_storage,
-                                         size_t& temp_storage_bytes,
-                                         const KeyT* d_keys_in,
-                                         KeyT* d_keys_out,
-                                         const ValueT* d_values_in,
-                                         ValueT* d_values_out,
-                                         NumItemsT num_items,
-                                         int begin_bit       = 0,
-                                         int end_bit         = key_bits<KeyT>(),
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                                         KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,
+                                         NumItemsT num_items, int begin_bit = 0, int end_bit = key_bits<KeyT>(),
                                          cudaStream_t stream = 0)
   {
-    return sort_copy<true>(d_temp_storage,
-                           temp_storage_bytes,
-                           d_keys_in,
-                           d_keys_out,
-                           d_values_in,
-                           d_values_out,
-                           num_items,
-                           begin_bit,
-                           end_bit,
-                           stream,
-                           detail::radix_sort::no_decomposer{});
+    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
+                           num_items, begin_bit, end_bit, stream, detail::radix_sort::no_decomposer{});
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
             detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairsDescending(void* d_temp_storage,
-                                         size_t& temp_storage_bytes,
-                                         const KeyT* d_keys_in,
-                                         KeyT* d_keys_out,
-                                         const ValueT* d_values_in,
-                                         ValueT* d_values_out,
-                                         NumItemsT num_items,
-                                         DecomposerT decomposer,
-                                         cudaStream_t stream = 0)
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                                         KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,
+                                         NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0)
   {
-    return sort_copy<true>(d_temp_storage,
-                           temp_storage_bytes,
-                           d_keys_in,
-                           d_keys_out,
-                           d_values_in,
-                           d_values_out,
-                           num_items,
-                           0,
-                           key_bits<KeyT>(decomposer),
-                           stream,
-                           decomposer);
+    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
+                           num_items, 0, key_bits<KeyT>(decomposer), stream, decomposer);
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
             detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairsDescending(void* d_temp_storage,
-                                         size_t& temp_storage_bytes,
-                                         const KeyT* d_keys_in,
-                                         KeyT* d_keys_out,
-                                         const ValueT* d_values_in,
-                                         ValueT* d_values_out,
-                                         NumItemsT num_items,
-                                         DecomposerT decomposer,
-                                         int begin_bit,
-                                         int end_bit,
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                                         KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,
+                                         NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit,
                                          cudaStream_t stream = 0)
   {
-    return sort_copy<true>(d_temp_storage,
-                           temp_storage_bytes,
-                           d_keys_in,
-                           d_keys_out,
-                           d_values_in,
-                           d_values_out,
-                           num_items,
-                           begin_bit,
-                           end_bit,
-                           stream,
-                           decomposer);
+    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
+                           num_items, begin_bit, end_bit, stream, decomposer);
   }
 
   // As SortPairsDescending, in the DoubleBuffer form (either buffer may be overwritten).
   template <typename KeyT, typename ValueT, typename NumItemsT>
-  static cudaError_t SortPairsDescending(void* d_temp_storage,
-                                         size_t& temp_storage_bytes,
-                                         DoubleBuffer<KeyT>& d_keys,
-                                         DoubleBuffer<ValueT>& d_values,
-                                         NumItemsT num_items,
-                                         int begin_bit       = 0,
-                                         int end_bit         = key_bits<KeyT>(),
-                                         cudaStream_t stream = 0)
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                                         DoubleBuffer<ValueT>& d_values, NumItemsT num_items, int begin_bit = 0,
+                                         int end_bit = key_bits<KeyT>(), cudaStream_t stream = 0)
   {
-    return sort<true>(d_temp_storage,
-                      temp_storage_bytes,
-                      d_keys,
-                      d_values,
-                      num_items,
-                      begin_bit,
-                      end_bit,
-                      true,
-                      stream,
+    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, true, stream,
                       detail::radix_sort::no_decomposer{});
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
             detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairsDescending(void* d_temp_storage,
-                                         size_t& temp_storage_bytes,
-                                         DoubleBuffer<KeyT>& d_keys,
-                                         DoubleBuffer<ValueT>& d_values,
-                                         NumItemsT num_items,
-                                         DecomposerT decomposer,
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                                         DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer,
                                          cudaStream_t stream = 0)
   {
-    return sort<true>(d_temp_storage,
-                      temp_storage_bytes,
-                      d_keys,
-                      d_values,
-                      num_items,
-                      0,
-                      key_bits<KeyT>(decomposer),
-                      true,
-                      stream,
-                      decomposer);
+    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, 0, key_bits<KeyT>(decomposer),
+                      true, stream, decomposer);
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename DecomposerT,
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
             detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairsDescending(void* d_temp_storage,
-                                         size_t& temp_storage_bytes,
-                                         DoubleBuffer<KeyT>& d_keys,
-                                         DoubleBuffer<ValueT>& d_values,
-                                         NumItemsT num_items,
-                                         DecomposerT decomposer,
-                                         int begin_bit,
-                                         int end_bit,
-                                         cudaStream_t stream = 0)
+  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                                         DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer,
+                                         int begin_bit, int end_bit, cudaStream_t stream = 0)
   {
-    return sort<true>(
-      d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, true, stream, decomposer);
+    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, true, stream,
+                      decomposer);
   }
 
   // SortPairsDescending, single-phase: the arguments after num_items are those of the two-phase forms above ([decomposer]
   // [, begin_bit, end_bit]), then, optionally, the environment (a stream or a policy).
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename... ArgsT,
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename... ArgsT,
             detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
-  static cudaError_t SortPairsDescending(const KeyT* d_keys_in,
-                                         KeyT* d_keys_out,
-                                         const ValueT* d_values_in,
-                                         ValueT* d_values_out,
-                                         NumItemsT num_items,
-                                         const ArgsT&... args)
+  static cudaError_t SortPairsDescending(const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in,
+                                         ValueT* d_values_out, NumItemsT num_items, const ArgsT&... args)
   {
     return detail::radix_sort::run_single_phase<KeyT>(
       [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
-        return SortPairsDescending(
-          d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, rest...);
+        return SortPairsDescending(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
+                                   num_items, rest...);
       },
       args...);
   }
-  template <typename KeyT,
-            typename ValueT,
-            typename NumItemsT,
-            typename... ArgsT,
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename... ArgsT,
             detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
-  static cudaError_t SortPairsDescending(DoubleBuffer<KeyT>& d_keys,
-                                         DoubleBuffer<ValueT>& d_values,
-                                         NumItemsT num_items,
-                                         const ArgsT&... args)
+  static cudaError_t SortPairsDescending(DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
+                                         NumItemsT num_items, const ArgsT&... args)
   {
     return detail::radix_sort::run_single_phase<KeyT>(
       [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
@@ -611,143 +373,61 @@ public:
 
   // Sorts keys ascending.
   template <typename KeyT, typename NumItemsT>
-  static cudaError_t SortKeys(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              const KeyT* d_keys_in,
-                              KeyT* d_keys_out,
-                              NumItemsT num_items,
-                              int begin_bit       = 0,
-                              int end_bit         = key_bits<KeyT>(),
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+                              NumItemsT num_items, int begin_bit = 0, int end_bit = key_bits<KeyT>(),
                               cudaStream_t stream = 0)
   {
-    return sort_copy<false>(d_temp_storage,
-                            temp_storage_bytes,
-                            d_keys_in,
-                            d_keys_out,
-                            no_values_in(),
-                            no_values_out(),
-                            num_items,
-                            begin_bit,
-                            end_bit,
-                            stream,
-                            detail::radix_sort::no_decomposer{});
+    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(), no_values_out(),
+                            num_items, begin_bit, end_bit, stream, detail::radix_sort::no_decomposer{});
   }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
+  template <typename KeyT, typename NumItemsT, typename DecomposerT,
             detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeys(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              const KeyT* d_keys_in,
-                              KeyT* d_keys_out,
-                              NumItemsT num_items,
-                              DecomposerT decomposer,
-                              cudaStream_t stream = 0)
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+                              NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0)
   {
-    return sort_copy<false>(d_temp_storage,
-                            temp_storage_bytes,
-                            d_keys_in,
-                            d_keys_out,
-                            no_values_in(),
-                            no_values_out(),
-                            num_items,
-                            0,
-                            key_bits<KeyT>(decomposer),
-                            stream,
-                            decomposer);
+    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(), no_values_out(),
+                            num_items, 0, key_bits<KeyT>(decomposer), stream, decomposer);
   }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
+  template <typename KeyT, typename NumItemsT, typename DecomposerT,
             detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeys(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              const KeyT* d_keys_in,
-                              KeyT* d_keys_out,
-                              NumItemsT num_items,
-                              DecomposerT decomposer,
-                              int begin_bit,
-                              int end_bit,
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
+                              NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit,
                               cudaStream_t stream = 0)
   {
-    return sort_copy<false>(d_temp_storage,
-                            temp_storage_bytes,
-                            d_keys_in,
-                            d_keys_out,
-                            no_values_in(),
-                            no_values_out(),
-                            num_items,
-                            begin_bit,
-                            end_bit,
-                            stream,
-                            decomposer);
+    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(), no_values_out(),
+                            num_items, begin_bit, end_bit, stream, decomposer);
   }
 
   // As SortKeys, in the DoubleBuffer form (either buffer may be overwritten).
   template <typename KeyT, typename NumItemsT>
-  static cudaError_t SortKeys(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              DoubleBuffer<KeyT>& d_keys,
-                              NumItemsT num_items,
-                              int begin_bit       = 0,
-                              int end_bit         = key_bits<KeyT>(),
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                              NumItemsT num_items, int begin_bit = 0, int end_bit = key_bits<KeyT>(),
                               cudaStream_t stream = 0)
   {
-    return sort<false>(d_temp_storage,
-                       temp_storage_bytes,
-                       d_keys,
-                       no_values(),
-                       num_items,
-                       begin_bit,
-                       end_bit,
-                       true,
-                       stream,
-                       detail::radix_sort::no_decomposer{});
+    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, begin_bit, end_bit, true,
+                       stream, detail::radix_sort::no_decomposer{});
   }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
+  template <typename KeyT, typename NumItemsT, typename DecomposerT,
             detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeys(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              DoubleBuffer<KeyT>& d_keys,
-                              NumItemsT num_items,
-                              DecomposerT decomposer,
-                              cudaStream_t stream = 0)
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                              NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0)
   {
-    return sort<false>(d_temp_storage,
-                       temp_storage_bytes,
-                       d_keys,
-                       no_values(),
-                       num_items,
-                       0,
-                       key_bits<KeyT>(decomposer),
-                       true,
-                       stream,
-                       decomposer);
+    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, 0,
+                       key_bits<KeyT>(decomposer), true, stream, decomposer);
   }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
+  template <typename KeyT, typename NumItemsT, typename DecomposerT,
             detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeys(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              DoubleBuffer<KeyT>& d_keys,
-                              NumItemsT num_items,
-                              DecomposerT decomposer,
-                              int begin_bit,
-                              int end_bit,
+  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                              NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit,
                               cudaStream_t stream = 0)
   {
-    return sort<false>(
-      d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, begin_bit, end_bit, true, stream, decomposer);
+    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, begin_bit, end_bit, true,
+                       stream, decomposer);
   }
 
   // SortKeys, single-phase: the arguments after num_items are those of the two-phase forms above ([decomposer]
   // [, begin_bit, end_bit]), then, optionally, the environment (a stream or a policy).
-  template <typename KeyT,
-            typename NumItemsT,
-            typename... ArgsT,
+  template <typename KeyT, typename NumItemsT, typename... ArgsT,
             detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
   static cudaError_t SortKeys(const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, const ArgsT&... args)
   {
@@ -757,9 +437,7 @@ public:
       },
       args...);
   }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename... ArgsT,
+  template <typename KeyT, typename NumItemsT, typename... ArgsT,
             detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
   static cudaError_t SortKeys(DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, const ArgsT&... args)
   {
@@ -772,146 +450,65 @@ public:
 
   // Sorts keys descending.
   template <typename KeyT, typename NumItemsT>
-  static cudaError_t SortKeysDescending(void* d_temp_storage,
-                                        size_t& temp_storage_bytes,
-                                        const KeyT* d_keys_in,
-                                        KeyT* d_keys_out,
-                                        NumItemsT num_items,
-                                        int begin_bit       = 0,
-                                        int end_bit         = key_bits<KeyT>(),
-                                        cudaStream_t stream = 0)
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                                        KeyT* d_keys_out, NumItemsT num_items, int begin_bit = 0,
+                                        int end_bit = key_bits<KeyT>(), cudaStream_t stream = 0)
   {
-    return sort_copy<true>(d_temp_storage,
-                           temp_storage_bytes,
-                           d_keys_in,
-                           d_keys_out,
-                           no_values_in(),
-                           no_values_out(),
-                           num_items,
-                           begin_bit,
-                           end_bit,
-                           stream,
-                           detail::radix_sort::no_decomposer{});
+    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(), no_values_out(),
+                           num_items, begin_bit, end_bit, stream, detail::radix_sort::no_decomposer{});
   }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
+  template <typename KeyT, typename NumItemsT, typename DecomposerT,
             detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeysDescending(void* d_temp_storage,
-                                        size_t& temp_storage_bytes,
-                                        const KeyT* d_keys_in,
-                                        KeyT* d_keys_out,
-                                        NumItemsT num_items,
-                                        DecomposerT decomposer,
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                                        KeyT* d_keys_out, NumItemsT num_items, DecomposerT decomposer,
                                         cudaStream_t stream = 0)
   {
-    return sort_copy<true>(d_temp_storage,
-                           temp_storage_bytes,
-                           d_keys_in,
-                           d_keys_out,
-                           no_values_in(),
-                           no_values_out(),
-                           num_items,
-                           0,
-                           key_bits<KeyT>(decomposer),
-                           stream,
-                           decomposer);
+    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(), no_values_out(),
+                           num_items, 0, key_bits<KeyT>(decomposer), stream, decomposer);
   }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
+  template <typename KeyT, typename NumItemsT, typename DecomposerT,
             detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeysDescending(void* d_temp_storage,
-                                        size_t& temp_storage_bytes,
-                                        const KeyT* d_keys_in,
-                                        KeyT* d_keys_out,
-                                        NumItemsT num_items,
-                                        DecomposerT decomposer,
-                                        int begin_bit,
-                                        int end_bit,
-                                        cudaStream_t stream = 0)
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
+                                        KeyT* d_keys_out, NumItemsT num_items, DecomposerT decomposer, int begin_bit,
+                                        int end_bit, cudaStream_t stream = 0)
   {
-    return sort_copy<true>(d_temp_storage,
-                           temp_storage_bytes,
-                           d_keys_in,
-                           d_keys_out,
-                           no_values_in(),
-                           no_values_out(),
-                           num_items,
-                           begin_bit,
-                           end_bit,
-                           stream,
-                           decomposer);
+    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(), no_values_out(),
+                           num_items, begin_bit, end_bit, stream, decomposer);
   }
 
   // As SortKeysDescending, in the DoubleBuffer form (either buffer may be overwritten).
   template <typename KeyT, typename NumItemsT>
-  static cudaError_t SortKeysDescending(void* d_temp_storage,
-                                        size_t& temp_storage_bytes,
-                                        DoubleBuffer<KeyT>& d_keys,
-                                        NumItemsT num_items,
-                                        int begin_bit       = 0,
-                                        int end_bit         = key_bits<KeyT>(),
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                                        NumItemsT num_items, int begin_bit = 0, int end_bit = key_bits<KeyT>(),
                                         cudaStream_t stream = 0)
   {
-    return sort<true>(d_temp_storage,
-                      temp_storage_bytes,
-                      d_keys,
-                      no_values(),
-                      num_items,
-                      begin_bit,
-                      end_bit,
-                      true,
-                      stream,
-                      detail::radix_sort::no_decomposer{});
+    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, begin_bit, end_bit, true,
+                      stream, detail::radix_sort::no_decomposer{});
   }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
+  template <typename KeyT, typename NumItemsT, typename DecomposerT,
             detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeysDescending(void* d_temp_storage,
-                                        size_t& temp_storage_bytes,
-                                        DoubleBuffer<KeyT>& d_keys,
-                                        NumItemsT num_items,
-                                        DecomposerT decomposer,
-                                        cudaStream_t stream = 0)
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                                        NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0)
   {
-    return sort<true>(d_temp_storage,
-                      temp_storage_bytes,
-                      d_keys,
-                      no_values(),
-                      num_items,
-                      0,
-                      key_bits<KeyT>(decomposer),
-                      true,
-                      stream,
-                      decomposer);
+    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, 0, key_bits<KeyT>(decomposer),
+                      true, stream, decomposer);
   }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename DecomposerT,
+  template <typename KeyT, typename NumItemsT, typename DecomposerT,
             detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeysDescending(void* d_temp_storage,
-                                        size_t& temp_storage_bytes,
-                                        DoubleBuffer<KeyT>& d_keys,
-                                        NumItemsT num_items,
-                                        DecomposerT decomposer,
-                                        int begin_bit,
-                                        int end_bit,
+  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                                        NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit,
                                         cudaStream_t stream = 0)
   {
-    return sort<true>(
-      d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, begin_bit, end_bit, true, stream, decomposer);
+    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, begin_bit, end_bit, true,
+                      stream, decomposer);
   }
 
   // SortKeysDescending, single-phase: the arguments after num_items are those of the two-phase forms above ([decomposer]
   // [, begin_bit, end_bit]), then, optionally, the environment (a stream or a policy).
-  template <typename KeyT,
-            typename NumItemsT,
-            typename... ArgsT,
+  template <typename KeyT, typename NumItemsT, typename... ArgsT,
             detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
-  static cudaError_t
-  SortKeysDescending(const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, const ArgsT&... args)
+  static cudaError_t SortKeysDescending(const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items,
+                                        const ArgsT&... args)
   {
     return detail::radix_sort::run_single_phase<KeyT>(
       [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
@@ -919,9 +516,7 @@ public:
       },
       args...);
   }
-  template <typename KeyT,
-            typename NumItemsT,
-            typename... ArgsT,
+  template <typename KeyT, typename NumItemsT, typename... ArgsT,
             detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
   static cudaError_t SortKeysDescending(DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, const ArgsT&... args)
   {

@@ -75,18 +75,10 @@ struct unzip_pair
 struct DeviceReduce
 {
   // d_out[0] = init op d_in[0] op ... op d_in[num_items - 1], for an associative `reduction_op`.
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename ReductionOpT,
-            typename InitT,
+  template <typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename InitT,
             typename NumItemsT>
-  static cudaError_t Reduce(void* d_temp_storage,
-                            size_t& temp_storage_bytes,
-                            InputIteratorT d_in,
-                            OutputIteratorT d_out,
-                            NumItemsT num_items,
-                            ReductionOpT reduction_op,
-                            InitT init,
+  static cudaError_t Reduce(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                            OutputIteratorT d_out, NumItemsT num_items, ReductionOpT reduction_op, InitT init,
                             cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceReduce::Reduce");
@@ -94,21 +86,11 @@ struct DeviceReduce
   }
 
   // d_out[0] = init op transform(d_in[0]) op ... op transform(d_in[num_items - 1]).
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename ReductionOpT,
-            typename TransformOpT,
-            typename InitT,
-            typename NumItemsT>
-  static cudaError_t TransformReduce(void* d_temp_storage,
-                                     size_t& temp_storage_bytes,
-                                     InputIteratorT d_in,
-                                     OutputIteratorT d_out,
-                                     NumItemsT num_items,
-                                     ReductionOpT reduction_op,
-                                     TransformOpT transform_op,
-                                     InitT init,
-                                     cudaStream_t stream = 0)
+  template <typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename TransformOpT,
+            typename InitT, typename NumItemsT>
+  static cudaError_t TransformReduce(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                                     OutputIteratorT d_out, NumItemsT num_items, ReductionOpT reduction_op,
+                                     TransformOpT transform_op, InitT init, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceReduce::TransformReduce");
     return reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, reduction_op, init, transform_op, stream);
@@ -116,75 +98,43 @@ struct DeviceReduce
 
   // d_out[0] = d_in[0] + ... + d_in[num_items - 1] (0 for no items), summed in the output's value type.
   template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT>
-  static cudaError_t Sum(void* d_temp_storage,
-                         size_t& temp_storage_bytes,
-                         InputIteratorT d_in,
-                         OutputIteratorT d_out,
-                         NumItemsT num_items,
-                         cudaStream_t stream = 0)
+  static cudaError_t Sum(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
+                         NumItemsT num_items, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceReduce::Sum");
     using InitT = detail::non_void_value_t<OutputIteratorT, detail::it_value_t<InputIteratorT>>;
-    return reduce(
-      d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, cuda::std::plus<>{}, InitT{}, Identity{}, stream);
+    return reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, cuda::std::plus<>{}, InitT{}, Identity{},
+                  stream);
   }
 
   // d_out[0] = the smallest input (the input type's largest value for no items).
   template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT>
-  static cudaError_t Min(void* d_temp_storage,
-                         size_t& temp_storage_bytes,
-                         InputIteratorT d_in,
-                         OutputIteratorT d_out,
-                         NumItemsT num_items,
-                         cudaStream_t stream = 0)
+  static cudaError_t Min(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
+                         NumItemsT num_items, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceReduce::Min");
     using InitT = detail::it_value_t<InputIteratorT>;
-    return reduce(d_temp_storage,
-                  temp_storage_bytes,
-                  d_in,
-                  d_out,
-                  num_items,
-                  cuda::minimum<>{},
-                  cuda::std::numeric_limits<InitT>::max(),
-                  Identity{},
-                  stream);
+    return reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, cuda::minimum<>{},
+                  cuda::std::numeric_limits<InitT>::max(), Identity{}, stream);
   }
 
   // d_out[0] = the largest input (the input type's lowest value for no items).
   template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT>
-  static cudaError_t Max(void* d_temp_storage,
-                         size_t& temp_storage_bytes,
-                         InputIteratorT d_in,
-                         OutputIteratorT d_out,
-                         NumItemsT num_items,
-                         cudaStream_t stream = 0)
+  static cudaError_t Max(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
+                         NumItemsT num_items, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceReduce::Max");
     using InitT = detail::it_value_t<InputIteratorT>;
-    return reduce(d_temp_storage,
-                  temp_storage_bytes,
-                  d_in,
-                  d_out,
-                  num_items,
-                  cuda::maximum<>{},
-                  cuda::std::numeric_limits<InitT>::lowest(),
-                  Identity{},
-                  stream);
+    return reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, cuda::maximum<>{},
+                  cuda::std::numeric_limits<InitT>::lowest(), Identity{}, stream);
   }
 
   // d_out[0] = {position, value} of the smallest input, the first such position on ties
   // ({1, the largest value} for no items). The output's value type is a KeyValuePair<KeyT, ValueT>.
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename NumItemsT,
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT,
             typename = cuda::std::enable_if_t<cuda::std::is_integral<NumItemsT>::value>>
-  static cudaError_t ArgMin(void* d_temp_storage,
-                            size_t& temp_storage_bytes,
-                            InputIteratorT d_in,
-                            OutputIteratorT d_out,
-                            NumItemsT num_items,
-                            cudaStream_t stream = 0)
+  static cudaError_t ArgMin(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                            OutputIteratorT d_out, NumItemsT num_items, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceReduce::ArgMin");
     return arg_reduce<::strata::ArgMin>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, stream);
@@ -192,16 +142,10 @@ struct DeviceReduce
 
   // d_out[0] = {position, value} of the largest input, the first such position on ties
   // ({1, the lowest value} for no items).
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename NumItemsT,
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT,
             typename = cuda::std::enable_if_t<cuda::std::is_integral<NumItemsT>::value>>
-  static cudaError_t ArgMax(void* d_temp_storage,
-                            size_t& temp_storage_bytes,
-                            InputIteratorT d_in,
-                            OutputIteratorT d_out,
-                            NumItemsT num_items,
-                            cudaStream_t stream = 0)
+  static cudaError_t ArgMax(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                            OutputIteratorT d_out, NumItemsT num_items, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceReduce::ArgMax");
     return arg_reduce<::strata::ArgMax>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, stream);
@@ -210,70 +154,43 @@ struct DeviceReduce
   // The smallest input to d_min_out[0] and its position (the first on ties) to d_index_out[0], CUB 3's form
   // (the largest value of the type and position 1 for no items).
   template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT>
-  static cudaError_t ArgMin(void* d_temp_storage,
-                            size_t& temp_storage_bytes,
-                            InputIteratorT d_in,
-                            ExtremumOutIteratorT d_min_out,
-                            IndexOutIteratorT d_index_out,
-                            cuda::std::int64_t num_items,
+  static cudaError_t ArgMin(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                            ExtremumOutIteratorT d_min_out, IndexOutIteratorT d_index_out, cuda::std::int64_t num_items,
                             cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceReduce::ArgMin");
-    return split_arg_reduce<::strata::ArgMin>(
-      d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_index_out, num_items, stream);
+    return split_arg_reduce<::strata::ArgMin>(d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_index_out,
+                                              num_items, stream);
   }
 
   // The largest input to d_max_out[0] and its position (the first on ties) to d_index_out[0], CUB 3's form.
   template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT>
-  static cudaError_t ArgMax(void* d_temp_storage,
-                            size_t& temp_storage_bytes,
-                            InputIteratorT d_in,
-                            ExtremumOutIteratorT d_max_out,
-                            IndexOutIteratorT d_index_out,
-                            cuda::std::int64_t num_items,
+  static cudaError_t ArgMax(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                            ExtremumOutIteratorT d_max_out, IndexOutIteratorT d_index_out, cuda::std::int64_t num_items,
                             cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceReduce::ArgMax");
-    return split_arg_reduce<::strata::ArgMax>(
-      d_temp_storage, temp_storage_bytes, d_in, d_max_out, d_index_out, num_items, stream);
+    return split_arg_reduce<::strata::ArgMax>(d_temp_storage, temp_storage_bytes, d_in, d_max_out, d_index_out,
+                                              num_items, stream);
   }
 
   // -- Single-phase forms: each call above with its temporary storage and stream taken from `env`, a stream or a
   //    policy (strata/device/dispatch/single_phase.cuh); without one, strata's pool on the default stream.
 
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename ReductionOpT,
-            typename InitT,
-            typename NumItemsT,
-            typename EnvT                 = detail::default_env,
-            detail::enable_if_env_t<EnvT> = 0>
-  static cudaError_t Reduce(InputIteratorT d_in,
-                            OutputIteratorT d_out,
-                            NumItemsT num_items,
-                            ReductionOpT reduction_op,
-                            InitT init,
-                            const EnvT& env = {})
+  template <typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename InitT,
+            typename NumItemsT, typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t Reduce(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, ReductionOpT reduction_op,
+                            InitT init, const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return Reduce(d_temp, bytes, d_in, d_out, num_items, reduction_op, init, stream);
     });
   }
 
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename ReductionOpT,
-            typename TransformOpT,
-            typename InitT,
-            typename NumItemsT,
-            typename EnvT                 = detail::default_env,
-            detail::enable_if_env_t<EnvT> = 0>
-  static cudaError_t TransformReduce(InputIteratorT d_in,
-                                     OutputIteratorT d_out,
-                                     NumItemsT num_items,
-                                     ReductionOpT reduction_op,
-                                     TransformOpT transform_op,
-                                     InitT init,
+  template <typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename TransformOpT,
+            typename InitT, typename NumItemsT, typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t TransformReduce(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items,
+                                     ReductionOpT reduction_op, TransformOpT transform_op, InitT init,
                                      const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
@@ -281,10 +198,7 @@ struct DeviceReduce
     });
   }
 
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename NumItemsT,
-            typename EnvT                 = detail::default_env,
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
             detail::enable_if_env_t<EnvT> = 0>
   static cudaError_t Sum(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
   {
@@ -292,10 +206,7 @@ struct DeviceReduce
       return Sum(d_temp, bytes, d_in, d_out, num_items, stream);
     });
   }
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename NumItemsT,
-            typename EnvT                 = detail::default_env,
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
             detail::enable_if_env_t<EnvT> = 0>
   static cudaError_t Min(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
   {
@@ -303,10 +214,7 @@ struct DeviceReduce
       return Min(d_temp, bytes, d_in, d_out, num_items, stream);
     });
   }
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename NumItemsT,
-            typename EnvT                 = detail::default_env,
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
             detail::enable_if_env_t<EnvT> = 0>
   static cudaError_t Max(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
   {
@@ -314,10 +222,7 @@ struct DeviceReduce
       return Max(d_temp, bytes, d_in, d_out, num_items, stream);
     });
   }
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename NumItemsT,
-            typename EnvT                 = detail::default_env,
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
             detail::enable_if_env_t<EnvT> = 0>
   static cudaError_t ArgMin(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
   {
@@ -325,10 +230,7 @@ struct DeviceReduce
       return ArgMin(d_temp, bytes, d_in, d_out, num_items, stream);
     });
   }
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename NumItemsT,
-            typename EnvT                 = detail::default_env,
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
             detail::enable_if_env_t<EnvT> = 0>
   static cudaError_t ArgMax(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
   {
@@ -337,31 +239,19 @@ struct DeviceReduce
     });
   }
 
-  template <typename InputIteratorT,
-            typename ExtremumOutIteratorT,
-            typename IndexOutIteratorT,
-            typename EnvT                 = detail::default_env,
-            detail::enable_if_env_t<EnvT> = 0>
-  static cudaError_t ArgMin(InputIteratorT d_in,
-                            ExtremumOutIteratorT d_min_out,
-                            IndexOutIteratorT d_index_out,
-                            cuda::std::int64_t num_items,
-                            const EnvT& env = {})
+  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT,
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t ArgMin(InputIteratorT d_in, ExtremumOutIteratorT d_min_out, IndexOutIteratorT d_index_out,
+                            cuda::std::int64_t num_items, const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return ArgMin(d_temp, bytes, d_in, d_min_out, d_index_out, num_items, stream);
     });
   }
-  template <typename InputIteratorT,
-            typename ExtremumOutIteratorT,
-            typename IndexOutIteratorT,
-            typename EnvT                 = detail::default_env,
-            detail::enable_if_env_t<EnvT> = 0>
-  static cudaError_t ArgMax(InputIteratorT d_in,
-                            ExtremumOutIteratorT d_max_out,
-                            IndexOutIteratorT d_index_out,
-                            cuda::std::int64_t num_items,
-                            const EnvT& env = {})
+  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT,
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t ArgMax(InputIteratorT d_in, ExtremumOutIteratorT d_max_out, IndexOutIteratorT d_index_out,
+                            cuda::std::int64_t num_items, const EnvT& env = {})
   {
     return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
       return ArgMax(d_temp, bytes, d_in, d_max_out, d_index_out, num_items, stream);
@@ -369,21 +259,11 @@ struct DeviceReduce
   }
 
 private:
-  template <typename InputIteratorT,
-            typename OutputIteratorT,
-            typename NumItemsT,
-            typename ReductionOpT,
-            typename InitT,
-            typename TransformOpT>
-  static cudaError_t reduce(void* d_temp_storage,
-                            size_t& temp_storage_bytes,
-                            InputIteratorT d_in,
-                            OutputIteratorT d_out,
-                            NumItemsT num_items,
-                            ReductionOpT op,
-                            InitT init,
-                            TransformOpT transform,
-                            cudaStream_t stream)
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename ReductionOpT,
+            typename InitT, typename TransformOpT>
+  static cudaError_t reduce(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                            OutputIteratorT d_out, NumItemsT num_items, ReductionOpT op, InitT init,
+                            TransformOpT transform, cudaStream_t stream)
   {
     STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_in, d_out, true));
     // The input's value type (not its reference type: a device_reference or a zip's tuple of references),
@@ -392,23 +272,17 @@ private:
     using AccumT = detail::accumulator_t<ReductionOpT, InputT, InitT>;
     return detail::dispatch_offset(num_items, [&](auto offset) {
       using OffsetT = decltype(offset);
-      return DispatchReduce<InputIteratorT, OutputIteratorT, OffsetT, ReductionOpT, InitT, AccumT, TransformOpT>::
-        Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, offset, op, init, stream, transform);
+      return DispatchReduce<InputIteratorT, OutputIteratorT, OffsetT, ReductionOpT, InitT, AccumT,
+                            TransformOpT>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, offset, op, init,
+                                                    stream, transform);
     });
   }
 
   // PairT defaults to the output's value type (a KeyValuePair<KeyT, ValueT>).
-  template <typename ArgOpT,
-            typename InputIteratorT,
-            typename OutputIteratorT,
-            typename NumItemsT,
+  template <typename ArgOpT, typename InputIteratorT, typename OutputIteratorT, typename NumItemsT,
             typename PairT = detail::it_value_t<OutputIteratorT>>
-  static cudaError_t arg_reduce(void* d_temp_storage,
-                                size_t& temp_storage_bytes,
-                                InputIteratorT d_in,
-                                OutputIteratorT d_out,
-                                NumItemsT num_items,
-                                cudaStream_t stream)
+  static cudaError_t arg_reduce(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                                OutputIteratorT d_out, NumItemsT num_items, cudaStream_t stream)
   {
     using KeyT            = typename PairT::KeyT;
     using ValueT          = typename PairT::ValueT;
@@ -428,13 +302,9 @@ private:
   }
 
   template <typename ArgOpT, typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT>
-  static cudaError_t split_arg_reduce(void* d_temp_storage,
-                                      size_t& temp_storage_bytes,
-                                      InputIteratorT d_in,
-                                      ExtremumOutIteratorT d_value_out,
-                                      IndexOutIteratorT d_index_out,
-                                      cuda::std::int64_t num_items,
-                                      cudaStream_t stream)
+  static cudaError_t split_arg_reduce(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                                      ExtremumOutIteratorT d_value_out, IndexOutIteratorT d_index_out,
+                                      cuda::std::int64_t num_items, cudaStream_t stream)
   {
     using ValueT = detail::non_void_value_t<ExtremumOutIteratorT, detail::it_value_t<InputIteratorT>>;
     using PairT  = KeyValuePair<cuda::std::int64_t, ValueT>;
@@ -457,8 +327,9 @@ private:
     }
     auto d_out = thrust::make_tabulate_output_iterator(
       detail::unzip_pair<ExtremumOutIteratorT, IndexOutIteratorT>{d_value_out, d_index_out});
-    return arg_reduce<ArgOpT, InputIteratorT, decltype(d_out), cuda::std::int64_t, PairT>(
-      d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, stream);
+    return arg_reduce<ArgOpT, InputIteratorT, decltype(d_out), cuda::std::int64_t, PairT>(d_temp_storage,
+                                                                                          temp_storage_bytes, d_in,
+                                                                                          d_out, num_items, stream);
   }
 };
 

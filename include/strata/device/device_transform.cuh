@@ -58,8 +58,8 @@ private:
 
 // cudaErrorInvalidValue for a negative count, or a null pointer among the output and inputs with items.
 template <typename OutputIteratorT, typename NumItemsT, typename... InputIteratorsT>
-cudaError_t
-check_arguments(const cuda::std::tuple<InputIteratorsT...>& inputs, OutputIteratorT output, NumItemsT num_items)
+cudaError_t check_arguments(const cuda::std::tuple<InputIteratorsT...>& inputs, OutputIteratorT output,
+                            NumItemsT num_items)
 {
   bool null = false;
   if (num_items > NumItemsT(0))
@@ -75,17 +75,15 @@ check_arguments(const cuda::std::tuple<InputIteratorsT...>& inputs, OutputIterat
 
 // Checks the arguments and launches, with the narrowest offset type that holds num_items.
 template <typename OpT, typename OutputIteratorT, typename NumItemsT, typename... InputIteratorsT>
-cudaError_t transform(cuda::std::tuple<InputIteratorsT...> inputs,
-                      OutputIteratorT output,
-                      NumItemsT num_items,
-                      OpT op,
+cudaError_t transform(cuda::std::tuple<InputIteratorsT...> inputs, OutputIteratorT output, NumItemsT num_items, OpT op,
                       cudaStream_t stream)
 {
   STRATA_RETURN_IF_ERROR(check_arguments(inputs, output, num_items));
   return dispatch_offset(num_items, [&](auto offset) {
     using OffsetT = decltype(offset);
-    return DispatchTransform<OffsetT, OpT, OutputIteratorT, policy_hub, InputIteratorsT...>::Dispatch(
-      inputs, output, offset, op, stream);
+    return DispatchTransform<OffsetT, OpT, OutputIteratorT, policy_hub, InputIteratorsT...>::Dispatch(inputs, output,
+                                                                                                      offset, op,
+                                                                                                      stream);
   });
 }
 } // namespace transform
@@ -94,15 +92,10 @@ cudaError_t transform(cuda::std::tuple<InputIteratorsT...> inputs,
 struct DeviceTransform
 {
   // output[i] = transform_op(get<0>(inputs)[i], get<1>(inputs)[i], ...).
-  template <typename... RandomAccessIteratorsIn,
-            typename RandomAccessIteratorOut,
-            typename NumItemsT,
+  template <typename... RandomAccessIteratorsIn, typename RandomAccessIteratorOut, typename NumItemsT,
             typename TransformOp>
-  static cudaError_t Transform(cuda::std::tuple<RandomAccessIteratorsIn...> inputs,
-                               RandomAccessIteratorOut output,
-                               NumItemsT num_items,
-                               TransformOp transform_op,
-                               detail::stream_arg stream = {})
+  static cudaError_t Transform(cuda::std::tuple<RandomAccessIteratorsIn...> inputs, RandomAccessIteratorOut output,
+                               NumItemsT num_items, TransformOp transform_op, detail::stream_arg stream = {})
   {
     STRATA_NVTX_RANGE("strata::DeviceTransform::Transform");
     STRATA_RETURN_IF_ERROR(stream.check());
@@ -111,27 +104,18 @@ struct DeviceTransform
 
   // output[i] = transform_op(input[i]).
   template <typename RandomAccessIteratorIn, typename RandomAccessIteratorOut, typename NumItemsT, typename TransformOp>
-  static cudaError_t Transform(RandomAccessIteratorIn input,
-                               RandomAccessIteratorOut output,
-                               NumItemsT num_items,
-                               TransformOp transform_op,
-                               detail::stream_arg stream = {})
+  static cudaError_t Transform(RandomAccessIteratorIn input, RandomAccessIteratorOut output, NumItemsT num_items,
+                               TransformOp transform_op, detail::stream_arg stream = {})
   {
     return Transform(cuda::std::make_tuple(input), output, num_items, transform_op, stream);
   }
 
   // Two-phase forms: a transform stores nothing (the size query answers temporary_storage::EMPTY_SIZE).
-  template <typename... RandomAccessIteratorsIn,
-            typename RandomAccessIteratorOut,
-            typename NumItemsT,
+  template <typename... RandomAccessIteratorsIn, typename RandomAccessIteratorOut, typename NumItemsT,
             typename TransformOp>
-  static cudaError_t Transform(void* d_temp_storage,
-                               size_t& temp_storage_bytes,
-                               cuda::std::tuple<RandomAccessIteratorsIn...> inputs,
-                               RandomAccessIteratorOut output,
-                               NumItemsT num_items,
-                               TransformOp transform_op,
-                               cudaStream_t stream = nullptr)
+  static cudaError_t Transform(void* d_temp_storage, size_t& temp_storage_bytes,
+                               cuda::std::tuple<RandomAccessIteratorsIn...> inputs, RandomAccessIteratorOut output,
+                               NumItemsT num_items, TransformOp transform_op, cudaStream_t stream = nullptr)
   {
     if (d_temp_storage == nullptr)
     {
@@ -142,42 +126,32 @@ struct DeviceTransform
   }
 
   template <typename RandomAccessIteratorIn, typename RandomAccessIteratorOut, typename NumItemsT, typename TransformOp>
-  static cudaError_t Transform(void* d_temp_storage,
-                               size_t& temp_storage_bytes,
-                               RandomAccessIteratorIn input,
-                               RandomAccessIteratorOut output,
-                               NumItemsT num_items,
-                               TransformOp transform_op,
+  static cudaError_t Transform(void* d_temp_storage, size_t& temp_storage_bytes, RandomAccessIteratorIn input,
+                               RandomAccessIteratorOut output, NumItemsT num_items, TransformOp transform_op,
                                cudaStream_t stream = nullptr)
   {
-    return Transform(
-      d_temp_storage, temp_storage_bytes, cuda::std::make_tuple(input), output, num_items, transform_op, stream);
+    return Transform(d_temp_storage, temp_storage_bytes, cuda::std::make_tuple(input), output, num_items, transform_op,
+                     stream);
   }
 
   // output[i] = transform_op(references to get<0>(inputs)[i], ...): op may take the items' addresses.
-  template <typename... RandomAccessIteratorsIn,
-            typename RandomAccessIteratorOut,
-            typename NumItemsT,
+  template <typename... RandomAccessIteratorsIn, typename RandomAccessIteratorOut, typename NumItemsT,
             typename TransformOp>
   static cudaError_t TransformStableArgumentAddresses(cuda::std::tuple<RandomAccessIteratorsIn...> inputs,
-                                                      RandomAccessIteratorOut output,
-                                                      NumItemsT num_items,
-                                                      TransformOp transform_op,
-                                                      detail::stream_arg stream = {})
+                                                      RandomAccessIteratorOut output, NumItemsT num_items,
+                                                      TransformOp transform_op, detail::stream_arg stream = {})
   {
     STRATA_NVTX_RANGE("strata::DeviceTransform::TransformStableArgumentAddresses");
     STRATA_RETURN_IF_ERROR(stream.check());
     STRATA_RETURN_IF_ERROR(detail::transform::check_arguments(inputs, output, num_items));
     using OpT = detail::transform::stable_address_op<TransformOp, RandomAccessIteratorOut, RandomAccessIteratorsIn...>;
-    return detail::for_each::for_each_n(
-      thrust::counting_iterator<NumItemsT>(NumItemsT(0)), num_items, OpT{transform_op, output, inputs}, stream.get());
+    return detail::for_each::for_each_n(thrust::counting_iterator<NumItemsT>(NumItemsT(0)), num_items,
+                                        OpT{transform_op, output, inputs}, stream.get());
   }
 
   template <typename RandomAccessIteratorIn, typename RandomAccessIteratorOut, typename NumItemsT, typename TransformOp>
-  static cudaError_t TransformStableArgumentAddresses(RandomAccessIteratorIn input,
-                                                      RandomAccessIteratorOut output,
-                                                      NumItemsT num_items,
-                                                      TransformOp transform_op,
+  static cudaError_t TransformStableArgumentAddresses(RandomAccessIteratorIn input, RandomAccessIteratorOut output,
+                                                      NumItemsT num_items, TransformOp transform_op,
                                                       detail::stream_arg stream = {})
   {
     return TransformStableArgumentAddresses(cuda::std::make_tuple(input), output, num_items, transform_op, stream);

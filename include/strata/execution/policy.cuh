@@ -146,8 +146,7 @@ private:
   {
     using T = typename thrust::detail::pointer_traits<Pointer>::element_type;
     detail::allocator_adapter<allocator_type> adapter(policy.allocator());
-    adapter.deallocate(static_cast<void*>(thrust::raw_pointer_cast(ptr)),
-                       sizeof(T) * static_cast<std::size_t>(n),
+    adapter.deallocate(static_cast<void*>(thrust::raw_pointer_cast(ptr)), sizeof(T) * static_cast<std::size_t>(n),
                        policy.stream());
   }
 

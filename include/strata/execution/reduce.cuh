@@ -163,19 +163,10 @@ struct minmax_pair_op
 // -- the reductions, on the host side ----------------------------------------------------------------------
 
 // Reduces transform(items) of [d_in, d_in + n) with op and init into a host value (n > 0).
-template <typename ResultT,
-          typename PolicyT,
-          typename InputIteratorT,
-          typename NumItemsT,
-          typename OpT,
+template <typename ResultT, typename PolicyT, typename InputIteratorT, typename NumItemsT, typename OpT,
           typename TransformOpT>
-ResultT transform_reduce_to_host(const PolicyT& policy,
-                                 const char* name,
-                                 InputIteratorT d_in,
-                                 NumItemsT n,
-                                 OpT op,
-                                 TransformOpT transform,
-                                 ResultT init)
+ResultT transform_reduce_to_host(const PolicyT& policy, const char* name, InputIteratorT d_in, NumItemsT n, OpT op,
+                                 TransformOpT transform, ResultT init)
 {
   return host_value<ResultT>(policy, name, [&](ResultT* d_out) {
     return DeviceReduce::TransformReduce(d_in, d_out, n, op, transform, init, policy);
@@ -183,17 +174,9 @@ ResultT transform_reduce_to_host(const PolicyT& policy,
 }
 
 // Reduces transform(position, item) of [d_in, d_in + n) with op into a host value, init taking no part (n > 0).
-template <typename ResultT,
-          typename PolicyT,
-          typename InputIteratorT,
-          typename NumItemsT,
-          typename OpT,
+template <typename ResultT, typename PolicyT, typename InputIteratorT, typename NumItemsT, typename OpT,
           typename IndexedOpT>
-ResultT indexed_reduce_to_host(const PolicyT& policy,
-                               const char* name,
-                               InputIteratorT d_in,
-                               NumItemsT n,
-                               OpT op,
+ResultT indexed_reduce_to_host(const PolicyT& policy, const char* name, InputIteratorT d_in, NumItemsT n, OpT op,
                                IndexedOpT transform)
 {
   using EmptyT = reduce::empty_value<ResultT>;
@@ -219,15 +202,15 @@ ForwardIt extreme_element(const PolicyT& policy, const char* name, ForwardIt fir
     return last;
   }
   using PairT       = KeyValuePair<std::ptrdiff_t, iter_value_t<ForwardIt>>;
-  const PairT found = indexed_reduce_to_host<PairT>(
-    policy, name, unwrap(first), n, arg_op, arg_pair_op<std::ptrdiff_t, iter_value_t<ForwardIt>>{});
+  const PairT found = indexed_reduce_to_host<PairT>(policy, name, unwrap(first), n, arg_op,
+                                                    arg_pair_op<std::ptrdiff_t, iter_value_t<ForwardIt>>{});
   return first + found.key;
 }
 
 // How many items satisfy pred (0 for an empty range).
 template <typename PolicyT, typename InputIt, typename PredicateT>
-iter_difference_t<InputIt>
-count_matching(const PolicyT& policy, const char* name, InputIt first, InputIt last, PredicateT pred)
+iter_difference_t<InputIt> count_matching(const PolicyT& policy, const char* name, InputIt first, InputIt last,
+                                          PredicateT pred)
 {
   using CountT = iter_difference_t<InputIt>;
   const auto n = cuda::std::distance(first, last);
@@ -235,20 +218,14 @@ count_matching(const PolicyT& policy, const char* name, InputIt first, InputIt l
   {
     return CountT(0);
   }
-  return transform_reduce_to_host<CountT>(
-    policy, name, unwrap(first), n, cuda::std::plus<>{}, count_matches<CountT, PredicateT>{pred}, CountT(0));
+  return transform_reduce_to_host<CountT>(policy, name, unwrap(first), n, cuda::std::plus<>{},
+                                          count_matches<CountT, PredicateT>{pred}, CountT(0));
 }
 
 // init op transform_op(a, b)... over two ranges (init for an empty range).
 template <typename T, typename PolicyT, typename InputIt1, typename InputIt2, typename ReduceOpT, typename TransformOpT>
-T pairwise_reduce(const PolicyT& policy,
-                  const char* name,
-                  InputIt1 first1,
-                  InputIt1 last1,
-                  InputIt2 first2,
-                  T init,
-                  ReduceOpT reduce_op,
-                  TransformOpT transform_op)
+T pairwise_reduce(const PolicyT& policy, const char* name, InputIt1 first1, InputIt1 last1, InputIt2 first2, T init,
+                  ReduceOpT reduce_op, TransformOpT transform_op)
 {
   const auto n = cuda::std::distance(first1, last1);
   if (n == 0)
@@ -256,18 +233,13 @@ T pairwise_reduce(const PolicyT& policy,
     return init;
   }
   auto pairs = thrust::make_zip_iterator(unwrap(first1), unwrap(first2));
-  return transform_reduce_to_host<T>(
-    policy, name, pairs, n, reduce_op, apply_to_pair<TransformOpT>{transform_op}, init);
+  return transform_reduce_to_host<T>(policy, name, pairs, n, reduce_op, apply_to_pair<TransformOpT>{transform_op},
+                                     init);
 }
 
 // Reduces to a bool: reduce_op over pred(items), `empty` for an empty range.
 template <typename PolicyT, typename InputIt, typename PredicateT, typename ReduceOpT>
-bool logical_reduce(const PolicyT& policy,
-                    const char* name,
-                    InputIt first,
-                    InputIt last,
-                    PredicateT pred,
-                    ReduceOpT op,
+bool logical_reduce(const PolicyT& policy, const char* name, InputIt first, InputIt last, PredicateT pred, ReduceOpT op,
                     bool empty)
 {
   const auto n = cuda::std::distance(first, last);
@@ -318,10 +290,9 @@ template <typename A, typename InputIt, typename OutputIt, typename T, typename 
 void reduce_into(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_out, T init, BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::reduce_into");
-  detail::throw_on_error(
-    DeviceReduce::Reduce(
-      detail::unwrap(first), detail::unwrap(d_out), cuda::std::distance(first, last), op, init, policy),
-    "strata::reduce_into");
+  detail::throw_on_error(DeviceReduce::Reduce(detail::unwrap(first), detail::unwrap(d_out),
+                                              cuda::std::distance(first, last), op, init, policy),
+                         "strata::reduce_into");
 }
 
 template <typename A, typename InputIt, typename OutputIt, typename T>
@@ -340,17 +311,9 @@ void reduce_into(const execution_policy<A>& policy, InputIt first, InputIt last,
 // -- transform_reduce -----------------------------------------------------------------------------------------
 
 // init op transform(items)..., std::transform_reduce's order (init, reduce, transform).
-template <typename A,
-          typename InputIt,
-          typename T,
-          typename BinaryReduceOp,
-          typename UnaryTransformOp,
+template <typename A, typename InputIt, typename T, typename BinaryReduceOp, typename UnaryTransformOp,
           std::enable_if_t<detail::is_unary_for_v<UnaryTransformOp, InputIt>, int> = 0>
-T transform_reduce(const execution_policy<A>& policy,
-                   InputIt first,
-                   InputIt last,
-                   T init,
-                   BinaryReduceOp reduce_op,
+T transform_reduce(const execution_policy<A>& policy, InputIt first, InputIt last, T init, BinaryReduceOp reduce_op,
                    UnaryTransformOp transform_op)
 {
   STRATA_NVTX_RANGE("strata::transform_reduce");
@@ -359,47 +322,30 @@ T transform_reduce(const execution_policy<A>& policy,
   {
     return init;
   }
-  return detail::frontend::transform_reduce_to_host<T>(
-    policy, "strata::transform_reduce", detail::unwrap(first), n, reduce_op, transform_op, init);
+  return detail::frontend::transform_reduce_to_host<T>(policy, "strata::transform_reduce", detail::unwrap(first), n,
+                                                       reduce_op, transform_op, init);
 }
 
 // Thrust's order (transform, init, reduce), as thrust::transform_reduce calls it.
-template <typename A,
-          typename InputIt,
-          typename UnaryTransformOp,
-          typename T,
-          typename BinaryReduceOp,
-          std::enable_if_t<
-            detail::is_unary_for_v<UnaryTransformOp, InputIt> && !detail::is_unary_for_v<BinaryReduceOp, InputIt>,
-            int> = 0>
-T transform_reduce(const execution_policy<A>& policy,
-                   InputIt first,
-                   InputIt last,
-                   UnaryTransformOp transform_op,
-                   T init,
-                   BinaryReduceOp reduce_op)
+template <
+  typename A, typename InputIt, typename UnaryTransformOp, typename T, typename BinaryReduceOp,
+  std::enable_if_t<
+    detail::is_unary_for_v<UnaryTransformOp, InputIt> && !detail::is_unary_for_v<BinaryReduceOp, InputIt>, int> = 0>
+T transform_reduce(const execution_policy<A>& policy, InputIt first, InputIt last, UnaryTransformOp transform_op,
+                   T init, BinaryReduceOp reduce_op)
 {
   return transform_reduce(policy, first, last, init, reduce_op, transform_op);
 }
 
 // init op transform(a, b)... over two ranges, std::transform_reduce's binary form.
-template <typename A,
-          typename InputIt1,
-          typename InputIt2,
-          typename T,
-          typename BinaryReduceOp,
+template <typename A, typename InputIt1, typename InputIt2, typename T, typename BinaryReduceOp,
           typename BinaryTransformOp>
-T transform_reduce(const execution_policy<A>& policy,
-                   InputIt1 first1,
-                   InputIt1 last1,
-                   InputIt2 first2,
-                   T init,
-                   BinaryReduceOp reduce_op,
-                   BinaryTransformOp transform_op)
+T transform_reduce(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, T init,
+                   BinaryReduceOp reduce_op, BinaryTransformOp transform_op)
 {
   STRATA_NVTX_RANGE("strata::transform_reduce");
-  return detail::frontend::pairwise_reduce(
-    policy, "strata::transform_reduce", first1, last1, first2, init, reduce_op, transform_op);
+  return detail::frontend::pairwise_reduce(policy, "strata::transform_reduce", first1, last1, first2, init, reduce_op,
+                                           transform_op);
 }
 
 template <typename A, typename InputIt1, typename InputIt2, typename T>
@@ -410,13 +356,8 @@ T transform_reduce(const execution_policy<A>& policy, InputIt1 first1, InputIt1 
 
 // init op1 op2(a, b)..., as std::inner_product.
 template <typename A, typename InputIt1, typename InputIt2, typename T, typename BinaryOp1, typename BinaryOp2>
-T inner_product(const execution_policy<A>& policy,
-                InputIt1 first1,
-                InputIt1 last1,
-                InputIt2 first2,
-                T init,
-                BinaryOp1 op1,
-                BinaryOp2 op2)
+T inner_product(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, T init,
+                BinaryOp1 op1, BinaryOp2 op2)
 {
   STRATA_NVTX_RANGE("strata::inner_product");
   return detail::frontend::pairwise_reduce(policy, "strata::inner_product", first1, last1, first2, init, op1, op2);
@@ -432,8 +373,8 @@ T inner_product(const execution_policy<A>& policy, InputIt1 first1, InputIt1 las
 // -- counting and testing -------------------------------------------------------------------------------------
 
 template <typename A, typename InputIt, typename UnaryPredicate>
-detail::iter_difference_t<InputIt>
-count_if(const execution_policy<A>& policy, InputIt first, InputIt last, UnaryPredicate pred)
+detail::iter_difference_t<InputIt> count_if(const execution_policy<A>& policy, InputIt first, InputIt last,
+                                            UnaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::count_if");
   return detail::frontend::count_matching(policy, "strata::count_if", first, last, pred);
@@ -443,47 +384,35 @@ template <typename A, typename InputIt, typename T>
 detail::iter_difference_t<InputIt> count(const execution_policy<A>& policy, InputIt first, InputIt last, const T& value)
 {
   STRATA_NVTX_RANGE("strata::count");
-  return detail::frontend::count_matching(
-    policy, "strata::count", first, last, detail::frontend::equals_value<T>{value});
+  return detail::frontend::count_matching(policy, "strata::count", first, last,
+                                          detail::frontend::equals_value<T>{value});
 }
 
 template <typename A, typename InputIt, typename UnaryPredicate>
 bool all_of(const execution_policy<A>& policy, InputIt first, InputIt last, UnaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::all_of");
-  return detail::frontend::logical_reduce(policy,
-                                          "strata::all_of",
-                                          first,
-                                          last,
+  return detail::frontend::logical_reduce(policy, "strata::all_of", first, last,
                                           detail::frontend::as_bool<UnaryPredicate, false>{pred},
-                                          cuda::std::logical_and<>{},
-                                          true);
+                                          cuda::std::logical_and<>{}, true);
 }
 
 template <typename A, typename InputIt, typename UnaryPredicate>
 bool any_of(const execution_policy<A>& policy, InputIt first, InputIt last, UnaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::any_of");
-  return detail::frontend::logical_reduce(policy,
-                                          "strata::any_of",
-                                          first,
-                                          last,
+  return detail::frontend::logical_reduce(policy, "strata::any_of", first, last,
                                           detail::frontend::as_bool<UnaryPredicate, false>{pred},
-                                          cuda::std::logical_or<>{},
-                                          false);
+                                          cuda::std::logical_or<>{}, false);
 }
 
 template <typename A, typename InputIt, typename UnaryPredicate>
 bool none_of(const execution_policy<A>& policy, InputIt first, InputIt last, UnaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::none_of");
-  return detail::frontend::logical_reduce(policy,
-                                          "strata::none_of",
-                                          first,
-                                          last,
+  return detail::frontend::logical_reduce(policy, "strata::none_of", first, last,
                                           detail::frontend::as_bool<UnaryPredicate, true>{pred},
-                                          cuda::std::logical_and<>{},
-                                          true);
+                                          cuda::std::logical_and<>{}, true);
 }
 
 // Whether pred(a, b) holds for every pair of items, as std::equal.
@@ -491,12 +420,7 @@ template <typename A, typename InputIt1, typename InputIt2, typename BinaryPredi
 bool equal(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, BinaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::equal");
-  return detail::frontend::pairwise_reduce(policy,
-                                           "strata::equal",
-                                           first1,
-                                           last1,
-                                           first2,
-                                           true,
+  return detail::frontend::pairwise_reduce(policy, "strata::equal", first1, last1, first2, true,
                                            cuda::std::logical_and<>{},
                                            detail::frontend::as_bool<BinaryPredicate, false>{pred});
 }
@@ -510,11 +434,7 @@ bool equal(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, I
 
 // The four-iterator form: ranges of different lengths are not equal.
 template <typename A, typename InputIt1, typename InputIt2, typename BinaryPredicate>
-bool equal(const execution_policy<A>& policy,
-           InputIt1 first1,
-           InputIt1 last1,
-           InputIt2 first2,
-           InputIt2 last2,
+bool equal(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, InputIt2 last2,
            BinaryPredicate pred)
 {
   return cuda::std::distance(first1, last1) == cuda::std::distance(first2, last2)
@@ -533,8 +453,8 @@ template <typename A, typename ForwardIt, typename Compare>
 ForwardIt min_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, Compare comp)
 {
   STRATA_NVTX_RANGE("strata::min_element");
-  return detail::frontend::extreme_element(
-    policy, "strata::min_element", first, last, detail::frontend::arg_min_by<Compare>{comp});
+  return detail::frontend::extreme_element(policy, "strata::min_element", first, last,
+                                           detail::frontend::arg_min_by<Compare>{comp});
 }
 
 template <typename A, typename ForwardIt>
@@ -547,8 +467,8 @@ template <typename A, typename ForwardIt, typename Compare>
 ForwardIt max_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, Compare comp)
 {
   STRATA_NVTX_RANGE("strata::max_element");
-  return detail::frontend::extreme_element(
-    policy, "strata::max_element", first, last, detail::frontend::arg_max_by<Compare>{comp});
+  return detail::frontend::extreme_element(policy, "strata::max_element", first, last,
+                                           detail::frontend::arg_max_by<Compare>{comp});
 }
 
 template <typename A, typename ForwardIt>
@@ -560,8 +480,8 @@ ForwardIt max_element(const execution_policy<A>& policy, ForwardIt first, Forwar
 // The first smallest and the first largest item, as thrust::minmax_element (std::minmax_element returns the last
 // largest); {last, last} for an empty range.
 template <typename A, typename ForwardIt, typename Compare>
-thrust::pair<ForwardIt, ForwardIt>
-minmax_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, Compare comp)
+thrust::pair<ForwardIt, ForwardIt> minmax_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt last,
+                                                  Compare comp)
 {
   STRATA_NVTX_RANGE("strata::minmax_element");
   const auto n = cuda::std::distance(first, last);
@@ -572,10 +492,7 @@ minmax_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt las
   using ValueT  = detail::iter_value_t<ForwardIt>;
   using ResultT = detail::frontend::min_and_max<std::ptrdiff_t, ValueT>;
   const ResultT found =
-    detail::frontend::indexed_reduce_to_host<ResultT>(policy,
-                                                      "strata::minmax_element",
-                                                      detail::unwrap(first),
-                                                      n,
+    detail::frontend::indexed_reduce_to_host<ResultT>(policy, "strata::minmax_element", detail::unwrap(first), n,
                                                       detail::frontend::arg_minmax_by<Compare>{comp},
                                                       detail::frontend::minmax_pair_op<std::ptrdiff_t, ValueT>{});
   return thrust::pair<ForwardIt, ForwardIt>(first + found.min.key, first + found.max.key);

@@ -71,15 +71,15 @@ using scan_accum_t = typename scan_accum<INCLUSIVE, BinaryOp, ValueT, InitT>::ty
 
 // The scans, throwing strata::cuda_error naming `name`; InitT no_init for an inclusive scan without init.
 template <bool INCLUSIVE, typename PolicyT, typename InputIt, typename OutputIt, typename BinaryOp, typename InitT>
-OutputIt
-scan(const PolicyT& policy, const char* name, InputIt first, InputIt last, OutputIt d_first, BinaryOp op, InitT init)
+OutputIt scan(const PolicyT& policy, const char* name, InputIt first, InputIt last, OutputIt d_first, BinaryOp op,
+              InitT init)
 {
   using AccumT = scan_accum_t<INCLUSIVE, BinaryOp, iter_value_t<InputIt>, InitT>;
   const auto n = cuda::std::distance(first, last);
   throw_on_error(run_single_phase(policy,
                                   [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-                                    return scan::run<INCLUSIVE, AccumT>(
-                                      d_temp, bytes, unwrap(first), unwrap(d_first), op, init, n, stream);
+                                    return scan::run<INCLUSIVE, AccumT>(d_temp, bytes, unwrap(first), unwrap(d_first),
+                                                                        op, init, n, stream);
                                   }),
                  name);
   finish_for_host(policy, name, d_first);
@@ -87,38 +87,18 @@ scan(const PolicyT& policy, const char* name, InputIt first, InputIt last, Outpu
 }
 
 // The scans by key, with Thrust's accumulators: the values' value type (inclusive), init's type (exclusive).
-template <bool INCLUSIVE,
-          typename PolicyT,
-          typename KeyIt,
-          typename ValueIt,
-          typename OutputIt,
-          typename BinaryPredicate,
-          typename BinaryOp,
-          typename InitT>
-OutputIt scan_by_key(const PolicyT& policy,
-                     const char* name,
-                     KeyIt keys_first,
-                     KeyIt keys_last,
-                     ValueIt values_first,
-                     OutputIt d_first,
-                     BinaryPredicate binary_pred,
-                     BinaryOp op,
-                     InitT init)
+template <bool INCLUSIVE, typename PolicyT, typename KeyIt, typename ValueIt, typename OutputIt,
+          typename BinaryPredicate, typename BinaryOp, typename InitT>
+OutputIt scan_by_key(const PolicyT& policy, const char* name, KeyIt keys_first, KeyIt keys_last, ValueIt values_first,
+                     OutputIt d_first, BinaryPredicate binary_pred, BinaryOp op, InitT init)
 {
   using AccumT = cuda::std::conditional_t<INCLUSIVE, iter_value_t<ValueIt>, InitT>;
   const auto n = cuda::std::distance(keys_first, keys_last);
   throw_on_error(run_single_phase(policy,
                                   [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-                                    return scan::run_by_key<INCLUSIVE, AccumT>(d_temp,
-                                                                               bytes,
-                                                                               unwrap(keys_first),
-                                                                               unwrap(values_first),
-                                                                               unwrap(d_first),
-                                                                               op,
-                                                                               init,
-                                                                               n,
-                                                                               binary_pred,
-                                                                               stream);
+                                    return scan::run_by_key<INCLUSIVE, AccumT>(d_temp, bytes, unwrap(keys_first),
+                                                                               unwrap(values_first), unwrap(d_first),
+                                                                               op, init, n, binary_pred, stream);
                                   }),
                  name);
   finish_for_host(policy, name, d_first);
@@ -131,8 +111,8 @@ template <typename A, typename InputIt, typename OutputIt, typename BinaryOp>
 OutputIt inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::inclusive_scan");
-  return detail::frontend::scan<true>(
-    policy, "strata::inclusive_scan", first, last, d_first, op, detail::scan::no_init{});
+  return detail::frontend::scan<true>(policy, "strata::inclusive_scan", first, last, d_first, op,
+                                      detail::scan::no_init{});
 }
 
 template <typename A, typename InputIt, typename OutputIt>
@@ -142,28 +122,20 @@ OutputIt inclusive_scan(const execution_policy<A>& policy, InputIt first, InputI
 }
 
 // init op items..., std's order (op, init).
-template <typename A,
-          typename InputIt,
-          typename OutputIt,
-          typename BinaryOp,
-          typename T,
+template <typename A, typename InputIt, typename OutputIt, typename BinaryOp, typename T,
           std::enable_if_t<detail::is_binary_for_v<BinaryOp, T>, int> = 0>
-OutputIt
-inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, BinaryOp op, T init)
+OutputIt inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, BinaryOp op,
+                        T init)
 {
   STRATA_NVTX_RANGE("strata::inclusive_scan");
   return detail::frontend::scan<true>(policy, "strata::inclusive_scan", first, last, d_first, op, init);
 }
 
 // Thrust's order (init, op), as thrust::inclusive_scan calls it.
-template <typename A,
-          typename InputIt,
-          typename OutputIt,
-          typename T,
-          typename BinaryOp,
+template <typename A, typename InputIt, typename OutputIt, typename T, typename BinaryOp,
           std::enable_if_t<detail::is_binary_for_v<BinaryOp, T>, int> = 0>
-OutputIt
-inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, T init, BinaryOp op)
+OutputIt inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, T init,
+                        BinaryOp op)
 {
   return inclusive_scan(policy, first, last, d_first, op, init);
 }
@@ -171,8 +143,8 @@ inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, O
 // -- exclusive_scan -------------------------------------------------------------------------------------------
 
 template <typename A, typename InputIt, typename OutputIt, typename T, typename BinaryOp>
-OutputIt
-exclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, T init, BinaryOp op)
+OutputIt exclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, T init,
+                        BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::exclusive_scan");
   return detail::frontend::scan<false>(policy, "strata::exclusive_scan", first, last, d_first, op, init);
@@ -195,138 +167,72 @@ OutputIt exclusive_scan(const execution_policy<A>& policy, InputIt first, InputI
 
 // binary_op over unary_op(items), std's order (binary_op, unary_op).
 template <
-  typename A,
-  typename InputIt,
-  typename OutputIt,
-  typename BinaryOp,
-  typename UnaryOp,
+  typename A, typename InputIt, typename OutputIt, typename BinaryOp, typename UnaryOp,
   std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
-OutputIt transform_inclusive_scan(const execution_policy<A>& policy,
-                                  InputIt first,
-                                  InputIt last,
-                                  OutputIt d_first,
-                                  BinaryOp binary_op,
-                                  UnaryOp unary_op)
+OutputIt transform_inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first,
+                                  BinaryOp binary_op, UnaryOp unary_op)
 {
   STRATA_NVTX_RANGE("strata::transform_inclusive_scan");
-  return detail::frontend::scan<true>(policy,
-                                      "strata::transform_inclusive_scan",
+  return detail::frontend::scan<true>(policy, "strata::transform_inclusive_scan",
                                       thrust::make_transform_iterator(detail::unwrap(first), unary_op),
-                                      thrust::make_transform_iterator(detail::unwrap(last), unary_op),
-                                      d_first,
-                                      binary_op,
-                                      detail::scan::no_init{});
+                                      thrust::make_transform_iterator(detail::unwrap(last), unary_op), d_first,
+                                      binary_op, detail::scan::no_init{});
 }
 
 // Thrust's order (unary_op, binary_op).
 template <
-  typename A,
-  typename InputIt,
-  typename OutputIt,
-  typename UnaryOp,
-  typename BinaryOp,
+  typename A, typename InputIt, typename OutputIt, typename UnaryOp, typename BinaryOp,
   std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
-OutputIt transform_inclusive_scan(const execution_policy<A>& policy,
-                                  InputIt first,
-                                  InputIt last,
-                                  OutputIt d_first,
-                                  UnaryOp unary_op,
-                                  BinaryOp binary_op)
+OutputIt transform_inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first,
+                                  UnaryOp unary_op, BinaryOp binary_op)
 {
   return transform_inclusive_scan(policy, first, last, d_first, binary_op, unary_op);
 }
 
 // init op binary_op over unary_op(items), std's order (binary_op, unary_op, init).
 template <
-  typename A,
-  typename InputIt,
-  typename OutputIt,
-  typename BinaryOp,
-  typename UnaryOp,
-  typename T,
+  typename A, typename InputIt, typename OutputIt, typename BinaryOp, typename UnaryOp, typename T,
   std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
-OutputIt transform_inclusive_scan(const execution_policy<A>& policy,
-                                  InputIt first,
-                                  InputIt last,
-                                  OutputIt d_first,
-                                  BinaryOp binary_op,
-                                  UnaryOp unary_op,
-                                  T init)
+OutputIt transform_inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first,
+                                  BinaryOp binary_op, UnaryOp unary_op, T init)
 {
   STRATA_NVTX_RANGE("strata::transform_inclusive_scan");
-  return detail::frontend::scan<true>(policy,
-                                      "strata::transform_inclusive_scan",
+  return detail::frontend::scan<true>(policy, "strata::transform_inclusive_scan",
                                       thrust::make_transform_iterator(detail::unwrap(first), unary_op),
-                                      thrust::make_transform_iterator(detail::unwrap(last), unary_op),
-                                      d_first,
-                                      binary_op,
-                                      init);
+                                      thrust::make_transform_iterator(detail::unwrap(last), unary_op), d_first,
+                                      binary_op, init);
 }
 
 // Thrust's order (unary_op, init, binary_op).
 template <
-  typename A,
-  typename InputIt,
-  typename OutputIt,
-  typename UnaryOp,
-  typename T,
-  typename BinaryOp,
+  typename A, typename InputIt, typename OutputIt, typename UnaryOp, typename T, typename BinaryOp,
   std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
-OutputIt transform_inclusive_scan(const execution_policy<A>& policy,
-                                  InputIt first,
-                                  InputIt last,
-                                  OutputIt d_first,
-                                  UnaryOp unary_op,
-                                  T init,
-                                  BinaryOp binary_op)
+OutputIt transform_inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first,
+                                  UnaryOp unary_op, T init, BinaryOp binary_op)
 {
   return transform_inclusive_scan(policy, first, last, d_first, binary_op, unary_op, init);
 }
 
 // init op binary_op over unary_op(items before i), std's order (init, binary_op, unary_op).
-template <typename A,
-          typename InputIt,
-          typename OutputIt,
-          typename T,
-          typename BinaryOp,
-          typename UnaryOp,
+template <typename A, typename InputIt, typename OutputIt, typename T, typename BinaryOp, typename UnaryOp,
           std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<T, InputIt>, int> = 0>
-OutputIt transform_exclusive_scan(const execution_policy<A>& policy,
-                                  InputIt first,
-                                  InputIt last,
-                                  OutputIt d_first,
-                                  T init,
-                                  BinaryOp binary_op,
-                                  UnaryOp unary_op)
+OutputIt transform_exclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first,
+                                  T init, BinaryOp binary_op, UnaryOp unary_op)
 {
   STRATA_NVTX_RANGE("strata::transform_exclusive_scan");
   // Each transformed item is converted to init's type, as thrust::transform_exclusive_scan converts it.
   using TransformedIt = thrust::transform_iterator<UnaryOp, detail::unwrapped_t<InputIt>, T, T>;
-  return detail::frontend::scan<false>(policy,
-                                       "strata::transform_exclusive_scan",
+  return detail::frontend::scan<false>(policy, "strata::transform_exclusive_scan",
                                        TransformedIt(detail::unwrap(first), unary_op),
-                                       TransformedIt(detail::unwrap(last), unary_op),
-                                       d_first,
-                                       binary_op,
-                                       init);
+                                       TransformedIt(detail::unwrap(last), unary_op), d_first, binary_op, init);
 }
 
 // Thrust's order (unary_op, init, binary_op).
 template <
-  typename A,
-  typename InputIt,
-  typename OutputIt,
-  typename UnaryOp,
-  typename T,
-  typename BinaryOp,
+  typename A, typename InputIt, typename OutputIt, typename UnaryOp, typename T, typename BinaryOp,
   std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
-OutputIt transform_exclusive_scan(const execution_policy<A>& policy,
-                                  InputIt first,
-                                  InputIt last,
-                                  OutputIt d_first,
-                                  UnaryOp unary_op,
-                                  T init,
-                                  BinaryOp binary_op)
+OutputIt transform_exclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first,
+                                  UnaryOp unary_op, T init, BinaryOp binary_op)
 {
   return transform_exclusive_scan(policy, first, last, d_first, init, binary_op, unary_op);
 }
@@ -335,110 +241,62 @@ OutputIt transform_exclusive_scan(const execution_policy<A>& policy,
 
 // Inclusive scan of each run of keys equal under binary_pred, as thrust::inclusive_scan_by_key.
 template <typename A, typename KeyIt, typename ValueIt, typename OutputIt, typename BinaryPredicate, typename BinaryOp>
-OutputIt inclusive_scan_by_key(const execution_policy<A>& policy,
-                               KeyIt keys_first,
-                               KeyIt keys_last,
-                               ValueIt values_first,
-                               OutputIt d_first,
-                               BinaryPredicate binary_pred,
-                               BinaryOp op)
+OutputIt inclusive_scan_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last,
+                               ValueIt values_first, OutputIt d_first, BinaryPredicate binary_pred, BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::inclusive_scan_by_key");
-  return detail::frontend::scan_by_key<true>(policy,
-                                             "strata::inclusive_scan_by_key",
-                                             keys_first,
-                                             keys_last,
-                                             values_first,
-                                             d_first,
-                                             binary_pred,
-                                             op,
-                                             detail::scan::no_init{});
+  return detail::frontend::scan_by_key<true>(policy, "strata::inclusive_scan_by_key", keys_first, keys_last,
+                                             values_first, d_first, binary_pred, op, detail::scan::no_init{});
 }
 
 template <typename A, typename KeyIt, typename ValueIt, typename OutputIt, typename BinaryPredicate>
-OutputIt inclusive_scan_by_key(const execution_policy<A>& policy,
-                               KeyIt keys_first,
-                               KeyIt keys_last,
-                               ValueIt values_first,
-                               OutputIt d_first,
-                               BinaryPredicate binary_pred)
+OutputIt inclusive_scan_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last,
+                               ValueIt values_first, OutputIt d_first, BinaryPredicate binary_pred)
 {
   return inclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first, binary_pred, cuda::std::plus<>{});
 }
 
 template <typename A, typename KeyIt, typename ValueIt, typename OutputIt>
-OutputIt inclusive_scan_by_key(const execution_policy<A>& policy,
-                               KeyIt keys_first,
-                               KeyIt keys_last,
-                               ValueIt values_first,
-                               OutputIt d_first)
+OutputIt inclusive_scan_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last,
+                               ValueIt values_first, OutputIt d_first)
 {
-  return inclusive_scan_by_key(
-    policy, keys_first, keys_last, values_first, d_first, cuda::std::equal_to<>{}, cuda::std::plus<>{});
+  return inclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first, cuda::std::equal_to<>{},
+                               cuda::std::plus<>{});
 }
 
 // Exclusive scan of each run of equal keys, every run starting from init, as thrust::exclusive_scan_by_key.
-template <typename A,
-          typename KeyIt,
-          typename ValueIt,
-          typename OutputIt,
-          typename T,
-          typename BinaryPredicate,
+template <typename A, typename KeyIt, typename ValueIt, typename OutputIt, typename T, typename BinaryPredicate,
           typename BinaryOp>
-OutputIt exclusive_scan_by_key(const execution_policy<A>& policy,
-                               KeyIt keys_first,
-                               KeyIt keys_last,
-                               ValueIt values_first,
-                               OutputIt d_first,
-                               T init,
-                               BinaryPredicate binary_pred,
-                               BinaryOp op)
+OutputIt exclusive_scan_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last,
+                               ValueIt values_first, OutputIt d_first, T init, BinaryPredicate binary_pred, BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::exclusive_scan_by_key");
-  return detail::frontend::scan_by_key<false>(
-    policy, "strata::exclusive_scan_by_key", keys_first, keys_last, values_first, d_first, binary_pred, op, init);
+  return detail::frontend::scan_by_key<false>(policy, "strata::exclusive_scan_by_key", keys_first, keys_last,
+                                              values_first, d_first, binary_pred, op, init);
 }
 
 template <typename A, typename KeyIt, typename ValueIt, typename OutputIt, typename T, typename BinaryPredicate>
-OutputIt exclusive_scan_by_key(const execution_policy<A>& policy,
-                               KeyIt keys_first,
-                               KeyIt keys_last,
-                               ValueIt values_first,
-                               OutputIt d_first,
-                               T init,
-                               BinaryPredicate binary_pred)
+OutputIt exclusive_scan_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last,
+                               ValueIt values_first, OutputIt d_first, T init, BinaryPredicate binary_pred)
 {
-  return exclusive_scan_by_key(
-    policy, keys_first, keys_last, values_first, d_first, init, binary_pred, cuda::std::plus<>{});
+  return exclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first, init, binary_pred,
+                               cuda::std::plus<>{});
 }
 
 template <typename A, typename KeyIt, typename ValueIt, typename OutputIt, typename T>
-OutputIt exclusive_scan_by_key(const execution_policy<A>& policy,
-                               KeyIt keys_first,
-                               KeyIt keys_last,
-                               ValueIt values_first,
-                               OutputIt d_first,
-                               T init)
+OutputIt exclusive_scan_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last,
+                               ValueIt values_first, OutputIt d_first, T init)
 {
-  return exclusive_scan_by_key(
-    policy, keys_first, keys_last, values_first, d_first, init, cuda::std::equal_to<>{}, cuda::std::plus<>{});
+  return exclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first, init, cuda::std::equal_to<>{},
+                               cuda::std::plus<>{});
 }
 
 template <typename A, typename KeyIt, typename ValueIt, typename OutputIt>
-OutputIt exclusive_scan_by_key(const execution_policy<A>& policy,
-                               KeyIt keys_first,
-                               KeyIt keys_last,
-                               ValueIt values_first,
-                               OutputIt d_first)
+OutputIt exclusive_scan_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last,
+                               ValueIt values_first, OutputIt d_first)
 {
-  return exclusive_scan_by_key(policy,
-                               keys_first,
-                               keys_last,
-                               values_first,
-                               d_first,
-                               detail::iter_value_t<ValueIt>{},
-                               cuda::std::equal_to<>{},
-                               cuda::std::plus<>{});
+  return exclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first, detail::iter_value_t<ValueIt>{},
+                               cuda::std::equal_to<>{}, cuda::std::plus<>{});
 }
 
 STRATA_NAMESPACE_END

@@ -196,10 +196,7 @@ cudaError_t radix_sort_in_place(const PolicyT& policy, KeyT* d_keys, ValueT* d_v
   const std::size_t items  = static_cast<std::size_t>(n);
 
   // The two-phase sort on `keys` (and `values`).
-  auto radix_sort = [&](void* d_temp,
-                        std::size_t& bytes,
-                        DoubleBuffer<KeyT>& keys,
-                        DoubleBuffer<ValueT>& values,
+  auto radix_sort = [&](void* d_temp, std::size_t& bytes, DoubleBuffer<KeyT>& keys, DoubleBuffer<ValueT>& values,
                         cudaStream_t stream) -> cudaError_t {
     if constexpr (KEYS_ONLY && DESCENDING)
     {
@@ -298,11 +295,7 @@ void sort_keys(const PolicyT& policy, const char* name, RandomIt first, RandomIt
 
 // Sorts [keys_first, keys_last) under comp, values_first[i] moving with keys_first[i], throwing for `name`.
 template <bool STABLE, typename PolicyT, typename KeyIt, typename ValueIt, typename CompareT>
-void sort_pairs(const PolicyT& policy,
-                const char* name,
-                KeyIt keys_first,
-                KeyIt keys_last,
-                ValueIt values_first,
+void sort_pairs(const PolicyT& policy, const char* name, KeyIt keys_first, KeyIt keys_last, ValueIt values_first,
                 CompareT comp)
 {
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(cuda::std::distance(keys_first, keys_last));
@@ -409,10 +402,7 @@ void stable_sort(const execution_policy<A>& policy, RandomIt first, RandomIt las
 // Sorts the keys [keys_first, keys_last) under comp; values_first[i] moves with keys_first[i]. Keys that compare
 // equal may end in any order. The values must not overlap the keys.
 template <typename A, typename KeyIt, typename ValueIt, typename Compare>
-void sort_by_key(const execution_policy<A>& policy,
-                 KeyIt keys_first,
-                 KeyIt keys_last,
-                 ValueIt values_first,
+void sort_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first,
                  Compare comp)
 {
   STRATA_NVTX_RANGE("strata::sort_by_key");
@@ -423,16 +413,13 @@ template <typename A, typename KeyIt, typename ValueIt>
 void sort_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first)
 {
   STRATA_NVTX_RANGE("strata::sort_by_key");
-  detail::frontend::sort_pairs<false>(
-    policy, "strata::sort_by_key", keys_first, keys_last, values_first, cuda::std::less<>{});
+  detail::frontend::sort_pairs<false>(policy, "strata::sort_by_key", keys_first, keys_last, values_first,
+                                      cuda::std::less<>{});
 }
 
 // As sort_by_key, and keys that compare equal keep their order (with their values).
 template <typename A, typename KeyIt, typename ValueIt, typename Compare>
-void stable_sort_by_key(const execution_policy<A>& policy,
-                        KeyIt keys_first,
-                        KeyIt keys_last,
-                        ValueIt values_first,
+void stable_sort_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first,
                         Compare comp)
 {
   STRATA_NVTX_RANGE("strata::stable_sort_by_key");
@@ -443,8 +430,8 @@ template <typename A, typename KeyIt, typename ValueIt>
 void stable_sort_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first)
 {
   STRATA_NVTX_RANGE("strata::stable_sort_by_key");
-  detail::frontend::sort_pairs<true>(
-    policy, "strata::stable_sort_by_key", keys_first, keys_last, values_first, cuda::std::less<>{});
+  detail::frontend::sort_pairs<true>(policy, "strata::stable_sort_by_key", keys_first, keys_last, values_first,
+                                     cuda::std::less<>{});
 }
 
 // -- is_sorted and is_sorted_until ----------------------------------------------------------------------------
@@ -461,13 +448,10 @@ bool is_sorted(const execution_policy<A>& policy, ForwardIt first, ForwardIt las
     return true;
   }
   using OpT = detail::frontend::neighbours_in_order<typename detail::frontend::device_comparator<Compare>::type>;
-  return detail::frontend::transform_reduce_to_host<bool>(policy,
-                                                          "strata::is_sorted",
-                                                          detail::frontend::neighbours(first),
-                                                          n - 1,
+  return detail::frontend::transform_reduce_to_host<bool>(policy, "strata::is_sorted",
+                                                          detail::frontend::neighbours(first), n - 1,
                                                           cuda::std::logical_and<>{},
-                                                          OpT{detail::frontend::to_device(comp)},
-                                                          true);
+                                                          OpT{detail::frontend::to_device(comp)}, true);
 }
 
 template <typename A, typename ForwardIt>
@@ -489,10 +473,8 @@ ForwardIt is_sorted_until(const execution_policy<A>& policy, ForwardIt first, Fo
   }
   using OpT = detail::frontend::descent_position<typename detail::frontend::device_comparator<Compare>::type>;
   const std::ptrdiff_t end =
-    detail::frontend::indexed_reduce_to_host<std::ptrdiff_t>(policy,
-                                                             "strata::is_sorted_until",
-                                                             detail::frontend::neighbours(first),
-                                                             n - 1,
+    detail::frontend::indexed_reduce_to_host<std::ptrdiff_t>(policy, "strata::is_sorted_until",
+                                                             detail::frontend::neighbours(first), n - 1,
                                                              cuda::minimum<>{},
                                                              OpT{detail::frontend::to_device(comp), n});
   return first + end;

@@ -134,12 +134,8 @@ struct scatter_one
 
 // Launches output[i] = op(inputs[i]...) for i in [0, n), throwing for `name`; returns output + n.
 template <typename PolicyT, typename OutputIt, typename NumItemsT, typename OpT, typename... InputIts>
-OutputIt transform_n(const PolicyT& policy,
-                     const char* name,
-                     cuda::std::tuple<InputIts...> inputs,
-                     OutputIt output,
-                     NumItemsT n,
-                     OpT op)
+OutputIt transform_n(const PolicyT& policy, const char* name, cuda::std::tuple<InputIts...> inputs, OutputIt output,
+                     NumItemsT n, OpT op)
 {
   throw_on_error(DeviceTransform::Transform(inputs, unwrap(output), n, op, policy), name);
   finish_for_host(policy, name, output);
@@ -153,8 +149,8 @@ template <typename PolicyT, typename OutputIt, typename Size, typename T>
 OutputIt fill_n(const PolicyT& policy, const char* name, OutputIt first, Size n, const T& value)
 {
   using ValueT = written_t<OutputIt, T>;
-  return transform_n(
-    policy, name, cuda::std::make_tuple(), first, n, constant_value<ValueT>{static_cast<ValueT>(value)});
+  return transform_n(policy, name, cuda::std::make_tuple(), first, n,
+                     constant_value<ValueT>{static_cast<ValueT>(value)});
 }
 
 template <typename PolicyT, typename InputIt, typename Size, typename OutputIt>
@@ -174,10 +170,8 @@ InputIt for_each(const execution_policy<A>& policy, InputIt first, InputIt last,
 {
   STRATA_NVTX_RANGE("strata::for_each");
   auto items = detail::unwrap(first);
-  detail::throw_on_error(DeviceFor::ForEachN(items,
-                                             cuda::std::distance(first, last),
-                                             detail::frontend::for_each_op<decltype(items)>(f),
-                                             policy),
+  detail::throw_on_error(DeviceFor::ForEachN(items, cuda::std::distance(first, last),
+                                             detail::frontend::for_each_op<decltype(items)>(f), policy),
                          "strata::for_each");
   detail::finish_for_host(policy, "strata::for_each", first);
   return last;
@@ -201,29 +195,18 @@ template <typename A, typename InputIt, typename OutputIt, typename UnaryOp>
 OutputIt transform(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, UnaryOp op)
 {
   STRATA_NVTX_RANGE("strata::transform");
-  return detail::frontend::transform_n(policy,
-                                       "strata::transform",
-                                       cuda::std::make_tuple(detail::unwrap(first)),
-                                       d_first,
-                                       cuda::std::distance(first, last),
-                                       op);
+  return detail::frontend::transform_n(policy, "strata::transform", cuda::std::make_tuple(detail::unwrap(first)),
+                                       d_first, cuda::std::distance(first, last), op);
 }
 
 template <typename A, typename InputIt1, typename InputIt2, typename OutputIt, typename BinaryOp>
-OutputIt transform(const execution_policy<A>& policy,
-                   InputIt1 first1,
-                   InputIt1 last1,
-                   InputIt2 first2,
-                   OutputIt d_first,
-                   BinaryOp op)
+OutputIt transform(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2,
+                   OutputIt d_first, BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::transform");
-  return detail::frontend::transform_n(policy,
-                                       "strata::transform",
-                                       cuda::std::make_tuple(detail::unwrap(first1), detail::unwrap(first2)),
-                                       d_first,
-                                       cuda::std::distance(first1, last1),
-                                       op);
+  return detail::frontend::transform_n(policy, "strata::transform",
+                                       cuda::std::make_tuple(detail::unwrap(first1), detail::unwrap(first2)), d_first,
+                                       cuda::std::distance(first1, last1), op);
 }
 
 // -- fill, copy, generate -------------------------------------------------------------------------------------
@@ -260,12 +243,8 @@ template <typename A, typename ForwardIt, typename Generator>
 void generate(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, Generator gen)
 {
   STRATA_NVTX_RANGE("strata::generate");
-  detail::frontend::transform_n(policy,
-                                "strata::generate",
-                                cuda::std::make_tuple(),
-                                first,
-                                cuda::std::distance(first, last),
-                                detail::frontend::call_generator<Generator>{gen});
+  detail::frontend::transform_n(policy, "strata::generate", cuda::std::make_tuple(), first,
+                                cuda::std::distance(first, last), detail::frontend::call_generator<Generator>{gen});
 }
 
 // -- sequence and tabulate (Thrust's) -------------------------------------------------------------------------
@@ -276,11 +255,8 @@ void sequence(const execution_policy<A>& policy, ForwardIt first, ForwardIt last
 {
   STRATA_NVTX_RANGE("strata::sequence");
   const auto n = cuda::std::distance(first, last);
-  detail::frontend::transform_n(policy,
-                                "strata::sequence",
-                                cuda::std::make_tuple(thrust::counting_iterator<std::size_t>(0)),
-                                first,
-                                n,
+  detail::frontend::transform_n(policy, "strata::sequence",
+                                cuda::std::make_tuple(thrust::counting_iterator<std::size_t>(0)), first, n,
                                 detail::frontend::arithmetic_sequence<T>{init, step});
 }
 
@@ -303,29 +279,22 @@ void tabulate(const execution_policy<A>& policy, ForwardIt first, ForwardIt last
 {
   STRATA_NVTX_RANGE("strata::tabulate");
   const auto n = cuda::std::distance(first, last);
-  detail::frontend::transform_n(policy,
-                                "strata::tabulate",
-                                cuda::std::make_tuple(
-                                  thrust::counting_iterator<detail::iter_difference_t<ForwardIt>>(0)),
-                                first,
-                                n,
-                                op);
+  detail::frontend::transform_n(
+    policy, "strata::tabulate",
+    cuda::std::make_tuple(thrust::counting_iterator<detail::iter_difference_t<ForwardIt>>(0)), first, n, op);
 }
 
 // -- gather and scatter (Thrust's) ----------------------------------------------------------------------------
 
 // result[i] = input[map[i]] for i in [0, map_last - map_first); returns the end of the result.
 template <typename A, typename MapIt, typename InputIt, typename OutputIt>
-OutputIt
-gather(const execution_policy<A>& policy, MapIt map_first, MapIt map_last, InputIt input_first, OutputIt result)
+OutputIt gather(const execution_policy<A>& policy, MapIt map_first, MapIt map_last, InputIt input_first,
+                OutputIt result)
 {
   STRATA_NVTX_RANGE("strata::gather");
   using ValueT  = detail::frontend::written_t<OutputIt, detail::iter_value_t<InputIt>>;
   auto gathered = thrust::make_permutation_iterator(detail::unwrap(input_first), detail::unwrap(map_first));
-  return detail::frontend::transform_n(policy,
-                                       "strata::gather",
-                                       cuda::std::make_tuple(gathered),
-                                       result,
+  return detail::frontend::transform_n(policy, "strata::gather", cuda::std::make_tuple(gathered), result,
                                        cuda::std::distance(map_first, map_last),
                                        detail::frontend::identity_as<ValueT>{});
 }
@@ -335,8 +304,8 @@ template <typename A, typename InputIt, typename MapIt, typename OutputIt>
 void scatter(const execution_policy<A>& policy, InputIt first, InputIt last, MapIt map, OutputIt result)
 {
   STRATA_NVTX_RANGE("strata::scatter");
-  using OpT = detail::frontend::
-    scatter_one<detail::unwrapped_t<InputIt>, detail::unwrapped_t<MapIt>, detail::unwrapped_t<OutputIt>>;
+  using OpT = detail::frontend::scatter_one<detail::unwrapped_t<InputIt>, detail::unwrapped_t<MapIt>,
+                                            detail::unwrapped_t<OutputIt>>;
   detail::throw_on_error(DeviceFor::Bulk(cuda::std::distance(first, last),
                                          OpT{detail::unwrap(first), detail::unwrap(map), detail::unwrap(result)},
                                          policy),

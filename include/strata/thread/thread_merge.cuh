@@ -38,8 +38,8 @@ STRATA_NAMESPACE_BEGIN
 //! reading one key of each sequence.
 STRATA_MERGE_EXEC_CHECK_DISABLE
 template <typename KeyIt1, typename KeyIt2, typename OffsetT, typename BinaryPred>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE OffsetT
-MergePath(KeyIt1 keys1, KeyIt2 keys2, OffsetT keys1_count, OffsetT keys2_count, OffsetT diag, BinaryPred binary_pred)
+STRATA_HOST_DEVICE STRATA_FORCEINLINE OffsetT MergePath(KeyIt1 keys1, KeyIt2 keys2, OffsetT keys1_count,
+                                                        OffsetT keys2_count, OffsetT diag, BinaryPred binary_pred)
 {
   // The split lies in [lo, hi]: at least diag - keys2_count items must come from keys1, at most min(diag,
   // keys1_count) can. keys1[mid] is among the first diag outputs exactly when keys2[diag - 1 - mid], the key it
@@ -69,14 +69,9 @@ MergePath(KeyIt1 keys1, KeyIt2 keys2, OffsetT keys1_count, OffsetT keys2_count, 
 //! unspecified). `keys` is any random-access iterator; keys are read once each, in merge order.
 STRATA_MERGE_EXEC_CHECK_DISABLE
 template <typename KeyT, typename KeyIteratorT, typename CompareOp, int ITEMS_PER_THREAD>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE void SerialMerge(KeyIteratorT keys,
-                                                       int keys1_beg,
-                                                       int keys2_beg,
-                                                       int keys1_count,
-                                                       int keys2_count,
-                                                       KeyT (&output)[ITEMS_PER_THREAD],
-                                                       int (&indices)[ITEMS_PER_THREAD],
-                                                       CompareOp compare_op)
+STRATA_HOST_DEVICE STRATA_FORCEINLINE void SerialMerge(KeyIteratorT keys, int keys1_beg, int keys2_beg, int keys1_count,
+                                                       int keys2_count, KeyT (&output)[ITEMS_PER_THREAD],
+                                                       int (&indices)[ITEMS_PER_THREAD], CompareOp compare_op)
 {
   const int keys1_end = keys1_beg + keys1_count;
   const int keys2_end = keys2_beg + keys2_count;
@@ -138,14 +133,9 @@ namespace detail
 // that range has one left. A range that has run out reads as empty through its index, not its key.
 STRATA_MERGE_EXEC_CHECK_DISABLE
 template <typename KeyT, typename KeyIteratorT, typename CompareOp, int ITEMS_PER_THREAD>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE void serial_merge_padded(KeyIteratorT keys,
-                                                               int keys1_beg,
-                                                               int keys2_beg,
-                                                               int keys1_count,
-                                                               int keys2_count,
-                                                               KeyT (&output)[ITEMS_PER_THREAD],
-                                                               int (&indices)[ITEMS_PER_THREAD],
-                                                               CompareOp compare_op)
+STRATA_HOST_DEVICE STRATA_FORCEINLINE void
+serial_merge_padded(KeyIteratorT keys, int keys1_beg, int keys2_beg, int keys1_count, int keys2_count,
+                    KeyT (&output)[ITEMS_PER_THREAD], int (&indices)[ITEMS_PER_THREAD], CompareOp compare_op)
 {
   const int keys1_end = keys1_beg + keys1_count;
   const int keys2_end = keys2_beg + keys2_count;
@@ -173,14 +163,9 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE void serial_merge_padded(KeyIteratorT keys
 // serial_merge_padded where PADDED (the caller keeps its promises), SerialMerge otherwise.
 STRATA_MERGE_EXEC_CHECK_DISABLE
 template <bool PADDED, typename KeyT, typename KeyIteratorT, typename CompareOp, int ITEMS_PER_THREAD>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE void serial_merge(KeyIteratorT keys,
-                                                        int keys1_beg,
-                                                        int keys2_beg,
-                                                        int keys1_count,
-                                                        int keys2_count,
-                                                        KeyT (&output)[ITEMS_PER_THREAD],
-                                                        int (&indices)[ITEMS_PER_THREAD],
-                                                        CompareOp compare_op)
+STRATA_HOST_DEVICE STRATA_FORCEINLINE void
+serial_merge(KeyIteratorT keys, int keys1_beg, int keys2_beg, int keys1_count, int keys2_count,
+             KeyT (&output)[ITEMS_PER_THREAD], int (&indices)[ITEMS_PER_THREAD], CompareOp compare_op)
 {
   if constexpr (PADDED)
   {
@@ -233,8 +218,8 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE void merge_path_narrow(OffsetT& lo, Offset
 // has binary_pred(keys2[diag - 1 - p], keys1[p]) (a warp's __ballot_sync, one probe a lane).
 STRATA_MERGE_EXEC_CHECK_DISABLE
 template <typename OffsetT, typename BallotOp>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE OffsetT
-merge_path_by_rounds(OffsetT keys1_count, OffsetT keys2_count, OffsetT diag, BallotOp ballot)
+STRATA_HOST_DEVICE STRATA_FORCEINLINE OffsetT merge_path_by_rounds(OffsetT keys1_count, OffsetT keys2_count,
+                                                                   OffsetT diag, BallotOp ballot)
 {
   OffsetT lo = diag > keys2_count ? OffsetT(diag - keys2_count) : OffsetT(0);
   OffsetT hi = diag < keys1_count ? diag : keys1_count;

@@ -87,8 +87,7 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadReduce(const T* input, ReductionOp
 // The reduction prefix op input[0] op ... op input[LENGTH - 1]: the prefix is the left-most operand. LENGTH may
 // be 0 (the result is the prefix). The prefix is not deduced, so a literal of another type converts to T.
 template <int LENGTH, typename T, typename ReductionOp>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadReduce(const T* input,
-                                                     ReductionOp reduction_op,
+STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadReduce(const T* input, ReductionOp reduction_op,
                                                      cuda::std::type_identity_t<T> prefix)
 {
   static_assert(LENGTH >= 0, "ThreadReduce needs a non-negative length");
@@ -112,8 +111,7 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadReduce(const T (&input)[LENGTH], R
 
 // prefix op (the reduction of a whole statically sized array).
 template <int LENGTH, typename T, typename ReductionOp>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadReduce(const T (&input)[LENGTH],
-                                                     ReductionOp reduction_op,
+STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadReduce(const T (&input)[LENGTH], ReductionOp reduction_op,
                                                      cuda::std::type_identity_t<T> prefix)
 {
   return ThreadReduce<LENGTH>(static_cast<const T*>(input), reduction_op, prefix);

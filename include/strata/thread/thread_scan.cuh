@@ -64,9 +64,7 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadScanInclusive(const T* input, T* o
 // output[i] = prefix op input[0] op ... op input[i]; without the prefix when `apply_prefix` is false (the first
 // thread of a block has no prefix to apply). Returns the aggregate, output[LENGTH - 1].
 template <int LENGTH, typename T, typename ScanOp>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadScanInclusive(const T* input,
-                                                            T* output,
-                                                            ScanOp scan_op,
+STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadScanInclusive(const T* input, T* output, ScanOp scan_op,
                                                             cuda::std::type_identity_t<T> prefix,
                                                             bool apply_prefix = true)
 {
@@ -85,9 +83,7 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadScanInclusive(const T* input,
 // output[0] still receives `prefix`, a value the caller ignores. Returns the aggregate: the inclusive value after
 // the last item.
 template <int LENGTH, typename T, typename ScanOp>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadScanExclusive(const T* input,
-                                                            T* output,
-                                                            ScanOp scan_op,
+STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadScanExclusive(const T* input, T* output, ScanOp scan_op,
                                                             cuda::std::type_identity_t<T> prefix,
                                                             bool apply_prefix = true)
 {
@@ -103,33 +99,28 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadScanExclusive(const T* input,
 
 // Array forms of the above: LENGTH is the array's extent.
 template <int LENGTH, typename T, typename ScanOp>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadScanInclusive(const T (&input)[LENGTH],
-                                                            T (&output)[LENGTH],
+STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadScanInclusive(const T (&input)[LENGTH], T (&output)[LENGTH],
                                                             ScanOp scan_op)
 {
   return ThreadScanInclusive<LENGTH>(static_cast<const T*>(input), static_cast<T*>(output), scan_op);
 }
 
 template <int LENGTH, typename T, typename ScanOp>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadScanInclusive(const T (&input)[LENGTH],
-                                                            T (&output)[LENGTH],
-                                                            ScanOp scan_op,
-                                                            cuda::std::type_identity_t<T> prefix,
+STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadScanInclusive(const T (&input)[LENGTH], T (&output)[LENGTH],
+                                                            ScanOp scan_op, cuda::std::type_identity_t<T> prefix,
                                                             bool apply_prefix = true)
 {
-  return ThreadScanInclusive<LENGTH>(
-    static_cast<const T*>(input), static_cast<T*>(output), scan_op, prefix, apply_prefix);
+  return ThreadScanInclusive<LENGTH>(static_cast<const T*>(input), static_cast<T*>(output), scan_op, prefix,
+                                     apply_prefix);
 }
 
 template <int LENGTH, typename T, typename ScanOp>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadScanExclusive(const T (&input)[LENGTH],
-                                                            T (&output)[LENGTH],
-                                                            ScanOp scan_op,
-                                                            cuda::std::type_identity_t<T> prefix,
+STRATA_HOST_DEVICE STRATA_FORCEINLINE T ThreadScanExclusive(const T (&input)[LENGTH], T (&output)[LENGTH],
+                                                            ScanOp scan_op, cuda::std::type_identity_t<T> prefix,
                                                             bool apply_prefix = true)
 {
-  return ThreadScanExclusive<LENGTH>(
-    static_cast<const T*>(input), static_cast<T*>(output), scan_op, prefix, apply_prefix);
+  return ThreadScanExclusive<LENGTH>(static_cast<const T*>(input), static_cast<T*>(output), scan_op, prefix,
+                                     apply_prefix);
 }
 
 STRATA_NAMESPACE_END

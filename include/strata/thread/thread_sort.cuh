@@ -35,8 +35,7 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE void swap_items(T& a, T& b)
 STRATA_MERGE_EXEC_CHECK_DISABLE
 template <typename KeyT, typename ValueT, typename CompareOp, int ITEMS_PER_THREAD>
 STRATA_HOST_DEVICE STRATA_FORCEINLINE void stable_odd_even_sort_prefix(KeyT (&keys)[ITEMS_PER_THREAD],
-                                                                       ValueT (&values)[ITEMS_PER_THREAD],
-                                                                       int count,
+                                                                       ValueT (&values)[ITEMS_PER_THREAD], int count,
                                                                        CompareOp compare_op)
 {
   constexpr bool KEYS_ONLY = cuda::std::is_same<ValueT, NullType>::value;
@@ -63,8 +62,8 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE void stable_odd_even_sort_prefix(KeyT (&ke
 //! moving `items[i]` with `keys[i]`. Stable. ValueT may be NullType (keys only).
 STRATA_MERGE_EXEC_CHECK_DISABLE
 template <typename KeyT, typename ValueT, typename CompareOp, int ITEMS_PER_THREAD>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE void
-StableOddEvenSort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&items)[ITEMS_PER_THREAD], CompareOp compare_op)
+STRATA_HOST_DEVICE STRATA_FORCEINLINE void StableOddEvenSort(KeyT (&keys)[ITEMS_PER_THREAD],
+                                                             ValueT (&items)[ITEMS_PER_THREAD], CompareOp compare_op)
 {
   constexpr bool KEYS_ONLY = cuda::std::is_same<ValueT, NullType>::value;
   STRATA_UNROLL

@@ -27,8 +27,7 @@ inline cudaError_t CurrentDevice(int& device)
 // PTX version (e.g. 900) that kernels compiled in this translation unit run at on `device`.
 inline cudaError_t PtxVersion(int& ptx_version, int device)
 {
-  return ::strata::backend::cached_ptx_version(device,
-                                               reinterpret_cast<const void*>(&detail::ptx_probe_kernel<0>),
+  return ::strata::backend::cached_ptx_version(device, reinterpret_cast<const void*>(&detail::ptx_probe_kernel<0>),
                                                ptx_version);
 }
 
@@ -58,23 +57,19 @@ inline cudaError_t SmCount(int& sm_count, int device)
 // Resident blocks per SM of `kernel` with `block_threads` threads and `dynamic_smem_bytes` of dynamic shared
 // memory on `device` (read once, then cached by the backend).
 template <typename KernelT>
-inline cudaError_t
-MaxSmOccupancy(int& blocks_per_sm, KernelT kernel, int block_threads, int device, size_t dynamic_smem_bytes = 0)
+inline cudaError_t MaxSmOccupancy(int& blocks_per_sm, KernelT kernel, int block_threads, int device,
+                                  size_t dynamic_smem_bytes = 0)
 {
-  return ::strata::backend::cached_occupancy(
-    device, reinterpret_cast<const void*>(kernel), block_threads, dynamic_smem_bytes, blocks_per_sm);
+  return ::strata::backend::cached_occupancy(device, reinterpret_cast<const void*>(kernel), block_threads,
+                                             dynamic_smem_bytes, blocks_per_sm);
 }
 
 // One wave of `kernel` on `device`: how many blocks of `block_threads` threads, with `dynamic_smem_bytes` of dynamic
 // shared memory, the device holds at once, counting at most `max_blocks_per_sm` per SM (0: as many as occupancy
 // allows) and at least one.
 template <typename KernelT>
-inline cudaError_t WaveBlocks(size_t& wave,
-                              KernelT kernel,
-                              int block_threads,
-                              int device,
-                              size_t dynamic_smem_bytes = 0,
-                              int max_blocks_per_sm     = 0)
+inline cudaError_t WaveBlocks(size_t& wave, KernelT kernel, int block_threads, int device,
+                              size_t dynamic_smem_bytes = 0, int max_blocks_per_sm = 0)
 {
   int sm_count      = 0;
   int blocks_per_sm = 0;
@@ -95,8 +90,8 @@ inline cudaError_t WaveBlocks(size_t& wave,
 template <typename KernelT>
 inline cudaError_t PrepareSharedMemory(KernelT kernel, int block_threads, size_t dynamic_smem_bytes, int device)
 {
-  return ::strata::backend::cached_shared_memory_setup(
-    device, reinterpret_cast<const void*>(kernel), block_threads, dynamic_smem_bytes);
+  return ::strata::backend::cached_shared_memory_setup(device, reinterpret_cast<const void*>(kernel), block_threads,
+                                                       dynamic_smem_bytes);
 }
 
 // PrepareSharedMemory for a kernel whose DYNAMIC_SMEM_BYTES of dynamic shared memory are known at compile time, only
@@ -119,13 +114,8 @@ inline cudaError_t PrepareSharedMemoryOver48KiB(KernelT kernel, int block_thread
 // sm_90 and later), the launch may overlap the grid before it on the stream: the kernel must wait for that grid
 // in GridDependencyWait() (util/ptx.cuh) before it reads anything the grid writes.
 template <typename... KernelArgs, typename... Args>
-inline cudaError_t LaunchAfterShared(bool programmatic,
-                                     dim3 grid,
-                                     dim3 block,
-                                     size_t dynamic_smem_bytes,
-                                     cudaStream_t stream,
-                                     void (*kernel)(KernelArgs...),
-                                     Args&&... args)
+inline cudaError_t LaunchAfterShared(bool programmatic, dim3 grid, dim3 block, size_t dynamic_smem_bytes,
+                                     cudaStream_t stream, void (*kernel)(KernelArgs...), Args&&... args)
 {
   cudaLaunchAttribute attribute{};
   attribute.id                                         = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -142,12 +132,8 @@ inline cudaError_t LaunchAfterShared(bool programmatic,
 
 // As LaunchAfterShared, without dynamic shared memory.
 template <typename... KernelArgs, typename... Args>
-inline cudaError_t LaunchAfter(bool programmatic,
-                               dim3 grid,
-                               dim3 block,
-                               cudaStream_t stream,
-                               void (*kernel)(KernelArgs...),
-                               Args&&... args)
+inline cudaError_t LaunchAfter(bool programmatic, dim3 grid, dim3 block, cudaStream_t stream,
+                               void (*kernel)(KernelArgs...), Args&&... args)
 {
   return LaunchAfterShared(programmatic, grid, block, 0, stream, kernel, static_cast<Args&&>(args)...);
 }

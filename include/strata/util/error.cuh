@@ -20,12 +20,8 @@ STRATA_HOST_DEVICE inline cudaError_t report(cudaError_t error, const char* file
   if (error != cudaSuccess)
   {
     NV_IF_TARGET(NV_IS_HOST,
-                 (std::fprintf(stderr,
-                               "strata: CUDA error %d (%s) at %s:%d\n",
-                               static_cast<int>(error),
-                               cudaGetErrorString(error),
-                               file,
-                               line);),
+                 (std::fprintf(stderr, "strata: CUDA error %d (%s) at %s:%d\n", static_cast<int>(error),
+                               cudaGetErrorString(error), file, line);),
                  (printf("strata: CUDA error %d at %s:%d\n", static_cast<int>(error), file, line);));
   }
 #else

@@ -25,8 +25,8 @@ STRATA_NAMESPACE_BEGIN
 
 // Blocked load of ITEMS_PER_THREAD items per thread from `block_src_it`.
 template <typename T, int ITEMS_PER_THREAD, typename RandomAccessIterator>
-STRATA_DEVICE STRATA_FORCEINLINE void
-LoadDirectBlocked(int linear_tid, RandomAccessIterator block_src_it, T (&dst_items)[ITEMS_PER_THREAD])
+STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectBlocked(int linear_tid, RandomAccessIterator block_src_it,
+                                                        T (&dst_items)[ITEMS_PER_THREAD])
 {
   STRATA_UNROLL
   for (int i = 0; i < ITEMS_PER_THREAD; ++i)
@@ -37,10 +37,8 @@ LoadDirectBlocked(int linear_tid, RandomAccessIterator block_src_it, T (&dst_ite
 
 // Blocked load of the items at indices < block_items_end; items at other indices keep their values.
 template <typename T, int ITEMS_PER_THREAD, typename RandomAccessIterator>
-STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectBlocked(int linear_tid,
-                                                        RandomAccessIterator block_src_it,
-                                                        T (&dst_items)[ITEMS_PER_THREAD],
-                                                        int block_items_end)
+STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectBlocked(int linear_tid, RandomAccessIterator block_src_it,
+                                                        T (&dst_items)[ITEMS_PER_THREAD], int block_items_end)
 {
   STRATA_UNROLL
   for (int i = 0; i < ITEMS_PER_THREAD; ++i)
@@ -55,10 +53,8 @@ STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectBlocked(int linear_tid,
 
 // Blocked load of the items at indices < block_items_end; items at other indices get `oob_default`.
 template <typename T, typename DefaultT, int ITEMS_PER_THREAD, typename RandomAccessIterator>
-STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectBlocked(int linear_tid,
-                                                        RandomAccessIterator block_src_it,
-                                                        T (&dst_items)[ITEMS_PER_THREAD],
-                                                        int block_items_end,
+STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectBlocked(int linear_tid, RandomAccessIterator block_src_it,
+                                                        T (&dst_items)[ITEMS_PER_THREAD], int block_items_end,
                                                         DefaultT oob_default)
 {
   STRATA_UNROLL
@@ -78,8 +74,8 @@ STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectBlocked(int linear_tid,
 
 // Blocked store of ITEMS_PER_THREAD items per thread to `block_itr`.
 template <typename T, int ITEMS_PER_THREAD, typename OutputIteratorT>
-STRATA_DEVICE STRATA_FORCEINLINE void
-StoreDirectBlocked(int linear_tid, OutputIteratorT block_itr, const T (&items)[ITEMS_PER_THREAD])
+STRATA_DEVICE STRATA_FORCEINLINE void StoreDirectBlocked(int linear_tid, OutputIteratorT block_itr,
+                                                         const T (&items)[ITEMS_PER_THREAD])
 {
   STRATA_UNROLL
   for (int i = 0; i < ITEMS_PER_THREAD; ++i)
@@ -90,8 +86,8 @@ StoreDirectBlocked(int linear_tid, OutputIteratorT block_itr, const T (&items)[I
 
 // Blocked store of the items at indices < valid_items.
 template <typename T, int ITEMS_PER_THREAD, typename OutputIteratorT>
-STRATA_DEVICE STRATA_FORCEINLINE void
-StoreDirectBlocked(int linear_tid, OutputIteratorT block_itr, const T (&items)[ITEMS_PER_THREAD], int valid_items)
+STRATA_DEVICE STRATA_FORCEINLINE void StoreDirectBlocked(int linear_tid, OutputIteratorT block_itr,
+                                                         const T (&items)[ITEMS_PER_THREAD], int valid_items)
 {
   STRATA_UNROLL
   for (int i = 0; i < ITEMS_PER_THREAD; ++i)
@@ -184,8 +180,7 @@ struct plain_vector_store
 // Blocked load through vectors where T and the pointer's alignment allow it, element loads otherwise.
 // `load_vector(const vector_t* p)` returns the vector at p (BlockLoad passes ThreadLoad<MODIFIER> here).
 template <typename T, int ITEMS_PER_THREAD, typename VectorLoadOp>
-STRATA_DEVICE STRATA_FORCEINLINE void load_direct_blocked_vectorized(int linear_tid,
-                                                                     const T* block_src_ptr,
+STRATA_DEVICE STRATA_FORCEINLINE void load_direct_blocked_vectorized(int linear_tid, const T* block_src_ptr,
                                                                      T (&dst_items)[ITEMS_PER_THREAD],
                                                                      VectorLoadOp load_vector)
 {
@@ -214,8 +209,7 @@ STRATA_DEVICE STRATA_FORCEINLINE void load_direct_blocked_vectorized(int linear_
 // Blocked store through vectors where T and the pointer's alignment allow it, element stores otherwise.
 // `store_vector(vector_t* p, const vector_t& v)` writes v at p.
 template <typename T, int ITEMS_PER_THREAD, typename VectorStoreOp>
-STRATA_DEVICE STRATA_FORCEINLINE void store_direct_blocked_vectorized(int linear_tid,
-                                                                      T* block_ptr,
+STRATA_DEVICE STRATA_FORCEINLINE void store_direct_blocked_vectorized(int linear_tid, T* block_ptr,
                                                                       const T (&items)[ITEMS_PER_THREAD],
                                                                       VectorStoreOp store_vector)
 {
@@ -245,16 +239,16 @@ STRATA_DEVICE STRATA_FORCEINLINE void store_direct_blocked_vectorized(int linear
 // aligned to the vector width; otherwise (any other T, or a misaligned pointer) element loads, as
 // LoadDirectBlocked. The alignment check is made at run time, so any pointer is accepted.
 template <typename T, int ITEMS_PER_THREAD>
-STRATA_DEVICE STRATA_FORCEINLINE void
-LoadDirectBlockedVectorized(int linear_tid, const T* block_src_ptr, T (&dst_items)[ITEMS_PER_THREAD])
+STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectBlockedVectorized(int linear_tid, const T* block_src_ptr,
+                                                                  T (&dst_items)[ITEMS_PER_THREAD])
 {
   detail::load_direct_blocked_vectorized(linear_tid, block_src_ptr, dst_items, detail::plain_vector_load{});
 }
 
 // Blocked store through vector stores under the same conditions as LoadDirectBlockedVectorized.
 template <typename T, int ITEMS_PER_THREAD>
-STRATA_DEVICE STRATA_FORCEINLINE void
-StoreDirectBlockedVectorized(int linear_tid, T* block_ptr, const T (&items)[ITEMS_PER_THREAD])
+STRATA_DEVICE STRATA_FORCEINLINE void StoreDirectBlockedVectorized(int linear_tid, T* block_ptr,
+                                                                   const T (&items)[ITEMS_PER_THREAD])
 {
   detail::store_direct_blocked_vectorized(linear_tid, block_ptr, items, detail::plain_vector_store{});
 }
@@ -263,8 +257,8 @@ StoreDirectBlockedVectorized(int linear_tid, T* block_ptr, const T (&items)[ITEM
 
 // Striped load across BLOCK_THREADS threads: item i of thread t comes from index t + i * BLOCK_THREADS.
 template <int BLOCK_THREADS, typename T, int ITEMS_PER_THREAD, typename RandomAccessIterator>
-STRATA_DEVICE STRATA_FORCEINLINE void
-LoadDirectStriped(int linear_tid, RandomAccessIterator block_src_it, T (&dst_items)[ITEMS_PER_THREAD])
+STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectStriped(int linear_tid, RandomAccessIterator block_src_it,
+                                                        T (&dst_items)[ITEMS_PER_THREAD])
 {
   STRATA_UNROLL
   for (int i = 0; i < ITEMS_PER_THREAD; ++i)
@@ -275,10 +269,8 @@ LoadDirectStriped(int linear_tid, RandomAccessIterator block_src_it, T (&dst_ite
 
 // Striped load of the items at indices < block_items_end; items at other indices keep their values.
 template <int BLOCK_THREADS, typename T, int ITEMS_PER_THREAD, typename RandomAccessIterator>
-STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectStriped(int linear_tid,
-                                                        RandomAccessIterator block_src_it,
-                                                        T (&dst_items)[ITEMS_PER_THREAD],
-                                                        int block_items_end)
+STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectStriped(int linear_tid, RandomAccessIterator block_src_it,
+                                                        T (&dst_items)[ITEMS_PER_THREAD], int block_items_end)
 {
   STRATA_UNROLL
   for (int i = 0; i < ITEMS_PER_THREAD; ++i)
@@ -293,10 +285,8 @@ STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectStriped(int linear_tid,
 
 // Striped load of the items at indices < block_items_end; items at other indices get `oob_default`.
 template <int BLOCK_THREADS, typename T, typename DefaultT, int ITEMS_PER_THREAD, typename RandomAccessIterator>
-STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectStriped(int linear_tid,
-                                                        RandomAccessIterator block_src_it,
-                                                        T (&dst_items)[ITEMS_PER_THREAD],
-                                                        int block_items_end,
+STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectStriped(int linear_tid, RandomAccessIterator block_src_it,
+                                                        T (&dst_items)[ITEMS_PER_THREAD], int block_items_end,
                                                         DefaultT oob_default)
 {
   STRATA_UNROLL
@@ -316,8 +306,8 @@ STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectStriped(int linear_tid,
 
 // Striped store across BLOCK_THREADS threads: item i of thread t goes to index t + i * BLOCK_THREADS.
 template <int BLOCK_THREADS, typename T, int ITEMS_PER_THREAD, typename OutputIteratorT>
-STRATA_DEVICE STRATA_FORCEINLINE void
-StoreDirectStriped(int linear_tid, OutputIteratorT block_itr, const T (&items)[ITEMS_PER_THREAD])
+STRATA_DEVICE STRATA_FORCEINLINE void StoreDirectStriped(int linear_tid, OutputIteratorT block_itr,
+                                                         const T (&items)[ITEMS_PER_THREAD])
 {
   STRATA_UNROLL
   for (int i = 0; i < ITEMS_PER_THREAD; ++i)
@@ -328,8 +318,8 @@ StoreDirectStriped(int linear_tid, OutputIteratorT block_itr, const T (&items)[I
 
 // Striped store of the items at indices < valid_items.
 template <int BLOCK_THREADS, typename T, int ITEMS_PER_THREAD, typename OutputIteratorT>
-STRATA_DEVICE STRATA_FORCEINLINE void
-StoreDirectStriped(int linear_tid, OutputIteratorT block_itr, const T (&items)[ITEMS_PER_THREAD], int valid_items)
+STRATA_DEVICE STRATA_FORCEINLINE void StoreDirectStriped(int linear_tid, OutputIteratorT block_itr,
+                                                         const T (&items)[ITEMS_PER_THREAD], int valid_items)
 {
   STRATA_UNROLL
   for (int i = 0; i < ITEMS_PER_THREAD; ++i)
@@ -360,8 +350,8 @@ STRATA_DEVICE STRATA_FORCEINLINE int warp_striped_base(int linear_tid)
 
 // Warp-striped load: item i of lane l of warp w comes from index w * 32 * ITEMS_PER_THREAD + l + 32 * i.
 template <typename T, int ITEMS_PER_THREAD, typename RandomAccessIterator>
-STRATA_DEVICE STRATA_FORCEINLINE void
-LoadDirectWarpStriped(int linear_tid, RandomAccessIterator block_src_it, T (&dst_items)[ITEMS_PER_THREAD])
+STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectWarpStriped(int linear_tid, RandomAccessIterator block_src_it,
+                                                            T (&dst_items)[ITEMS_PER_THREAD])
 {
   const int base = detail::warp_striped_base<ITEMS_PER_THREAD>(linear_tid);
   STRATA_UNROLL
@@ -373,10 +363,8 @@ LoadDirectWarpStriped(int linear_tid, RandomAccessIterator block_src_it, T (&dst
 
 // Warp-striped load of the items at indices < block_items_end; items at other indices keep their values.
 template <typename T, int ITEMS_PER_THREAD, typename RandomAccessIterator>
-STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectWarpStriped(int linear_tid,
-                                                            RandomAccessIterator block_src_it,
-                                                            T (&dst_items)[ITEMS_PER_THREAD],
-                                                            int block_items_end)
+STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectWarpStriped(int linear_tid, RandomAccessIterator block_src_it,
+                                                            T (&dst_items)[ITEMS_PER_THREAD], int block_items_end)
 {
   const int base = detail::warp_striped_base<ITEMS_PER_THREAD>(linear_tid);
   STRATA_UNROLL
@@ -392,10 +380,8 @@ STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectWarpStriped(int linear_tid,
 
 // Warp-striped load of the items at indices < block_items_end; items at other indices get `oob_default`.
 template <typename T, typename DefaultT, int ITEMS_PER_THREAD, typename RandomAccessIterator>
-STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectWarpStriped(int linear_tid,
-                                                            RandomAccessIterator block_src_it,
-                                                            T (&dst_items)[ITEMS_PER_THREAD],
-                                                            int block_items_end,
+STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectWarpStriped(int linear_tid, RandomAccessIterator block_src_it,
+                                                            T (&dst_items)[ITEMS_PER_THREAD], int block_items_end,
                                                             DefaultT oob_default)
 {
   const int base = detail::warp_striped_base<ITEMS_PER_THREAD>(linear_tid);
@@ -416,8 +402,8 @@ STRATA_DEVICE STRATA_FORCEINLINE void LoadDirectWarpStriped(int linear_tid,
 
 // Warp-striped store: item i of lane l of warp w goes to index w * 32 * ITEMS_PER_THREAD + l + 32 * i.
 template <typename T, int ITEMS_PER_THREAD, typename OutputIteratorT>
-STRATA_DEVICE STRATA_FORCEINLINE void
-StoreDirectWarpStriped(int linear_tid, OutputIteratorT block_itr, const T (&items)[ITEMS_PER_THREAD])
+STRATA_DEVICE STRATA_FORCEINLINE void StoreDirectWarpStriped(int linear_tid, OutputIteratorT block_itr,
+                                                             const T (&items)[ITEMS_PER_THREAD])
 {
   const int base = detail::warp_striped_base<ITEMS_PER_THREAD>(linear_tid);
   STRATA_UNROLL
@@ -429,8 +415,8 @@ StoreDirectWarpStriped(int linear_tid, OutputIteratorT block_itr, const T (&item
 
 // Warp-striped store of the items at indices < valid_items.
 template <typename T, int ITEMS_PER_THREAD, typename OutputIteratorT>
-STRATA_DEVICE STRATA_FORCEINLINE void
-StoreDirectWarpStriped(int linear_tid, OutputIteratorT block_itr, const T (&items)[ITEMS_PER_THREAD], int valid_items)
+STRATA_DEVICE STRATA_FORCEINLINE void StoreDirectWarpStriped(int linear_tid, OutputIteratorT block_itr,
+                                                             const T (&items)[ITEMS_PER_THREAD], int valid_items)
 {
   const int base = detail::warp_striped_base<ITEMS_PER_THREAD>(linear_tid);
   STRATA_UNROLL

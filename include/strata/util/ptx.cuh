@@ -155,8 +155,8 @@ STRATA_DEVICE STRATA_FORCEINLINE T ShuffleUp(const T& input, int src_offset, int
 
 // Value from lane (self + src_offset) of the logical warp (clamped at `last_thread`).
 template <int LOGICAL_WARP_THREADS, typename T>
-STRATA_DEVICE STRATA_FORCEINLINE T
-ShuffleDown(const T& input, int src_offset, int last_thread, unsigned int member_mask)
+STRATA_DEVICE STRATA_FORCEINLINE T ShuffleDown(const T& input, int src_offset, int last_thread,
+                                               unsigned int member_mask)
 {
   constexpr int SEG = (32 - LOGICAL_WARP_THREADS) << 8;
   return detail::shfl<detail::shfl_mode::down>(input, src_offset, last_thread | SEG, member_mask);
@@ -186,8 +186,8 @@ STRATA_DEVICE STRATA_FORCEINLINE T ShuffleXor(const T& input, int lane_mask, uns
 // yield the same predicate.
 
 template <int LOGICAL_WARP_THREADS>
-STRATA_DEVICE STRATA_FORCEINLINE unsigned int
-ShuffleUpAdd(unsigned int value, int src_offset, int first_thread, unsigned int member_mask)
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int ShuffleUpAdd(unsigned int value, int src_offset, int first_thread,
+                                                           unsigned int member_mask)
 {
   constexpr int SEG = (32 - LOGICAL_WARP_THREADS) << 8;
   asm volatile("{\n\t.reg .u32 t;\n\t.reg .pred p;\n\t"
@@ -199,8 +199,8 @@ ShuffleUpAdd(unsigned int value, int src_offset, int first_thread, unsigned int 
 }
 
 template <int LOGICAL_WARP_THREADS>
-STRATA_DEVICE STRATA_FORCEINLINE float
-ShuffleUpAdd(float value, int src_offset, int first_thread, unsigned int member_mask)
+STRATA_DEVICE STRATA_FORCEINLINE float ShuffleUpAdd(float value, int src_offset, int first_thread,
+                                                    unsigned int member_mask)
 {
   constexpr int SEG = (32 - LOGICAL_WARP_THREADS) << 8;
   asm volatile("{\n\t.reg .f32 t;\n\t.reg .pred p;\n\t"
@@ -212,8 +212,8 @@ ShuffleUpAdd(float value, int src_offset, int first_thread, unsigned int member_
 }
 
 template <int LOGICAL_WARP_THREADS>
-STRATA_DEVICE STRATA_FORCEINLINE unsigned long long
-ShuffleUpAdd(unsigned long long value, int src_offset, int first_thread, unsigned int member_mask)
+STRATA_DEVICE STRATA_FORCEINLINE unsigned long long ShuffleUpAdd(unsigned long long value, int src_offset,
+                                                                 int first_thread, unsigned int member_mask)
 {
   constexpr int SEG = (32 - LOGICAL_WARP_THREADS) << 8;
   asm volatile("{\n\t.reg .u32 lo, hi;\n\t.reg .u64 t;\n\t.reg .pred p;\n\t"
@@ -228,8 +228,8 @@ ShuffleUpAdd(unsigned long long value, int src_offset, int first_thread, unsigne
 }
 
 template <int LOGICAL_WARP_THREADS>
-STRATA_DEVICE STRATA_FORCEINLINE double
-ShuffleUpAdd(double value, int src_offset, int first_thread, unsigned int member_mask)
+STRATA_DEVICE STRATA_FORCEINLINE double ShuffleUpAdd(double value, int src_offset, int first_thread,
+                                                     unsigned int member_mask)
 {
   constexpr int SEG = (32 - LOGICAL_WARP_THREADS) << 8;
   asm volatile("{\n\t.reg .u32 lo, hi;\n\t.reg .f64 t;\n\t.reg .pred p;\n\t"
@@ -251,8 +251,8 @@ ShuffleUpAdd(double value, int src_offset, int first_thread, unsigned int member
 // compare. The own value stays on the left: reduction trees keep their operand order.
 
 template <int LOGICAL_WARP_THREADS>
-STRATA_DEVICE STRATA_FORCEINLINE unsigned int
-ShuffleDownAdd(unsigned int value, int src_offset, int last_thread, unsigned int member_mask)
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int ShuffleDownAdd(unsigned int value, int src_offset, int last_thread,
+                                                             unsigned int member_mask)
 {
   constexpr int SEG = (32 - LOGICAL_WARP_THREADS) << 8;
   asm volatile("{\n\t.reg .u32 t;\n\t.reg .pred p;\n\t"
@@ -264,8 +264,8 @@ ShuffleDownAdd(unsigned int value, int src_offset, int last_thread, unsigned int
 }
 
 template <int LOGICAL_WARP_THREADS>
-STRATA_DEVICE STRATA_FORCEINLINE float
-ShuffleDownAdd(float value, int src_offset, int last_thread, unsigned int member_mask)
+STRATA_DEVICE STRATA_FORCEINLINE float ShuffleDownAdd(float value, int src_offset, int last_thread,
+                                                      unsigned int member_mask)
 {
   constexpr int SEG = (32 - LOGICAL_WARP_THREADS) << 8;
   asm volatile("{\n\t.reg .f32 t;\n\t.reg .pred p;\n\t"
@@ -386,8 +386,8 @@ STRATA_DEVICE STRATA_FORCEINLINE unsigned int BFE(unsigned int source, unsigned 
   asm("shr.b32 %0, %1, %2;" : "=r"(shifted) : "r"(source), "r"(bit_start));
   return shifted & (num_bits >= 32 ? 0xffffffffu : ((1u << num_bits) - 1u));
 }
-STRATA_DEVICE STRATA_FORCEINLINE unsigned int
-BFE(unsigned long long source, unsigned int bit_start, unsigned int num_bits)
+STRATA_DEVICE STRATA_FORCEINLINE unsigned int BFE(unsigned long long source, unsigned int bit_start,
+                                                  unsigned int num_bits)
 {
   unsigned long long shifted;
   asm("shr.b64 %0, %1, %2;" : "=l"(shifted) : "l"(source), "r"(bit_start));
@@ -471,9 +471,8 @@ STRATA_DEVICE STRATA_FORCEINLINE void L2RestoreNormalPriority(const void* ptr, l
   const uintptr_t stride = static_cast<uintptr_t>(threads) * 128;
   for (uintptr_t line = (begin & ~uintptr_t{127}) + static_cast<uintptr_t>(rank) * 128; line <= last; line += stride)
   {
-    NV_IF_TARGET(NV_PROVIDES_SM_80,
-                 (asm volatile("applypriority.global.L2::evict_normal [%0], 128;" ::"l"(line)
-                               : "memory");));
+    NV_IF_TARGET(NV_PROVIDES_SM_80, (asm volatile("applypriority.global.L2::evict_normal [%0], 128;" ::"l"(line)
+                                                  : "memory");));
   }
 }
 
@@ -495,11 +494,11 @@ STRATA_DEVICE STRATA_FORCEINLINE void MbarrierInit(cuda::std::uint64_t* bar)
 }
 
 // Copies `bytes` from global `src` into shared `dst`; the arrival on `bar` completes when they have landed.
-STRATA_DEVICE STRATA_FORCEINLINE void
-BulkLoad(void* dst, const void* src, cuda::std::uint32_t bytes, cuda::std::uint64_t* bar)
+STRATA_DEVICE STRATA_FORCEINLINE void BulkLoad(void* dst, const void* src, cuda::std::uint32_t bytes,
+                                               cuda::std::uint64_t* bar)
 {
-  cuda::ptx::mbarrier_arrive_expect_tx(
-    cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, bar, bytes);
+  cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, bar,
+                                       bytes);
   cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, dst, src, bytes, bar);
 }
 

@@ -85,8 +85,8 @@ public:
 
   //! Sorts the first valid_items keys of the tile; keys at and after valid_items become oob_default.
   template <typename CompareOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Sort(KeyT (&keys)[ITEMS_PER_THREAD], CompareOp compare_op, int valid_items, KeyT oob_default)
+  STRATA_DEVICE STRATA_FORCEINLINE void Sort(KeyT (&keys)[ITEMS_PER_THREAD], CompareOp compare_op, int valid_items,
+                                             KeyT oob_default)
   {
     NullType values[ITEMS_PER_THREAD];
     sort_tile<true>(keys, values, compare_op, valid_items, oob_default);
@@ -94,8 +94,8 @@ public:
 
   //! Sorts the tile's keys, each value moving with its key. Stable.
   template <typename CompareOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Sort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&items)[ITEMS_PER_THREAD], CompareOp compare_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void Sort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&items)[ITEMS_PER_THREAD],
+                                             CompareOp compare_op)
   {
     sort_tile<false>(keys, items, compare_op, TILE_ITEMS, keys[0]);
   }
@@ -103,11 +103,8 @@ public:
   //! Sorts the first valid_items keys with their values; keys at and after valid_items become oob_default and their
   //! values stay where they are. IS_LAST_TILE = false: the tile is full, valid_items and oob_default are ignored.
   template <typename CompareOp, bool IS_LAST_TILE = true>
-  STRATA_DEVICE STRATA_FORCEINLINE void Sort(KeyT (&keys)[ITEMS_PER_THREAD],
-                                             ValueT (&items)[ITEMS_PER_THREAD],
-                                             CompareOp compare_op,
-                                             int valid_items,
-                                             KeyT oob_default)
+  STRATA_DEVICE STRATA_FORCEINLINE void Sort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&items)[ITEMS_PER_THREAD],
+                                             CompareOp compare_op, int valid_items, KeyT oob_default)
   {
     sort_tile<IS_LAST_TILE>(keys, items, compare_op, valid_items, oob_default);
   }
@@ -120,25 +117,22 @@ public:
   }
 
   template <typename CompareOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  StableSort(KeyT (&keys)[ITEMS_PER_THREAD], CompareOp compare_op, int valid_items, KeyT oob_default)
+  STRATA_DEVICE STRATA_FORCEINLINE void StableSort(KeyT (&keys)[ITEMS_PER_THREAD], CompareOp compare_op,
+                                                   int valid_items, KeyT oob_default)
   {
     Sort(keys, compare_op, valid_items, oob_default);
   }
 
   template <typename CompareOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  StableSort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&items)[ITEMS_PER_THREAD], CompareOp compare_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void StableSort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&items)[ITEMS_PER_THREAD],
+                                                   CompareOp compare_op)
   {
     Sort(keys, items, compare_op);
   }
 
   template <typename CompareOp, bool IS_LAST_TILE = true>
-  STRATA_DEVICE STRATA_FORCEINLINE void StableSort(KeyT (&keys)[ITEMS_PER_THREAD],
-                                                   ValueT (&items)[ITEMS_PER_THREAD],
-                                                   CompareOp compare_op,
-                                                   int valid_items,
-                                                   KeyT oob_default)
+  STRATA_DEVICE STRATA_FORCEINLINE void StableSort(KeyT (&keys)[ITEMS_PER_THREAD], ValueT (&items)[ITEMS_PER_THREAD],
+                                                   CompareOp compare_op, int valid_items, KeyT oob_default)
   {
     Sort<CompareOp, IS_LAST_TILE>(keys, items, compare_op, valid_items, oob_default);
   }
@@ -162,11 +156,8 @@ private:
 
   // ValuesT is ValueT, or NullType for a keys-only call. PARTIAL: only tile items below valid_items take part.
   template <bool PARTIAL, typename ValuesT, typename CompareOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void sort_tile(KeyT (&keys)[ITEMS_PER_THREAD],
-                                                  ValuesT (&values)[ITEMS_PER_THREAD],
-                                                  CompareOp compare_op,
-                                                  int valid_items,
-                                                  KeyT oob_default)
+  STRATA_DEVICE STRATA_FORCEINLINE void sort_tile(KeyT (&keys)[ITEMS_PER_THREAD], ValuesT (&values)[ITEMS_PER_THREAD],
+                                                  CompareOp compare_op, int valid_items, KeyT oob_default)
   {
     constexpr bool WITH_VALUES = !cuda::std::is_same<ValuesT, NullType>::value;
     const int first            = linear_tid * ITEMS_PER_THREAD;
@@ -229,14 +220,8 @@ private:
         const int diag = first - keys1_beg;
         const int split =
           MergePath(keys_shared + keys1_beg, keys_shared + keys1_end, keys1_count, keys2_count, diag, compare_op);
-        serial_merge<!PARTIAL>(keys_shared,
-                               keys1_beg + split,
-                               keys1_end + diag - split,
-                               keys1_count - split,
-                               keys2_count - (diag - split),
-                               keys,
-                               indices,
-                               compare_op);
+        serial_merge<!PARTIAL>(keys_shared, keys1_beg + split, keys1_end + diag - split, keys1_count - split,
+                               keys2_count - (diag - split), keys, indices, compare_op);
       }
 
       if constexpr (WITH_VALUES)

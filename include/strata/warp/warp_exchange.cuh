@@ -41,9 +41,7 @@ enum WarpExchangeAlgorithm
 //   int items[4];                                   // blocked: lane l holds 4l .. 4l+3 of its warp's tile
 //   WarpExchangeT(temp_storage[threadIdx.x / 16]).BlockedToStriped(items, items);
 //   // now lane l holds items l, l + 16, l + 32, l + 48
-template <typename InputT,
-          int ITEMS_PER_THREAD,
-          int LOGICAL_WARP_THREADS                      = WARP_THREADS,
+template <typename InputT, int ITEMS_PER_THREAD, int LOGICAL_WARP_THREADS = WARP_THREADS,
           WarpExchangeAlgorithm WARP_EXCHANGE_ALGORITHM = WARP_EXCHANGE_SMEM>
 class WarpExchange
 {

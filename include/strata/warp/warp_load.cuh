@@ -70,10 +70,8 @@ constexpr bool is_pointer_to_v =
 //   const int warp_id = threadIdx.x / 16;
 //   int items[4];
 //   WarpLoadT(temp_storage[warp_id]).Load(d_in + warp_id * 64, items);
-template <typename InputT,
-          int ITEMS_PER_THREAD,
-          WarpLoadAlgorithm ALGORITHM = WARP_LOAD_DIRECT,
-          int LOGICAL_WARP_THREADS    = WARP_THREADS>
+template <typename InputT, int ITEMS_PER_THREAD, WarpLoadAlgorithm ALGORITHM = WARP_LOAD_DIRECT,
+          int LOGICAL_WARP_THREADS = WARP_THREADS>
 class WarpLoad
 {
   static_assert(detail::is_power_of_two(LOGICAL_WARP_THREADS) && LOGICAL_WARP_THREADS <= WARP_THREADS,
@@ -144,8 +142,8 @@ public:
 
   // Loads the segment's first `valid_items` items.
   template <typename InputIteratorT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Load(InputIteratorT block_itr, InputT (&items)[ITEMS_PER_THREAD], int valid_items)
+  STRATA_DEVICE STRATA_FORCEINLINE void Load(InputIteratorT block_itr, InputT (&items)[ITEMS_PER_THREAD],
+                                             int valid_items)
   {
     if constexpr (ALGORITHM == WARP_LOAD_DIRECT || ALGORITHM == WARP_LOAD_VECTORIZE)
     {
@@ -164,8 +162,8 @@ public:
 
   // Loads the segment's first `valid_items` items; the others become `oob_default`.
   template <typename InputIteratorT, typename DefaultT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Load(InputIteratorT block_itr, InputT (&items)[ITEMS_PER_THREAD], int valid_items, DefaultT oob_default)
+  STRATA_DEVICE STRATA_FORCEINLINE void Load(InputIteratorT block_itr, InputT (&items)[ITEMS_PER_THREAD],
+                                             int valid_items, DefaultT oob_default)
   {
     if constexpr (ALGORITHM == WARP_LOAD_DIRECT || ALGORITHM == WARP_LOAD_VECTORIZE)
     {

@@ -111,8 +111,8 @@ public:
   }
 
   template <typename ScanOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  InclusiveScan(T input, T& inclusive_output, T initial_value, ScanOp scan_op, T& warp_aggregate)
+  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveScan(T input, T& inclusive_output, T initial_value, ScanOp scan_op,
+                                                      T& warp_aggregate)
   {
     T inclusive;
     internal.inclusive_scan(input, inclusive, scan_op);
@@ -151,8 +151,8 @@ public:
   }
 
   template <typename ScanOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  ExclusiveScan(T input, T& exclusive_output, T initial_value, ScanOp scan_op, T& warp_aggregate)
+  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveScan(T input, T& exclusive_output, T initial_value, ScanOp scan_op,
+                                                      T& warp_aggregate)
   {
     T inclusive;
     internal.inclusive_scan(input, inclusive, scan_op);
@@ -175,8 +175,8 @@ public:
 
   // Both results are seeded with initial_value.
   template <typename ScanOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Scan(T input, T& inclusive_output, T& exclusive_output, T initial_value, ScanOp scan_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void Scan(T input, T& inclusive_output, T& exclusive_output, T initial_value,
+                                             ScanOp scan_op)
   {
     T inclusive;
     internal.inclusive_scan(input, inclusive, scan_op);
@@ -215,8 +215,8 @@ private:
   }
 
   template <typename ScanOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  exclusive_and_aggregate_of(T input, T inclusive, ScanOp /*scan_op*/, T& exclusive, T& warp_aggregate)
+  STRATA_DEVICE STRATA_FORCEINLINE void exclusive_and_aggregate_of(T input, T inclusive, ScanOp /*scan_op*/,
+                                                                   T& exclusive, T& warp_aggregate)
   {
     if constexpr (SUBTRACTS<ScanOp>)
     {

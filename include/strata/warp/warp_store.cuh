@@ -63,10 +63,8 @@ struct warp_store_storage<WARP_STORE_TRANSPOSE, T, ITEMS_PER_THREAD, LOGICAL_WAR
 //   const int warp_id = threadIdx.x / 16;
 //   int items[4];                                   // blocked: lane l holds 4l .. 4l+3 of its warp's 64
 //   WarpStoreT(temp_storage[warp_id]).Store(d_out + warp_id * 64, items);
-template <typename T,
-          int ITEMS_PER_THREAD,
-          WarpStoreAlgorithm ALGORITHM = WARP_STORE_DIRECT,
-          int LOGICAL_WARP_THREADS     = WARP_THREADS>
+template <typename T, int ITEMS_PER_THREAD, WarpStoreAlgorithm ALGORITHM = WARP_STORE_DIRECT,
+          int LOGICAL_WARP_THREADS = WARP_THREADS>
 class WarpStore
 {
   static_assert(detail::is_power_of_two(LOGICAL_WARP_THREADS) && LOGICAL_WARP_THREADS <= WARP_THREADS,
@@ -137,8 +135,8 @@ public:
 
   // Stores the items that belong at the segment's first `valid_items` positions.
   template <typename OutputIteratorT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Store(OutputIteratorT block_itr, const T (&items)[ITEMS_PER_THREAD], int valid_items)
+  STRATA_DEVICE STRATA_FORCEINLINE void Store(OutputIteratorT block_itr, const T (&items)[ITEMS_PER_THREAD],
+                                              int valid_items)
   {
     if constexpr (ALGORITHM == WARP_STORE_DIRECT || ALGORITHM == WARP_STORE_VECTORIZE)
     {

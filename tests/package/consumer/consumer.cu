@@ -51,8 +51,7 @@ int main()
   {
     std::printf("consumer: built against strata %d.%d with a warp kernel and DeviceReduce::Sum; no GPU here, "
                 "nothing run\n",
-                STRATA_VERSION_MAJOR,
-                STRATA_VERSION_MINOR);
+                STRATA_VERSION_MAJOR, STRATA_VERSION_MINOR);
     return 0;
   }
   int ptx = 0;
@@ -84,12 +83,7 @@ int main()
   long long sum          = 0;
   const bool reduce_ok   = device_sum(n, sum) && sum == expect;
 
-  std::printf("consumer: ptx %d, warp sum %d (%s), DeviceReduce::Sum of 1..%d = %lld (%s)\n",
-              ptx,
-              h_out,
-              warp_ok ? "ok" : "WRONG",
-              n,
-              sum,
-              reduce_ok ? "ok" : "WRONG");
+  std::printf("consumer: ptx %d, warp sum %d (%s), DeviceReduce::Sum of 1..%d = %lld (%s)\n", ptx, h_out,
+              warp_ok ? "ok" : "WRONG", n, sum, reduce_ok ? "ok" : "WRONG");
   return warp_ok && reduce_ok ? 0 : 1;
 }

@@ -37,8 +37,8 @@ public:
   // As above, calling after_put() in every thread after the barrier, when every item of the block is in shared
   // memory (so every load that produced them has completed).
   template <typename OutputT, typename AfterPut>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  StripedToBlocked(const T (&input)[ITEMS_PER_THREAD], OutputT (&output)[ITEMS_PER_THREAD], AfterPut after_put)
+  STRATA_DEVICE STRATA_FORCEINLINE void StripedToBlocked(const T (&input)[ITEMS_PER_THREAD],
+                                                         OutputT (&output)[ITEMS_PER_THREAD], AfterPut after_put)
   {
     put(input, [&](int i) {
       return striped(i);
@@ -73,8 +73,8 @@ public:
   // As above, calling after_put() in every thread after the warp's barrier, when every item of the warp is in
   // shared memory (so every load of the warp that produced them has completed).
   template <typename OutputT, typename AfterPut>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  WarpStripedToBlocked(const T (&input)[ITEMS_PER_THREAD], OutputT (&output)[ITEMS_PER_THREAD], AfterPut after_put)
+  STRATA_DEVICE STRATA_FORCEINLINE void WarpStripedToBlocked(const T (&input)[ITEMS_PER_THREAD],
+                                                             OutputT (&output)[ITEMS_PER_THREAD], AfterPut after_put)
   {
     const int warp_offset  = shape_.warp_id * shape::WARP_ITEMS;
     const int warp_threads = shape_.warp_threads();
@@ -151,10 +151,9 @@ public:
   }
 
   template <typename OutputT, typename OffsetT, typename ValidFlag>
-  STRATA_DEVICE STRATA_FORCEINLINE void ScatterToStripedFlagged(const T (&input)[ITEMS_PER_THREAD],
-                                                                OutputT (&output)[ITEMS_PER_THREAD],
-                                                                const OffsetT (&ranks)[ITEMS_PER_THREAD],
-                                                                const ValidFlag (&is_valid)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  ScatterToStripedFlagged(const T (&input)[ITEMS_PER_THREAD], OutputT (&output)[ITEMS_PER_THREAD],
+                          const OffsetT (&ranks)[ITEMS_PER_THREAD], const ValidFlag (&is_valid)[ITEMS_PER_THREAD])
   {
     put_if(
       input,

@@ -182,10 +182,9 @@ public:
   }
 
   template <typename OutputT, typename OffsetT, typename ValidFlag>
-  STRATA_DEVICE STRATA_FORCEINLINE void ScatterToStripedFlagged(const T (&input)[ITEMS_PER_THREAD],
-                                                                OutputT (&output)[ITEMS_PER_THREAD],
-                                                                const OffsetT (&ranks)[ITEMS_PER_THREAD],
-                                                                const ValidFlag (&is_valid)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE void
+  ScatterToStripedFlagged(const T (&input)[ITEMS_PER_THREAD], OutputT (&output)[ITEMS_PER_THREAD],
+                          const OffsetT (&ranks)[ITEMS_PER_THREAD], const ValidFlag (&is_valid)[ITEMS_PER_THREAD])
   {
     scatter_to_striped(input, output, ranks, [&](int i) {
       return static_cast<bool>(is_valid[i]);
@@ -196,8 +195,7 @@ private:
   template <typename OutputT, typename OffsetT, typename PredicateOp>
   STRATA_DEVICE STRATA_FORCEINLINE void scatter_to_striped(const T (&input)[ITEMS_PER_THREAD],
                                                            OutputT (&output)[ITEMS_PER_THREAD],
-                                                           const OffsetT (&ranks)[ITEMS_PER_THREAD],
-                                                           PredicateOp pred)
+                                                           const OffsetT (&ranks)[ITEMS_PER_THREAD], PredicateOp pred)
   {
     T result[ITEMS_PER_THREAD];
     STRATA_UNROLL
@@ -273,8 +271,7 @@ private:
 
   template <typename OffsetT, typename PredicateOp>
   STRATA_DEVICE STRATA_FORCEINLINE void put_ranked_in_slice(const T (&input)[ITEMS_PER_THREAD],
-                                                            const OffsetT (&ranks)[ITEMS_PER_THREAD],
-                                                            int s,
+                                                            const OffsetT (&ranks)[ITEMS_PER_THREAD], int s,
                                                             PredicateOp pred)
   {
     STRATA_UNROLL

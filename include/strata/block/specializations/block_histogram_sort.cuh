@@ -38,16 +38,9 @@ struct BlockHistogramSort
   static constexpr int SORT_PASSES = SORT_BITS == 0 ? 1 : (SORT_BITS + 3) / 4;
   static constexpr int RADIX_BITS  = SORT_BITS == 0 ? 1 : (SORT_BITS + SORT_PASSES - 1) / SORT_PASSES;
 
-  using BlockRadixSortT     = BlockRadixSort<T,
-                                         BLOCK_DIM_X,
-                                         ITEMS_PER_THREAD,
-                                         NullType,
-                                         RADIX_BITS,
-                                         true,
-                                         BLOCK_SCAN_WARP_SCANS,
-                                         cudaSharedMemBankSizeFourByte,
-                                         BLOCK_DIM_Y,
-                                         BLOCK_DIM_Z>;
+  using BlockRadixSortT =
+    BlockRadixSort<T, BLOCK_DIM_X, ITEMS_PER_THREAD, NullType, RADIX_BITS, true, BLOCK_SCAN_WARP_SCANS,
+                   cudaSharedMemBankSizeFourByte, BLOCK_DIM_Y, BLOCK_DIM_Z>;
   using BlockDiscontinuityT = BlockDiscontinuity<T, BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z>;
 
   // Run boundaries are tile positions, at most TILE_ITEMS (< 2^16, the sort's own limit).

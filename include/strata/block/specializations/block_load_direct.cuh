@@ -80,8 +80,8 @@ struct block_load_direct
     LoadDirectBlocked(linear_tid, with_load_modifier<MODIFIER>(it), items, valid_items);
   }
   template <CacheLoadModifier MODIFIER, typename InputIteratorT, typename DefaultT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD], int valid_items, DefaultT oob_default)
+  STRATA_DEVICE STRATA_FORCEINLINE void Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD], int valid_items,
+                                             DefaultT oob_default)
   {
     LoadDirectBlocked(linear_tid, with_load_modifier<MODIFIER>(it), items, valid_items, oob_default);
   }
@@ -109,8 +109,8 @@ struct block_load_striped
     LoadDirectStriped<BLOCK_THREADS>(linear_tid, with_load_modifier<MODIFIER>(it), items, valid_items);
   }
   template <CacheLoadModifier MODIFIER, typename InputIteratorT, typename DefaultT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD], int valid_items, DefaultT oob_default)
+  STRATA_DEVICE STRATA_FORCEINLINE void Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD], int valid_items,
+                                             DefaultT oob_default)
   {
     LoadDirectStriped<BLOCK_THREADS>(linear_tid, with_load_modifier<MODIFIER>(it), items, valid_items, oob_default);
   }

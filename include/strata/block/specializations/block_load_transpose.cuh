@@ -120,8 +120,8 @@ struct block_load_transpose
     exchange(src, items, valid_items);
   }
   template <CacheLoadModifier MODIFIER, typename InputIteratorT, typename DefaultT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD], int valid_items, DefaultT oob_default)
+  STRATA_DEVICE STRATA_FORCEINLINE void Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD], int valid_items,
+                                             DefaultT oob_default)
   {
     const tile_source<MODIFIER, InputIteratorT> src(it);
     src.load([&](auto in) {
@@ -183,8 +183,8 @@ struct block_load_warp_transpose
     exchange(src, items, valid_items - warp_offset());
   }
   template <CacheLoadModifier MODIFIER, typename InputIteratorT, typename DefaultT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD], int valid_items, DefaultT oob_default)
+  STRATA_DEVICE STRATA_FORCEINLINE void Load(InputIteratorT it, T (&items)[ITEMS_PER_THREAD], int valid_items,
+                                             DefaultT oob_default)
   {
     const tile_source<MODIFIER, InputIteratorT, !TIME_SLICED> src(it);
     src.load([&](auto in) {
@@ -211,10 +211,8 @@ private:
     else
     {
       Exchange(temp_storage.Alias(), linear_tid).WarpStripedToBlocked(items, items, [&] {
-        src.restore(warp_offset(),
-                    warp_valid < WARP_ITEMS ? warp_valid : WARP_ITEMS,
-                    static_cast<int>(static_cast<unsigned int>(linear_tid) % WARP_THREADS),
-                    WARP_THREADS);
+        src.restore(warp_offset(), warp_valid < WARP_ITEMS ? warp_valid : WARP_ITEMS,
+                    static_cast<int>(static_cast<unsigned int>(linear_tid) % WARP_THREADS), WARP_THREADS);
       });
     }
   }

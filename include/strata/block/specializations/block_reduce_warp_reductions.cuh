@@ -21,8 +21,8 @@ namespace detail
 // One logical warp's reduction of its first `valid_items` lanes (all lanes when ALL_VALID), result in lane 0.
 // The standard sum goes through WarpReduce::Sum so that the warp layer can use its hardware paths.
 template <typename WarpReduceT, bool ALL_VALID, typename T, typename ReductionOp>
-STRATA_DEVICE STRATA_FORCEINLINE T
-warp_reduction(typename WarpReduceT::TempStorage& storage, T input, int valid_items, ReductionOp reduction_op)
+STRATA_DEVICE STRATA_FORCEINLINE T warp_reduction(typename WarpReduceT::TempStorage& storage, T input, int valid_items,
+                                                  ReductionOp reduction_op)
 {
   WarpReduceT warp_reduce(storage);
   if constexpr (cuda::std::is_same<ReductionOp, cuda::std::plus<>>::value)
@@ -111,8 +111,8 @@ struct BlockReduceWarpReductions
     T warp_aggregates[WARPS];
   };
 
-  using _TempStorage = cuda::std::
-    conditional_t<WARPS == 1, SingleWarpStorage, cuda::std::conditional_t<EVEN_WARPS, EvenStorage, UnevenStorage>>;
+  using _TempStorage = cuda::std::conditional_t<WARPS == 1, SingleWarpStorage,
+                                                cuda::std::conditional_t<EVEN_WARPS, EvenStorage, UnevenStorage>>;
 
   struct TempStorage : Uninitialized<_TempStorage>
   {};

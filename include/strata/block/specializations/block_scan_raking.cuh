@@ -130,8 +130,8 @@ struct BlockScanRaking
 
   // block_aggregate does not include initial_value.
   template <typename ScanOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  ExclusiveScan(T input, T& output, const T& initial_value, ScanOp scan_op, T& block_aggregate)
+  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveScan(T input, T& output, const T& initial_value, ScanOp scan_op,
+                                                      T& block_aggregate)
   {
     if constexpr (WARP_SYNCHRONOUS)
     {
@@ -150,8 +150,8 @@ struct BlockScanRaking
 
   // The first warp calls block_prefix_callback_op(block_aggregate); lane 0's return value prefixes the block.
   template <typename ScanOp, typename BlockPrefixCallbackOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  ExclusiveScan(T input, T& output, ScanOp scan_op, BlockPrefixCallbackOp& block_prefix_callback_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveScan(T input, T& output, ScanOp scan_op,
+                                                      BlockPrefixCallbackOp& block_prefix_callback_op)
   {
     if constexpr (WARP_SYNCHRONOUS)
     {
@@ -211,8 +211,8 @@ struct BlockScanRaking
 
   // The first warp calls block_prefix_callback_op(block_aggregate); lane 0's return value prefixes the block.
   template <typename ScanOp, typename BlockPrefixCallbackOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  InclusiveScan(T input, T& output, ScanOp scan_op, BlockPrefixCallbackOp& block_prefix_callback_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveScan(T input, T& output, ScanOp scan_op,
+                                                      BlockPrefixCallbackOp& block_prefix_callback_op)
   {
     if constexpr (WARP_SYNCHRONOUS)
     {
@@ -259,8 +259,7 @@ private:
   // Raking-warp step of the callback scans: every lane of the first warp gets the block aggregate and calls
   // the callback; lane 0's return value is broadcast and seeds every segment.
   template <typename ScanOp, typename BlockPrefixCallbackOp>
-  STRATA_DEVICE STRATA_FORCEINLINE T CallbackSeed(const T& partial,
-                                                  ScanOp scan_op,
+  STRATA_DEVICE STRATA_FORCEINLINE T CallbackSeed(const T& partial, ScanOp scan_op,
                                                   BlockPrefixCallbackOp& block_prefix_callback_op)
   {
     WarpScanT warp_scan(temp_storage.warp_scan);

@@ -85,8 +85,8 @@ struct BlockScanWarpScans
 
   // block_aggregate does not include initial_value.
   template <typename ScanOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  ExclusiveScan(T input, T& output, const T& initial_value, ScanOp scan_op, T& block_aggregate)
+  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveScan(T input, T& output, const T& initial_value, ScanOp scan_op,
+                                                      T& block_aggregate)
   {
     T inclusive, exclusive;
     WarpScanT(temp_storage.warp_scan[warp_id]).Scan(input, inclusive, exclusive, scan_op);
@@ -97,8 +97,8 @@ struct BlockScanWarpScans
 
   // The first warp calls block_prefix_callback_op(block_aggregate); lane 0's return value prefixes the block.
   template <typename ScanOp, typename BlockPrefixCallbackOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  ExclusiveScan(T input, T& output, ScanOp scan_op, BlockPrefixCallbackOp& block_prefix_callback_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void ExclusiveScan(T input, T& output, ScanOp scan_op,
+                                                      BlockPrefixCallbackOp& block_prefix_callback_op)
   {
     T block_aggregate;
     ExclusiveScan(input, output, scan_op, block_aggregate);
@@ -126,8 +126,8 @@ struct BlockScanWarpScans
 
   // The first warp calls block_prefix_callback_op(block_aggregate); lane 0's return value prefixes the block.
   template <typename ScanOp, typename BlockPrefixCallbackOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  InclusiveScan(T input, T& output, ScanOp scan_op, BlockPrefixCallbackOp& block_prefix_callback_op)
+  STRATA_DEVICE STRATA_FORCEINLINE void InclusiveScan(T input, T& output, ScanOp scan_op,
+                                                      BlockPrefixCallbackOp& block_prefix_callback_op)
   {
     T block_aggregate;
     InclusiveScan(input, output, scan_op, block_aggregate);

@@ -12,10 +12,7 @@ namespace detail
 // Checks the arguments every device algorithm shares: a non-negative count, and non-null pointers where
 // something will be read or written. Pointers are checked on the run only (a size query may pass nulls).
 template <typename NumItemsT, typename InputIteratorT, typename OutputIteratorT>
-cudaError_t check_arguments(const void* d_temp_storage,
-                            NumItemsT num_items,
-                            InputIteratorT d_in,
-                            OutputIteratorT d_out,
+cudaError_t check_arguments(const void* d_temp_storage, NumItemsT num_items, InputIteratorT d_in, OutputIteratorT d_out,
                             bool output_written_when_empty)
 {
   static_assert(cuda::std::is_integral<NumItemsT>::value, "num_items must be an integer");

@@ -30,9 +30,7 @@ STRATA_KERNELS_END
 } // namespace for_each
 } // namespace detail
 
-template <typename RandomAccessIteratorT,
-          typename OffsetT,
-          typename OpT,
+template <typename RandomAccessIteratorT, typename OffsetT, typename OpT,
           typename PolicyHub = detail::for_each::policy_hub>
 struct DispatchFor
 {
@@ -53,12 +51,8 @@ struct DispatchFor
       return cudaErrorInvalidValue; // more tiles than a grid has blocks
     }
     return detail::check_launch(
-      Launch(dim3(static_cast<unsigned int>(tiles)),
-             dim3(Policy::BLOCK_THREADS),
-             stream,
-             detail::for_each::DeviceForEachKernel<MaxPolicy, OffsetT, RandomAccessIteratorT, OpT>,
-             first,
-             num_items,
+      Launch(dim3(static_cast<unsigned int>(tiles)), dim3(Policy::BLOCK_THREADS), stream,
+             detail::for_each::DeviceForEachKernel<MaxPolicy, OffsetT, RandomAccessIteratorT, OpT>, first, num_items,
              op),
       stream);
   }

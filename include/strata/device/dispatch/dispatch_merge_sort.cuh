@@ -37,33 +37,15 @@ namespace merge_sort
 STRATA_KERNELS_BEGIN
 
 // Sorts tile blockIdx.x of the input into the same positions of the output.
-template <typename MaxPolicyT,
-          typename KeyInputIteratorT,
-          typename ValueInputIteratorT,
-          typename KeyOutputIteratorT,
-          typename ValueOutputIteratorT,
-          typename OffsetT,
-          typename CompareOpT,
-          typename KeyT,
-          typename ValueT>
+template <typename MaxPolicyT, typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyOutputIteratorT,
+          typename ValueOutputIteratorT, typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::MergeSortPolicy::BLOCK_THREADS) void
-DeviceMergeSortBlockSortKernel(KeyInputIteratorT keys_in,
-                               ValueInputIteratorT values_in,
-                               KeyOutputIteratorT keys_out,
-                               ValueOutputIteratorT values_out,
-                               OffsetT num_items,
-                               CompareOpT compare_op)
+DeviceMergeSortBlockSortKernel(KeyInputIteratorT keys_in, ValueInputIteratorT values_in, KeyOutputIteratorT keys_out,
+                               ValueOutputIteratorT values_out, OffsetT num_items, CompareOpT compare_op)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::MergeSortPolicy;
-  using Agent  = AgentBlockSort<Policy,
-                               KeyInputIteratorT,
-                               ValueInputIteratorT,
-                               KeyOutputIteratorT,
-                               ValueOutputIteratorT,
-                               OffsetT,
-                               CompareOpT,
-                               KeyT,
-                               ValueT>;
+  using Agent = AgentBlockSort<Policy, KeyInputIteratorT, ValueInputIteratorT, KeyOutputIteratorT, ValueOutputIteratorT,
+                               OffsetT, CompareOpT, KeyT, ValueT>;
   __shared__ typename Agent::TempStorage temp_storage;
 
   GridLaunchDependents();
@@ -72,34 +54,16 @@ DeviceMergeSortBlockSortKernel(KeyInputIteratorT keys_in,
 }
 
 // Writes output tile blockIdx.x of the pass that merges runs of tiles_per_run tiles.
-template <typename MaxPolicyT,
-          typename KeyInputIteratorT,
-          typename ValueInputIteratorT,
-          typename KeyOutputIteratorT,
-          typename ValueOutputIteratorT,
-          typename OffsetT,
-          typename CompareOpT,
-          typename KeyT,
-          typename ValueT>
+template <typename MaxPolicyT, typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyOutputIteratorT,
+          typename ValueOutputIteratorT, typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::MergeSortPolicy::BLOCK_THREADS) void
-DeviceMergeSortMergeKernel(KeyInputIteratorT keys_in,
-                           ValueInputIteratorT values_in,
-                           KeyOutputIteratorT keys_out,
-                           ValueOutputIteratorT values_out,
-                           OffsetT num_items,
-                           unsigned int tiles_per_run,
+DeviceMergeSortMergeKernel(KeyInputIteratorT keys_in, ValueInputIteratorT values_in, KeyOutputIteratorT keys_out,
+                           ValueOutputIteratorT values_out, OffsetT num_items, unsigned int tiles_per_run,
                            CompareOpT compare_op)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::MergeSortPolicy;
-  using Agent  = AgentMerge<Policy,
-                           KeyInputIteratorT,
-                           ValueInputIteratorT,
-                           KeyOutputIteratorT,
-                           ValueOutputIteratorT,
-                           OffsetT,
-                           CompareOpT,
-                           KeyT,
-                           ValueT>;
+  using Agent  = AgentMerge<Policy, KeyInputIteratorT, ValueInputIteratorT, KeyOutputIteratorT, ValueOutputIteratorT,
+                           OffsetT, CompareOpT, KeyT, ValueT>;
   __shared__ typename Agent::TempStorage temp_storage;
 
   GridLaunchDependents();
@@ -119,12 +83,8 @@ using key_t = non_void_value_t<KeyIteratorT, it_value_t<KeyInputIteratorT>>;
 // The dispatch closure of DeviceMergeSort. A keys-only sort passes NullType* for both value iterators. The output
 // iterators must be readable too: the merge passes read the runs back from them. The input iterators may be the
 // output ones (an in-place sort).
-template <typename KeyInputIteratorT,
-          typename ValueInputIteratorT,
-          typename KeyIteratorT,
-          typename ValueIteratorT,
-          typename OffsetT,
-          typename CompareOpT,
+template <typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyIteratorT, typename ValueIteratorT,
+          typename OffsetT, typename CompareOpT,
           typename PolicyHub =
             detail::merge_sort::policy_hub<detail::merge_sort::key_t<KeyIteratorT, KeyInputIteratorT>,
                                            detail::merge_sort::key_t<ValueIteratorT, ValueInputIteratorT>>>
@@ -197,13 +157,13 @@ struct DispatchMergeSort
       const bool from_buffer           = (pass % 2 == 0) == sort_to_buffer;
       if (from_buffer)
       {
-        STRATA_RETURN_IF_ERROR(merge_pass<Policy>(
-          programmatic, tiles, tiles_per_run, d_keys_buffer, d_values_buffer, d_output_keys, d_output_items));
+        STRATA_RETURN_IF_ERROR(merge_pass<Policy>(programmatic, tiles, tiles_per_run, d_keys_buffer, d_values_buffer,
+                                                  d_output_keys, d_output_items));
       }
       else
       {
-        STRATA_RETURN_IF_ERROR(merge_pass<Policy>(
-          programmatic, tiles, tiles_per_run, d_output_keys, d_output_items, d_keys_buffer, d_values_buffer));
+        STRATA_RETURN_IF_ERROR(merge_pass<Policy>(programmatic, tiles, tiles_per_run, d_output_keys, d_output_items,
+                                                  d_keys_buffer, d_values_buffer));
       }
     }
     return cudaSuccess;
@@ -213,82 +173,40 @@ struct DispatchMergeSort
   template <typename PolicyT, typename KeyOutT, typename ValueOutT>
   cudaError_t block_sort(bool programmatic, unsigned int tiles, KeyOutT keys_out, ValueOutT values_out) const
   {
-    const auto kernel = detail::merge_sort::DeviceMergeSortBlockSortKernel<MaxPolicy,
-                                                                           KeyInputIteratorT,
-                                                                           ValueInputIteratorT,
-                                                                           KeyOutT,
-                                                                           ValueOutT,
-                                                                           OffsetT,
-                                                                           CompareOpT,
-                                                                           KeyT,
-                                                                           ValueT>;
-    return detail::check_launch(LaunchAfter(programmatic,
-                                            dim3(tiles),
-                                            dim3(PolicyT::BLOCK_THREADS),
-                                            stream,
-                                            kernel,
-                                            d_input_keys,
-                                            d_input_items,
-                                            keys_out,
-                                            values_out,
-                                            num_items,
-                                            compare_op),
+    const auto kernel =
+      detail::merge_sort::DeviceMergeSortBlockSortKernel<MaxPolicy, KeyInputIteratorT, ValueInputIteratorT, KeyOutT,
+                                                         ValueOutT, OffsetT, CompareOpT, KeyT, ValueT>;
+    return detail::check_launch(LaunchAfter(programmatic, dim3(tiles), dim3(PolicyT::BLOCK_THREADS), stream, kernel,
+                                            d_input_keys, d_input_items, keys_out, values_out, num_items, compare_op),
                                 stream);
   }
 
   // One merge pass, from runs of tiles_per_run tiles in keys_in / values_in to runs twice as long in keys_out /
   // values_out.
   template <typename PolicyT, typename KeyInT, typename ValueInT, typename KeyOutT, typename ValueOutT>
-  cudaError_t merge_pass(bool programmatic,
-                         unsigned int tiles,
-                         unsigned int tiles_per_run,
-                         KeyInT keys_in,
-                         ValueInT values_in,
-                         KeyOutT keys_out,
-                         ValueOutT values_out) const
+  cudaError_t merge_pass(bool programmatic, unsigned int tiles, unsigned int tiles_per_run, KeyInT keys_in,
+                         ValueInT values_in, KeyOutT keys_out, ValueOutT values_out) const
   {
-    const auto kernel = detail::merge_sort::
-      DeviceMergeSortMergeKernel<MaxPolicy, KeyInT, ValueInT, KeyOutT, ValueOutT, OffsetT, CompareOpT, KeyT, ValueT>;
-    return detail::check_launch(LaunchAfter(programmatic,
-                                            dim3(tiles),
-                                            dim3(PolicyT::BLOCK_THREADS),
-                                            stream,
-                                            kernel,
-                                            keys_in,
-                                            values_in,
-                                            keys_out,
-                                            values_out,
-                                            num_items,
-                                            tiles_per_run,
+    const auto kernel = detail::merge_sort::DeviceMergeSortMergeKernel<MaxPolicy, KeyInT, ValueInT, KeyOutT, ValueOutT,
+                                                                       OffsetT, CompareOpT, KeyT, ValueT>;
+    return detail::check_launch(LaunchAfter(programmatic, dim3(tiles), dim3(PolicyT::BLOCK_THREADS), stream, kernel,
+                                            keys_in, values_in, keys_out, values_out, num_items, tiles_per_run,
                                             compare_op),
                                 stream);
   }
 
   // Picks the policy for the current device's PTX version and runs (or sizes) the sort.
-  static cudaError_t Dispatch(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              KeyInputIteratorT d_input_keys,
-                              ValueInputIteratorT d_input_items,
-                              KeyIteratorT d_output_keys,
-                              ValueIteratorT d_output_items,
-                              OffsetT num_items,
-                              CompareOpT compare_op,
+  static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_input_keys,
+                              ValueInputIteratorT d_input_items, KeyIteratorT d_output_keys,
+                              ValueIteratorT d_output_items, OffsetT num_items, CompareOpT compare_op,
                               cudaStream_t stream)
   {
     int device = 0;
     STRATA_RETURN_IF_ERROR(CurrentDevice(device));
     int ptx_version = 0;
     STRATA_RETURN_IF_ERROR(PtxVersion(ptx_version, device));
-    DispatchMergeSort closure{d_temp_storage,
-                              temp_storage_bytes,
-                              d_input_keys,
-                              d_input_items,
-                              d_output_keys,
-                              d_output_items,
-                              num_items,
-                              compare_op,
-                              stream,
-                              device,
+    DispatchMergeSort closure{d_temp_storage, temp_storage_bytes, d_input_keys, d_input_items, d_output_keys,
+                              d_output_items, num_items,          compare_op,   stream,        device,
                               ptx_version};
     return MaxPolicy::Invoke(ptx_version, closure);
   }

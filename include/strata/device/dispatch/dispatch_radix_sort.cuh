@@ -89,10 +89,7 @@ STRATA_KERNELS_BEGIN
 
 template <typename MaxPolicyT, typename KeyT, typename OffsetT, typename CodecT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::HistogramPolicy::BLOCK_THREADS) void
-DeviceRadixSortHistogramKernel(const KeyT* d_keys,
-                               OffsetT num_items,
-                               bit_range range,
-                               sort_state<OffsetT> state,
+DeviceRadixSortHistogramKernel(const KeyT* d_keys, OffsetT num_items, bit_range range, sort_state<OffsetT> state,
                                CodecT codec)
 {
   using Policy             = typename MaxPolicyT::ActivePolicy::HistogramPolicy;
@@ -110,17 +107,9 @@ template <typename MaxPolicyT, bool SMALL, typename KeyT, typename ValueT, typen
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
   onesweep_policy_t<typename MaxPolicyT::ActivePolicy, SMALL>::BLOCK_THREADS,
   onesweep_policy_t<typename MaxPolicyT::ActivePolicy, SMALL>::MIN_BLOCKS_PER_SM) void
-DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers,
-                              bool double_buffer,
-                              sort_state<OffsetT> state,
-                              cuda::std::uint32_t* lookback,
-                              unsigned int* tile_counter,
-                              bit_range range,
-                              int pass,
-                              int portion,
-                              OffsetT portion_begin,
-                              OffsetT portion_end,
-                              cuda::std::uint32_t epoch,
+DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers, bool double_buffer, sort_state<OffsetT> state,
+                              cuda::std::uint32_t* lookback, unsigned int* tile_counter, bit_range range, int pass,
+                              int portion, OffsetT portion_begin, OffsetT portion_end, cuda::std::uint32_t epoch,
                               CodecT codec)
 {
   using Policy             = onesweep_policy_t<typename MaxPolicyT::ActivePolicy, SMALL>;
@@ -168,37 +157,13 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers,
   const bool last   = tile == gridDim.x - 1;
   if (valid == Policy::TILE_ITEMS)
   {
-    agent.template SortTile<true>(keys_src,
-                                  keys_dst,
-                                  values_src,
-                                  values_dst,
-                                  tile_begin,
-                                  valid,
-                                  tile,
-                                  last,
-                                  bits.start(pass),
-                                  bits.width(pass),
-                                  row,
-                                  next_row,
-                                  lookback,
-                                  epoch);
+    agent.template SortTile<true>(keys_src, keys_dst, values_src, values_dst, tile_begin, valid, tile, last,
+                                  bits.start(pass), bits.width(pass), row, next_row, lookback, epoch);
   }
   else
   {
-    agent.template SortTile<false>(keys_src,
-                                   keys_dst,
-                                   values_src,
-                                   values_dst,
-                                   tile_begin,
-                                   valid,
-                                   tile,
-                                   last,
-                                   bits.start(pass),
-                                   bits.width(pass),
-                                   row,
-                                   next_row,
-                                   lookback,
-                                   epoch);
+    agent.template SortTile<false>(keys_src, keys_dst, values_src, values_dst, tile_begin, valid, tile, last,
+                                   bits.start(pass), bits.width(pass), row, next_row, lookback, epoch);
   }
 }
 
@@ -206,13 +171,8 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers,
 template <typename MaxPolicyT, int TIER, typename KeyT, typename ValueT, typename OffsetT, typename CodecT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(single_tile_policy_t<typename MaxPolicyT::ActivePolicy, TIER>::BLOCK_THREADS,
                                            1) void
-DeviceRadixSortSingleTileKernel(const KeyT* d_keys_in,
-                                KeyT* d_keys_out,
-                                const ValueT* d_values_in,
-                                ValueT* d_values_out,
-                                int num_items,
-                                bit_range range,
-                                CodecT codec)
+DeviceRadixSortSingleTileKernel(const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in,
+                                ValueT* d_values_out, int num_items, bit_range range, CodecT codec)
 {
   using Policy = single_tile_policy_t<typename MaxPolicyT::ActivePolicy, TIER>;
   using Agent  = AgentRadixSortOnesweep<Policy, KeyT, ValueT, OffsetT, CodecT>;
@@ -232,10 +192,7 @@ constexpr size_t onesweep_shared_bytes =
 // The dispatch closure of DeviceRadixSort. ValueT is NullType for keys only. With is_overwrite_okay (the
 // DoubleBuffer forms) both buffers of d_keys (and d_values) are scratch and the selectors are set to the result;
 // otherwise d_keys.Current() is the read-only input and d_keys.Alternate() the output.
-template <bool IS_DESCENDING,
-          typename KeyT,
-          typename ValueT,
-          typename OffsetT,
+template <bool IS_DESCENDING, typename KeyT, typename ValueT, typename OffsetT,
           typename DecomposerT = detail::radix_sort::no_decomposer,
           typename PolicyHub   = detail::radix_sort::policy_hub<KeyT, ValueT, OffsetT>>
 struct DispatchRadixSort
@@ -367,8 +324,8 @@ struct DispatchRadixSort
     }
     else if (single_tile)
     {
-      error = single_tile_sort<ActivePolicyT, 0>(
-        keys_in, d_keys.d_buffers[key_result], values_in, d_values.d_buffers[value_result]);
+      error = single_tile_sort<ActivePolicyT, 0>(keys_in, d_keys.d_buffers[key_result], values_in,
+                                                 d_values.d_buffers[value_result]);
     }
     else
     {
@@ -420,25 +377,15 @@ struct DispatchRadixSort
       detail::radix_sort::DeviceRadixSortSingleTileKernel<MaxPolicy, TIER, KeyT, ValueT, OffsetT, CodecT>;
     constexpr size_t SHARED_BYTES = detail::radix_sort::onesweep_shared_bytes<Policy, KeyT, ValueT, OffsetT, CodecT>;
     STRATA_RETURN_IF_ERROR(PrepareSharedMemoryOver48KiB<SHARED_BYTES>(kernel, Policy::BLOCK_THREADS, device));
-    return detail::check_launch(LaunchAfterShared(false,
-                                                  dim3(1),
-                                                  dim3(Policy::BLOCK_THREADS),
-                                                  SHARED_BYTES,
-                                                  stream,
-                                                  kernel,
-                                                  keys_in,
-                                                  keys_out,
-                                                  values_in,
-                                                  values_out,
+    return detail::check_launch(LaunchAfterShared(false, dim3(1), dim3(Policy::BLOCK_THREADS), SHARED_BYTES, stream,
+                                                  kernel, keys_in, keys_out, values_in, values_out,
                                                   static_cast<int>(num_items),
-                                                  detail::radix_sort::bit_range{begin_bit, end_bit},
-                                                  codec),
+                                                  detail::radix_sort::bit_range{begin_bit, end_bit}, codec),
                                 stream);
   }
 
   template <typename ActivePolicyT, bool SMALL>
-  cudaError_t onesweep_sort(const detail::radix_sort::sort_buffers<KeyT, ValueT>& buffers,
-                            char* state_mem,
+  cudaError_t onesweep_sort(const detail::radix_sort::sort_buffers<KeyT, ValueT>& buffers, char* state_mem,
                             const state_layout& layout) const
   {
     using OnesweepPolicy  = detail::radix_sort::onesweep_policy_t<ActivePolicyT, SMALL>;
@@ -470,17 +417,11 @@ struct DispatchRadixSort
     STRATA_RETURN_IF_ERROR(WaveBlocks(wave, histogram, HistogramPolicy::BLOCK_THREADS, device));
     const size_t histogram_tiles = static_cast<size_t>((num_items + OffsetT(HistogramPolicy::TILE_ITEMS) - 1)
                                                        / OffsetT(HistogramPolicy::TILE_ITEMS));
-    STRATA_RETURN_IF_ERROR(
-      detail::check_launch(Launch(dim3(static_cast<unsigned int>(histogram_tiles < wave ? histogram_tiles : wave)),
-                                  dim3(HistogramPolicy::BLOCK_THREADS),
-                                  stream,
-                                  histogram,
-                                  static_cast<const KeyT*>(buffers.keys[detail::radix_sort::BUFFER_IN]),
-                                  num_items,
-                                  range,
-                                  state,
-                                  codec),
-                           stream));
+    STRATA_RETURN_IF_ERROR(detail::check_launch(
+      Launch(dim3(static_cast<unsigned int>(histogram_tiles < wave ? histogram_tiles : wave)),
+             dim3(HistogramPolicy::BLOCK_THREADS), stream, histogram,
+             static_cast<const KeyT*>(buffers.keys[detail::radix_sort::BUFFER_IN]), num_items, range, state, codec),
+      stream));
 
     // The digit passes, portion by portion.
     constexpr OffsetT TILE = OnesweepPolicy::TILE_ITEMS;
@@ -494,41 +435,20 @@ struct DispatchRadixSort
         const OffsetT portion_end   = portion_begin + (rest < portion_items ? rest : portion_items);
         const unsigned int grid     = static_cast<unsigned int>((portion_end - portion_begin + TILE - 1) / TILE);
         const auto epoch = static_cast<cuda::std::uint32_t>(launch % detail::radix_sort::LOOKBACK_EPOCHS + 1);
-        STRATA_RETURN_IF_ERROR(detail::check_launch(LaunchAfterShared(ptx_version >= 900,
-                                                                      dim3(grid),
-                                                                      dim3(OnesweepPolicy::BLOCK_THREADS),
-                                                                      SHARED_BYTES,
-                                                                      stream,
-                                                                      onesweep,
-                                                                      buffers,
-                                                                      is_overwrite_okay,
-                                                                      state,
-                                                                      lookback,
-                                                                      tile_counters + launch,
-                                                                      range,
-                                                                      pass,
-                                                                      portion,
-                                                                      portion_begin,
-                                                                      portion_end,
-                                                                      epoch,
-                                                                      codec),
-                                                    stream));
+        STRATA_RETURN_IF_ERROR(detail::check_launch(
+          LaunchAfterShared(ptx_version >= 900, dim3(grid), dim3(OnesweepPolicy::BLOCK_THREADS), SHARED_BYTES, stream,
+                            onesweep, buffers, is_overwrite_okay, state, lookback, tile_counters + launch, range, pass,
+                            portion, portion_begin, portion_end, epoch, codec),
+          stream));
       }
     }
     return cudaSuccess;
   }
 
   // Checks the bit range, picks the policy for the current device's PTX version and runs (or sizes) the sort.
-  static cudaError_t Dispatch(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              DoubleBuffer<KeyT>& d_keys,
-                              DoubleBuffer<ValueT>& d_values,
-                              OffsetT num_items,
-                              int begin_bit,
-                              int end_bit,
-                              bool is_overwrite_okay,
-                              cudaStream_t stream,
-                              DecomposerT decomposer = {})
+  static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                              DoubleBuffer<ValueT>& d_values, OffsetT num_items, int begin_bit, int end_bit,
+                              bool is_overwrite_okay, cudaStream_t stream, DecomposerT decomposer = {})
   {
     if (begin_bit < 0 || end_bit < begin_bit || end_bit > CodecT::BITS)
     {
@@ -538,18 +458,8 @@ struct DispatchRadixSort
     STRATA_RETURN_IF_ERROR(CurrentDevice(device));
     int ptx_version = 0;
     STRATA_RETURN_IF_ERROR(PtxVersion(ptx_version, device));
-    DispatchRadixSort closure{d_temp_storage,
-                              temp_storage_bytes,
-                              d_keys,
-                              d_values,
-                              num_items,
-                              begin_bit,
-                              end_bit,
-                              is_overwrite_okay,
-                              stream,
-                              CodecT(decomposer),
-                              device,
-                              ptx_version};
+    DispatchRadixSort closure{d_temp_storage, temp_storage_bytes, d_keys, d_values,           num_items, begin_bit,
+                              end_bit,        is_overwrite_okay,  stream, CodecT(decomposer), device,    ptx_version};
     return MaxPolicy::Invoke(ptx_version, closure);
   }
 };

@@ -73,17 +73,10 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE AccumT with_init(ReductionOpT op, const In
 STRATA_KERNELS_BEGIN
 
 // Reduces an even share of tiles per block into d_partials[blockIdx.x].
-template <typename MaxPolicyT,
-          typename InputIteratorT,
-          typename AccumT,
-          typename OffsetT,
-          typename ReductionOpT,
+template <typename MaxPolicyT, typename InputIteratorT, typename AccumT, typename OffsetT, typename ReductionOpT,
           typename TransformOpT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ReducePolicy::BLOCK_THREADS) void
-DeviceReduceKernel(InputIteratorT d_in,
-                   AccumT* d_partials,
-                   even_share<OffsetT> share,
-                   ReductionOpT op,
+DeviceReduceKernel(InputIteratorT d_in, AccumT* d_partials, even_share<OffsetT> share, ReductionOpT op,
                    TransformOpT transform)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::ReducePolicy;
@@ -103,20 +96,10 @@ DeviceReduceKernel(InputIteratorT d_in,
 }
 
 // One block reduces all num_items inputs and writes op(init, aggregate), or init when there are none.
-template <typename MaxPolicyT,
-          typename InputIteratorT,
-          typename OutputIteratorT,
-          typename OffsetT,
-          typename ReductionOpT,
-          typename InitT,
-          typename AccumT,
-          typename TransformOpT>
+template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename OffsetT,
+          typename ReductionOpT, typename InitT, typename AccumT, typename TransformOpT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SingleTilePolicy::BLOCK_THREADS, 1) void
-DeviceReduceSingleTileKernel(InputIteratorT d_in,
-                             OutputIteratorT d_out,
-                             OffsetT num_items,
-                             ReductionOpT op,
-                             InitT init,
+DeviceReduceSingleTileKernel(InputIteratorT d_in, OutputIteratorT d_out, OffsetT num_items, ReductionOpT op, InitT init,
                              TransformOpT transform)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::SingleTilePolicy;
@@ -147,11 +130,7 @@ STRATA_KERNELS_END
 
 // The dispatch closure of DeviceReduce. PolicyHub defaults to the tuned hub; a benchmark may pass its own
 // hub with a single MaxPolicy.
-template <typename InputIteratorT,
-          typename OutputIteratorT,
-          typename OffsetT,
-          typename ReductionOpT,
-          typename InitT,
+template <typename InputIteratorT, typename OutputIteratorT, typename OffsetT, typename ReductionOpT, typename InitT,
           typename AccumT       = detail::accumulator_t<ReductionOpT, detail::it_value_t<InputIteratorT>, InitT>,
           typename TransformOpT = Identity,
           typename PolicyHub    = detail::reduce::policy_hub<detail::it_value_t<InputIteratorT>, AccumT, ReductionOpT>>
@@ -187,24 +166,12 @@ struct DispatchReduce
         return cudaSuccess;
       }
       STRATA_RETURN_IF_ERROR(layout.map_to_buffer(d_temp_storage, temp_storage_bytes));
-      return detail::check_launch(Launch(dim3(1),
-                                         dim3(SingleTilePolicy::BLOCK_THREADS),
-                                         stream,
-                                         detail::reduce::DeviceReduceSingleTileKernel<MaxPolicy,
-                                                                                      InputIteratorT,
-                                                                                      OutputIteratorT,
-                                                                                      OffsetT,
-                                                                                      ReductionOpT,
-                                                                                      InitT,
-                                                                                      AccumT,
-                                                                                      TransformOpT>,
-                                         d_in,
-                                         d_out,
-                                         num_items,
-                                         op,
-                                         init,
-                                         transform),
-                                  stream);
+      return detail::check_launch(
+        Launch(dim3(1), dim3(SingleTilePolicy::BLOCK_THREADS), stream,
+               detail::reduce::DeviceReduceSingleTileKernel<MaxPolicy, InputIteratorT, OutputIteratorT, OffsetT,
+                                                            ReductionOpT, InitT, AccumT, TransformOpT>,
+               d_in, d_out, num_items, op, init, transform),
+        stream);
     }
 
     // Two passes: partials per block, then one block over the partials. The grid is one full wave of the
@@ -228,53 +195,31 @@ struct DispatchReduce
     STRATA_RETURN_IF_ERROR(layout.map_to_buffer(d_temp_storage, temp_storage_bytes));
 
     const auto share = detail::even_share<OffsetT>::make(num_items, Agent::GRAIN_ITEMS, grid_size);
-    STRATA_RETURN_IF_ERROR(detail::check_launch(Launch(dim3(grid_size),
-                                                       dim3(ReducePolicy::BLOCK_THREADS),
-                                                       stream,
-                                                       reduce_kernel,
-                                                       d_in,
-                                                       partials.get(),
-                                                       share,
-                                                       op,
-                                                       transform),
+    STRATA_RETURN_IF_ERROR(detail::check_launch(Launch(dim3(grid_size), dim3(ReducePolicy::BLOCK_THREADS), stream,
+                                                       reduce_kernel, d_in, partials.get(), share, op, transform),
                                                 stream));
 
     // The second pass is launched with programmatic stream serialization where the device has it (sm_90+):
     // its launch overlaps the first pass, and it waits in-kernel for the first pass's partials.
     return detail::check_launch(
-      LaunchAfter(
-        ptx_version >= 900,
-        dim3(1),
-        dim3(SingleTilePolicy::BLOCK_THREADS),
-        stream,
-        detail::reduce::
-          DeviceReduceSingleTileKernel<MaxPolicy, AccumT*, OutputIteratorT, int, ReductionOpT, InitT, AccumT, Identity>,
-        partials.get(),
-        d_out,
-        grid_size,
-        op,
-        init,
-        Identity{}),
+      LaunchAfter(ptx_version >= 900, dim3(1), dim3(SingleTilePolicy::BLOCK_THREADS), stream,
+                  detail::reduce::DeviceReduceSingleTileKernel<MaxPolicy, AccumT*, OutputIteratorT, int, ReductionOpT,
+                                                               InitT, AccumT, Identity>,
+                  partials.get(), d_out, grid_size, op, init, Identity{}),
       stream);
   }
 
   // Picks the policy for the current device's PTX version and runs (or sizes) the reduction.
-  static cudaError_t Dispatch(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              InputIteratorT d_in,
-                              OutputIteratorT d_out,
-                              OffsetT num_items,
-                              ReductionOpT op,
-                              InitT init,
-                              cudaStream_t stream,
-                              TransformOpT transform = {})
+  static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                              OutputIteratorT d_out, OffsetT num_items, ReductionOpT op, InitT init,
+                              cudaStream_t stream, TransformOpT transform = {})
   {
     int device = 0;
     STRATA_RETURN_IF_ERROR(CurrentDevice(device));
     int ptx_version = 0;
     STRATA_RETURN_IF_ERROR(PtxVersion(ptx_version, device));
-    DispatchReduce closure{
-      d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, op, init, stream, transform, device, ptx_version};
+    DispatchReduce closure{d_temp_storage, temp_storage_bytes, d_in,   d_out,      num_items, op, init,
+                           stream,         transform,          device, ptx_version};
     return MaxPolicy::Invoke(ptx_version, closure);
   }
 };

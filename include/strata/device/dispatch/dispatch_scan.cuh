@@ -52,27 +52,13 @@ STRATA_KERNEL_ATTRIBUTES void DeviceScanInitKernel(TileStateT tile_state, size_t
 }
 
 // Blocks take tiles from `tile_counter` until none is left; `tile_counter` is null when there is a single tile.
-template <typename MaxPolicyT,
-          typename InputIteratorT,
-          typename OutputIteratorT,
-          typename ScanOpT,
-          typename InitValueT,
-          typename AccumT,
-          typename OffsetT,
-          bool INCLUSIVE,
-          typename OutputOpT>
+template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT,
+          typename AccumT, typename OffsetT, bool INCLUSIVE, typename OutputOpT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ScanPolicy::BLOCK_THREADS,
                                            MaxPolicyT::ActivePolicy::ScanPolicy::MIN_BLOCKS_PER_SM) void
-DeviceScanKernel(InputIteratorT d_in,
-                 OutputIteratorT d_out,
-                 ScanTileState<AccumT> tile_state,
-                 unsigned int* tile_counter,
-                 ScanOpT op,
-                 InitValueT init,
-                 OffsetT num_items,
-                 unsigned int num_tiles,
-                 unsigned int prefetch_distance,
-                 OutputOpT out_op)
+DeviceScanKernel(InputIteratorT d_in, OutputIteratorT d_out, ScanTileState<AccumT> tile_state,
+                 unsigned int* tile_counter, ScanOpT op, InitValueT init, OffsetT num_items, unsigned int num_tiles,
+                 unsigned int prefetch_distance, OutputOpT out_op)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::ScanPolicy;
   using Agent =
@@ -99,24 +85,12 @@ struct bulk_policy<PolicyT, cuda::std::void_t<typename PolicyT::BulkScanPolicy>>
 };
 
 // As DeviceScanKernel, over arrays of T that start on 16 bytes, with tiles in shared memory (sm_90).
-template <typename MaxPolicyT,
-          typename T,
-          typename ScanOpT,
-          typename InitValueT,
-          typename AccumT,
-          typename OffsetT,
+template <typename MaxPolicyT, typename T, typename ScanOpT, typename InitValueT, typename AccumT, typename OffsetT,
           bool INCLUSIVE>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(bulk_policy<typename MaxPolicyT::ActivePolicy>::type::BLOCK_THREADS,
                                            bulk_policy<typename MaxPolicyT::ActivePolicy>::type::MIN_BLOCKS_PER_SM) void
-DeviceScanBulkKernel(const T* d_in,
-                     T* d_out,
-                     ScanTileState<AccumT> tile_state,
-                     unsigned int* tile_counter,
-                     ScanOpT op,
-                     InitValueT init,
-                     OffsetT num_items,
-                     unsigned int num_tiles,
-                     unsigned int prefetch_distance)
+DeviceScanBulkKernel(const T* d_in, T* d_out, ScanTileState<AccumT> tile_state, unsigned int* tile_counter, ScanOpT op,
+                     InitValueT init, OffsetT num_items, unsigned int num_tiles, unsigned int prefetch_distance)
 {
   using Policy = typename bulk_policy<typename MaxPolicyT::ActivePolicy>::type;
   using Agent  = AgentScanBulk<Policy, T, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
@@ -135,17 +109,12 @@ STRATA_KERNELS_END
 } // namespace detail
 
 // The dispatch closure of DeviceScan. InitValueT is detail::scan::no_init for scans without an initial value.
-template <
-  typename InputIteratorT,
-  typename OutputIteratorT,
-  typename ScanOpT,
-  typename InitValueT,
-  typename OffsetT,
-  typename AccumT,
-  typename PolicyHub =
-    detail::scan::policy_hub<AccumT, ScanOpT, detail::scan::stage_bytes_v<InputIteratorT, OutputIteratorT, AccumT>>,
-  bool INCLUSIVE     = cuda::std::is_same<InitValueT, detail::scan::no_init>::value,
-  typename OutputOpT = detail::scan::scanned_output>
+template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT, typename OffsetT,
+          typename AccumT,
+          typename PolicyHub = detail::scan::policy_hub<
+            AccumT, ScanOpT, detail::scan::stage_bytes_v<InputIteratorT, OutputIteratorT, AccumT>>,
+          bool INCLUSIVE     = cuda::std::is_same<InitValueT, detail::scan::no_init>::value,
+          typename OutputOpT = detail::scan::scanned_output>
 struct DispatchScan
 {
   void* d_temp_storage;
@@ -208,34 +177,23 @@ struct DispatchScan
       {
         const auto bulk_kernel =
           detail::scan::DeviceScanBulkKernel<MaxPolicy, BulkValueT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
-        constexpr size_t smem_bytes = sizeof(
-          typename AgentScanBulk<typename Bulk::type, BulkValueT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>::
-            TempStorage);
+        constexpr size_t smem_bytes =
+          sizeof(typename AgentScanBulk<typename Bulk::type, BulkValueT, ScanOpT, InitValueT, AccumT, OffsetT,
+                                        INCLUSIVE>::TempStorage);
         int sm_count = 0;
         STRATA_RETURN_IF_ERROR(SmCount(sm_count, device));
         if (bulk_tiles >= static_cast<size_t>(sm_count) * Bulk::type::MIN_TILES_PER_SM)
         {
           // Before launch sizes the wave: the occupancy query needs the kernel's dynamic shared memory allowed.
           STRATA_RETURN_IF_ERROR(PrepareSharedMemory(bulk_kernel, Bulk::type::BLOCK_THREADS, smem_bytes, device));
-          return launch<typename Bulk::type>(bulk_kernel,
-                                             smem_bytes,
-                                             bulk_tiles,
-                                             tile_state_bytes.get(),
-                                             tile_counter.get(),
-                                             static_cast<const BulkValueT*>(d_in),
+          return launch<typename Bulk::type>(bulk_kernel, smem_bytes, bulk_tiles, tile_state_bytes.get(),
+                                             tile_counter.get(), static_cast<const BulkValueT*>(d_in),
                                              static_cast<BulkValueT*>(d_out));
         }
       }
     }
-    const auto scan_kernel = detail::scan::DeviceScanKernel<MaxPolicy,
-                                                            InputIteratorT,
-                                                            OutputIteratorT,
-                                                            ScanOpT,
-                                                            InitValueT,
-                                                            AccumT,
-                                                            OffsetT,
-                                                            INCLUSIVE,
-                                                            OutputOpT>;
+    const auto scan_kernel = detail::scan::DeviceScanKernel<MaxPolicy, InputIteratorT, OutputIteratorT, ScanOpT,
+                                                            InitValueT, AccumT, OffsetT, INCLUSIVE, OutputOpT>;
     return launch<ScanPolicy>(scan_kernel, 0, tiles, tile_state_bytes.get(), tile_counter.get(), d_in, d_out, out_op);
   }
 
@@ -256,37 +214,15 @@ struct DispatchScan
   // after the init kernel, as one wave of resident blocks (at most one per tile) when PolicyT is persistent and a
   // block per tile otherwise. Either way a block prefetches the tile PREFETCH_QUARTER_WAVES / 4 waves ahead.
   template <typename PolicyT, typename KernelT, typename InT, typename OutT, typename... Rest>
-  cudaError_t launch(KernelT kernel,
-                     size_t smem_bytes,
-                     size_t tiles,
-                     char* tile_state_storage,
-                     unsigned int* tile_counter,
-                     InT in,
-                     OutT out,
-                     Rest... rest) const
+  cudaError_t launch(KernelT kernel, size_t smem_bytes, size_t tiles, char* tile_state_storage,
+                     unsigned int* tile_counter, InT in, OutT out, Rest... rest) const
   {
     // The single-pass kernel on `grid` blocks (overlapping the init kernel before it with `programmatic`).
-    const auto scan = [&](bool programmatic,
-                          unsigned int grid,
-                          const TileStateT& tile_state,
-                          unsigned int* counter,
+    const auto scan = [&](bool programmatic, unsigned int grid, const TileStateT& tile_state, unsigned int* counter,
                           unsigned int prefetch_distance) {
-      return detail::check_launch(LaunchAfterShared(programmatic,
-                                                    dim3(grid),
-                                                    dim3(PolicyT::BLOCK_THREADS),
-                                                    smem_bytes,
-                                                    stream,
-                                                    kernel,
-                                                    in,
-                                                    out,
-                                                    tile_state,
-                                                    counter,
-                                                    op,
-                                                    init,
-                                                    num_items,
-                                                    static_cast<unsigned int>(tiles),
-                                                    prefetch_distance,
-                                                    rest...),
+      return detail::check_launch(LaunchAfterShared(programmatic, dim3(grid), dim3(PolicyT::BLOCK_THREADS), smem_bytes,
+                                                    stream, kernel, in, out, tile_state, counter, op, init, num_items,
+                                                    static_cast<unsigned int>(tiles), prefetch_distance, rest...),
                                   stream);
     };
     if (tiles <= 1)
@@ -301,38 +237,25 @@ struct DispatchScan
     constexpr int INIT_THREADS = 256;
     const TileStateT tile_state(tile_state_storage, tiles);
     const unsigned int init_grid = static_cast<unsigned int>((tiles + INIT_THREADS - 1) / INIT_THREADS);
-    STRATA_RETURN_IF_ERROR(detail::check_launch(Launch(dim3(init_grid),
-                                                       dim3(INIT_THREADS),
-                                                       stream,
-                                                       detail::scan::DeviceScanInitKernel<TileStateT>,
-                                                       tile_state,
-                                                       tiles,
-                                                       tile_counter),
-                                                stream));
-    return scan(ptx_version >= 900,
-                grid_size,
-                tile_state,
-                tile_counter,
+    STRATA_RETURN_IF_ERROR(
+      detail::check_launch(Launch(dim3(init_grid), dim3(INIT_THREADS), stream,
+                                  detail::scan::DeviceScanInitKernel<TileStateT>, tile_state, tiles, tile_counter),
+                           stream));
+    return scan(ptx_version >= 900, grid_size, tile_state, tile_counter,
                 static_cast<unsigned int>(wave * PolicyT::PREFETCH_QUARTER_WAVES / 4));
   }
 
   // Picks the policy for the current device's PTX version and runs (or sizes) the scan.
-  static cudaError_t Dispatch(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              InputIteratorT d_in,
-                              OutputIteratorT d_out,
-                              ScanOpT op,
-                              InitValueT init,
-                              OffsetT num_items,
-                              cudaStream_t stream,
-                              OutputOpT out_op = {})
+  static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                              OutputIteratorT d_out, ScanOpT op, InitValueT init, OffsetT num_items,
+                              cudaStream_t stream, OutputOpT out_op = {})
   {
     int device = 0;
     STRATA_RETURN_IF_ERROR(CurrentDevice(device));
     int ptx_version = 0;
     STRATA_RETURN_IF_ERROR(PtxVersion(ptx_version, device));
-    DispatchScan closure{
-      d_temp_storage, temp_storage_bytes, d_in, d_out, op, init, num_items, stream, out_op, device, ptx_version};
+    DispatchScan closure{d_temp_storage, temp_storage_bytes, d_in, d_out, op, init, num_items, stream, out_op,
+                         device,         ptx_version};
     return MaxPolicy::Invoke(ptx_version, closure);
   }
 };

@@ -11,15 +11,8 @@
 STRATA_NAMESPACE_BEGIN
 
 // The dispatch of a by-key scan: V is the value accumulator; PolicyHub tunes the pair scan.
-template <typename KeysInputIteratorT,
-          typename ValuesInputIteratorT,
-          typename ValuesOutputIteratorT,
-          typename EqualityOpT,
-          typename ScanOpT,
-          typename InitValueT,
-          typename OffsetT,
-          typename V,
-          bool INCLUSIVE,
+template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT,
+          typename EqualityOpT, typename ScanOpT, typename InitValueT, typename OffsetT, typename V, bool INCLUSIVE,
           typename PolicyHub =
             detail::scan::policy_hub<detail::scan::segmented_value<V>, detail::scan::segmented_op<ScanOpT>>>
 struct DispatchScanByKey
@@ -27,29 +20,15 @@ struct DispatchScanByKey
   using PairT     = detail::scan::segmented_value<V>;
   using PairOpT   = detail::scan::segmented_op<ScanOpT>;
   using InputIt   = detail::scan::by_key_input<KeysInputIteratorT, ValuesInputIteratorT, EqualityOpT, V>;
-  using OutputOpT = cuda::std::conditional_t<INCLUSIVE,
-                                             detail::scan::segmented_inclusive_output,
+  using OutputOpT = cuda::std::conditional_t<INCLUSIVE, detail::scan::segmented_inclusive_output,
                                              detail::scan::segmented_exclusive_output<V, ScanOpT>>;
   // The pairs are scanned without an initial value; an exclusive scan's init enters in the output.
-  using PairDispatch = DispatchScan<InputIt,
-                                    ValuesOutputIteratorT,
-                                    PairOpT,
-                                    detail::scan::no_init,
-                                    OffsetT,
-                                    PairT,
-                                    PolicyHub,
-                                    INCLUSIVE,
-                                    OutputOpT>;
+  using PairDispatch = DispatchScan<InputIt, ValuesOutputIteratorT, PairOpT, detail::scan::no_init, OffsetT, PairT,
+                                    PolicyHub, INCLUSIVE, OutputOpT>;
 
-  static cudaError_t Dispatch(void* d_temp_storage,
-                              size_t& temp_storage_bytes,
-                              KeysInputIteratorT d_keys_in,
-                              ValuesInputIteratorT d_values_in,
-                              ValuesOutputIteratorT d_values_out,
-                              EqualityOpT equality_op,
-                              ScanOpT op,
-                              InitValueT init,
-                              OffsetT num_items,
+  static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,
+                              ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out,
+                              EqualityOpT equality_op, ScanOpT op, InitValueT init, OffsetT num_items,
                               cudaStream_t stream)
   {
     OutputOpT out_op{};
@@ -57,15 +36,8 @@ struct DispatchScanByKey
     {
       out_op = OutputOpT{op, static_cast<V>(init)};
     }
-    return PairDispatch::Dispatch(d_temp_storage,
-                                  temp_storage_bytes,
-                                  InputIt{d_keys_in, d_values_in, equality_op},
-                                  d_values_out,
-                                  PairOpT{op},
-                                  detail::scan::no_init{},
-                                  num_items,
-                                  stream,
-                                  out_op);
+    return PairDispatch::Dispatch(d_temp_storage, temp_storage_bytes, InputIt{d_keys_in, d_values_in, equality_op},
+                                  d_values_out, PairOpT{op}, detail::scan::no_init{}, num_items, stream, out_op);
   }
 };
 

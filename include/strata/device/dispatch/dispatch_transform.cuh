@@ -22,12 +22,8 @@ STRATA_KERNELS_BEGIN
 template <typename MaxPolicyT, typename OffsetT, typename OpT, typename OutputIteratorT, typename... InputIteratorsT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::TransformPolicy::BLOCK_THREADS,
                                            MaxPolicyT::ActivePolicy::TransformPolicy::MIN_BLOCKS_PER_SM) void
-DeviceTransformKernel(cuda::std::tuple<InputIteratorsT...> inputs,
-                      OutputIteratorT output,
-                      OffsetT num_items,
-                      OpT op,
-                      bool chunked,
-                      unsigned int prefetch_distance)
+DeviceTransformKernel(cuda::std::tuple<InputIteratorsT...> inputs, OutputIteratorT output, OffsetT num_items, OpT op,
+                      bool chunked, unsigned int prefetch_distance)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::TransformPolicy;
   using Agent  = AgentTransform<Policy, OffsetT, OpT, OutputIteratorT, InputIteratorsT...>;
@@ -39,10 +35,7 @@ STRATA_KERNELS_END
 } // namespace detail
 
 // The dispatch closure of DeviceTransform (and of DeviceFor's copying forms, with no output).
-template <typename OffsetT,
-          typename OpT,
-          typename OutputIteratorT,
-          typename PolicyHub = detail::transform::policy_hub,
+template <typename OffsetT, typename OpT, typename OutputIteratorT, typename PolicyHub = detail::transform::policy_hub,
           typename... InputIteratorsT>
 struct DispatchTransform
 {
@@ -76,25 +69,15 @@ struct DispatchTransform
       STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, Policy::BLOCK_THREADS, device));
       prefetch_distance = static_cast<unsigned int>(wave * Policy::PREFETCH_QUARTER_WAVES / 4);
     }
-    return detail::check_launch(Launch(dim3(static_cast<unsigned int>(tiles)),
-                                       dim3(Policy::BLOCK_THREADS),
-                                       stream,
-                                       kernel,
-                                       inputs,
-                                       output,
-                                       num_items,
-                                       op,
-                                       Agent::Aligned(inputs, output),
+    return detail::check_launch(Launch(dim3(static_cast<unsigned int>(tiles)), dim3(Policy::BLOCK_THREADS), stream,
+                                       kernel, inputs, output, num_items, op, Agent::Aligned(inputs, output),
                                        prefetch_distance),
                                 stream);
   }
 
   // Picks the policy for the current device's PTX version and launches (nothing for no items).
-  static cudaError_t Dispatch(cuda::std::tuple<InputIteratorsT...> inputs,
-                              OutputIteratorT output,
-                              OffsetT num_items,
-                              OpT op,
-                              cudaStream_t stream)
+  static cudaError_t Dispatch(cuda::std::tuple<InputIteratorsT...> inputs, OutputIteratorT output, OffsetT num_items,
+                              OpT op, cudaStream_t stream)
   {
     if (num_items == OffsetT(0))
     {

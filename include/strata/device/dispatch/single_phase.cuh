@@ -81,9 +81,8 @@ struct is_stream_ordered_allocator : std::false_type
 {};
 template <typename A>
 struct is_stream_ordered_allocator<
-  A,
-  std::void_t<decltype(static_cast<void*>(std::declval<A&>().allocate(std::size_t{}, cudaStream_t{}))),
-              decltype(std::declval<A&>().deallocate(static_cast<void*>(nullptr), std::size_t{}, cudaStream_t{}))>>
+  A, std::void_t<decltype(static_cast<void*>(std::declval<A&>().allocate(std::size_t{}, cudaStream_t{}))),
+                 decltype(std::declval<A&>().deallocate(static_cast<void*>(nullptr), std::size_t{}, cudaStream_t{}))>>
     : std::true_type
 {};
 
@@ -92,13 +91,10 @@ struct is_async_resource : std::false_type
 {};
 template <typename A>
 struct is_async_resource<
-  A,
-  std::void_t<decltype(static_cast<void*>(
-                std::declval<A&>().allocate_async(std::size_t{}, std::size_t{}, ::cuda::stream_ref{cudaStream_t{}}))),
-              decltype(std::declval<A&>().deallocate_async(static_cast<void*>(nullptr),
-                                                           std::size_t{},
-                                                           std::size_t{},
-                                                           ::cuda::stream_ref{cudaStream_t{}}))>> : std::true_type
+  A, std::void_t<decltype(static_cast<void*>(std::declval<A&>().allocate_async(std::size_t{}, std::size_t{},
+                                                                               ::cuda::stream_ref{cudaStream_t{}}))),
+                 decltype(std::declval<A&>().deallocate_async(static_cast<void*>(nullptr), std::size_t{}, std::size_t{},
+                                                              ::cuda::stream_ref{cudaStream_t{}}))>> : std::true_type
 {};
 
 template <typename A, typename = void>
@@ -106,9 +102,8 @@ struct is_sync_resource : std::false_type
 {};
 template <typename A>
 struct is_sync_resource<
-  A,
-  std::void_t<decltype(static_cast<void*>(std::declval<A&>().allocate(std::size_t{}, std::size_t{}))),
-              decltype(std::declval<A&>().deallocate(static_cast<void*>(nullptr), std::size_t{}, std::size_t{}))>>
+  A, std::void_t<decltype(static_cast<void*>(std::declval<A&>().allocate(std::size_t{}, std::size_t{}))),
+                 decltype(std::declval<A&>().deallocate(static_cast<void*>(nullptr), std::size_t{}, std::size_t{}))>>
     : std::true_type
 {};
 
@@ -131,8 +126,7 @@ struct is_thrust_allocator : std::false_type
 {};
 template <typename A>
 struct is_thrust_allocator<
-  A,
-  std::void_t<typename A::value_type, decltype(raw_address(std::declval<A&>().allocate(std::size_t{})))>>
+  A, std::void_t<typename A::value_type, decltype(raw_address(std::declval<A&>().allocate(std::size_t{})))>>
     : std::true_type
 {};
 
@@ -291,10 +285,8 @@ template <typename T, typename = void>
 struct is_policy : std::false_type
 {};
 template <typename T>
-struct is_policy<T,
-                 std::void_t<typename T::allocator_type,
-                             decltype(cudaStream_t{std::declval<const T&>().stream()}),
-                             decltype(std::declval<const T&>().allocator())>>
+struct is_policy<T, std::void_t<typename T::allocator_type, decltype(cudaStream_t{std::declval<const T&>().stream()}),
+                                decltype(std::declval<const T&>().allocator())>>
     : std::bool_constant<is_allocator_v<typename T::allocator_type>>
 {};
 

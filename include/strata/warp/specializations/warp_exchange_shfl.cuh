@@ -103,8 +103,8 @@ struct warp_exchange_shfl
 
   // A scatter by arbitrary ranks needs addressable storage; registers are not addressable by a run-time index.
   template <typename OutputT, typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void
-  ScatterToStriped(const T (&)[ITEMS_PER_THREAD], OutputT (&)[ITEMS_PER_THREAD], const OffsetT (&)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE void ScatterToStriped(const T (&)[ITEMS_PER_THREAD], OutputT (&)[ITEMS_PER_THREAD],
+                                                         const OffsetT (&)[ITEMS_PER_THREAD])
   {
     static_assert(sizeof(OffsetT) == 0,
                   "WARP_EXCHANGE_SHUFFLE does not provide ScatterToStriped; use WARP_EXCHANGE_SMEM");

@@ -79,8 +79,8 @@ STRATA_DEVICE STRATA_FORCEINLINE constexpr WordT warp_reduce_redux_identity()
 // What lane `lane_id` gives redux.sync: its input widened to the instruction's word, or, past the first
 // `valid_items` lanes, the identity of the reduction, so that lanes without a valid item never reach the result.
 template <bool ALL_LANES_VALID, typename ReductionOp, typename T>
-STRATA_DEVICE STRATA_FORCEINLINE warp_reduce_redux_word_t<T>
-warp_reduce_redux_input(T input, unsigned int lane_id, int valid_items)
+STRATA_DEVICE STRATA_FORCEINLINE warp_reduce_redux_word_t<T> warp_reduce_redux_input(T input, unsigned int lane_id,
+                                                                                     int valid_items)
 {
   using word_t = warp_reduce_redux_word_t<T>;
   return (ALL_LANES_VALID || static_cast<int>(lane_id) < valid_items)
@@ -144,9 +144,8 @@ struct warp_reduce_add_word
 };
 template <typename T>
 struct warp_reduce_add_word<
-  T,
-  cuda::std::enable_if_t<cuda::std::is_integral<T>::value && !cuda::std::is_same<T, bool>::value
-                         && (sizeof(T) <= sizeof(unsigned int))>>
+  T, cuda::std::enable_if_t<cuda::std::is_integral<T>::value && !cuda::std::is_same<T, bool>::value
+                            && (sizeof(T) <= sizeof(unsigned int))>>
 {
   using type = unsigned int;
 };

@@ -29,8 +29,7 @@ struct warp_reduce_smem
   // Partials of trivially copyable types move through shared memory as whole words of 16, 8 or 4 bytes, so a
   // struct costs one or two accesses per step rather than one per member and padding gap.
   using cell_word_t =
-    cuda::std::conditional_t<sizeof(T) % 16 == 0,
-                             uint4,
+    cuda::std::conditional_t<sizeof(T) % 16 == 0, uint4,
                              cuda::std::conditional_t<sizeof(T) % 8 == 0, unsigned long long, unsigned int>>;
   static constexpr int CELL_WORDS = static_cast<int>(ceil_div(sizeof(T), sizeof(cell_word_t)));
   static constexpr bool AS_WORDS  = cuda::std::is_trivially_copyable<T>::value;

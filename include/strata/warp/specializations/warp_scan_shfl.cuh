@@ -27,16 +27,14 @@ struct warp_sum_word
   using type = void;
 };
 template <typename T>
-struct warp_sum_word<T,
-                     cuda::std::enable_if_t<cuda::std::is_integral<T>::value && !cuda::std::is_same<T, bool>::value
-                                            && (sizeof(T) <= sizeof(unsigned int))>>
+struct warp_sum_word<T, cuda::std::enable_if_t<cuda::std::is_integral<T>::value && !cuda::std::is_same<T, bool>::value
+                                               && (sizeof(T) <= sizeof(unsigned int))>>
 {
   using type = unsigned int;
 };
 template <typename T>
 struct warp_sum_word<
-  T,
-  cuda::std::enable_if_t<cuda::std::is_integral<T>::value && (sizeof(T) == sizeof(unsigned long long))>>
+  T, cuda::std::enable_if_t<cuda::std::is_integral<T>::value && (sizeof(T) == sizeof(unsigned long long))>>
 {
   using type = unsigned long long;
 };

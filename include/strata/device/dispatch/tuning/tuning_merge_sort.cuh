@@ -53,11 +53,9 @@ struct sm90_tuning<KeyT, ValueT, 8, void> : sm90_base_tuning
 };
 
 template <typename TuningT, typename KeyT, typename ValueT>
-using sm90_merge_sort_policy = AgentMergeSortPolicy<TuningT::threads,
-                                                    items_for_bytes(TuningT::nominal_items, item_size_v<KeyT, ValueT>),
-                                                    BLOCK_LOAD_WARP_TRANSPOSE,
-                                                    LOAD_PLAIN,
-                                                    BLOCK_STORE_WARP_TRANSPOSE>;
+using sm90_merge_sort_policy =
+  AgentMergeSortPolicy<TuningT::threads, items_for_bytes(TuningT::nominal_items, item_size_v<KeyT, ValueT>),
+                       BLOCK_LOAD_WARP_TRANSPOSE, LOAD_PLAIN, BLOCK_STORE_WARP_TRANSPOSE>;
 
 template <typename KeyT, typename ValueT>
 struct policy_hub
@@ -68,11 +66,8 @@ struct policy_hub
   // here).
   struct Policy600 : ChainedPolicy<600, Policy600, Policy600>
   {
-    using MergeSortPolicy = AgentMergeSortPolicy<256,
-                                                 items_for_bytes(17, ITEM_SIZE),
-                                                 BLOCK_LOAD_WARP_TRANSPOSE,
-                                                 LOAD_PLAIN,
-                                                 BLOCK_STORE_WARP_TRANSPOSE>;
+    using MergeSortPolicy = AgentMergeSortPolicy<256, items_for_bytes(17, ITEM_SIZE), BLOCK_LOAD_WARP_TRANSPOSE,
+                                                 LOAD_PLAIN, BLOCK_STORE_WARP_TRANSPOSE>;
   };
 
   // Ampere: Pascal's shape (not measured here).

@@ -110,16 +110,13 @@ struct small_input_tuning<true, THREADS, ITEMS, MIN_BLOCKS>
 // PAIR_SIZE: the dominant size of a sort with values, 0 for keys only.
 template <bool ONE_BYTE_KEYS, int PAIR_SIZE>
 using sm90_small_input = cuda::std::conditional_t<
-  ONE_BYTE_KEYS,
-  small_input_tuning<true, 512, 20, 1>,
-  cuda::std::conditional_t<PAIR_SIZE == 8,
-                           small_input_tuning<true, 384, 24, 1>,
-                           cuda::std::conditional_t<PAIR_SIZE == 4,
-                                                    small_input_tuning<true,
-                                                                       sm90_tuning<4, false>::threads,
-                                                                       sm90_tuning<4, false>::items,
-                                                                       sm90_tuning<4, false>::blocks_per_sm>,
-                                                    small_input_tuning<false>>>>;
+  ONE_BYTE_KEYS, small_input_tuning<true, 512, 20, 1>,
+  cuda::std::conditional_t<
+    PAIR_SIZE == 8, small_input_tuning<true, 384, 24, 1>,
+    cuda::std::conditional_t<PAIR_SIZE == 4,
+                             small_input_tuning<true, sm90_tuning<4, false>::threads, sm90_tuning<4, false>::items,
+                                                sm90_tuning<4, false>::blocks_per_sm>,
+                             small_input_tuning<false>>>>;
 
 // The single-block sort of small inputs: 512 threads (256 for large items), up to 8 items each.
 template <int DOMINANT_SIZE>
@@ -156,23 +153,14 @@ struct single_tile_tiers
 template <int THREADS, int ITEMS>
 using sm90_tier = AgentRadixSortOnesweepPolicy<THREADS, ITEMS, 8>;
 template <int DOMINANT_SIZE>
-using sm90_single_tile =
-  cuda::std::conditional_t<DOMINANT_SIZE <= 4,
-                           single_tile_tiers<sm90_tier<256, 2>,
-                                             sm90_tier<512, 2>,
-                                             sm90_tier<512, 4>,
-                                             sm90_tier<512, 8>,
-                                             sm90_tier<512, 16>,
-                                             sm90_tier<512, 24>,
-                                             sm90_tier<512, 32>>,
-                           cuda::std::conditional_t<DOMINANT_SIZE == 8,
-                                                    single_tile_tiers<sm90_tier<256, 2>,
-                                                                      sm90_tier<512, 2>,
-                                                                      sm90_tier<512, 4>,
-                                                                      sm90_tier<512, 8>,
-                                                                      sm90_tier<512, 16>,
-                                                                      sm90_tier<512, 24>>,
-                                                    single_tile_tiers<single_tile_policy<DOMINANT_SIZE>>>>;
+using sm90_single_tile = cuda::std::conditional_t<
+  DOMINANT_SIZE <= 4,
+  single_tile_tiers<sm90_tier<256, 2>, sm90_tier<512, 2>, sm90_tier<512, 4>, sm90_tier<512, 8>, sm90_tier<512, 16>,
+                    sm90_tier<512, 24>, sm90_tier<512, 32>>,
+  cuda::std::conditional_t<DOMINANT_SIZE == 8,
+                           single_tile_tiers<sm90_tier<256, 2>, sm90_tier<512, 2>, sm90_tier<512, 4>, sm90_tier<512, 8>,
+                                             sm90_tier<512, 16>, sm90_tier<512, 24>>,
+                           single_tile_tiers<single_tile_policy<DOMINANT_SIZE>>>>;
 
 template <typename KeyT, typename ValueT, typename OffsetT>
 struct policy_hub
@@ -193,8 +181,7 @@ struct policy_hub
   struct Policy800 : ChainedPolicy<800, Policy800, Policy600>
   {
     using OnesweepPolicy   = AgentRadixSortOnesweepPolicy<sm80_tuning<DOMINANT_SIZE, KEYS_ONLY>::threads,
-                                                        sm80_tuning<DOMINANT_SIZE, KEYS_ONLY>::items,
-                                                        8>;
+                                                        sm80_tuning<DOMINANT_SIZE, KEYS_ONLY>::items, 8>;
     using HistogramPolicy  = AgentRadixSortHistogramPolicy<256, 8>;
     using SingleTilePolicy = single_tile_policy<DOMINANT_SIZE>;
   };
@@ -204,12 +191,8 @@ struct policy_hub
       , sm90_small_input<KEYS_ONLY && sizeof(KeyT) == 1, KEYS_ONLY ? 0 : DOMINANT_SIZE>
   {
     using tuning          = sm90_tuning<DOMINANT_SIZE, KEYS_ONLY>;
-    using OnesweepPolicy  = AgentRadixSortOnesweepPolicy<tuning::threads,
-                                                        tuning::items,
-                                                        8,
-                                                        tuning::blocks_per_sm,
-                                                        tuning::values_with_keys,
-                                                        tuning::values_after_lookback>;
+    using OnesweepPolicy  = AgentRadixSortOnesweepPolicy<tuning::threads, tuning::items, 8, tuning::blocks_per_sm,
+                                                        tuning::values_with_keys, tuning::values_after_lookback>;
     using HistogramPolicy = AgentRadixSortHistogramPolicy<256, 8>;
     using SingleTileTiers = sm90_single_tile<DOMINANT_SIZE>;
   };

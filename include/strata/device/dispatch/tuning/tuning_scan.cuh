@@ -81,9 +81,7 @@ struct sm90_tuning<AccumT, OP, 4, cuda::std::enable_if_t<OP != op_kind::other &&
 
 // 4-byte floating point (the look-back folds in order).
 template <typename AccumT, op_kind OP>
-struct sm90_tuning<AccumT,
-                   OP,
-                   4,
+struct sm90_tuning<AccumT, OP, 4,
                    cuda::std::enable_if_t<OP != op_kind::other && !cuda::std::is_integral<AccumT>::value>>
     : sm90_base_tuning
 {
@@ -106,9 +104,7 @@ struct sm90_tuning<AccumT, OP, 8, cuda::std::enable_if_t<OP != op_kind::other &&
 
 // 8-byte floating point.
 template <typename AccumT, op_kind OP>
-struct sm90_tuning<AccumT,
-                   OP,
-                   8,
+struct sm90_tuning<AccumT, OP, 8,
                    cuda::std::enable_if_t<OP != op_kind::other && !cuda::std::is_integral<AccumT>::value>>
     : sm90_base_tuning
 {
@@ -138,17 +134,11 @@ struct staged_tuning : TuningT
 
 // The register-path policy of an sm_90 tuning.
 template <typename TuningT>
-using sm90_scan_policy = AgentScanPolicy<TuningT::threads,
-                                         TuningT::items_per_thread,
-                                         BLOCK_LOAD_WARP_TRANSPOSE,
-                                         LOAD_PLAIN,
-                                         BLOCK_STORE_WARP_TRANSPOSE,
-                                         BLOCK_SCAN_WARP_SCANS,
-                                         TuningT::look_back_delay_ns,
-                                         TuningT::look_back_max_delay_ns,
-                                         TuningT::prefetch_quarter_waves,
-                                         TuningT::persistent,
-                                         TuningT::min_blocks_per_sm>;
+using sm90_scan_policy =
+  AgentScanPolicy<TuningT::threads, TuningT::items_per_thread, BLOCK_LOAD_WARP_TRANSPOSE, LOAD_PLAIN,
+                  BLOCK_STORE_WARP_TRANSPOSE, BLOCK_SCAN_WARP_SCANS, TuningT::look_back_delay_ns,
+                  TuningT::look_back_max_delay_ns, TuningT::prefetch_quarter_waves, TuningT::persistent,
+                  TuningT::min_blocks_per_sm>;
 
 // Gives a policy the BulkScanPolicy of its sm_90 tuning, where the tuning has a bulk path.
 template <typename TuningT, bool = (TuningT::bulk_vectors_per_thread > 0)>
@@ -157,13 +147,10 @@ struct sm90_bulk_policy
 template <typename TuningT>
 struct sm90_bulk_policy<TuningT, true>
 {
-  using BulkScanPolicy = AgentScanBulkPolicy<TuningT::threads,
-                                             TuningT::bulk_vectors_per_thread,
-                                             TuningT::look_back_delay_ns,
-                                             TuningT::look_back_max_delay_ns,
-                                             TuningT::bulk_prefetch_quarter_waves,
-                                             TuningT::bulk_min_blocks_per_sm,
-                                             TuningT::bulk_min_tiles_per_sm>;
+  using BulkScanPolicy =
+    AgentScanBulkPolicy<TuningT::threads, TuningT::bulk_vectors_per_thread, TuningT::look_back_delay_ns,
+                        TuningT::look_back_max_delay_ns, TuningT::bulk_prefetch_quarter_waves,
+                        TuningT::bulk_min_blocks_per_sm, TuningT::bulk_min_tiles_per_sm>;
 };
 
 // STAGE_BYTES: the size of the widest of the input, output and accumulator types (stage_bytes_v).
@@ -175,12 +162,8 @@ struct policy_hub
   // Pascal and Volta: 128 threads, 12 four-byte items, raking scans.
   struct Policy600 : ChainedPolicy<600, Policy600, Policy600>
   {
-    using ScanPolicy = AgentScanPolicy<128,
-                                       items_for_bytes(48, ACCUM_SIZE, 12),
-                                       BLOCK_LOAD_WARP_TRANSPOSE,
-                                       LOAD_PLAIN,
-                                       BLOCK_STORE_WARP_TRANSPOSE,
-                                       BLOCK_SCAN_RAKING>;
+    using ScanPolicy = AgentScanPolicy<128, items_for_bytes(48, ACCUM_SIZE, 12), BLOCK_LOAD_WARP_TRANSPOSE, LOAD_PLAIN,
+                                       BLOCK_STORE_WARP_TRANSPOSE, BLOCK_SCAN_RAKING>;
   };
 
   struct Policy700 : ChainedPolicy<700, Policy700, Policy600>
@@ -191,12 +174,8 @@ struct policy_hub
   // Ampere: warp-scans, 16 four-byte items.
   struct Policy800 : ChainedPolicy<800, Policy800, Policy700>
   {
-    using ScanPolicy = AgentScanPolicy<128,
-                                       items_for_bytes(64, ACCUM_SIZE, 16),
-                                       BLOCK_LOAD_WARP_TRANSPOSE,
-                                       LOAD_PLAIN,
-                                       BLOCK_STORE_WARP_TRANSPOSE,
-                                       BLOCK_SCAN_WARP_SCANS>;
+    using ScanPolicy = AgentScanPolicy<128, items_for_bytes(64, ACCUM_SIZE, 16), BLOCK_LOAD_WARP_TRANSPOSE, LOAD_PLAIN,
+                                       BLOCK_STORE_WARP_TRANSPOSE, BLOCK_SCAN_WARP_SCANS>;
   };
 
   struct Policy900
