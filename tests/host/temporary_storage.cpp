@@ -1,4 +1,4 @@
-// detail::temporary_storage::layout: sizes, alignment, aliases and the errors of map_to_buffer.
+// detail::temporary_storage::layout: sizes, alignment, aliases, the errors of map_to_buffer and query_or_map.
 #include <strata/util/temporary_storage.cuh>
 
 #include "catch2_shim.hpp"
@@ -67,4 +67,28 @@ TEST_CASE("a buffer smaller than the layout is rejected", "[temporary_storage]")
   CHECK(a.get() == nullptr);
   CHECK(l.map_to_buffer(storage.data(), l.get_size()) == cudaSuccess);
   CHECK(a.get() != nullptr);
+}
+
+TEST_CASE("query_or_map answers the size query for null storage and maps any other", "[temporary_storage]")
+{
+  layout<2> l;
+  auto a       = l.get_slot(0)->create_alias<int>(100);
+  auto b       = l.get_slot(1)->create_alias<double>(7);
+  bool mapped  = true;
+  size_t bytes = 0;
+  CHECK(l.query_or_map(nullptr, bytes, mapped) == cudaSuccess);
+  CHECK_FALSE(mapped);
+  CHECK(bytes == l.get_size());
+  CHECK(a.get() == nullptr);
+
+  std::vector<char> buffer(bytes);
+  CHECK(l.query_or_map(buffer.data(), bytes, mapped) == cudaSuccess);
+  CHECK(mapped);
+  CHECK(a.get() != nullptr);
+  CHECK(aligned(b.get()));
+
+  size_t too_few = bytes - 1;
+  CHECK(l.query_or_map(buffer.data(), too_few, mapped) == cudaErrorInvalidValue);
+  CHECK(mapped);
+  CHECK(too_few == bytes - 1);
 }

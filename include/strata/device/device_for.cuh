@@ -102,84 +102,50 @@ struct DeviceFor
     return detail::for_each::for_each_n(thrust::counting_iterator<ShapeT>(ShapeT(0)), shape, op, stream.get());
   }
 
-  // op(first[i]) for every i in [0, num_items): op receives the item and may change it.
-  template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
-  static cudaError_t ForEachN(RandomAccessIteratorT first, NumItemsT num_items, OpT op, detail::stream_arg stream = {})
-  {
-    STRATA_NVTX_RANGE("strata::DeviceFor::ForEachN");
-    STRATA_RETURN_IF_ERROR(stream.check());
-    return detail::for_each::for_each_n(first, num_items, op, stream.get());
+  // NAME##N(first, num_items, op) and NAME(first, last = first + num_items, op), each also in CUB's two-phase form
+  // (which stores nothing), for the two NAMEs:
+  // - ForEachN and ForEach: op(first[i]) for every i in [0, num_items); op receives the item and may change it.
+  // - ForEachCopyN and ForEachCopy: op(a copy of first[i]); items are read as 16-byte vectors where they are arrays.
+#define STRATA_DETAIL_FOR_EACH(NAME, IMPL)                                                                             \
+  template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>                                          \
+  static cudaError_t NAME##N(RandomAccessIteratorT first, NumItemsT num_items, OpT op, detail::stream_arg stream = {}) \
+  {                                                                                                                    \
+    STRATA_NVTX_RANGE("strata::DeviceFor::" #NAME "N");                                                                \
+    STRATA_RETURN_IF_ERROR(stream.check());                                                                            \
+    return detail::for_each::IMPL(first, num_items, op, stream.get());                                                 \
+  }                                                                                                                    \
+  template <typename RandomAccessIteratorT, typename OpT>                                                              \
+  static cudaError_t NAME(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op,                             \
+                          detail::stream_arg stream = {})                                                              \
+  {                                                                                                                    \
+    STRATA_NVTX_RANGE("strata::DeviceFor::" #NAME);                                                                    \
+    return NAME##N(first, cuda::std::distance(first, last), op, stream);                                               \
+  }                                                                                                                    \
+  template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>                                          \
+  static cudaError_t NAME##N(void* d_temp_storage, size_t& temp_storage_bytes, RandomAccessIteratorT first,            \
+                             NumItemsT num_items, OpT op, cudaStream_t stream = nullptr)                               \
+  {                                                                                                                    \
+    return detail::for_each::size_query(d_temp_storage, temp_storage_bytes) ? cudaSuccess                              \
+                                                                            : NAME##N(first, num_items, op, stream);   \
+  }                                                                                                                    \
+  template <typename RandomAccessIteratorT, typename OpT>                                                              \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, RandomAccessIteratorT first,               \
+                          RandomAccessIteratorT last, OpT op, cudaStream_t stream = nullptr)                           \
+  {                                                                                                                    \
+    return detail::for_each::size_query(d_temp_storage, temp_storage_bytes) ? cudaSuccess                              \
+                                                                            : NAME(first, last, op, stream);           \
   }
 
-  // op(*it) for every it in [first, last).
-  template <typename RandomAccessIteratorT, typename OpT>
-  static cudaError_t ForEach(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op,
-                             detail::stream_arg stream = {})
-  {
-    STRATA_NVTX_RANGE("strata::DeviceFor::ForEach");
-    STRATA_RETURN_IF_ERROR(stream.check());
-    return detail::for_each::for_each_n(first, cuda::std::distance(first, last), op, stream.get());
-  }
+  STRATA_DETAIL_FOR_EACH(ForEach, for_each_n)
+  STRATA_DETAIL_FOR_EACH(ForEachCopy, for_each_copy_n)
+#undef STRATA_DETAIL_FOR_EACH
 
-  // op(a copy of first[i]) for every i in [0, num_items): items are read as 16-byte vectors where they are arrays.
-  template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
-  static cudaError_t ForEachCopyN(RandomAccessIteratorT first, NumItemsT num_items, OpT op,
-                                  detail::stream_arg stream = {})
-  {
-    STRATA_NVTX_RANGE("strata::DeviceFor::ForEachCopyN");
-    STRATA_RETURN_IF_ERROR(stream.check());
-    return detail::for_each::for_each_copy_n(first, num_items, op, stream.get());
-  }
-
-  template <typename RandomAccessIteratorT, typename OpT>
-  static cudaError_t ForEachCopy(RandomAccessIteratorT first, RandomAccessIteratorT last, OpT op,
-                                 detail::stream_arg stream = {})
-  {
-    STRATA_NVTX_RANGE("strata::DeviceFor::ForEachCopy");
-    STRATA_RETURN_IF_ERROR(stream.check());
-    return detail::for_each::for_each_copy_n(first, cuda::std::distance(first, last), op, stream.get());
-  }
-
-  // -- Two-phase forms (CUB's signatures): nothing is stored ---------------------------------------------------
-
+  // Bulk in CUB's two-phase form: nothing is stored.
   template <typename ShapeT, typename OpT>
   static cudaError_t Bulk(void* d_temp_storage, size_t& temp_storage_bytes, ShapeT shape, OpT op,
                           cudaStream_t stream = nullptr)
   {
     return detail::for_each::size_query(d_temp_storage, temp_storage_bytes) ? cudaSuccess : Bulk(shape, op, stream);
-  }
-
-  template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
-  static cudaError_t ForEachN(void* d_temp_storage, size_t& temp_storage_bytes, RandomAccessIteratorT first,
-                              NumItemsT num_items, OpT op, cudaStream_t stream = nullptr)
-  {
-    return detail::for_each::size_query(d_temp_storage, temp_storage_bytes) ? cudaSuccess
-                                                                            : ForEachN(first, num_items, op, stream);
-  }
-
-  template <typename RandomAccessIteratorT, typename OpT>
-  static cudaError_t ForEach(void* d_temp_storage, size_t& temp_storage_bytes, RandomAccessIteratorT first,
-                             RandomAccessIteratorT last, OpT op, cudaStream_t stream = nullptr)
-  {
-    return detail::for_each::size_query(d_temp_storage, temp_storage_bytes) ? cudaSuccess
-                                                                            : ForEach(first, last, op, stream);
-  }
-
-  template <typename RandomAccessIteratorT, typename NumItemsT, typename OpT>
-  static cudaError_t ForEachCopyN(void* d_temp_storage, size_t& temp_storage_bytes, RandomAccessIteratorT first,
-                                  NumItemsT num_items, OpT op, cudaStream_t stream = nullptr)
-  {
-    return detail::for_each::size_query(d_temp_storage, temp_storage_bytes)
-           ? cudaSuccess
-           : ForEachCopyN(first, num_items, op, stream);
-  }
-
-  template <typename RandomAccessIteratorT, typename OpT>
-  static cudaError_t ForEachCopy(void* d_temp_storage, size_t& temp_storage_bytes, RandomAccessIteratorT first,
-                                 RandomAccessIteratorT last, OpT op, cudaStream_t stream = nullptr)
-  {
-    return detail::for_each::size_query(d_temp_storage, temp_storage_bytes) ? cudaSuccess
-                                                                            : ForEachCopy(first, last, op, stream);
   }
 };
 

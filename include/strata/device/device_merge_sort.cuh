@@ -36,17 +36,74 @@
 STRATA_NAMESPACE_BEGIN
 struct DeviceMergeSort
 {
-  // -- Two-phase forms ------------------------------------------------------------------------------------------
+  // Each entry point is written once, as its two-phase form and its single-phase form (the same arguments without
+  // the temporary storage, with an optional environment, a stream or a policy, instead of the stream:
+  // strata/device/dispatch/single_phase.cuh; without one, strata's pool on the default stream). Every sort is
+  // stable: StableSortX is SortX.
+#define STRATA_DETAIL_MERGE_SORT_PAIRS(NAME)                                                                          \
+  template <typename KeyIteratorT, typename ValueIteratorT, typename OffsetT, typename CompareOpT,                    \
+            typename EnvT = detail::default_env, detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>                 \
+  static cudaError_t NAME(KeyIteratorT d_keys, ValueIteratorT d_items, OffsetT num_items, CompareOpT compare_op,      \
+                          const EnvT& env = {})                                                                       \
+  {                                                                                                                   \
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_keys, d_items, num_items, compare_op);     \
+  }                                                                                                                   \
+  template <typename KeyIteratorT, typename ValueIteratorT, typename OffsetT, typename CompareOpT>                    \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, KeyIteratorT d_keys,                      \
+                          ValueIteratorT d_items, OffsetT num_items, CompareOpT compare_op, cudaStream_t stream = 0)  \
+  {                                                                                                                   \
+    STRATA_NVTX_RANGE("strata::DeviceMergeSort::" #NAME);                                                             \
+    return sort(d_temp_storage, temp_storage_bytes, d_keys, d_items, d_keys, d_items, num_items, compare_op, stream); \
+  }
+
+#define STRATA_DETAIL_MERGE_SORT_KEYS(NAME)                                                                         \
+  template <typename KeyIteratorT, typename OffsetT, typename CompareOpT>                                           \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, KeyIteratorT d_keys, OffsetT num_items, \
+                          CompareOpT compare_op, cudaStream_t stream = 0)                                           \
+  {                                                                                                                 \
+    STRATA_NVTX_RANGE("strata::DeviceMergeSort::" #NAME);                                                           \
+    return sort(d_temp_storage, temp_storage_bytes, d_keys, no_items(), d_keys, no_items(), num_items, compare_op,  \
+                stream);                                                                                            \
+  }                                                                                                                 \
+  template <typename KeyIteratorT, typename OffsetT, typename CompareOpT, typename EnvT = detail::default_env,      \
+            detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>                                                    \
+  static cudaError_t NAME(KeyIteratorT d_keys, OffsetT num_items, CompareOpT compare_op, const EnvT& env = {})      \
+  {                                                                                                                 \
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_keys, num_items, compare_op);            \
+  }
+
+#define STRATA_DETAIL_MERGE_SORT_KEYS_COPY(NAME)                                                                    \
+  template <typename KeyInputIteratorT, typename KeyIteratorT, typename OffsetT, typename CompareOpT>               \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_input_keys,         \
+                          KeyIteratorT d_output_keys, OffsetT num_items, CompareOpT compare_op,                     \
+                          cudaStream_t stream = 0)                                                                  \
+  {                                                                                                                 \
+    STRATA_NVTX_RANGE("strata::DeviceMergeSort::" #NAME);                                                           \
+    return sort(d_temp_storage, temp_storage_bytes, d_input_keys, no_items(), d_output_keys, no_items(), num_items, \
+                compare_op, stream);                                                                                \
+  }                                                                                                                 \
+  template <typename KeyInputIteratorT, typename KeyIteratorT, typename OffsetT, typename CompareOpT,               \
+            typename EnvT = detail::default_env, detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>               \
+  static cudaError_t NAME(KeyInputIteratorT d_input_keys, KeyIteratorT d_output_keys, OffsetT num_items,            \
+                          CompareOpT compare_op, const EnvT& env = {})                                              \
+  {                                                                                                                 \
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_input_keys, d_output_keys, num_items,    \
+                                     compare_op);                                                                   \
+  }
 
   //! Sorts d_keys in place, d_items[i] moving with d_keys[i].
-  template <typename KeyIteratorT, typename ValueIteratorT, typename OffsetT, typename CompareOpT>
-  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyIteratorT d_keys,
-                               ValueIteratorT d_items, OffsetT num_items, CompareOpT compare_op,
-                               cudaStream_t stream = 0)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortPairs");
-    return sort(d_temp_storage, temp_storage_bytes, d_keys, d_items, d_keys, d_items, num_items, compare_op, stream);
-  }
+  STRATA_DETAIL_MERGE_SORT_PAIRS(SortPairs)
+  STRATA_DETAIL_MERGE_SORT_PAIRS(StableSortPairs)
+  //! Sorts d_keys in place.
+  STRATA_DETAIL_MERGE_SORT_KEYS(SortKeys)
+  STRATA_DETAIL_MERGE_SORT_KEYS(StableSortKeys)
+  //! Sorts d_input_keys into d_output_keys.
+  STRATA_DETAIL_MERGE_SORT_KEYS_COPY(SortKeysCopy)
+  STRATA_DETAIL_MERGE_SORT_KEYS_COPY(StableSortKeysCopy)
+
+#undef STRATA_DETAIL_MERGE_SORT_PAIRS
+#undef STRATA_DETAIL_MERGE_SORT_KEYS
+#undef STRATA_DETAIL_MERGE_SORT_KEYS_COPY
 
   //! Sorts d_input_keys into d_output_keys, d_input_items[i] moving with d_input_keys[i] into d_output_items.
   template <typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyIteratorT, typename ValueIteratorT,
@@ -60,71 +117,6 @@ struct DeviceMergeSort
     return sort(d_temp_storage, temp_storage_bytes, d_input_keys, d_input_items, d_output_keys, d_output_items,
                 num_items, compare_op, stream);
   }
-
-  //! Sorts d_keys in place.
-  template <typename KeyIteratorT, typename OffsetT, typename CompareOpT>
-  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyIteratorT d_keys, OffsetT num_items,
-                              CompareOpT compare_op, cudaStream_t stream = 0)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortKeys");
-    return sort(d_temp_storage, temp_storage_bytes, d_keys, no_items(), d_keys, no_items(), num_items, compare_op,
-                stream);
-  }
-
-  //! Sorts d_input_keys into d_output_keys.
-  template <typename KeyInputIteratorT, typename KeyIteratorT, typename OffsetT, typename CompareOpT>
-  static cudaError_t SortKeysCopy(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_input_keys,
-                                  KeyIteratorT d_output_keys, OffsetT num_items, CompareOpT compare_op,
-                                  cudaStream_t stream = 0)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceMergeSort::SortKeysCopy");
-    return sort(d_temp_storage, temp_storage_bytes, d_input_keys, no_items(), d_output_keys, no_items(), num_items,
-                compare_op, stream);
-  }
-
-  //! As SortPairs (which is stable too).
-  template <typename KeyIteratorT, typename ValueIteratorT, typename OffsetT, typename CompareOpT>
-  static cudaError_t StableSortPairs(void* d_temp_storage, size_t& temp_storage_bytes, KeyIteratorT d_keys,
-                                     ValueIteratorT d_items, OffsetT num_items, CompareOpT compare_op,
-                                     cudaStream_t stream = 0)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceMergeSort::StableSortPairs");
-    return sort(d_temp_storage, temp_storage_bytes, d_keys, d_items, d_keys, d_items, num_items, compare_op, stream);
-  }
-
-  //! As SortKeys (which is stable too).
-  template <typename KeyIteratorT, typename OffsetT, typename CompareOpT>
-  static cudaError_t StableSortKeys(void* d_temp_storage, size_t& temp_storage_bytes, KeyIteratorT d_keys,
-                                    OffsetT num_items, CompareOpT compare_op, cudaStream_t stream = 0)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceMergeSort::StableSortKeys");
-    return sort(d_temp_storage, temp_storage_bytes, d_keys, no_items(), d_keys, no_items(), num_items, compare_op,
-                stream);
-  }
-
-  //! As SortKeysCopy (which is stable too).
-  template <typename KeyInputIteratorT, typename KeyIteratorT, typename OffsetT, typename CompareOpT>
-  static cudaError_t StableSortKeysCopy(void* d_temp_storage, size_t& temp_storage_bytes,
-                                        KeyInputIteratorT d_input_keys, KeyIteratorT d_output_keys, OffsetT num_items,
-                                        CompareOpT compare_op, cudaStream_t stream = 0)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceMergeSort::StableSortKeysCopy");
-    return sort(d_temp_storage, temp_storage_bytes, d_input_keys, no_items(), d_output_keys, no_items(), num_items,
-                compare_op, stream);
-  }
-
-  // -- Single-phase forms: each call above with its temporary storage and stream taken from `env`, a stream or a
-  //    policy (strata/device/dispatch/single_phase.cuh); without one, strata's pool on the default stream.
-
-  template <typename KeyIteratorT, typename ValueIteratorT, typename OffsetT, typename CompareOpT,
-            typename EnvT = detail::default_env, detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
-  static cudaError_t SortPairs(KeyIteratorT d_keys, ValueIteratorT d_items, OffsetT num_items, CompareOpT compare_op,
-                               const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return SortPairs(d_temp, bytes, d_keys, d_items, num_items, compare_op, stream);
-    });
-  }
   template <typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyIteratorT, typename ValueIteratorT,
             typename OffsetT, typename CompareOpT, typename EnvT = detail::default_env,
             detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
@@ -132,53 +124,8 @@ struct DeviceMergeSort
                                    KeyIteratorT d_output_keys, ValueIteratorT d_output_items, OffsetT num_items,
                                    CompareOpT compare_op, const EnvT& env = {})
   {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return SortPairsCopy(d_temp, bytes, d_input_keys, d_input_items, d_output_keys, d_output_items, num_items,
-                           compare_op, stream);
-    });
-  }
-  template <typename KeyIteratorT, typename OffsetT, typename CompareOpT, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
-  static cudaError_t SortKeys(KeyIteratorT d_keys, OffsetT num_items, CompareOpT compare_op, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return SortKeys(d_temp, bytes, d_keys, num_items, compare_op, stream);
-    });
-  }
-  template <typename KeyInputIteratorT, typename KeyIteratorT, typename OffsetT, typename CompareOpT,
-            typename EnvT = detail::default_env, detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
-  static cudaError_t SortKeysCopy(KeyInputIteratorT d_input_keys, KeyIteratorT d_output_keys, OffsetT num_items,
-                                  CompareOpT compare_op, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return SortKeysCopy(d_temp, bytes, d_input_keys, d_output_keys, num_items, compare_op, stream);
-    });
-  }
-  template <typename KeyIteratorT, typename ValueIteratorT, typename OffsetT, typename CompareOpT,
-            typename EnvT = detail::default_env, detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
-  static cudaError_t StableSortPairs(KeyIteratorT d_keys, ValueIteratorT d_items, OffsetT num_items,
-                                     CompareOpT compare_op, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return StableSortPairs(d_temp, bytes, d_keys, d_items, num_items, compare_op, stream);
-    });
-  }
-  template <typename KeyIteratorT, typename OffsetT, typename CompareOpT, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
-  static cudaError_t StableSortKeys(KeyIteratorT d_keys, OffsetT num_items, CompareOpT compare_op, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return StableSortKeys(d_temp, bytes, d_keys, num_items, compare_op, stream);
-    });
-  }
-  template <typename KeyInputIteratorT, typename KeyIteratorT, typename OffsetT, typename CompareOpT,
-            typename EnvT = detail::default_env, detail::enable_if_single_phase_t<OffsetT, EnvT> = 0>
-  static cudaError_t StableSortKeysCopy(KeyInputIteratorT d_input_keys, KeyIteratorT d_output_keys, OffsetT num_items,
-                                        CompareOpT compare_op, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return StableSortKeysCopy(d_temp, bytes, d_input_keys, d_output_keys, num_items, compare_op, stream);
-    });
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(SortPairsCopy), d_input_keys, d_input_items,
+                                     d_output_keys, d_output_items, num_items, compare_op);
   }
 
 private:

@@ -92,44 +92,63 @@ struct sort_tail<DecomposerT, BeginT, EndT>
     : cuda::std::bool_constant<is_decomposer_v<DecomposerT> && sort_tail<BeginT, EndT>::value>
 {};
 
-template <typename EnvT, typename CallT, typename TupleT, size_t... I>
-cudaError_t run_sort(const EnvT& env, CallT& two_phase, const TupleT& head, cuda::std::index_sequence<I...>)
+// Calls `two_phase(d_temp_storage, temp_storage_bytes, head..., tail..., stream)` with the temporary storage and the
+// stream of `env`.
+template <typename TupleT>
+struct is_sort_tail;
+template <typename... T>
+struct is_sort_tail<cuda::std::tuple<T...>> : sort_tail<cuda::std::remove_cvref_t<T>...>
+{};
+
+template <typename EnvT, typename CallT, typename HeadT, typename TailT>
+cudaError_t run_sort(const EnvT& env, CallT& two_phase, HeadT& head, const TailT& tail)
 {
-  static_assert(sort_tail<cuda::std::remove_cvref_t<cuda::std::tuple_element_t<I, TupleT>>...>::value,
-                "strata::DeviceRadixSort: the arguments after num_items are [decomposer] [, begin_bit, end_bit] "
-                "[, a stream or a policy]");
+  static_assert(is_sort_tail<TailT>::value, "strata::DeviceRadixSort: the arguments after num_items are [decomposer] "
+                                            "[, begin_bit, end_bit] [, a stream or a policy]");
   return ::strata::detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-    return two_phase(d_temp, bytes, cuda::std::get<I>(head)..., stream);
+    auto all = cuda::std::tuple_cat(head, tail);
+    return cuda::std::apply(
+      [&](auto&... arg) {
+        return two_phase(d_temp, bytes, arg..., stream);
+      },
+      all);
   });
 }
 
-// A single-phase sort: `two_phase(d_temp_storage, temp_storage_bytes, args...)` is the two-phase call, `args` the
-// arguments after num_items, the environment last if any.
-template <typename KeyT, typename CallT, typename... ArgsT>
-cudaError_t run_single_phase(CallT&& two_phase, const ArgsT&... args)
+template <typename TupleT, size_t... I>
+auto tuple_head(const TupleT& all, cuda::std::index_sequence<I...>)
+{
+  return cuda::std::tie(cuda::std::get<I>(all)...);
+}
+
+// A single-phase sort: `two_phase(d_temp_storage, temp_storage_bytes, args...)` is the entry point's two-phase
+// overload set, `head` a tuple of references to the arguments up to num_items, `args` those after num_items, the
+// environment last if any.
+template <typename KeyT, typename CallT, typename HeadT, typename... ArgsT>
+cudaError_t run_single_phase(CallT two_phase, HeadT head, const ArgsT&... args)
 {
   constexpr size_t N = sizeof...(ArgsT);
   if constexpr (N == 0)
   {
-    return run_single_phase<KeyT>(two_phase, args..., default_env{});
+    return run_single_phase<KeyT>(two_phase, head, default_env{});
   }
   else if constexpr (!is_env_v<cuda::std::tuple_element_t<N - 1, cuda::std::tuple<ArgsT...>>>)
   {
-    return run_single_phase<KeyT>(two_phase, args..., default_env{});
+    return run_single_phase<KeyT>(two_phase, head, args..., default_env{});
   }
   else
   {
-    const auto all = cuda::std::tie(args...);
+    const auto all  = cuda::std::tie(args...);
+    const auto& env = cuda::std::get<N - 1>(all);
     if constexpr (N == 1)
     {
       // No bits: the key's (the two-phase form's defaults, which a stream cannot follow).
-      return run_sort(cuda::std::get<0>(all), two_phase,
-                      cuda::std::make_tuple(0, key_codec<KeyT, false, no_decomposer>::BITS),
-                      cuda::std::make_index_sequence<2>{});
+      return run_sort(env, two_phase, head, cuda::std::make_tuple(0, key_codec<KeyT, false, no_decomposer>::BITS));
     }
     else
     {
-      return run_sort(cuda::std::get<N - 1>(all), two_phase, all, cuda::std::make_index_sequence<N - 1>{});
+      const auto tail = tuple_head(all, cuda::std::make_index_sequence<N - 1>{});
+      return run_sort(env, two_phase, head, tail);
     }
   }
 }
@@ -205,327 +224,165 @@ private:
   }
 
 public:
+  // Each entry point's overloads are written once, in the macros below, for its ascending and its descending name.
+  // For each layout (in/out pointers, or DoubleBuffers), the two-phase forms take, after num_items:
+  //   [begin_bit = 0, end_bit = the key's bits] [, stream]
+  //   decomposer [, stream]                          (the decomposer's bits)
+  //   decomposer, begin_bit, end_bit [, stream]
+  // and the single-phase forms the same arguments with, instead of the stream, an optional environment (a stream or
+  // a policy). The in/out forms leave the inputs untouched; the DoubleBuffer forms may overwrite either buffer and
+  // set its selector to the buffer that holds the result.
+#define STRATA_DETAIL_RADIX_SORT_PAIRS(NAME, IS_DESCENDING)                                                            \
+  template <typename KeyT, typename ValueT, typename NumItemsT>                                                        \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,   \
+                          const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, int begin_bit = 0,     \
+                          int end_bit = key_bits<KeyT>(), cudaStream_t stream = 0)                                     \
+  {                                                                                                                    \
+    return sort_copy<IS_DESCENDING>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,            \
+                                    d_values_out, num_items, begin_bit, end_bit, stream,                               \
+                                    detail::radix_sort::no_decomposer{});                                              \
+  }                                                                                                                    \
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,                                  \
+            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>                                               \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,   \
+                          const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items,                        \
+                          DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t stream = 0)                 \
+  {                                                                                                                    \
+    return sort_copy<IS_DESCENDING>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,            \
+                                    d_values_out, num_items, begin_bit, end_bit, stream, decomposer);                  \
+  }                                                                                                                    \
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,                                  \
+            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>                                               \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,   \
+                          const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items,                        \
+                          DecomposerT decomposer, cudaStream_t stream = 0)                                             \
+  {                                                                                                                    \
+    return NAME(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items,       \
+                decomposer, 0, key_bits<KeyT>(decomposer), stream);                                                    \
+  }                                                                                                                    \
+  template <typename KeyT, typename ValueT, typename NumItemsT>                                                        \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,                \
+                          DoubleBuffer<ValueT>& d_values, NumItemsT num_items, int begin_bit = 0,                      \
+                          int end_bit = key_bits<KeyT>(), cudaStream_t stream = 0)                                     \
+  {                                                                                                                    \
+    return sort<IS_DESCENDING>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit,    \
+                               true, stream, detail::radix_sort::no_decomposer{});                                     \
+  }                                                                                                                    \
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,                                  \
+            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>                                               \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,                \
+                          DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer, int begin_bit,  \
+                          int end_bit, cudaStream_t stream = 0)                                                        \
+  {                                                                                                                    \
+    return sort<IS_DESCENDING>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit,    \
+                               true, stream, decomposer);                                                              \
+  }                                                                                                                    \
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,                                  \
+            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>                                               \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,                \
+                          DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer,                 \
+                          cudaStream_t stream = 0)                                                                     \
+  {                                                                                                                    \
+    return NAME(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, decomposer, 0,                        \
+                key_bits<KeyT>(decomposer), stream);                                                                   \
+  }                                                                                                                    \
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename... ArgsT,                                     \
+            detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>                                                   \
+  static cudaError_t NAME(const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,    \
+                          NumItemsT num_items, const ArgsT&... args)                                                   \
+  {                                                                                                                    \
+    return detail::radix_sort::run_single_phase<KeyT>(STRATA_DETAIL_TWO_PHASE(NAME),                                   \
+                                                      cuda::std::tie(d_keys_in, d_keys_out, d_values_in, d_values_out, \
+                                                                     num_items),                                       \
+                                                      args...);                                                        \
+  }                                                                                                                    \
+  template <typename KeyT, typename ValueT, typename NumItemsT, typename... ArgsT,                                     \
+            detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>                                                   \
+  static cudaError_t NAME(DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, NumItemsT num_items,             \
+                          const ArgsT&... args)                                                                        \
+  {                                                                                                                    \
+    return detail::radix_sort::run_single_phase<KeyT>(STRATA_DETAIL_TWO_PHASE(NAME),                                   \
+                                                      cuda::std::tie(d_keys, d_values, num_items), args...);           \
+  }
+
+#define STRATA_DETAIL_RADIX_SORT_KEYS(NAME, IS_DESCENDING)                                                             \
+  template <typename KeyT, typename NumItemsT>                                                                         \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,   \
+                          NumItemsT num_items, int begin_bit = 0, int end_bit = key_bits<KeyT>(),                      \
+                          cudaStream_t stream = 0)                                                                     \
+  {                                                                                                                    \
+    return sort_copy<IS_DESCENDING>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(),         \
+                                    no_values_out(), num_items, begin_bit, end_bit, stream,                            \
+                                    detail::radix_sort::no_decomposer{});                                              \
+  }                                                                                                                    \
+  template <typename KeyT, typename NumItemsT, typename DecomposerT,                                                   \
+            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>                                               \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,   \
+                          NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit,                     \
+                          cudaStream_t stream = 0)                                                                     \
+  {                                                                                                                    \
+    return sort_copy<IS_DESCENDING>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(),         \
+                                    no_values_out(), num_items, begin_bit, end_bit, stream, decomposer);               \
+  }                                                                                                                    \
+  template <typename KeyT, typename NumItemsT, typename DecomposerT,                                                   \
+            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>                                               \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,   \
+                          NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0)                        \
+  {                                                                                                                    \
+    return NAME(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, num_items, decomposer, 0,                   \
+                key_bits<KeyT>(decomposer), stream);                                                                   \
+  }                                                                                                                    \
+  template <typename KeyT, typename NumItemsT>                                                                         \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,                \
+                          NumItemsT num_items, int begin_bit = 0, int end_bit = key_bits<KeyT>(),                      \
+                          cudaStream_t stream = 0)                                                                     \
+  {                                                                                                                    \
+    return sort<IS_DESCENDING>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, begin_bit, end_bit, \
+                               true, stream, detail::radix_sort::no_decomposer{});                                     \
+  }                                                                                                                    \
+  template <typename KeyT, typename NumItemsT, typename DecomposerT,                                                   \
+            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>                                               \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,                \
+                          NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit,                     \
+                          cudaStream_t stream = 0)                                                                     \
+  {                                                                                                                    \
+    return sort<IS_DESCENDING>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, begin_bit, end_bit, \
+                               true, stream, decomposer);                                                              \
+  }                                                                                                                    \
+  template <typename KeyT, typename NumItemsT, typename DecomposerT,                                                   \
+            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>                                               \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,                \
+                          NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0)                        \
+  {                                                                                                                    \
+    return NAME(d_temp_storage, temp_storage_bytes, d_keys, num_items, decomposer, 0, key_bits<KeyT>(decomposer),      \
+                stream);                                                                                               \
+  }                                                                                                                    \
+  template <typename KeyT, typename NumItemsT, typename... ArgsT,                                                      \
+            detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>                                                   \
+  static cudaError_t NAME(const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, const ArgsT&... args)          \
+  {                                                                                                                    \
+    return detail::radix_sort::run_single_phase<KeyT>(STRATA_DETAIL_TWO_PHASE(NAME),                                   \
+                                                      cuda::std::tie(d_keys_in, d_keys_out, num_items), args...);      \
+  }                                                                                                                    \
+  template <typename KeyT, typename NumItemsT, typename... ArgsT,                                                      \
+            detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>                                                   \
+  static cudaError_t NAME(DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, const ArgsT&... args)                       \
+  {                                                                                                                    \
+    return detail::radix_sort::run_single_phase<KeyT>(STRATA_DETAIL_TWO_PHASE(NAME),                                   \
+                                                      cuda::std::tie(d_keys, num_items), args...);                     \
+  }
+
   // Sorts keys ascending and moves each value with its key.
-  template <typename KeyT, typename ValueT, typename NumItemsT>
-  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
-                               KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items,
-                               int begin_bit = 0, int end_bit = key_bits<KeyT>(), cudaStream_t stream = 0)
-  {
-    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                            num_items, begin_bit, end_bit, stream, detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
-                               KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items,
-                               DecomposerT decomposer, cudaStream_t stream = 0)
-  {
-    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                            num_items, 0, key_bits<KeyT>(decomposer), stream, decomposer);
-  }
-  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
-                               KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items,
-                               DecomposerT decomposer, int begin_bit, int end_bit, cudaStream_t stream = 0)
-  {
-    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                            num_items, begin_bit, end_bit, stream, decomposer);
-  }
-
-  // As SortPairs, in the DoubleBuffer form (either buffer may be overwritten).
-  template <typename KeyT, typename ValueT, typename NumItemsT>
-  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
-                               DoubleBuffer<ValueT>& d_values, NumItemsT num_items, int begin_bit = 0,
-                               int end_bit = key_bits<KeyT>(), cudaStream_t stream = 0)
-  {
-    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, true,
-                       stream, detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
-                               DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer,
-                               cudaStream_t stream = 0)
-  {
-    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, 0, key_bits<KeyT>(decomposer),
-                       true, stream, decomposer);
-  }
-  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
-                               DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer,
-                               int begin_bit, int end_bit, cudaStream_t stream = 0)
-  {
-    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, true,
-                       stream, decomposer);
-  }
-
-  // SortPairs, single-phase: the arguments after num_items are those of the two-phase forms above ([decomposer]
-  // [, begin_bit, end_bit]), then, optionally, the environment (a stream or a policy).
-  template <typename KeyT, typename ValueT, typename NumItemsT, typename... ArgsT,
-            detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
-  static cudaError_t SortPairs(const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,
-                               NumItemsT num_items, const ArgsT&... args)
-  {
-    return detail::radix_sort::run_single_phase<KeyT>(
-      [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
-        return SortPairs(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                         num_items, rest...);
-      },
-      args...);
-  }
-  template <typename KeyT, typename ValueT, typename NumItemsT, typename... ArgsT,
-            detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
-  static cudaError_t SortPairs(DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, NumItemsT num_items,
-                               const ArgsT&... args)
-  {
-    return detail::radix_sort::run_single_phase<KeyT>(
-      [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
-        return SortPairs(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, rest...);
-      },
-      args...);
-  }
-
+  STRATA_DETAIL_RADIX_SORT_PAIRS(SortPairs, false)
   // Sorts keys descending (equal keys still in input order) and moves each value with its key.
-  template <typename KeyT, typename ValueT, typename NumItemsT>
-  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
-                                         KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,
-                                         NumItemsT num_items, int begin_bit = 0, int end_bit = key_bits<KeyT>(),
-                                         cudaStream_t stream = 0)
-  {
-    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                           num_items, begin_bit, end_bit, stream, detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
-                                         KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,
-                                         NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0)
-  {
-    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                           num_items, 0, key_bits<KeyT>(decomposer), stream, decomposer);
-  }
-  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
-                                         KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,
-                                         NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit,
-                                         cudaStream_t stream = 0)
-  {
-    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                           num_items, begin_bit, end_bit, stream, decomposer);
-  }
-
-  // As SortPairsDescending, in the DoubleBuffer form (either buffer may be overwritten).
-  template <typename KeyT, typename ValueT, typename NumItemsT>
-  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
-                                         DoubleBuffer<ValueT>& d_values, NumItemsT num_items, int begin_bit = 0,
-                                         int end_bit = key_bits<KeyT>(), cudaStream_t stream = 0)
-  {
-    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, true, stream,
-                      detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
-                                         DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer,
-                                         cudaStream_t stream = 0)
-  {
-    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, 0, key_bits<KeyT>(decomposer),
-                      true, stream, decomposer);
-  }
-  template <typename KeyT, typename ValueT, typename NumItemsT, typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
-                                         DoubleBuffer<ValueT>& d_values, NumItemsT num_items, DecomposerT decomposer,
-                                         int begin_bit, int end_bit, cudaStream_t stream = 0)
-  {
-    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, true, stream,
-                      decomposer);
-  }
-
-  // SortPairsDescending, single-phase: the arguments after num_items are those of the two-phase forms above ([decomposer]
-  // [, begin_bit, end_bit]), then, optionally, the environment (a stream or a policy).
-  template <typename KeyT, typename ValueT, typename NumItemsT, typename... ArgsT,
-            detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
-  static cudaError_t SortPairsDescending(const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in,
-                                         ValueT* d_values_out, NumItemsT num_items, const ArgsT&... args)
-  {
-    return detail::radix_sort::run_single_phase<KeyT>(
-      [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
-        return SortPairsDescending(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                                   num_items, rest...);
-      },
-      args...);
-  }
-  template <typename KeyT, typename ValueT, typename NumItemsT, typename... ArgsT,
-            detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
-  static cudaError_t SortPairsDescending(DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values,
-                                         NumItemsT num_items, const ArgsT&... args)
-  {
-    return detail::radix_sort::run_single_phase<KeyT>(
-      [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
-        return SortPairsDescending(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, rest...);
-      },
-      args...);
-  }
-
+  STRATA_DETAIL_RADIX_SORT_PAIRS(SortPairsDescending, true)
   // Sorts keys ascending.
-  template <typename KeyT, typename NumItemsT>
-  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
-                              NumItemsT num_items, int begin_bit = 0, int end_bit = key_bits<KeyT>(),
-                              cudaStream_t stream = 0)
-  {
-    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(), no_values_out(),
-                            num_items, begin_bit, end_bit, stream, detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT, typename NumItemsT, typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
-                              NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0)
-  {
-    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(), no_values_out(),
-                            num_items, 0, key_bits<KeyT>(decomposer), stream, decomposer);
-  }
-  template <typename KeyT, typename NumItemsT, typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
-                              NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit,
-                              cudaStream_t stream = 0)
-  {
-    return sort_copy<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(), no_values_out(),
-                            num_items, begin_bit, end_bit, stream, decomposer);
-  }
+  STRATA_DETAIL_RADIX_SORT_KEYS(SortKeys, false)
+  // Sorts keys descending (equal keys still in input order).
+  STRATA_DETAIL_RADIX_SORT_KEYS(SortKeysDescending, true)
 
-  // As SortKeys, in the DoubleBuffer form (either buffer may be overwritten).
-  template <typename KeyT, typename NumItemsT>
-  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
-                              NumItemsT num_items, int begin_bit = 0, int end_bit = key_bits<KeyT>(),
-                              cudaStream_t stream = 0)
-  {
-    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, begin_bit, end_bit, true,
-                       stream, detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT, typename NumItemsT, typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
-                              NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0)
-  {
-    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, 0,
-                       key_bits<KeyT>(decomposer), true, stream, decomposer);
-  }
-  template <typename KeyT, typename NumItemsT, typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
-                              NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit,
-                              cudaStream_t stream = 0)
-  {
-    return sort<false>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, begin_bit, end_bit, true,
-                       stream, decomposer);
-  }
-
-  // SortKeys, single-phase: the arguments after num_items are those of the two-phase forms above ([decomposer]
-  // [, begin_bit, end_bit]), then, optionally, the environment (a stream or a policy).
-  template <typename KeyT, typename NumItemsT, typename... ArgsT,
-            detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
-  static cudaError_t SortKeys(const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, const ArgsT&... args)
-  {
-    return detail::radix_sort::run_single_phase<KeyT>(
-      [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
-        return SortKeys(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, num_items, rest...);
-      },
-      args...);
-  }
-  template <typename KeyT, typename NumItemsT, typename... ArgsT,
-            detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
-  static cudaError_t SortKeys(DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, const ArgsT&... args)
-  {
-    return detail::radix_sort::run_single_phase<KeyT>(
-      [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
-        return SortKeys(d_temp_storage, temp_storage_bytes, d_keys, num_items, rest...);
-      },
-      args...);
-  }
-
-  // Sorts keys descending.
-  template <typename KeyT, typename NumItemsT>
-  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
-                                        KeyT* d_keys_out, NumItemsT num_items, int begin_bit = 0,
-                                        int end_bit = key_bits<KeyT>(), cudaStream_t stream = 0)
-  {
-    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(), no_values_out(),
-                           num_items, begin_bit, end_bit, stream, detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT, typename NumItemsT, typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
-                                        KeyT* d_keys_out, NumItemsT num_items, DecomposerT decomposer,
-                                        cudaStream_t stream = 0)
-  {
-    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(), no_values_out(),
-                           num_items, 0, key_bits<KeyT>(decomposer), stream, decomposer);
-  }
-  template <typename KeyT, typename NumItemsT, typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
-                                        KeyT* d_keys_out, NumItemsT num_items, DecomposerT decomposer, int begin_bit,
-                                        int end_bit, cudaStream_t stream = 0)
-  {
-    return sort_copy<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, no_values_in(), no_values_out(),
-                           num_items, begin_bit, end_bit, stream, decomposer);
-  }
-
-  // As SortKeysDescending, in the DoubleBuffer form (either buffer may be overwritten).
-  template <typename KeyT, typename NumItemsT>
-  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
-                                        NumItemsT num_items, int begin_bit = 0, int end_bit = key_bits<KeyT>(),
-                                        cudaStream_t stream = 0)
-  {
-    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, begin_bit, end_bit, true,
-                      stream, detail::radix_sort::no_decomposer{});
-  }
-  template <typename KeyT, typename NumItemsT, typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
-                                        NumItemsT num_items, DecomposerT decomposer, cudaStream_t stream = 0)
-  {
-    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, 0, key_bits<KeyT>(decomposer),
-                      true, stream, decomposer);
-  }
-  template <typename KeyT, typename NumItemsT, typename DecomposerT,
-            detail::radix_sort::enable_if_decomposer_t<DecomposerT> = 0>
-  static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
-                                        NumItemsT num_items, DecomposerT decomposer, int begin_bit, int end_bit,
-                                        cudaStream_t stream = 0)
-  {
-    return sort<true>(d_temp_storage, temp_storage_bytes, d_keys, no_values(), num_items, begin_bit, end_bit, true,
-                      stream, decomposer);
-  }
-
-  // SortKeysDescending, single-phase: the arguments after num_items are those of the two-phase forms above ([decomposer]
-  // [, begin_bit, end_bit]), then, optionally, the environment (a stream or a policy).
-  template <typename KeyT, typename NumItemsT, typename... ArgsT,
-            detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
-  static cudaError_t SortKeysDescending(const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items,
-                                        const ArgsT&... args)
-  {
-    return detail::radix_sort::run_single_phase<KeyT>(
-      [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
-        return SortKeysDescending(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, num_items, rest...);
-      },
-      args...);
-  }
-  template <typename KeyT, typename NumItemsT, typename... ArgsT,
-            detail::radix_sort::enable_if_integral_t<NumItemsT> = 0>
-  static cudaError_t SortKeysDescending(DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, const ArgsT&... args)
-  {
-    return detail::radix_sort::run_single_phase<KeyT>(
-      [&](void* d_temp_storage, size_t& temp_storage_bytes, const auto&... rest) {
-        return SortKeysDescending(d_temp_storage, temp_storage_bytes, d_keys, num_items, rest...);
-      },
-      args...);
-  }
+#undef STRATA_DETAIL_RADIX_SORT_PAIRS
+#undef STRATA_DETAIL_RADIX_SORT_KEYS
 };
 
 STRATA_NAMESPACE_END

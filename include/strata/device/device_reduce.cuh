@@ -96,6 +96,36 @@ struct DeviceReduce
     return reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, reduction_op, init, transform_op, stream);
   }
 
+  // -- Single-phase forms: each call with its temporary storage and stream taken from `env`, a stream or a policy
+  //    (strata/device/dispatch/single_phase.cuh); without one, strata's pool on the default stream.
+
+  template <typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename InitT,
+            typename NumItemsT, typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t Reduce(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, ReductionOpT reduction_op,
+                            InitT init, const EnvT& env = {})
+  {
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(Reduce), d_in, d_out, num_items, reduction_op, init);
+  }
+
+  template <typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename TransformOpT,
+            typename InitT, typename NumItemsT, typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t TransformReduce(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items,
+                                     ReductionOpT reduction_op, TransformOpT transform_op, InitT init,
+                                     const EnvT& env = {})
+  {
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(TransformReduce), d_in, d_out, num_items,
+                                     reduction_op, transform_op, init);
+  }
+
+  // The single-phase form of NAME(d_in, d_out, num_items).
+#define STRATA_DETAIL_REDUCE_SINGLE_PHASE(NAME)                                                                  \
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT,                               \
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                              \
+  static cudaError_t NAME(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {}) \
+  {                                                                                                              \
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_in, d_out, num_items);                \
+  }
+
   // d_out[0] = d_in[0] + ... + d_in[num_items - 1] (0 for no items), summed in the output's value type.
   template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT>
   static cudaError_t Sum(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
@@ -106,157 +136,63 @@ struct DeviceReduce
     return reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, cuda::std::plus<>{}, InitT{}, Identity{},
                   stream);
   }
+  STRATA_DETAIL_REDUCE_SINGLE_PHASE(Sum)
 
-  // d_out[0] = the smallest input (the input type's largest value for no items).
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT>
-  static cudaError_t Min(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
-                         NumItemsT num_items, cudaStream_t stream = 0)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceReduce::Min");
-    using InitT = detail::it_value_t<InputIteratorT>;
-    return reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, cuda::minimum<>{},
-                  cuda::std::numeric_limits<InitT>::max(), Identity{}, stream);
-  }
+  // Min and Max: d_out[0] = the smallest (largest) input, or for no items EMPTY, the input type's largest (lowest)
+  // value.
+#define STRATA_DETAIL_REDUCE_EXTREMUM(NAME, OP, EMPTY)                                           \
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT>               \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, \
+                          OutputIteratorT d_out, NumItemsT num_items, cudaStream_t stream = 0)   \
+  {                                                                                              \
+    STRATA_NVTX_RANGE("strata::DeviceReduce::" #NAME);                                           \
+    using InitT = detail::it_value_t<InputIteratorT>;                                            \
+    return reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, OP{},              \
+                  cuda::std::numeric_limits<InitT>::EMPTY(), Identity{}, stream);                \
+  }                                                                                              \
+  STRATA_DETAIL_REDUCE_SINGLE_PHASE(NAME)
 
-  // d_out[0] = the largest input (the input type's lowest value for no items).
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT>
-  static cudaError_t Max(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
-                         NumItemsT num_items, cudaStream_t stream = 0)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceReduce::Max");
-    using InitT = detail::it_value_t<InputIteratorT>;
-    return reduce(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, cuda::maximum<>{},
-                  cuda::std::numeric_limits<InitT>::lowest(), Identity{}, stream);
-  }
+  STRATA_DETAIL_REDUCE_EXTREMUM(Min, cuda::minimum<>, max)
+  STRATA_DETAIL_REDUCE_EXTREMUM(Max, cuda::maximum<>, lowest)
 
-  // d_out[0] = {position, value} of the smallest input, the first such position on ties
-  // ({1, the largest value} for no items). The output's value type is a KeyValuePair<KeyT, ValueT>.
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT,
-            typename = cuda::std::enable_if_t<cuda::std::is_integral<NumItemsT>::value>>
-  static cudaError_t ArgMin(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
-                            OutputIteratorT d_out, NumItemsT num_items, cudaStream_t stream = 0)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceReduce::ArgMin");
-    return arg_reduce<::strata::ArgMin>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, stream);
-  }
-
-  // d_out[0] = {position, value} of the largest input, the first such position on ties
-  // ({1, the lowest value} for no items).
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT,
-            typename = cuda::std::enable_if_t<cuda::std::is_integral<NumItemsT>::value>>
-  static cudaError_t ArgMax(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
-                            OutputIteratorT d_out, NumItemsT num_items, cudaStream_t stream = 0)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceReduce::ArgMax");
-    return arg_reduce<::strata::ArgMax>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, stream);
-  }
-
-  // The smallest input to d_min_out[0] and its position (the first on ties) to d_index_out[0], CUB 3's form
-  // (the largest value of the type and position 1 for no items).
-  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT>
-  static cudaError_t ArgMin(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
-                            ExtremumOutIteratorT d_min_out, IndexOutIteratorT d_index_out, cuda::std::int64_t num_items,
-                            cudaStream_t stream = 0)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceReduce::ArgMin");
-    return split_arg_reduce<::strata::ArgMin>(d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_index_out,
-                                              num_items, stream);
+  // ArgMin and ArgMax, in two forms:
+  // - d_out[0] = {position, value} of the smallest (largest) input, the first such position on ties; for no items
+  //   {1, the value type's largest (lowest) value}. The output's value type is a KeyValuePair<KeyT, ValueT>.
+  // - CUB 3's form: the smallest (largest) input to d_value_out[0] and its position (the first on ties) to
+  //   d_index_out[0]; for no items the value type's largest (lowest) value and position 1.
+#define STRATA_DETAIL_REDUCE_ARG(NAME)                                                                               \
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT,                                   \
+            typename = cuda::std::enable_if_t<cuda::std::is_integral<NumItemsT>::value>>                             \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,                     \
+                          OutputIteratorT d_out, NumItemsT num_items, cudaStream_t stream = 0)                       \
+  {                                                                                                                  \
+    STRATA_NVTX_RANGE("strata::DeviceReduce::" #NAME);                                                               \
+    return arg_reduce<::strata::NAME>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, stream);           \
+  }                                                                                                                  \
+  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT>                      \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,                     \
+                          ExtremumOutIteratorT d_value_out, IndexOutIteratorT d_index_out,                           \
+                          cuda::std::int64_t num_items, cudaStream_t stream = 0)                                     \
+  {                                                                                                                  \
+    STRATA_NVTX_RANGE("strata::DeviceReduce::" #NAME);                                                               \
+    return split_arg_reduce<::strata::NAME>(d_temp_storage, temp_storage_bytes, d_in, d_value_out, d_index_out,      \
+                                            num_items, stream);                                                      \
+  }                                                                                                                  \
+  STRATA_DETAIL_REDUCE_SINGLE_PHASE(NAME)                                                                            \
+  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT,                      \
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                                  \
+  static cudaError_t NAME(InputIteratorT d_in, ExtremumOutIteratorT d_value_out, IndexOutIteratorT d_index_out,      \
+                          cuda::std::int64_t num_items, const EnvT& env = {})                                        \
+  {                                                                                                                  \
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_in, d_value_out, d_index_out, num_items); \
   }
 
-  // The largest input to d_max_out[0] and its position (the first on ties) to d_index_out[0], CUB 3's form.
-  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT>
-  static cudaError_t ArgMax(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
-                            ExtremumOutIteratorT d_max_out, IndexOutIteratorT d_index_out, cuda::std::int64_t num_items,
-                            cudaStream_t stream = 0)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceReduce::ArgMax");
-    return split_arg_reduce<::strata::ArgMax>(d_temp_storage, temp_storage_bytes, d_in, d_max_out, d_index_out,
-                                              num_items, stream);
-  }
+  STRATA_DETAIL_REDUCE_ARG(ArgMin)
+  STRATA_DETAIL_REDUCE_ARG(ArgMax)
 
-  // -- Single-phase forms: each call above with its temporary storage and stream taken from `env`, a stream or a
-  //    policy (strata/device/dispatch/single_phase.cuh); without one, strata's pool on the default stream.
-
-  template <typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename InitT,
-            typename NumItemsT, typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
-  static cudaError_t Reduce(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, ReductionOpT reduction_op,
-                            InitT init, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return Reduce(d_temp, bytes, d_in, d_out, num_items, reduction_op, init, stream);
-    });
-  }
-
-  template <typename InputIteratorT, typename OutputIteratorT, typename ReductionOpT, typename TransformOpT,
-            typename InitT, typename NumItemsT, typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
-  static cudaError_t TransformReduce(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items,
-                                     ReductionOpT reduction_op, TransformOpT transform_op, InitT init,
-                                     const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return TransformReduce(d_temp, bytes, d_in, d_out, num_items, reduction_op, transform_op, init, stream);
-    });
-  }
-
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
-            detail::enable_if_env_t<EnvT> = 0>
-  static cudaError_t Sum(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return Sum(d_temp, bytes, d_in, d_out, num_items, stream);
-    });
-  }
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
-            detail::enable_if_env_t<EnvT> = 0>
-  static cudaError_t Min(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return Min(d_temp, bytes, d_in, d_out, num_items, stream);
-    });
-  }
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
-            detail::enable_if_env_t<EnvT> = 0>
-  static cudaError_t Max(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return Max(d_temp, bytes, d_in, d_out, num_items, stream);
-    });
-  }
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
-            detail::enable_if_env_t<EnvT> = 0>
-  static cudaError_t ArgMin(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ArgMin(d_temp, bytes, d_in, d_out, num_items, stream);
-    });
-  }
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
-            detail::enable_if_env_t<EnvT> = 0>
-  static cudaError_t ArgMax(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ArgMax(d_temp, bytes, d_in, d_out, num_items, stream);
-    });
-  }
-
-  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT,
-            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
-  static cudaError_t ArgMin(InputIteratorT d_in, ExtremumOutIteratorT d_min_out, IndexOutIteratorT d_index_out,
-                            cuda::std::int64_t num_items, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ArgMin(d_temp, bytes, d_in, d_min_out, d_index_out, num_items, stream);
-    });
-  }
-  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT,
-            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
-  static cudaError_t ArgMax(InputIteratorT d_in, ExtremumOutIteratorT d_max_out, IndexOutIteratorT d_index_out,
-                            cuda::std::int64_t num_items, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ArgMax(d_temp, bytes, d_in, d_max_out, d_index_out, num_items, stream);
-    });
-  }
+#undef STRATA_DETAIL_REDUCE_SINGLE_PHASE
+#undef STRATA_DETAIL_REDUCE_EXTREMUM
+#undef STRATA_DETAIL_REDUCE_ARG
 
 private:
   template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename ReductionOpT,

@@ -91,64 +91,151 @@ cudaError_t run_by_key(void* d_temp_storage, size_t& temp_storage_bytes, KeysInp
                                                                           init, offset, stream);
   });
 }
+// The initial value of a sum: none for an inclusive one, else the zero of the output's value type (of the input's
+// where the output has none).
+template <bool INCLUSIVE, typename InputIteratorT, typename OutputIteratorT>
+auto sum_init()
+{
+  if constexpr (INCLUSIVE)
+  {
+    return no_init{};
+  }
+  else
+  {
+    return non_void_value_t<OutputIteratorT, it_value_t<InputIteratorT>>{};
+  }
+}
+
+// A by-key scan's single-phase form: `equality_op` may be the environment (the equality operator omitted), then
+// cuda::std::equal_to<>.
+template <typename CallT, typename EqualityOpT, typename EnvT, typename... ArgsT>
+cudaError_t call_by_key(CallT two_phase, const EqualityOpT& equality_op, const EnvT& env, ArgsT&... args)
+{
+  if constexpr (is_env_v<EqualityOpT>)
+  {
+    static_assert(cuda::std::is_same<EnvT, default_env>::value,
+                  "strata::DeviceScan: the arguments after num_items are [equality_op] [, a stream or a policy]");
+    return call_single_phase(equality_op, two_phase, args..., cuda::std::equal_to<>{});
+  }
+  else
+  {
+    return call_single_phase(env, two_phase, args..., equality_op);
+  }
+}
 } // namespace scan
 } // namespace detail
 
 struct DeviceScan
 {
-  // d_out[i] = T{} + d_in[0] + ... + d_in[i - 1].
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT>
-  static cudaError_t ExclusiveSum(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
-                                  OutputIteratorT d_out, NumItemsT num_items, cudaStream_t stream = 0)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveSum");
-    using InitT = detail::non_void_value_t<OutputIteratorT, detail::it_value_t<InputIteratorT>>;
-    return detail::scan::run<false>(d_temp_storage, temp_storage_bytes, d_in, d_out, cuda::std::plus<>{}, InitT{},
-                                    num_items, stream);
+  // Each entry point with the same arguments as another is written once, below, with its twin: its two-phase forms,
+  // then its single-phase forms (the same arguments without the temporary storage, with an optional environment, a
+  // stream or a policy, instead of the stream: strata/device/dispatch/single_phase.cuh; without one, strata's pool
+  // on the default stream). Every scan has an in-place form (d_data both input and output), but the by-key ones.
+
+  // ExclusiveSum: d_out[i] = T{} + d_in[0] + ... + d_in[i - 1], T the output's value type (else the input's).
+  // InclusiveSum: d_out[i] = d_in[0] + ... + d_in[i].
+#define STRATA_DETAIL_SCAN_SUM(NAME, INCLUSIVE)                                                                    \
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT>                                 \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,                   \
+                          OutputIteratorT d_out, NumItemsT num_items, cudaStream_t stream = 0)                     \
+  {                                                                                                                \
+    STRATA_NVTX_RANGE("strata::DeviceScan::" #NAME);                                                               \
+    return detail::scan::run<INCLUSIVE>(d_temp_storage, temp_storage_bytes, d_in, d_out, cuda::std::plus<>{},      \
+                                        detail::scan::sum_init<INCLUSIVE, InputIteratorT, OutputIteratorT>(),      \
+                                        num_items, stream);                                                        \
+  }                                                                                                                \
+  template <typename IteratorT, typename NumItemsT>                                                                \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, IteratorT d_data, NumItemsT num_items, \
+                          cudaStream_t stream = 0)                                                                 \
+  {                                                                                                                \
+    return NAME(d_temp_storage, temp_storage_bytes, d_data, d_data, num_items, stream);                            \
+  }                                                                                                                \
+  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT,                                 \
+            typename EnvT = detail::default_env, detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>            \
+  static cudaError_t NAME(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})   \
+  {                                                                                                                \
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_in, d_out, num_items);                  \
+  }                                                                                                                \
+  template <typename IteratorT, typename NumItemsT, typename EnvT = detail::default_env,                           \
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>                                                 \
+  static cudaError_t NAME(IteratorT d_data, NumItemsT num_items, const EnvT& env = {})                             \
+  {                                                                                                                \
+    return NAME(d_data, d_data, num_items, env);                                                                   \
   }
 
-  template <typename IteratorT, typename NumItemsT>
-  static cudaError_t ExclusiveSum(void* d_temp_storage, size_t& temp_storage_bytes, IteratorT d_data,
-                                  NumItemsT num_items, cudaStream_t stream = 0)
-  {
-    return ExclusiveSum(d_temp_storage, temp_storage_bytes, d_data, d_data, num_items, stream);
+  // ExclusiveScan: d_out[i] = init op d_in[0] op ... op d_in[i - 1].
+  // InclusiveScanInit: d_out[i] = init op d_in[0] op ... op d_in[i].
+#define STRATA_DETAIL_SCAN_INIT(NAME, INCLUSIVE)                                                                       \
+  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT,                  \
+            typename NumItemsT>                                                                                        \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,                       \
+                          OutputIteratorT d_out, ScanOpT scan_op, InitValueT init_value, NumItemsT num_items,          \
+                          cudaStream_t stream = 0)                                                                     \
+  {                                                                                                                    \
+    STRATA_NVTX_RANGE("strata::DeviceScan::" #NAME);                                                                   \
+    return detail::scan::run<INCLUSIVE>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init_value,          \
+                                        num_items, stream);                                                            \
+  }                                                                                                                    \
+  template <typename IteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT>                             \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, IteratorT d_data, ScanOpT scan_op,         \
+                          InitValueT init_value, NumItemsT num_items, cudaStream_t stream = 0)                         \
+  {                                                                                                                    \
+    return NAME(d_temp_storage, temp_storage_bytes, d_data, d_data, scan_op, init_value, num_items, stream);           \
+  }                                                                                                                    \
+  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT,                  \
+            typename NumItemsT, typename EnvT = detail::default_env,                                                   \
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>                                                     \
+  static cudaError_t NAME(InputIteratorT d_in, OutputIteratorT d_out, ScanOpT scan_op, InitValueT init_value,          \
+                          NumItemsT num_items, const EnvT& env = {})                                                   \
+  {                                                                                                                    \
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_in, d_out, scan_op, init_value, num_items); \
+  }                                                                                                                    \
+  template <typename IteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT,                             \
+            typename EnvT = detail::default_env, detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>                \
+  static cudaError_t NAME(IteratorT d_data, ScanOpT scan_op, InitValueT init_value, NumItemsT num_items,               \
+                          const EnvT& env = {})                                                                        \
+  {                                                                                                                    \
+    return NAME(d_data, d_data, scan_op, init_value, num_items, env);                                                  \
   }
 
-  // d_out[i] = init op d_in[0] op ... op d_in[i - 1].
-  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT,
-            typename NumItemsT>
-  static cudaError_t ExclusiveScan(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
-                                   OutputIteratorT d_out, ScanOpT scan_op, InitValueT init_value, NumItemsT num_items,
-                                   cudaStream_t stream = 0)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveScan");
-    return detail::scan::run<false>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init_value, num_items,
-                                    stream);
+  // The by-key scans restart at every key that differs from its predecessor under equality_op
+  // (cuda::std::equal_to<> without one); their single-phase forms take [equality_op] [, env] after num_items.
+  // ExclusiveSumByKey: d_values_out[i] = T{} at a run's first item, else the sum of the run's earlier values.
+  // InclusiveSumByKey: the sum of the run's values up to d_values_in[i].
+#define STRATA_DETAIL_SCAN_SUM_BY_KEY(NAME, INCLUSIVE)                                                               \
+  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT,              \
+            typename EqualityOpT = cuda::std::equal_to<>, typename NumItemsT = int>                                  \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,            \
+                          ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, NumItemsT num_items, \
+                          EqualityOpT equality_op = EqualityOpT(), cudaStream_t stream = 0)                          \
+  {                                                                                                                  \
+    STRATA_NVTX_RANGE("strata::DeviceScan::" #NAME);                                                                 \
+    return detail::scan::run_by_key<INCLUSIVE>(                                                                      \
+      d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, cuda::std::plus<>{},                 \
+      detail::scan::sum_init<INCLUSIVE, ValuesInputIteratorT, ValuesOutputIteratorT>(), num_items, equality_op,      \
+      stream);                                                                                                       \
+  }                                                                                                                  \
+  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT,              \
+            typename NumItemsT, typename EqualityOpT = cuda::std::equal_to<>, typename EnvT = detail::default_env,   \
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>                                                   \
+  static cudaError_t NAME(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,                            \
+                          ValuesOutputIteratorT d_values_out, NumItemsT num_items,                                   \
+                          const EqualityOpT& equality_op = {}, const EnvT& env = {})                                 \
+  {                                                                                                                  \
+    return detail::scan::call_by_key(STRATA_DETAIL_TWO_PHASE(NAME), equality_op, env, d_keys_in, d_values_in,        \
+                                     d_values_out, num_items);                                                       \
   }
 
-  template <typename IteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT>
-  static cudaError_t ExclusiveScan(void* d_temp_storage, size_t& temp_storage_bytes, IteratorT d_data, ScanOpT scan_op,
-                                   InitValueT init_value, NumItemsT num_items, cudaStream_t stream = 0)
-  {
-    return ExclusiveScan(d_temp_storage, temp_storage_bytes, d_data, d_data, scan_op, init_value, num_items, stream);
-  }
+  STRATA_DETAIL_SCAN_SUM(ExclusiveSum, false)
+  STRATA_DETAIL_SCAN_SUM(InclusiveSum, true)
+  STRATA_DETAIL_SCAN_INIT(ExclusiveScan, false)
+  STRATA_DETAIL_SCAN_INIT(InclusiveScanInit, true)
+  STRATA_DETAIL_SCAN_SUM_BY_KEY(ExclusiveSumByKey, false)
+  STRATA_DETAIL_SCAN_SUM_BY_KEY(InclusiveSumByKey, true)
 
-  // d_out[i] = d_in[0] + ... + d_in[i].
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT>
-  static cudaError_t InclusiveSum(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
-                                  OutputIteratorT d_out, NumItemsT num_items, cudaStream_t stream = 0)
-  {
-    STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveSum");
-    return detail::scan::run<true>(d_temp_storage, temp_storage_bytes, d_in, d_out, cuda::std::plus<>{},
-                                   detail::scan::no_init{}, num_items, stream);
-  }
-
-  template <typename IteratorT, typename NumItemsT>
-  static cudaError_t InclusiveSum(void* d_temp_storage, size_t& temp_storage_bytes, IteratorT d_data,
-                                  NumItemsT num_items, cudaStream_t stream = 0)
-  {
-    return InclusiveSum(d_temp_storage, temp_storage_bytes, d_data, d_data, num_items, stream);
-  }
+#undef STRATA_DETAIL_SCAN_SUM
+#undef STRATA_DETAIL_SCAN_INIT
+#undef STRATA_DETAIL_SCAN_SUM_BY_KEY
 
   // d_out[i] = d_in[0] op ... op d_in[i].
   template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename NumItemsT>
@@ -159,39 +246,24 @@ struct DeviceScan
     return detail::scan::run<true>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, detail::scan::no_init{},
                                    num_items, stream);
   }
-
   template <typename IteratorT, typename ScanOpT, typename NumItemsT>
   static cudaError_t InclusiveScan(void* d_temp_storage, size_t& temp_storage_bytes, IteratorT d_data, ScanOpT scan_op,
                                    NumItemsT num_items, cudaStream_t stream = 0)
   {
     return InclusiveScan(d_temp_storage, temp_storage_bytes, d_data, d_data, scan_op, num_items, stream);
   }
-
-  // d_out[i] = init op d_in[0] op ... op d_in[i].
-  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT,
-            typename NumItemsT>
-  static cudaError_t InclusiveScanInit(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
-                                       OutputIteratorT d_out, ScanOpT scan_op, InitValueT init_value,
-                                       NumItemsT num_items, cudaStream_t stream = 0)
+  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename NumItemsT,
+            typename EnvT = detail::default_env, detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t InclusiveScan(InputIteratorT d_in, OutputIteratorT d_out, ScanOpT scan_op, NumItemsT num_items,
+                                   const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveScanInit");
-    return detail::scan::run<true>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init_value, num_items,
-                                   stream);
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(InclusiveScan), d_in, d_out, scan_op, num_items);
   }
-
-  // Exclusive sum of each run of equal keys: d_values_out[i] = 0 at a run's first item, else the sum of the
-  // run's earlier values.
-  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT,
-            typename EqualityOpT = cuda::std::equal_to<>, typename NumItemsT = int>
-  static cudaError_t ExclusiveSumByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,
-                                       ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out,
-                                       NumItemsT num_items, EqualityOpT equality_op = EqualityOpT(),
-                                       cudaStream_t stream = 0)
+  template <typename IteratorT, typename ScanOpT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t InclusiveScan(IteratorT d_data, ScanOpT scan_op, NumItemsT num_items, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceScan::ExclusiveSumByKey");
-    using InitT = detail::non_void_value_t<ValuesOutputIteratorT, detail::it_value_t<ValuesInputIteratorT>>;
-    return detail::scan::run_by_key<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
-                                           cuda::std::plus<>{}, InitT{}, num_items, equality_op, stream);
+    return InclusiveScan(d_data, d_data, scan_op, num_items, env);
   }
 
   // Exclusive scan of each run of equal keys, every run starting from init_value.
@@ -207,18 +279,15 @@ struct DeviceScan
     return detail::scan::run_by_key<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
                                            scan_op, init_value, num_items, equality_op, stream);
   }
-
-  // Inclusive sum of each run of equal keys.
   template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT,
-            typename EqualityOpT = cuda::std::equal_to<>, typename NumItemsT = int>
-  static cudaError_t InclusiveSumByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,
-                                       ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out,
-                                       NumItemsT num_items, EqualityOpT equality_op = EqualityOpT(),
-                                       cudaStream_t stream = 0)
+            typename ScanOpT, typename InitValueT, typename NumItemsT, typename EqualityOpT = cuda::std::equal_to<>,
+            typename EnvT = detail::default_env, detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t ExclusiveScanByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
+                                        ValuesOutputIteratorT d_values_out, ScanOpT scan_op, InitValueT init_value,
+                                        NumItemsT num_items, const EqualityOpT& equality_op = {}, const EnvT& env = {})
   {
-    STRATA_NVTX_RANGE("strata::DeviceScan::InclusiveSumByKey");
-    return detail::scan::run_by_key<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
-                                          cuda::std::plus<>{}, detail::scan::no_init{}, num_items, equality_op, stream);
+    return detail::scan::call_by_key(STRATA_DETAIL_TWO_PHASE(ExclusiveScanByKey), equality_op, env, d_keys_in,
+                                     d_values_in, d_values_out, scan_op, init_value, num_items);
   }
 
   // Inclusive scan of each run of equal keys.
@@ -233,173 +302,15 @@ struct DeviceScan
     return detail::scan::run_by_key<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
                                           scan_op, detail::scan::no_init{}, num_items, equality_op, stream);
   }
-
-  // -- Single-phase forms: each call above with its temporary storage and stream taken from `env`, a stream or a
-  //    policy (strata/device/dispatch/single_phase.cuh); without one, strata's pool on the default stream.
-
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t ExclusiveSum(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ExclusiveSum(d_temp, bytes, d_in, d_out, num_items, stream);
-    });
-  }
-  template <typename IteratorT, typename NumItemsT, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t ExclusiveSum(IteratorT d_data, NumItemsT num_items, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ExclusiveSum(d_temp, bytes, d_data, num_items, stream);
-    });
-  }
-  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT,
-            typename NumItemsT, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t ExclusiveScan(InputIteratorT d_in, OutputIteratorT d_out, ScanOpT scan_op, InitValueT init_value,
-                                   NumItemsT num_items, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ExclusiveScan(d_temp, bytes, d_in, d_out, scan_op, init_value, num_items, stream);
-    });
-  }
-  template <typename IteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT,
+  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT,
+            typename ScanOpT, typename NumItemsT, typename EqualityOpT = cuda::std::equal_to<>,
             typename EnvT = detail::default_env, detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t ExclusiveScan(IteratorT d_data, ScanOpT scan_op, InitValueT init_value, NumItemsT num_items,
-                                   const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ExclusiveScan(d_temp, bytes, d_data, scan_op, init_value, num_items, stream);
-    });
-  }
-  template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t InclusiveSum(InputIteratorT d_in, OutputIteratorT d_out, NumItemsT num_items, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return InclusiveSum(d_temp, bytes, d_in, d_out, num_items, stream);
-    });
-  }
-  template <typename IteratorT, typename NumItemsT, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t InclusiveSum(IteratorT d_data, NumItemsT num_items, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return InclusiveSum(d_temp, bytes, d_data, num_items, stream);
-    });
-  }
-  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename NumItemsT,
-            typename EnvT = detail::default_env, detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t InclusiveScan(InputIteratorT d_in, OutputIteratorT d_out, ScanOpT scan_op, NumItemsT num_items,
-                                   const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return InclusiveScan(d_temp, bytes, d_in, d_out, scan_op, num_items, stream);
-    });
-  }
-  template <typename IteratorT, typename ScanOpT, typename NumItemsT, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t InclusiveScan(IteratorT d_data, ScanOpT scan_op, NumItemsT num_items, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return InclusiveScan(d_temp, bytes, d_data, scan_op, num_items, stream);
-    });
-  }
-  template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT,
-            typename NumItemsT, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t InclusiveScanInit(InputIteratorT d_in, OutputIteratorT d_out, ScanOpT scan_op,
-                                       InitValueT init_value, NumItemsT num_items, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return InclusiveScanInit(d_temp, bytes, d_in, d_out, scan_op, init_value, num_items, stream);
-    });
-  }
-  // The by-key scans, with an equality operator before the environment, or without one (cuda::std::equal_to<>).
-  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT,
-            typename NumItemsT, typename EqualityOpT, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<NumItemsT, EnvT>           = 0,
-            cuda::std::enable_if_t<!detail::is_env_v<EqualityOpT>, int> = 0>
-  static cudaError_t ExclusiveSumByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
-                                       ValuesOutputIteratorT d_values_out, NumItemsT num_items, EqualityOpT equality_op,
-                                       const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ExclusiveSumByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, num_items, equality_op, stream);
-    });
-  }
-  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT,
-            typename NumItemsT, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t ExclusiveSumByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
-                                       ValuesOutputIteratorT d_values_out, NumItemsT num_items, const EnvT& env = {})
-  {
-    return ExclusiveSumByKey(d_keys_in, d_values_in, d_values_out, num_items, cuda::std::equal_to<>{}, env);
-  }
-  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT,
-            typename ScanOpT, typename InitValueT, typename NumItemsT, typename EqualityOpT,
-            typename EnvT = detail::default_env, detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0,
-            cuda::std::enable_if_t<!detail::is_env_v<EqualityOpT>, int> = 0>
-  static cudaError_t ExclusiveScanByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
-                                        ValuesOutputIteratorT d_values_out, ScanOpT scan_op, InitValueT init_value,
-                                        NumItemsT num_items, EqualityOpT equality_op, const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return ExclusiveScanByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, scan_op, init_value, num_items,
-                                equality_op, stream);
-    });
-  }
-  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT,
-            typename ScanOpT, typename InitValueT, typename NumItemsT, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t ExclusiveScanByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
-                                        ValuesOutputIteratorT d_values_out, ScanOpT scan_op, InitValueT init_value,
-                                        NumItemsT num_items, const EnvT& env = {})
-  {
-    return ExclusiveScanByKey(d_keys_in, d_values_in, d_values_out, scan_op, init_value, num_items,
-                              cuda::std::equal_to<>{}, env);
-  }
-  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT,
-            typename NumItemsT, typename EqualityOpT, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<NumItemsT, EnvT>           = 0,
-            cuda::std::enable_if_t<!detail::is_env_v<EqualityOpT>, int> = 0>
-  static cudaError_t InclusiveSumByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
-                                       ValuesOutputIteratorT d_values_out, NumItemsT num_items, EqualityOpT equality_op,
-                                       const EnvT& env = {})
-  {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return InclusiveSumByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, num_items, equality_op, stream);
-    });
-  }
-  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT,
-            typename NumItemsT, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t InclusiveSumByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
-                                       ValuesOutputIteratorT d_values_out, NumItemsT num_items, const EnvT& env = {})
-  {
-    return InclusiveSumByKey(d_keys_in, d_values_in, d_values_out, num_items, cuda::std::equal_to<>{}, env);
-  }
-  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT,
-            typename ScanOpT, typename NumItemsT, typename EqualityOpT, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<NumItemsT, EnvT>           = 0,
-            cuda::std::enable_if_t<!detail::is_env_v<EqualityOpT>, int> = 0>
   static cudaError_t InclusiveScanByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
                                         ValuesOutputIteratorT d_values_out, ScanOpT scan_op, NumItemsT num_items,
-                                        EqualityOpT equality_op, const EnvT& env = {})
+                                        const EqualityOpT& equality_op = {}, const EnvT& env = {})
   {
-    return detail::run_single_phase(env, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-      return InclusiveScanByKey(d_temp, bytes, d_keys_in, d_values_in, d_values_out, scan_op, num_items, equality_op,
-                                stream);
-    });
-  }
-  template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT,
-            typename ScanOpT, typename NumItemsT, typename EnvT = detail::default_env,
-            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
-  static cudaError_t InclusiveScanByKey(KeysInputIteratorT d_keys_in, ValuesInputIteratorT d_values_in,
-                                        ValuesOutputIteratorT d_values_out, ScanOpT scan_op, NumItemsT num_items,
-                                        const EnvT& env = {})
-  {
-    return InclusiveScanByKey(d_keys_in, d_values_in, d_values_out, scan_op, num_items, cuda::std::equal_to<>{}, env);
+    return detail::scan::call_by_key(STRATA_DETAIL_TWO_PHASE(InclusiveScanByKey), equality_op, env, d_keys_in,
+                                     d_values_in, d_values_out, scan_op, num_items);
   }
 };
 

@@ -228,12 +228,12 @@ cudaError_t radix_sort_in_place(const PolicyT& policy, KeyT* d_keys, ValueT* d_v
     auto sort_storage  = layout.get_slot(0)->create_alias<char>(sort_bytes);
     auto keys_second   = layout.get_slot(1)->create_alias<KeyT>(items);
     auto values_second = layout.get_slot(2)->create_alias<ValueT>(KEYS_ONLY ? 0 : items);
-    if (d_temp == nullptr)
+    bool mapped        = false;
+    STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp, bytes, mapped));
+    if (!mapped)
     {
-      bytes = layout.get_size();
       return cudaSuccess;
     }
-    STRATA_RETURN_IF_ERROR(layout.map_to_buffer(d_temp, bytes));
     keys.d_buffers[1] = keys_second.get();
     if constexpr (!KEYS_ONLY)
     {

@@ -31,12 +31,18 @@ inline cudaError_t PtxVersion(int& ptx_version, int device)
                                                ptx_version);
 }
 
+// The current device and the PTX version of this translation unit's kernels on it (what every dispatch asks first).
+inline cudaError_t CurrentDeviceAndPtxVersion(int& device, int& ptx_version)
+{
+  STRATA_RETURN_IF_ERROR(CurrentDevice(device));
+  return PtxVersion(ptx_version, device);
+}
+
 // PTX version on the current device.
 inline cudaError_t PtxVersion(int& ptx_version)
 {
   int device = 0;
-  STRATA_RETURN_IF_ERROR(CurrentDevice(device));
-  return PtxVersion(ptx_version, device);
+  return CurrentDeviceAndPtxVersion(device, ptx_version);
 }
 
 // Cached attributes (SM count, shared-memory limits, L2 size, compute capability) of `device`.

@@ -5,8 +5,9 @@
 //   auto partials = layout.get_slot(0)->create_alias<T>(num_blocks);   // slot 0: one array
 //   auto flags    = layout.get_slot(1)->create_alias<int>();           // slot 1: sized later
 //   flags.grow(num_tiles);
-//   if (d_temp_storage == nullptr) { temp_storage_bytes = layout.get_size(); return cudaSuccess; }
-//   STRATA_RETURN_IF_ERROR(layout.map_to_buffer(d_temp_storage, temp_storage_bytes));
+//   bool mapped = false;                                               // false: a size query
+//   STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
+//   if (!mapped) { return cudaSuccess; }
 //   T* d_partials = partials.get();
 //
 // Slots are separate allocations inside the buffer, each aligned to ALIGN_BYTES. Aliases of one slot share
@@ -150,6 +151,19 @@ public:
       cursor += round_up(s.bytes_);
     }
     return cudaSuccess;
+  }
+
+  // The size query or the mapping: with a null d_temp_storage, sets temp_storage_bytes to get_size() and `mapped`
+  // to false; else map_to_buffer(d_temp_storage, temp_storage_bytes), `mapped` true.
+  cudaError_t query_or_map(void* d_temp_storage, std::size_t& temp_storage_bytes, bool& mapped)
+  {
+    mapped = d_temp_storage != nullptr;
+    if (!mapped)
+    {
+      temp_storage_bytes = get_size();
+      return cudaSuccess;
+    }
+    return map_to_buffer(d_temp_storage, temp_storage_bytes);
   }
 
 private:

@@ -123,13 +123,9 @@ struct DispatchMergeSort
     const size_t buffered = num_passes > 0 ? static_cast<size_t>(num_items) : 0;
     auto keys_buffer      = layout.get_slot(0)->create_alias<KeyT>(buffered);
     auto values_buffer    = layout.get_slot(1)->create_alias<ValueT>(KEYS_ONLY ? 0 : buffered);
-    if (d_temp_storage == nullptr)
-    {
-      temp_storage_bytes = layout.get_size();
-      return cudaSuccess;
-    }
-    STRATA_RETURN_IF_ERROR(layout.map_to_buffer(d_temp_storage, temp_storage_bytes));
-    if (num_items == 0)
+    bool mapped           = false;
+    STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
+    if (!mapped || num_items == 0)
     {
       return cudaSuccess;
     }
@@ -201,10 +197,9 @@ struct DispatchMergeSort
                               ValueIteratorT d_output_items, OffsetT num_items, CompareOpT compare_op,
                               cudaStream_t stream)
   {
-    int device = 0;
-    STRATA_RETURN_IF_ERROR(CurrentDevice(device));
+    int device      = 0;
     int ptx_version = 0;
-    STRATA_RETURN_IF_ERROR(PtxVersion(ptx_version, device));
+    STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
     DispatchMergeSort closure{d_temp_storage, temp_storage_bytes, d_input_keys, d_input_items, d_output_keys,
                               d_output_items, num_items,          compare_op,   stream,        device,
                               ptx_version};

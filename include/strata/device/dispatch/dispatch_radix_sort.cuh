@@ -286,13 +286,9 @@ struct DispatchRadixSort
     auto values_tmp =
       layout.get_slot(1)->create_alias<ValueT>(third_buffer && !KEYS_ONLY ? static_cast<size_t>(num_items) : 0);
     auto state_mem = layout.get_slot(2)->create_alias<char>(state.bytes);
-    if (d_temp_storage == nullptr)
-    {
-      temp_storage_bytes = layout.get_size();
-      return cudaSuccess;
-    }
-    STRATA_RETURN_IF_ERROR(layout.map_to_buffer(d_temp_storage, temp_storage_bytes));
-    if (num_items == 0)
+    bool mapped    = false;
+    STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
+    if (!mapped || num_items == 0)
     {
       return cudaSuccess;
     }
@@ -454,10 +450,9 @@ struct DispatchRadixSort
     {
       return cudaErrorInvalidValue;
     }
-    int device = 0;
-    STRATA_RETURN_IF_ERROR(CurrentDevice(device));
+    int device      = 0;
     int ptx_version = 0;
-    STRATA_RETURN_IF_ERROR(PtxVersion(ptx_version, device));
+    STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
     DispatchRadixSort closure{d_temp_storage, temp_storage_bytes, d_keys, d_values,           num_items, begin_bit,
                               end_bit,        is_overwrite_okay,  stream, CodecT(decomposer), device,    ptx_version};
     return MaxPolicy::Invoke(ptx_version, closure);

@@ -160,12 +160,12 @@ struct DispatchReduce
     if (num_items <= OffsetT(SingleTilePolicy::TILE_ITEMS))
     {
       detail::temporary_storage::layout<1> layout;
-      if (d_temp_storage == nullptr)
+      bool mapped = false;
+      STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
+      if (!mapped)
       {
-        temp_storage_bytes = layout.get_size();
         return cudaSuccess;
       }
-      STRATA_RETURN_IF_ERROR(layout.map_to_buffer(d_temp_storage, temp_storage_bytes));
       return detail::check_launch(
         Launch(dim3(1), dim3(SingleTilePolicy::BLOCK_THREADS), stream,
                detail::reduce::DeviceReduceSingleTileKernel<MaxPolicy, InputIteratorT, OutputIteratorT, OffsetT,
@@ -187,12 +187,12 @@ struct DispatchReduce
 
     detail::temporary_storage::layout<1> layout;
     auto partials = layout.get_slot(0)->create_alias<AccumT>(static_cast<size_t>(grid_size));
-    if (d_temp_storage == nullptr)
+    bool mapped   = false;
+    STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
+    if (!mapped)
     {
-      temp_storage_bytes = layout.get_size();
       return cudaSuccess;
     }
-    STRATA_RETURN_IF_ERROR(layout.map_to_buffer(d_temp_storage, temp_storage_bytes));
 
     const auto share = detail::even_share<OffsetT>::make(num_items, Agent::GRAIN_ITEMS, grid_size);
     STRATA_RETURN_IF_ERROR(detail::check_launch(Launch(dim3(grid_size), dim3(ReducePolicy::BLOCK_THREADS), stream,
@@ -214,10 +214,9 @@ struct DispatchReduce
                               OutputIteratorT d_out, OffsetT num_items, ReductionOpT op, InitT init,
                               cudaStream_t stream, TransformOpT transform = {})
   {
-    int device = 0;
-    STRATA_RETURN_IF_ERROR(CurrentDevice(device));
+    int device      = 0;
     int ptx_version = 0;
-    STRATA_RETURN_IF_ERROR(PtxVersion(ptx_version, device));
+    STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
     DispatchReduce closure{d_temp_storage, temp_storage_bytes, d_in,   d_out,      num_items, op, init,
                            stream,         transform,          device, ptx_version};
     return MaxPolicy::Invoke(ptx_version, closure);

@@ -159,13 +159,9 @@ struct DispatchScan
     auto tile_state_bytes =
       layout.get_slot(0)->create_alias<char>(look_back ? TileStateT::AllocationSize(most_tiles) : 0);
     auto tile_counter = layout.get_slot(1)->create_alias<unsigned int>(look_back ? 1 : 0);
-    if (d_temp_storage == nullptr)
-    {
-      temp_storage_bytes = layout.get_size();
-      return cudaSuccess;
-    }
-    STRATA_RETURN_IF_ERROR(layout.map_to_buffer(d_temp_storage, temp_storage_bytes));
-    if (num_items == 0)
+    bool mapped       = false;
+    STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
+    if (!mapped || num_items == 0)
     {
       return cudaSuccess;
     }
@@ -250,10 +246,9 @@ struct DispatchScan
                               OutputIteratorT d_out, ScanOpT op, InitValueT init, OffsetT num_items,
                               cudaStream_t stream, OutputOpT out_op = {})
   {
-    int device = 0;
-    STRATA_RETURN_IF_ERROR(CurrentDevice(device));
+    int device      = 0;
     int ptx_version = 0;
-    STRATA_RETURN_IF_ERROR(PtxVersion(ptx_version, device));
+    STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
     DispatchScan closure{d_temp_storage, temp_storage_bytes, d_in, d_out, op, init, num_items, stream, out_op,
                          device,         ptx_version};
     return MaxPolicy::Invoke(ptx_version, closure);

@@ -456,6 +456,26 @@ cudaError_t run_single_phase(const EnvT& env, CallT&& call)
   const cudaError_t released = storage.release();
   return run != cudaSuccess ? run : released;
 }
+
+// Runs the two-phase entry point `two_phase`, called as two_phase(d_temp_storage, temp_storage_bytes, args...,
+// stream), as one call in `env` (run_single_phase). STRATA_DETAIL_TWO_PHASE(Name) makes an entry point's overload set
+// such an object, so that each single-phase form is one line:
+//
+//   return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(InclusiveSum), d_in, d_out, num_items);
+template <typename EnvT, typename CallT, typename... ArgsT>
+cudaError_t call_single_phase(const EnvT& env, CallT two_phase, ArgsT&&... args)
+{
+  return run_single_phase(env, [&](void* d_temp_storage, std::size_t& temp_storage_bytes, cudaStream_t stream) {
+    return two_phase(d_temp_storage, temp_storage_bytes, args..., stream);
+  });
+}
 } // namespace detail
 
 STRATA_NAMESPACE_END
+
+// The overload set of the two-phase entry point NAME (a static member of the class this stands in) as an object,
+// for detail::call_single_phase.
+#define STRATA_DETAIL_TWO_PHASE(NAME)                                         \
+  [](void* d_temp_storage, ::std::size_t& temp_storage_bytes, auto&... arg) { \
+    return NAME(d_temp_storage, temp_storage_bytes, arg...);                  \
+  }
