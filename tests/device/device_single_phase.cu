@@ -303,6 +303,8 @@ TEST_CASE("DeviceFor and DeviceTransform take a stream, a literal 0, a cuda::str
   device_buffer<int> d_data(in);
   REQUIRE(strata::DeviceFor::ForEachN(d_data.data(), num, add_one{}) == cudaSuccess);
   REQUIRE(strata::DeviceFor::ForEachN(d_data.data(), num, add_one{}, 0) == cudaSuccess);
+  // `stream` does not wait for the default stream (it is non-blocking): the next calls read what these two wrote.
+  STRATA_TEST_CUDA(cudaStreamSynchronize(nullptr));
   REQUIRE(strata::DeviceFor::ForEachN(d_data.data(), num, add_one{}, stream) == cudaSuccess);
   REQUIRE(strata::DeviceFor::ForEachN(d_data.data(), num, add_one{}, cuda::stream_ref{stream}) == cudaSuccess);
   REQUIRE(strata::DeviceFor::ForEach(d_data.data(), d_data.data() + n, add_one{}, strata::par.on(stream))
