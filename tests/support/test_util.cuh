@@ -431,6 +431,9 @@ public:
   {
     REQUIRE(host.size() == size_);
     STRATA_TEST_CUDA(cudaMemcpy(ptr_, host.data(), sizeof(T) * size_, cudaMemcpyHostToDevice));
+    // A copy from pageable memory may return before its DMA to the device has finished, and work on a non-blocking
+    // stream is not ordered after it: done when it returns, as poison() is.
+    STRATA_TEST_CUDA(cudaStreamSynchronize(nullptr));
   }
   std::vector<T> download() const
   {
