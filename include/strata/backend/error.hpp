@@ -8,7 +8,9 @@ namespace strata
 {
 namespace backend
 {
-// Category of std::error_code values holding a cudaError_t; message() gives the error's name and description.
+// Category of std::error_code values holding a cudaError_t; message() gives the error's description and name, and for
+// the errors that mean no GPU can run the program (cudaErrorInsufficientDriver, cudaErrorNoDevice,
+// cudaErrorNoKernelImageForDevice, ...) what is missing and what to do.
 const std::error_category& cuda_category() noexcept;
 } // namespace backend
 } // namespace strata
