@@ -74,15 +74,16 @@ struct AgentRadixSortHistogram
   detail::radix_sort::sort_state<OffsetT> state;
   CodecT codec;
 
-  STRATA_DEVICE STRATA_FORCEINLINE AgentRadixSortHistogram(TempStorage& storage, const KeyT* d_keys, OffsetT num_items,
-                                                           detail::radix_sort::pass_bits<RADIX_BITS> bits,
-                                                           detail::radix_sort::sort_state<OffsetT> state, CodecT codec)
-      : storage(storage.Alias())
-      , d_keys(d_keys)
-      , num_items(num_items)
-      , bits(bits)
-      , state(state)
-      , codec(codec)
+  STRATA_DEVICE STRATA_FORCEINLINE AgentRadixSortHistogram(TempStorage& temp_storage, const KeyT* keys, OffsetT items,
+                                                           detail::radix_sort::pass_bits<RADIX_BITS> digits,
+                                                           detail::radix_sort::sort_state<OffsetT> progress,
+                                                           CodecT key_codec)
+      : storage(temp_storage.Alias())
+      , d_keys(keys)
+      , num_items(items)
+      , bits(digits)
+      , state(progress)
+      , codec(key_codec)
   {}
 
   // Adds the digits of every pass of the `valid` keys at `keys` (striped over the threads) to the counts of `part`.

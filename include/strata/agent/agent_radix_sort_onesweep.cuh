@@ -191,9 +191,9 @@ struct AgentRadixSortOnesweep
   const unsigned int warp;
   const unsigned int lane;
 
-  STRATA_DEVICE STRATA_FORCEINLINE AgentRadixSortOnesweep(TempStorage& storage, CodecT codec)
-      : storage(storage.Alias())
-      , codec(codec)
+  STRATA_DEVICE STRATA_FORCEINLINE AgentRadixSortOnesweep(TempStorage& temp_storage, CodecT key_codec)
+      : storage(temp_storage.Alias())
+      , codec(key_codec)
       , warp(threadIdx.x / WARP_THREADS)
       , lane(LaneId())
   {}

@@ -184,10 +184,10 @@ struct BFEDigitExtractor : BaseDigitExtractor<KeyT>
   cuda::std::uint32_t bit_start;
   cuda::std::uint32_t num_bits;
 
-  explicit STRATA_DEVICE STRATA_FORCEINLINE BFEDigitExtractor(cuda::std::uint32_t bit_start = 0,
-                                                              cuda::std::uint32_t num_bits  = 0)
-      : bit_start(bit_start)
-      , num_bits(num_bits)
+  explicit STRATA_DEVICE STRATA_FORCEINLINE BFEDigitExtractor(cuda::std::uint32_t first_bit = 0,
+                                                              cuda::std::uint32_t bit_count = 0)
+      : bit_start(first_bit)
+      , num_bits(bit_count)
   {}
 
   STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t Digit(UnsignedBits key) const
@@ -207,10 +207,10 @@ struct ShiftDigitExtractor : BaseDigitExtractor<KeyT>
   cuda::std::uint32_t bit_start;
   cuda::std::uint32_t mask;
 
-  explicit STRATA_DEVICE STRATA_FORCEINLINE ShiftDigitExtractor(cuda::std::uint32_t bit_start = 0,
-                                                                cuda::std::uint32_t num_bits  = 0)
-      : bit_start(bit_start)
-      , mask((1u << num_bits) - 1u)
+  explicit STRATA_DEVICE STRATA_FORCEINLINE ShiftDigitExtractor(cuda::std::uint32_t first_bit = 0,
+                                                                cuda::std::uint32_t bit_count = 0)
+      : bit_start(first_bit)
+      , mask((1u << bit_count) - 1u)
   {}
 
   STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t Digit(UnsignedBits key) const
@@ -351,8 +351,8 @@ public:
 
   DecomposerT decomposer;
 
-  STRATA_HOST_DEVICE explicit key_codec(DecomposerT decomposer = {})
-      : decomposer(decomposer)
+  STRATA_HOST_DEVICE explicit key_codec(DecomposerT members = {})
+      : decomposer(members)
   {}
 
   using image_t = KeyT;

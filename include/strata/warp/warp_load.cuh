@@ -105,8 +105,8 @@ public:
       , linear_tid(LogicalLaneId())
   {}
 
-  STRATA_DEVICE STRATA_FORCEINLINE WarpLoad(TempStorage& temp_storage)
-      : temp_storage(temp_storage.Alias())
+  STRATA_DEVICE STRATA_FORCEINLINE WarpLoad(TempStorage& storage)
+      : temp_storage(storage.Alias())
       , linear_tid(LogicalLaneId())
   {}
 

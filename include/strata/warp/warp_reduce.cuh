@@ -55,8 +55,8 @@ public:
   struct TempStorage : Uninitialized<_TempStorage>
   {};
 
-  STRATA_DEVICE STRATA_FORCEINLINE WarpReduce(TempStorage& temp_storage)
-      : temp_storage(temp_storage.Alias())
+  STRATA_DEVICE STRATA_FORCEINLINE WarpReduce(TempStorage& storage)
+      : temp_storage(storage.Alias())
   {}
 
   // Sum of the logical warp's items, valid in lane 0.

@@ -97,8 +97,8 @@ public:
       , linear_tid(LogicalLaneId())
   {}
 
-  STRATA_DEVICE STRATA_FORCEINLINE WarpStore(TempStorage& temp_storage)
-      : temp_storage(temp_storage.Alias())
+  STRATA_DEVICE STRATA_FORCEINLINE WarpStore(TempStorage& storage)
+      : temp_storage(storage.Alias())
       , linear_tid(LogicalLaneId())
   {}
 
