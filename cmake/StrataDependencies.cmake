@@ -2,12 +2,10 @@
 # tests and benchmarks Catch2 (v2 or v3) and Google Benchmark.
 find_package(CUDAToolkit REQUIRED)
 
-# CCCL (Thrust, CUB, libcu++) ships inside the toolkit; nvcc finds it by itself, host compilers need the path.
+# CCCL (Thrust, CUB, libcu++) ships inside the toolkit; nvcc finds it by itself, host compilers need the path,
+# which strata's own targets carry (CMakeLists.txt): CUDA::cudart belongs to the CUDA package and is left alone.
 foreach(dir IN LISTS CUDAToolkit_INCLUDE_DIRS)
   if(EXISTS "${dir}/cccl/cuda/std/type_traits")
     set(STRATA_CCCL_INCLUDE_DIR "${dir}/cccl")
   endif()
 endforeach()
-if(STRATA_CCCL_INCLUDE_DIR AND TARGET CUDA::cudart)
-  set_property(TARGET CUDA::cudart APPEND PROPERTY INTERFACE_INCLUDE_DIRECTORIES "${STRATA_CCCL_INCLUDE_DIR}")
-endif()

@@ -17,7 +17,7 @@
 #include <cstdint>
 
 #define STRATA_VERSION_MAJOR 0
-#define STRATA_VERSION_MINOR 1
+#define STRATA_VERSION_MINOR 2
 #define STRATA_VERSION_PATCH 0
 
 // -- preprocessor helpers ------------------------------------------------------------------------------
