@@ -47,7 +47,7 @@ int main()
   thrust::device_vector<unsigned> keys(1000, 3u);
   strata::sort(strata::par, keys.begin(), keys.end());
   strata::inclusive_scan(strata::par, keys.begin(), keys.end(), keys.begin());
-  const unsigned sum = strata::reduce(strata::par, keys.begin(), keys.end());
+  const unsigned sum        = strata::reduce(strata::par, keys.begin(), keys.end());
   const unsigned thrust_sum = thrust::reduce(strata::par, keys.begin(), keys.end());
 
   thrust::device_vector<int> in(threads * items, 1);
