@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Compile time of a translation unit that calls strata::reduce against its twin that calls thrust::reduce:
+# Compile cost of strata against what a user would otherwise call, one translation unit each:
 #   scripts/compile_time.sh [RUNS]
-# compiles benchmarks/compile_time/strata_reduce.cu and thrust_reduce.cu with
-# `nvcc -std=c++17 -O3 -arch=$STRATA_COMPILE_ARCH -c` (default sm_90), RUNS times each (default 5), in alternating
-# order (strata first in even rounds, thrust first in odd ones, so a drift in the machine's load hits both alike),
-# and prints the median wall-clock and CPU (user + sys) seconds of each, the ratios strata / thrust, and the median
-# time of each phase nvcc reports with -time (host preprocessing, cudafe++, cicc, ptxas, host compilation).
-# On a shared machine compare the CPU seconds: they count only the compiler's own work.
+# compiles every benchmarks/compile_time/strata_<name>.cu and its twin, thrust_<name>.cu (the frontend: reduce,
+# scan, sort) or cub_<name>.cu (the device layer: device_reduce, device_scan, device_sort), with
+# `nvcc -std=c++17 -O3 -arch=$STRATA_COMPILE_ARCH -c` (default sm_90), RUNS times each (default 3) in alternating
+# order, and prints per pair the best CPU seconds (user + sys: the compiler's own work, which the machine's other
+# load disturbs least) and the object's size, and the ratios strata / twin. The bars, for the frontend pairs: time at
+# most 1.05x Thrust's, object at most 1.5x; the script exits 1 when one is missed (STRATA_COMPILE_BARS=0: report
+# only). The device pairs are reported.
 #
 #   scripts/compile_time.sh --against OTHER_ROOT [RUNS]
 # compiles each benchmarks/compile_time/strata_*.cu of this tree against this tree's headers and against
@@ -20,7 +21,7 @@ if [ "${1:-}" = --against ]; then
   against=$(cd "${2:?usage: compile_time.sh --against OTHER_ROOT [RUNS]}" && pwd)
   shift 2
 fi
-runs=${1:-5}
+runs=${1:-3}
 arch=${STRATA_COMPILE_ARCH:-sm_90}
 flags=(-std=c++17 -O3 "-arch=$arch" -c "-I$root/include")
 tmp=$(mktemp -d)
@@ -50,49 +51,41 @@ if [ -n "$against" ]; then
   exit 0
 fi
 
-# Appends "wall cpu" seconds of one compilation of benchmarks/compile_time/$1_reduce.cu to $tmp/$1.times.
-compile() {
-  local which=$1 round=$2 times
-  times=$( { TIMEFORMAT='%R %U %S'; time "$CUDACXX" "${flags[@]}" "$root/benchmarks/compile_time/${which}_reduce.cu" \
-                                           -o "$tmp/$which.o" -time "$tmp/$which.$round.csv" >/dev/null; } 2>&1 )
-  awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' <<< "$times" >> "$tmp/$which.times"
+# "cpu_seconds object_bytes" of one compilation of $1 with this tree's headers.
+cost() {
+  local times
+  times=$( { TIMEFORMAT='%U %S'; time "$CUDACXX" "${flags[@]}" "$1" -o "$tmp/tu.o" >/dev/null; } 2>&1 )
+  awk -v bytes="$(stat -c %s "$tmp/tu.o")" '{ printf "%.3f %d\n", $1 + $2, bytes }' <<< "$times"
 }
 
-# The median of the numbers on standard input.
-median() {
-  sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-# The median over the rounds of each phase's milliseconds in nvcc's -time CSV files of $1, one "phase<TAB>ms" line
-# per phase, in nvcc's order.
-phases() {
-  awk -F' *, *' 'FNR > 1 && $2 != "" { if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } ms[$2] = ms[$2] " " $7 }
-                 END { for (i = 1; i <= n; ++i) print order[i] "\t" ms[order[i]] }' "$tmp/$1".*.csv \
-    | while IFS=$'\t' read -r phase values; do
-        printf '%s\t%s\n' "$phase" "$(tr ' ' '\n' <<< "$values" | grep . | median)"
-      done
-}
-
-for ((round = 0; round < runs; ++round)); do
-  if ((round % 2 == 0)); then compile strata "$round"; compile thrust "$round"; else
-    compile thrust "$round"; compile strata "$round"; fi
+echo "compile cost, strata / its twin: $(basename "$CUDACXX") ${flags[*]:0:4}" \
+     "($("$CUDACXX" --version | grep -o 'V[0-9][0-9.]*')), best cpu s of $runs alternating runs, on $(nproc) cores" \
+     "(load average $(cut -d' ' -f1-3 /proc/loadavg))"
+printf '%-16s %9s %9s %7s %10s %10s %7s  %s\n' "translation unit" "strata s" "twin s" ratio "strata KB" "twin KB" ratio bar
+status=0
+for tu in "$root"/benchmarks/compile_time/strata_*.cu; do
+  name=$(basename "$tu" .cu)
+  name=${name#strata_}
+  case "$name" in
+    device_*) twin="$root/benchmarks/compile_time/cub_$name.cu" bar=report ;;
+    *) twin="$root/benchmarks/compile_time/thrust_$name.cu" bar=frontend ;;
+  esac
+  [ -f "$twin" ] || { echo "compile_time: $tu has no twin $(basename "$twin")" >&2; exit 2; }
+  : > "$tmp/strata" && : > "$tmp/twin"
+  for ((round = 0; round < runs; ++round)); do
+    if ((round % 2 == 0)); then cost "$tu" >> "$tmp/strata"; cost "$twin" >> "$tmp/twin"
+    else cost "$twin" >> "$tmp/twin"; cost "$tu" >> "$tmp/strata"; fi
+  done
+  line=$(paste -d' ' <(sort -g "$tmp/strata" | head -n 1) <(sort -g "$tmp/twin" | head -n 1) \
+    | awk -v n="$name" -v bar="$bar" '{
+        t = $1 / $3; o = $2 / $4
+        verdict = "-"
+        if (bar == "frontend") verdict = (t <= 1.05 && o <= 1.5) ? "met" : "MISSED (<= 1.05x time, <= 1.5x object)"
+        printf "%-16s %9.2f %9.2f %7.3f %10.0f %10.0f %7.3f  %s\n", n, $1, $3, t, $2 / 1024, $4 / 1024, o, verdict }')
+  echo "$line"
+  [[ "$line" == *MISSED* ]] && status=1
 done
-
-strata_wall=$(cut -d' ' -f1 "$tmp/strata.times" | median)
-strata_cpu=$(cut -d' ' -f2 "$tmp/strata.times" | median)
-thrust_wall=$(cut -d' ' -f1 "$tmp/thrust.times" | median)
-thrust_cpu=$(cut -d' ' -f2 "$tmp/thrust.times" | median)
-
-echo "compile time of one reduce call: $(basename "$CUDACXX") ${flags[*]:0:4} ($("$CUDACXX" --version | grep -o 'V[0-9][0-9.]*'))," \
-     "$runs runs each, alternating, on $(nproc) cores (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-printf '%-8s %10s %10s   %s\n' "" "wall s" "cpu s" "runs (wall/cpu)"
-for which in strata thrust; do
-  wall=${which}_wall cpu=${which}_cpu
-  printf '%-8s %10.2f %10.2f   %s\n' "$which" "${!wall}" "${!cpu}" "$(tr ' \n' '/ ' < "$tmp/$which.times")"
-done
-awk -v sw="$strata_wall" -v sc="$strata_cpu" -v tw="$thrust_wall" -v tc="$thrust_cpu" \
-  'BEGIN { printf "strata / thrust: wall %.3fx, cpu %.3fx (at most 1.000x: strata compiles no slower)\n", sw / tw, sc / tc }'
-echo
-printf '%-24s %10s %10s\n' "median phase ms" strata thrust
-# Both compilations run the same phases in the same order.
-paste <(phases strata) <(phases thrust) | awk -F'\t' '{ printf "%-24s %10.0f %10.0f\n", $1, $2, $4 }'
+if [ "${STRATA_COMPILE_BARS:-1}" = 0 ]; then
+  exit 0
+fi
+exit "$status"
