@@ -21,6 +21,7 @@
 #include <strata/warp/warp_reduce.cuh>
 
 #include <cuda/atomic>
+#include <cuda/cmath>
 #include <cuda/std/bit>
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
@@ -204,7 +205,7 @@ public:
 private:
   STRATA_HOST_DEVICE static constexpr size_t round_up(size_t bytes)
   {
-    return (bytes + 255) / 256 * 256;
+    return ::cuda::round_up(bytes, size_t{256});
   }
 
   STRATA_DEVICE STRATA_FORCEINLINE void release(size_t tile, cuda::std::uint32_t status) const

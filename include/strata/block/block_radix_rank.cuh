@@ -76,7 +76,7 @@ class BlockRadixRank
     cuda::std::conditional_t<SMEM_CONFIG == cudaSharedMemBankSizeEightByte, unsigned long long, unsigned int>;
 
   static constexpr int PACKING_RATIO     = static_cast<int>(sizeof(PackedCounter) / sizeof(DigitCounter));
-  static constexpr int LOG_PACKING_RATIO = detail::log2_floor(PACKING_RATIO);
+  static constexpr int LOG_PACKING_RATIO = cuda::ilog2(PACKING_RATIO);
   static constexpr int LOG_COUNTER_LANES = RADIX_BITS > LOG_PACKING_RATIO ? RADIX_BITS - LOG_PACKING_RATIO : 0;
   static constexpr int COUNTER_LANES     = 1 << LOG_COUNTER_LANES;
   static constexpr int MAX_TILE_ITEMS    = 65535;

@@ -52,7 +52,7 @@ class BlockRunLengthDecode
   // The runs of the whole block.
   static constexpr int BLOCK_RUNS = BLOCK_THREADS * RUNS_PER_THREAD;
   // The binary search over BLOCK_RUNS run offsets takes steps of 2^SEARCH_LOG_STEP, ..., 2, 1.
-  static constexpr int SEARCH_LOG_STEP = detail::log2_floor(BLOCK_RUNS);
+  static constexpr int SEARCH_LOG_STEP = cuda::ilog2(BLOCK_RUNS);
 
   // The run offsets' scan. sm90: the constructor plus one window, 256 threads, 2 runs and 8 items each, takes
   // 0.090 ms per 2^24 runs with the memoizing raking scan and 0.095 ms with warp scans (H200).

@@ -18,9 +18,7 @@ STRATA_NAMESPACE_BEGIN
 // Index of the calling thread within its hardware warp.
 STRATA_DEVICE STRATA_FORCEINLINE unsigned int LaneId()
 {
-  unsigned int r;
-  asm("mov.u32 %0, %%laneid;" : "=r"(r));
-  return r;
+  return cuda::ptx::get_sreg_laneid();
 }
 
 // Linear thread index within a (possibly multi-dimensional) block.
@@ -38,27 +36,19 @@ STRATA_DEVICE STRATA_FORCEINLINE unsigned int WarpId(int linear_tid)
 
 STRATA_DEVICE STRATA_FORCEINLINE unsigned int LaneMaskLt()
 {
-  unsigned int r;
-  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(r));
-  return r;
+  return cuda::ptx::get_sreg_lanemask_lt();
 }
 STRATA_DEVICE STRATA_FORCEINLINE unsigned int LaneMaskLe()
 {
-  unsigned int r;
-  asm("mov.u32 %0, %%lanemask_le;" : "=r"(r));
-  return r;
+  return cuda::ptx::get_sreg_lanemask_le();
 }
 STRATA_DEVICE STRATA_FORCEINLINE unsigned int LaneMaskGt()
 {
-  unsigned int r;
-  asm("mov.u32 %0, %%lanemask_gt;" : "=r"(r));
-  return r;
+  return cuda::ptx::get_sreg_lanemask_gt();
 }
 STRATA_DEVICE STRATA_FORCEINLINE unsigned int LaneMaskGe()
 {
-  unsigned int r;
-  asm("mov.u32 %0, %%lanemask_ge;" : "=r"(r));
-  return r;
+  return cuda::ptx::get_sreg_lanemask_ge();
 }
 
 // Member mask of logical warp number `warp_id` of `LOGICAL_WARP_THREADS` lanes (a power of two <= 32) within
@@ -94,24 +84,24 @@ enum class shfl_mode
 template <shfl_mode Mode>
 STRATA_DEVICE STRATA_FORCEINLINE unsigned int shfl_word(unsigned int word, int src, int c, unsigned int member_mask)
 {
-  unsigned int r;
+  const auto lane  = static_cast<cuda::std::uint32_t>(src);
+  const auto clamp = static_cast<cuda::std::uint32_t>(c);
   if constexpr (Mode == shfl_mode::up)
   {
-    asm volatile("shfl.sync.up.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(word), "r"(src), "r"(c), "r"(member_mask));
+    return cuda::ptx::shfl_sync_up(word, lane, clamp, member_mask);
   }
   else if constexpr (Mode == shfl_mode::down)
   {
-    asm volatile("shfl.sync.down.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(word), "r"(src), "r"(c), "r"(member_mask));
+    return cuda::ptx::shfl_sync_down(word, lane, clamp, member_mask);
   }
   else if constexpr (Mode == shfl_mode::idx)
   {
-    asm volatile("shfl.sync.idx.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(word), "r"(src), "r"(c), "r"(member_mask));
+    return cuda::ptx::shfl_sync_idx(word, lane, clamp, member_mask);
   }
   else
   {
-    asm volatile("shfl.sync.bfly.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(word), "r"(src), "r"(c), "r"(member_mask));
+    return cuda::ptx::shfl_sync_bfly(word, lane, clamp, member_mask);
   }
-  return r;
 }
 
 template <shfl_mode Mode, typename T>
@@ -411,14 +401,14 @@ STRATA_DEVICE STRATA_FORCEINLINE int Unshared(int value)
 // (it still waits in GridDependencyWait for this grid to finish). No effect before sm_90.
 STRATA_DEVICE STRATA_FORCEINLINE void GridLaunchDependents()
 {
-  NV_IF_TARGET(NV_PROVIDES_SM_90, (asm volatile("griddepcontrol.launch_dependents;" ::: "memory");));
+  NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaTriggerProgrammaticLaunchCompletion();));
 }
 
 // Waits until the grids this grid depends on have finished and their writes are visible. Returns at once for a
 // grid launched without a programmatic dependency, and before sm_90.
 STRATA_DEVICE STRATA_FORCEINLINE void GridDependencyWait()
 {
-  NV_IF_TARGET(NV_PROVIDES_SM_90, (asm volatile("griddepcontrol.wait;" ::: "memory");));
+  NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();));
 }
 
 // -- 128-bit relaxed accesses and bulk L2 prefetch ------------------------------------------------------------

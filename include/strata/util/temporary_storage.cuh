@@ -16,6 +16,8 @@
 
 #include <strata/config.cuh>
 
+#include <cuda/cmath>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -169,7 +171,7 @@ public:
 private:
   static constexpr std::size_t round_up(std::size_t bytes)
   {
-    return (bytes + ALIGN_BYTES - 1) / ALIGN_BYTES * ALIGN_BYTES;
+    return ::cuda::round_up(bytes, ALIGN_BYTES);
   }
 
   slot slots_[N];

@@ -3,6 +3,8 @@
 
 #include <strata/config.cuh>
 
+#include <cuda/cmath>
+#include <cuda/std/bit>
 #include <cuda/std/iterator>
 #include <cuda/std/type_traits>
 
@@ -10,28 +12,10 @@ STRATA_NAMESPACE_BEGIN
 namespace detail
 {
 
-// log2 of a power of two (or floor(log2) of any positive value), at compile time.
-STRATA_HOST_DEVICE constexpr int log2_floor(unsigned long long v)
-{
-  return v <= 1 ? 0 : 1 + log2_floor(v >> 1);
-}
+// ceil(log2(v)) for v >= 1 (0 for v <= 1); the toolkit has the floor (cuda::ilog2) only.
 STRATA_HOST_DEVICE constexpr int log2_ceil(unsigned long long v)
 {
-  return v <= 1 ? 0 : 1 + log2_floor(v - 1);
-}
-STRATA_HOST_DEVICE constexpr bool is_power_of_two(unsigned long long v)
-{
-  return v != 0 && (v & (v - 1)) == 0;
-}
-template <typename T>
-STRATA_HOST_DEVICE constexpr T ceil_div(T a, T b)
-{
-  return (a + b - 1) / b;
-}
-template <typename T>
-STRATA_HOST_DEVICE constexpr T round_up(T a, T b)
-{
-  return ceil_div(a, b) * b;
+  return v <= 1 ? 0 : ::cuda::ilog2(v - 1) + 1;
 }
 
 // The value type an iterator dereferences to (value_type of the iterator, with cv removed).

@@ -74,7 +74,8 @@ template <typename InputT, int ITEMS_PER_THREAD, WarpLoadAlgorithm ALGORITHM = W
           int LOGICAL_WARP_THREADS = WARP_THREADS>
 class WarpLoad
 {
-  static_assert(detail::is_power_of_two(LOGICAL_WARP_THREADS) && LOGICAL_WARP_THREADS <= WARP_THREADS,
+  static_assert(cuda::std::has_single_bit(static_cast<unsigned>(LOGICAL_WARP_THREADS))
+                  && LOGICAL_WARP_THREADS <= WARP_THREADS,
                 "LOGICAL_WARP_THREADS must be a power of two of at most 32");
 
   using _TempStorage =

@@ -35,7 +35,8 @@ template <typename KeyT, int ITEMS_PER_THREAD, int LOGICAL_WARP_THREADS = WARP_T
 class WarpMergeSort
     : public detail::merge_sort_strategy<KeyT, ValueT, LOGICAL_WARP_THREADS, ITEMS_PER_THREAD, detail::warp_barrier>
 {
-  static_assert(detail::is_power_of_two(LOGICAL_WARP_THREADS) && LOGICAL_WARP_THREADS <= WARP_THREADS,
+  static_assert(cuda::std::has_single_bit(static_cast<unsigned>(LOGICAL_WARP_THREADS))
+                  && LOGICAL_WARP_THREADS <= WARP_THREADS,
                 "a logical warp is a power of two lanes, at most 32");
 
   using base_t =

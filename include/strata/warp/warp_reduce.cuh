@@ -43,10 +43,11 @@ class WarpReduce
 {
   static_assert(LOGICAL_WARP_THREADS >= 1 && LOGICAL_WARP_THREADS <= WARP_THREADS, "logical warp of 1..32 lanes");
 
-  using InternalWarpReduce = cuda::std::conditional_t<detail::is_power_of_two(LOGICAL_WARP_THREADS),
-                                                      detail::warp_reduce_shfl<T, LOGICAL_WARP_THREADS>,
-                                                      detail::warp_reduce_smem<T, LOGICAL_WARP_THREADS>>;
-  using _TempStorage       = typename InternalWarpReduce::TempStorage;
+  using InternalWarpReduce =
+    cuda::std::conditional_t<cuda::std::has_single_bit(static_cast<unsigned>(LOGICAL_WARP_THREADS)),
+                             detail::warp_reduce_shfl<T, LOGICAL_WARP_THREADS>,
+                             detail::warp_reduce_smem<T, LOGICAL_WARP_THREADS>>;
+  using _TempStorage = typename InternalWarpReduce::TempStorage;
 
   _TempStorage& temp_storage;
 

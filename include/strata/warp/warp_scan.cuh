@@ -42,10 +42,11 @@ class WarpScan
   static_assert(LOGICAL_WARP_THREADS >= 1 && LOGICAL_WARP_THREADS <= WARP_THREADS,
                 "WarpScan: LOGICAL_WARP_THREADS must be in 1..32");
 
-  using InternalWarpScan = cuda::std::conditional_t<detail::is_power_of_two(LOGICAL_WARP_THREADS),
-                                                    detail::warp_scan_shfl<T, LOGICAL_WARP_THREADS>,
-                                                    detail::warp_scan_smem<T, LOGICAL_WARP_THREADS>>;
-  using _TempStorage     = typename InternalWarpScan::TempStorage;
+  using InternalWarpScan =
+    cuda::std::conditional_t<cuda::std::has_single_bit(static_cast<unsigned>(LOGICAL_WARP_THREADS)),
+                             detail::warp_scan_shfl<T, LOGICAL_WARP_THREADS>,
+                             detail::warp_scan_smem<T, LOGICAL_WARP_THREADS>>;
+  using _TempStorage = typename InternalWarpScan::TempStorage;
 
   // Integer sums wrap, so the exclusive result is exactly inclusive - input: no second exchange between lanes.
   template <typename ScanOp>

@@ -67,7 +67,8 @@ template <typename T, int ITEMS_PER_THREAD, WarpStoreAlgorithm ALGORITHM = WARP_
           int LOGICAL_WARP_THREADS = WARP_THREADS>
 class WarpStore
 {
-  static_assert(detail::is_power_of_two(LOGICAL_WARP_THREADS) && LOGICAL_WARP_THREADS <= WARP_THREADS,
+  static_assert(cuda::std::has_single_bit(static_cast<unsigned>(LOGICAL_WARP_THREADS))
+                  && LOGICAL_WARP_THREADS <= WARP_THREADS,
                 "LOGICAL_WARP_THREADS must be a power of two of at most 32");
 
   using _TempStorage = typename detail::warp_store_storage<ALGORITHM, T, ITEMS_PER_THREAD, LOGICAL_WARP_THREADS>::type;

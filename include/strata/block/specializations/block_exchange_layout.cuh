@@ -43,7 +43,7 @@ struct block_exchange_layout
   static constexpr int VECTOR_CONFLICT_WAYS =
     VECTOR_BYTES == 0 ? 1 : static_cast<int>(cuda::std::gcd(ROW_BYTES / VECTOR_BYTES, 128 / VECTOR_BYTES));
   static constexpr int ITEM_WORD_BYTES = ITEM_BYTES < 4 ? ITEM_BYTES : 4;
-  static constexpr bool POW2_ROW       = is_power_of_two(static_cast<unsigned long long>(ROW_BYTES));
+  static constexpr bool POW2_ROW       = cuda::std::has_single_bit(static_cast<unsigned long long>(ROW_BYTES));
 
   static constexpr bool INSERT_PADDING = VECTOR_CONFLICT_WAYS * ITEM_WORD_BYTES > (POW2_ROW ? 4 : 8);
 

@@ -114,7 +114,7 @@ struct BlockReduceRaking
           partial = RakeSegment<FULL_TILE>(num_valid, reduction_op);
         }
         constexpr bool ALL_LANES_RAKE = RAKING_THREADS == WARP_THREADS;
-        const int valid_rakers        = FULL_TILE ? RAKING_THREADS : ceil_div(num_valid, SEGMENT_LENGTH);
+        const int valid_rakers        = FULL_TILE ? RAKING_THREADS : cuda::ceil_div(num_valid, SEGMENT_LENGTH);
         partial                       = warp_reduction < WarpReduceT,
         FULL_TILE && ALL_LANES_RAKE > (temp_storage.warp_reduce, partial, valid_rakers, reduction_op);
       }

@@ -78,7 +78,7 @@ struct BlockReduceWarpReductions
 {
   static constexpr int BLOCK_THREADS = BLOCK_DIM_X * BLOCK_DIM_Y * BLOCK_DIM_Z;
 
-  static constexpr int WARPS = ceil_div(BLOCK_THREADS, WARP_THREADS);
+  static constexpr int WARPS = cuda::ceil_div(BLOCK_THREADS, WARP_THREADS);
 
   // Lanes of every warp but the last; a block smaller than a warp is a single warp of BLOCK_THREADS lanes.
   static constexpr int WARP_LANES = BLOCK_THREADS < WARP_THREADS ? BLOCK_THREADS : WARP_THREADS;

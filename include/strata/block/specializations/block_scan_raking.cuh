@@ -47,7 +47,7 @@ struct BlockScanRaking
   using WarpScanT = WarpScan<T, SCAN_LANES>;
 
   // Warp scans of other sizes than powers of two exchange values through their TempStorage.
-  static constexpr bool WARP_SCAN_IN_SHARED_MEMORY = !is_power_of_two(SCAN_LANES);
+  static constexpr bool WARP_SCAN_IN_SHARED_MEMORY = !cuda::std::has_single_bit(static_cast<unsigned>(SCAN_LANES));
 
   // Every member starts on a 16-byte line: elements of 16 bytes or less then never straddle one, so every
   // read is an exact vector load (a load widened over a neighbour's bytes would also read what another lane

@@ -238,8 +238,8 @@ struct DispatchRadixSort
     l.portions                  = static_cast<int>((num_items + l.portion_items - 1) / l.portion_items);
     const OffsetT tiles         = (num_items + TILE - 1) / TILE;
     const size_t lookback_tiles = static_cast<size_t>(tiles < portion_tiles ? tiles : portion_tiles);
-    l.header_bytes              = detail::round_up<size_t>((2 + static_cast<size_t>(passes) * l.portions) * 4, 16);
-    l.offsets_bytes = detail::round_up<size_t>(static_cast<size_t>(passes) * l.portions * DIGITS * sizeof(OffsetT), 16);
+    l.header_bytes              = cuda::round_up<size_t>((2 + static_cast<size_t>(passes) * l.portions) * 4, 16);
+    l.offsets_bytes = cuda::round_up<size_t>(static_cast<size_t>(passes) * l.portions * DIGITS * sizeof(OffsetT), 16);
     l.bytes         = l.header_bytes + l.offsets_bytes + lookback_tiles * DIGITS * sizeof(cuda::std::uint32_t);
     return l;
   }

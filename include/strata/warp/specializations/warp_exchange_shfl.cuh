@@ -24,13 +24,14 @@ namespace detail
 template <typename T, int ITEMS_PER_THREAD, int LOGICAL_WARP_THREADS>
 struct warp_exchange_shfl
 {
-  static_assert(is_power_of_two(LOGICAL_WARP_THREADS) && LOGICAL_WARP_THREADS <= WARP_THREADS,
+  static_assert(cuda::std::has_single_bit(static_cast<unsigned>(LOGICAL_WARP_THREADS))
+                  && LOGICAL_WARP_THREADS <= WARP_THREADS,
                 "LOGICAL_WARP_THREADS must be a power of two of at most 32");
   static_assert(ITEMS_PER_THREAD == LOGICAL_WARP_THREADS,
                 "WARP_EXCHANGE_SHUFFLE requires ITEMS_PER_THREAD == LOGICAL_WARP_THREADS");
 
   static constexpr int N      = LOGICAL_WARP_THREADS;
-  static constexpr int STAGES = log2_floor(N);
+  static constexpr int STAGES = cuda::ilog2(N);
 
   // Shuffles need no shared memory.
   struct TempStorage : Uninitialized<NullType>

@@ -45,7 +45,8 @@ template <typename T, int ITEMS_PER_THREAD, int LOGICAL_WARP_THREADS>
 struct warp_exchange_smem
 {
   static_assert(ITEMS_PER_THREAD >= 1, "at least one item per thread");
-  static_assert(is_power_of_two(LOGICAL_WARP_THREADS) && LOGICAL_WARP_THREADS <= WARP_THREADS,
+  static_assert(cuda::std::has_single_bit(static_cast<unsigned>(LOGICAL_WARP_THREADS))
+                  && LOGICAL_WARP_THREADS <= WARP_THREADS,
                 "LOGICAL_WARP_THREADS must be a power of two of at most 32");
 
   static constexpr int TILE_ITEMS = ITEMS_PER_THREAD * LOGICAL_WARP_THREADS;
@@ -62,7 +63,7 @@ struct warp_exchange_smem
   static constexpr int PAD_UNITS       = PADDED ? 4 / UNIT_BYTES : 0;
   static constexpr int ITEMS_POW2_PART = ITEMS_PER_THREAD & -ITEMS_PER_THREAD;
   static constexpr int BANK_ROW_UNITS  = PADDED ? 128 / UNIT_BYTES : 1;
-  static constexpr int LOG_SEGMENT = log2_floor(ITEMS_POW2_PART > BANK_ROW_UNITS ? ITEMS_POW2_PART : BANK_ROW_UNITS);
+  static constexpr int LOG_SEGMENT = cuda::ilog2(ITEMS_POW2_PART > BANK_ROW_UNITS ? ITEMS_POW2_PART : BANK_ROW_UNITS);
 
   // Position in the padded tile of tile index `idx`.
   STRATA_HOST_DEVICE STRATA_FORCEINLINE static constexpr int slot(int idx)

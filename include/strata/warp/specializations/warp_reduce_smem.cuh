@@ -31,7 +31,7 @@ struct warp_reduce_smem
   using cell_word_t =
     cuda::std::conditional_t<sizeof(T) % 16 == 0, uint4,
                              cuda::std::conditional_t<sizeof(T) % 8 == 0, unsigned long long, unsigned int>>;
-  static constexpr int CELL_WORDS = static_cast<int>(ceil_div(sizeof(T), sizeof(cell_word_t)));
+  static constexpr int CELL_WORDS = static_cast<int>(cuda::ceil_div(sizeof(T), sizeof(cell_word_t)));
   static constexpr bool AS_WORDS  = cuda::std::is_trivially_copyable<T>::value;
   struct word_cell
   {

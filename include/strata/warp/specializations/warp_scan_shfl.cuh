@@ -57,10 +57,11 @@ constexpr bool is_sum_of_v =
 template <typename T, int LOGICAL_WARP_THREADS>
 struct warp_scan_shfl
 {
-  static_assert(is_power_of_two(LOGICAL_WARP_THREADS) && LOGICAL_WARP_THREADS <= WARP_THREADS,
+  static_assert(cuda::std::has_single_bit(static_cast<unsigned>(LOGICAL_WARP_THREADS))
+                  && LOGICAL_WARP_THREADS <= WARP_THREADS,
                 "the shuffle scan needs a power-of-two logical warp of at most 32 lanes");
 
-  static constexpr int STEPS = log2_floor(LOGICAL_WARP_THREADS);
+  static constexpr int STEPS = cuda::ilog2(LOGICAL_WARP_THREADS);
 
   // Shuffles need no shared memory.
   using TempStorage = NullType;
