@@ -3,7 +3,8 @@
 // shared memory with their keys as they are ranked (VALUES_WITH_KEYS), and tiles over the 48 KiB of static shared
 // memory (the onesweep kernel's dynamic shared memory raised for the launch). A policy changes speed only: each shape
 // must give the stable order a host sort gives, on random and low-entropy keys, at sizes of one tile and of many with
-// a partial last tile.
+// a partial last tile. And DispatchRadixSort on 64-bit offsets, which sorts inputs that 32 bits can count with the
+// 32-bit sort.
 #include <strata/device/dispatch/dispatch_radix_sort.cuh>
 
 #include "test_util.cuh"
@@ -58,18 +59,16 @@ std::vector<T> keys_for(std::size_t n, int and_words, std::uint64_t salt)
   return keys;
 }
 
-// Sorts n keys (and their indices as values, unless ValueT is NullType) ascending with the shape's hub, in the
-// in/out form, and checks keys and values against std::stable_sort.
-template <typename KeyT, typename ValueT, int THREADS, int ITEMS, int MIN_BLOCKS, int VALUES>
-void check_shape(std::size_t n, int and_words)
+// Sorts n keys (and their indices as values, unless ValueT is NullType) ascending with DispatchRadixSort on OffsetT
+// offsets and the policy hub Hub, in the in/out form, and checks keys and values against std::stable_sort.
+template <typename KeyT, typename ValueT, typename OffsetT, typename Hub>
+void check_dispatch(std::size_t n, int and_words)
 {
-  using Hub = shape_hub<KeyT, ValueT, THREADS, ITEMS, MIN_BLOCKS, VALUES>;
   using Dispatch =
-    strata::DispatchRadixSort<false, KeyT, ValueT, std::uint32_t, strata::detail::radix_sort::no_decomposer, Hub>;
+    strata::DispatchRadixSort<false, KeyT, ValueT, OffsetT, strata::detail::radix_sort::no_decomposer, Hub>;
   constexpr bool KEYS_ONLY = std::is_same<ValueT, strata::NullType>::value;
   using HostValueT         = std::conditional_t<KEYS_ONLY, std::uint32_t, ValueT>;
-  CAPTURE(n, and_words, THREADS, ITEMS, MIN_BLOCKS, VALUES, sizeof(KeyT), sizeof(HostValueT));
-
+  CAPTURE(n, and_words, sizeof(KeyT), sizeof(HostValueT), sizeof(OffsetT));
   const std::vector<KeyT> keys = keys_for<KeyT>(n, and_words, 0x5ea9e + n * 31 + sizeof(KeyT) * 7 + and_words);
   std::vector<HostValueT> values(n);
   std::iota(values.begin(), values.end(), HostValueT(0));
@@ -87,10 +86,10 @@ void check_shape(std::size_t n, int and_words)
   const int end_bit = static_cast<int>(sizeof(KeyT) * 8);
   std::size_t bytes = 0;
   STRATA_TEST_CUDA(
-    Dispatch::Dispatch(nullptr, bytes, d_keys, d_values, static_cast<std::uint32_t>(n), 0, end_bit, false, nullptr));
+    Dispatch::Dispatch(nullptr, bytes, d_keys, d_values, static_cast<OffsetT>(n), 0, end_bit, false, nullptr));
   strata_test::device_buffer<char> temp(bytes);
-  STRATA_TEST_CUDA(Dispatch::Dispatch(temp.data(), bytes, d_keys, d_values, static_cast<std::uint32_t>(n), 0, end_bit,
-                                      false, nullptr));
+  STRATA_TEST_CUDA(
+    Dispatch::Dispatch(temp.data(), bytes, d_keys, d_values, static_cast<OffsetT>(n), 0, end_bit, false, nullptr));
   STRATA_TEST_SYNC();
 
   std::vector<std::size_t> order(n);
@@ -110,6 +109,15 @@ void check_shape(std::size_t n, int and_words)
   {
     STRATA_REQUIRE_EQUAL_VECTORS(values_out.download(), expected_values);
   }
+}
+
+// The same with the shape's hub and 32-bit offsets.
+template <typename KeyT, typename ValueT, int THREADS, int ITEMS, int MIN_BLOCKS, int VALUES>
+void check_shape(std::size_t n, int and_words)
+{
+  using Hub = shape_hub<KeyT, ValueT, THREADS, ITEMS, MIN_BLOCKS, VALUES>;
+  CAPTURE(THREADS, ITEMS, MIN_BLOCKS, VALUES);
+  check_dispatch<KeyT, ValueT, std::uint32_t, Hub>(n, and_words);
 }
 
 // Single-tile sizes go through the single-tile kernel, which no onesweep shape changes: sizes from a few onesweep
@@ -151,4 +159,21 @@ TEST_CASE("DeviceRadixSort with tiles over 48 KiB of shared memory", "[device][r
   check_sizes<std::uint64_t, std::uint64_t, 256, 16, 2, with_keys>();          // 64 KiB of keys and values
   check_sizes<std::uint8_t, strata::NullType, 512, 80, 1,
               before_lookback>(); // 40 KiB of 1-byte keys, 17 KiB of counters
+}
+
+TEST_CASE("DispatchRadixSort with 64-bit offsets sorts what 32 bits can count as the 32-bit sort does",
+          "[device][radix_sort][shapes]")
+{
+  // The 64-bit sort hands such inputs to the 32-bit one (whose single-tile kernels it does not build): every path
+  // of that one, under the library's hub and under a custom one.
+  using library_hub = strata::detail::radix_sort::policy_hub<std::uint32_t, std::uint32_t, std::uint64_t>;
+  using custom_hub  = shape_hub<std::uint32_t, std::uint32_t, 256, 20, 3, with_keys>;
+  for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(700), std::size_t(4099), std::size_t(16384),
+                              std::size_t(16385), std::size_t(300007)})
+  {
+    check_dispatch<std::uint32_t, std::uint32_t, std::uint64_t, library_hub>(n, 1);
+    check_dispatch<std::uint32_t, strata::NullType, std::uint64_t,
+                   strata::detail::radix_sort::policy_hub<std::uint32_t, strata::NullType, std::uint64_t>>(n, 3);
+    check_dispatch<std::uint32_t, std::uint32_t, std::uint64_t, custom_hub>(n, 1);
+  }
 }

@@ -197,7 +197,13 @@ template <bool IS_DESCENDING, typename KeyT, typename ValueT, typename OffsetT,
           typename PolicyHub   = detail::radix_sort::policy_hub<KeyT, ValueT, OffsetT>>
 struct DispatchRadixSort
 {
-  using MaxPolicy                 = typename PolicyHub::MaxPolicy;
+  using MaxPolicy = typename PolicyHub::MaxPolicy;
+  // Whether this sort's offsets are those of the single-tile kernels (32 bits), and the policy hub of the 32-bit
+  // sort that a 64-bit one hands small inputs to (the default hub's 32-bit twin, or the same custom hub).
+  static constexpr bool SINGLE_TILE_OFFSETS = sizeof(OffsetT) <= 4;
+  using small_hub                           = cuda::std::conditional_t<
+    cuda::std::is_same<PolicyHub, detail::radix_sort::policy_hub<KeyT, ValueT, OffsetT>>::value,
+    detail::radix_sort::policy_hub<KeyT, ValueT, cuda::std::uint32_t>, PolicyHub>;
   using CodecT                    = detail::radix_sort::key_codec<KeyT, IS_DESCENDING, DecomposerT>;
   static constexpr bool KEYS_ONLY = cuda::std::is_same<ValueT, NullType>::value;
 
@@ -272,8 +278,10 @@ struct DispatchRadixSort
     constexpr int RADIX_BITS = OnesweepPolicy::RADIX_BITS;
 
     const detail::radix_sort::bit_range range{begin_bit, end_bit};
-    const int passes       = detail::radix_sort::pass_bits<RADIX_BITS>(range).passes();
-    const bool single_tile = num_items <= OffsetT(SingleTileTiers::largest::TILE_ITEMS);
+    const int passes = detail::radix_sort::pass_bits<RADIX_BITS>(range).passes();
+    // 64-bit offsets come with more items than a single tile holds (Dispatch gives fewer to the 32-bit sort): the
+    // single-tile kernels are built for 32-bit offsets only.
+    const bool single_tile = SINGLE_TILE_OFFSETS && num_items <= OffsetT(SingleTileTiers::largest::TILE_ITEMS);
     const bool onesweep    = !single_tile && passes > 0;
 
     // Temporary storage: the third buffer of the in/out forms, and the sort's state.
@@ -320,8 +328,11 @@ struct DispatchRadixSort
     }
     else if (single_tile)
     {
-      error = single_tile_sort<ActivePolicyT, 0>(keys_in, d_keys.d_buffers[key_result], values_in,
-                                                 d_values.d_buffers[value_result]);
+      if constexpr (SINGLE_TILE_OFFSETS)
+      {
+        error = single_tile_sort<ActivePolicyT, 0>(keys_in, d_keys.d_buffers[key_result], values_in,
+                                                   d_values.d_buffers[value_result]);
+      }
     }
     else
     {
@@ -449,6 +460,16 @@ struct DispatchRadixSort
     if (begin_bit < 0 || end_bit < begin_bit || end_bit > CodecT::BITS)
     {
       return cudaErrorInvalidValue;
+    }
+    if constexpr (!SINGLE_TILE_OFFSETS)
+    {
+      // What 32-bit offsets can count is sorted with them (the same kernels as every smaller sort).
+      if (static_cast<unsigned long long>(num_items) <= 0x7fffffffULL)
+      {
+        return DispatchRadixSort<IS_DESCENDING, KeyT, ValueT, cuda::std::uint32_t, DecomposerT, small_hub>::Dispatch(
+          d_temp_storage, temp_storage_bytes, d_keys, d_values, static_cast<cuda::std::uint32_t>(num_items), begin_bit,
+          end_bit, is_overwrite_okay, stream, decomposer);
+      }
     }
     int device      = 0;
     int ptx_version = 0;
