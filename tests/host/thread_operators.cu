@@ -140,11 +140,31 @@ struct concatenate
   }
 };
 
+// What one form of the API gave and what the plain loops give.
+template <typename T>
+struct outcome
+{
+  const char* form;
+  std::vector<T> actual;
+  std::vector<T> expected;
+};
+
+// The assertions, instantiated once per item type (not per length: that keeps the test's compile time down).
+template <typename T>
+void check_outcomes(int length, const std::vector<outcome<T>>& outcomes)
+{
+  CAPTURE(length);
+  for (const outcome<T>& o : outcomes)
+  {
+    CAPTURE(o.form);
+    STRATA_REQUIRE_EQUAL_VECTORS(o.actual, o.expected);
+  }
+}
+
 // Reduces and scans LENGTH random items with every form of the API and compares with plain loops.
 template <int LENGTH, typename T, typename Op, typename HostOp>
 void check_reduce_and_scan(Op op, HostOp host_op, std::uint64_t salt)
 {
-  CAPTURE(LENGTH);
   const std::vector<T> data = strata_test::random_vector<T>(LENGTH + 1, salt + LENGTH);
   T items[LENGTH];
   for (int i = 0; i < LENGTH; ++i)
@@ -154,13 +174,8 @@ void check_reduce_and_scan(Op op, HostOp host_op, std::uint64_t salt)
   const T prefix = data[LENGTH];
   const std::vector<T> in(data.begin(), data.begin() + LENGTH);
 
-  const T total        = strata_test::reference_reduce(in.data() + 1, in.data() + LENGTH, in[0], host_op);
-  const T prefix_total = strata_test::reference_reduce(in.data(), in.data() + LENGTH, prefix, host_op);
-  CHECK(strata::ThreadReduce(items, op) == total);
-  CHECK(strata::ThreadReduce(items, op, prefix) == prefix_total);
-  CHECK(strata::ThreadReduce<LENGTH>(in.data(), op) == total);
-  CHECK(strata::ThreadReduce<LENGTH>(in.data(), op, prefix) == prefix_total);
-
+  const T total                  = strata_test::reference_reduce(in.data() + 1, in.data() + LENGTH, in[0], host_op);
+  const T prefix_total           = strata_test::reference_reduce(in.data(), in.data() + LENGTH, prefix, host_op);
   const std::vector<T> inclusive = strata_test::reference_inclusive_scan(in, host_op);
   std::vector<T> inclusive_prefixed(in.size());
   for (int i = 0; i < LENGTH; ++i)
@@ -168,44 +183,58 @@ void check_reduce_and_scan(Op op, HostOp host_op, std::uint64_t salt)
     inclusive_prefixed[i] = host_op(i == 0 ? prefix : inclusive_prefixed[i - 1], in[i]);
   }
   const std::vector<T> exclusive_prefixed = strata_test::reference_exclusive_scan(in, prefix, host_op);
+  // Without the prefix, an exclusive scan's output[0] is the (ignored) prefix and the rest are the items' own
+  // exclusive prefixes.
+  std::vector<T> exclusive_unprefixed(1, prefix);
+  exclusive_unprefixed.insert(exclusive_unprefixed.end(), inclusive.begin(), inclusive.end() - 1);
+
+  std::vector<outcome<T>> outcomes;
+  outcomes.push_back({"ThreadReduce(items, op)", {strata::ThreadReduce(items, op)}, {total}});
+  outcomes.push_back({"ThreadReduce(items, op, prefix)", {strata::ThreadReduce(items, op, prefix)}, {prefix_total}});
+  outcomes.push_back({"ThreadReduce<LENGTH>(pointer, op)", {strata::ThreadReduce<LENGTH>(in.data(), op)}, {total}});
+  outcomes.push_back({"ThreadReduce<LENGTH>(pointer, op, prefix)",
+                      {strata::ThreadReduce<LENGTH>(in.data(), op, prefix)},
+                      {prefix_total}});
 
   T out[LENGTH];
-  const auto as_vector = [&out] {
-    return std::vector<T>(out, out + LENGTH);
+  // The scan's return value, then its output.
+  const auto scanned = [&out](T returned) {
+    std::vector<T> v(1, returned);
+    v.insert(v.end(), out, out + LENGTH);
+    return v;
   };
-
-  CHECK(strata::ThreadScanInclusive(items, out, op) == total);
-  STRATA_REQUIRE_EQUAL_VECTORS(as_vector(), inclusive);
-
-  CHECK(strata::ThreadScanInclusive(items, out, op, prefix) == prefix_total);
-  STRATA_REQUIRE_EQUAL_VECTORS(as_vector(), inclusive_prefixed);
-
-  CHECK(strata::ThreadScanInclusive(items, out, op, prefix, false) == total);
-  STRATA_REQUIRE_EQUAL_VECTORS(as_vector(), inclusive);
-
-  CHECK(strata::ThreadScanExclusive(items, out, op, prefix) == prefix_total);
-  STRATA_REQUIRE_EQUAL_VECTORS(as_vector(), exclusive_prefixed);
-
-  // Without the prefix, output[0] is the (ignored) prefix and the rest are the items' own exclusive prefixes.
-  CHECK(strata::ThreadScanExclusive(items, out, op, prefix, false) == total);
-  CHECK(out[0] == prefix);
-  for (int i = 1; i < LENGTH; ++i)
-  {
-    CAPTURE(i);
-    CHECK(out[i] == inclusive[i - 1]);
-  }
+  const auto with = [](T first, const std::vector<T>& rest) {
+    std::vector<T> v(1, first);
+    v.insert(v.end(), rest.begin(), rest.end());
+    return v;
+  };
+  outcomes.push_back({"ThreadScanInclusive(items, out, op)", scanned(strata::ThreadScanInclusive(items, out, op)),
+                      with(total, inclusive)});
+  outcomes.push_back({"ThreadScanInclusive(items, out, op, prefix)",
+                      scanned(strata::ThreadScanInclusive(items, out, op, prefix)),
+                      with(prefix_total, inclusive_prefixed)});
+  outcomes.push_back({"ThreadScanInclusive(items, out, op, prefix, false)",
+                      scanned(strata::ThreadScanInclusive(items, out, op, prefix, false)), with(total, inclusive)});
+  outcomes.push_back({"ThreadScanExclusive(items, out, op, prefix)",
+                      scanned(strata::ThreadScanExclusive(items, out, op, prefix)),
+                      with(prefix_total, exclusive_prefixed)});
+  outcomes.push_back({"ThreadScanExclusive(items, out, op, prefix, false)",
+                      scanned(strata::ThreadScanExclusive(items, out, op, prefix, false)),
+                      with(total, exclusive_unprefixed)});
 
   // In place, through the pointer forms.
-  T in_place[LENGTH];
-  std::copy(in.begin(), in.end(), in_place);
-  CHECK(strata::ThreadScanInclusive<LENGTH>(in_place, in_place, op, prefix) == prefix_total);
-  STRATA_REQUIRE_EQUAL_VECTORS(std::vector<T>(in_place, in_place + LENGTH), inclusive_prefixed);
-  std::copy(in.begin(), in.end(), in_place);
-  CHECK(strata::ThreadScanExclusive<LENGTH>(in_place, in_place, op, prefix) == prefix_total);
-  STRATA_REQUIRE_EQUAL_VECTORS(std::vector<T>(in_place, in_place + LENGTH), exclusive_prefixed);
-  std::copy(in.begin(), in.end(), in_place);
-  CHECK(strata::ThreadScanInclusive<LENGTH>(in_place, in_place, op) == total);
-  STRATA_REQUIRE_EQUAL_VECTORS(std::vector<T>(in_place, in_place + LENGTH), inclusive);
+  std::copy(in.begin(), in.end(), out);
+  outcomes.push_back({"ThreadScanInclusive<LENGTH>(in place, op, prefix)",
+                      scanned(strata::ThreadScanInclusive<LENGTH>(out, out, op, prefix)),
+                      with(prefix_total, inclusive_prefixed)});
+  std::copy(in.begin(), in.end(), out);
+  outcomes.push_back({"ThreadScanExclusive<LENGTH>(in place, op, prefix)",
+                      scanned(strata::ThreadScanExclusive<LENGTH>(out, out, op, prefix)),
+                      with(prefix_total, exclusive_prefixed)});
+  std::copy(in.begin(), in.end(), out);
+  outcomes.push_back({"ThreadScanInclusive<LENGTH>(in place, op)",
+                      scanned(strata::ThreadScanInclusive<LENGTH>(out, out, op)), with(total, inclusive)});
+  check_outcomes(LENGTH, outcomes);
 }
 
 template <typename T, typename Op, typename HostOp, int... LENGTHS>
