@@ -92,14 +92,15 @@ struct sort_tail<DecomposerT, BeginT, EndT>
     : cuda::std::bool_constant<is_decomposer_v<DecomposerT> && sort_tail<BeginT, EndT>::value>
 {};
 
-// Calls `two_phase(d_temp_storage, temp_storage_bytes, head..., tail..., stream)` with the temporary storage and the
-// stream of `env`.
+// Whether a tuple's element types are the arguments a sort takes after num_items (sort_tail).
 template <typename TupleT>
 struct is_sort_tail;
 template <typename... T>
 struct is_sort_tail<cuda::std::tuple<T...>> : sort_tail<cuda::std::remove_cvref_t<T>...>
 {};
 
+// Calls `two_phase(d_temp_storage, temp_storage_bytes, head..., tail..., stream)` with the temporary storage and the
+// stream of `env`.
 template <typename EnvT, typename CallT, typename HeadT, typename TailT>
 cudaError_t run_sort(const EnvT& env, CallT& two_phase, HeadT& head, const TailT& tail)
 {

@@ -130,7 +130,7 @@ struct DeviceScan
   // Each entry point with the same arguments as another is written once, below, with its twin: its two-phase forms,
   // then its single-phase forms (the same arguments without the temporary storage, with an optional environment, a
   // stream or a policy, instead of the stream: strata/device/dispatch/single_phase.cuh; without one, strata's pool
-  // on the default stream). Every scan has an in-place form (d_data both input and output), but the by-key ones.
+  // on the default stream). Every scan but the by-key ones has an in-place form (d_data both input and output).
 
   // ExclusiveSum: d_out[i] = T{} + d_in[0] + ... + d_in[i - 1], T the output's value type (else the input's).
   // InclusiveSum: d_out[i] = d_in[0] + ... + d_in[i].
