@@ -1,5 +1,6 @@
 # Installs strata from its build tree into a temporary prefix, then configures, builds and runs a small
-# consumer twice: against the installed package (find_package) and as a subdirectory (add_subdirectory).
+# consumer twice: against the installed package (find_package) and as a subdirectory (add_subdirectory), each with
+# -Wall -Wextra -Wshadow -Werror (consumer/CMakeLists.txt, which also checks strata_VERSION and CUDA::cudart).
 file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 
@@ -21,7 +22,7 @@ foreach(mode package subdirectory)
     set(how -DSTRATA_SOURCE_DIR=${STRATA_SOURCE_DIR})
   endif()
   run_step(${CMAKE_COMMAND} -S ${CMAKE_CURRENT_LIST_DIR}/consumer -B ${build} -G ${GENERATOR}
-           -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHS} ${how})
+           -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHS} -DSTRATA_EXPECTED_VERSION=${VERSION} ${how})
   run_step(${CMAKE_COMMAND} --build ${build})
   run_step(${build}/consumer)
 endforeach()
