@@ -14,6 +14,7 @@
 #include <strata/agent/agent_radix_sort_histogram.cuh>
 #include <strata/agent/agent_radix_sort_onesweep.cuh>
 #include <strata/config.cuh>
+#include <strata/device/dispatch/dispatch_arguments.cuh>
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/device/dispatch/tuning/tuning_radix_sort.cuh>
 #include <strata/util/device.cuh>
@@ -464,7 +465,7 @@ struct DispatchRadixSort
     if constexpr (!SINGLE_TILE_OFFSETS)
     {
       // What 32-bit offsets can count is sorted with them (the same kernels as every smaller sort).
-      if (static_cast<unsigned long long>(num_items) <= 0x7fffffffULL)
+      if (detail::fits_32bit_offsets(num_items))
       {
         return DispatchRadixSort<IS_DESCENDING, KeyT, ValueT, cuda::std::uint32_t, DecomposerT, small_hub>::Dispatch(
           d_temp_storage, temp_storage_bytes, d_keys, d_values, static_cast<cuda::std::uint32_t>(num_items), begin_bit,
