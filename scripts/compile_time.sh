@@ -23,16 +23,15 @@ if [ "${1:-}" = --against ]; then
 fi
 runs=${1:-3}
 arch=${STRATA_COMPILE_ARCH:-sm_90}
-flags=(-std=c++17 -O3 "-arch=$arch" -c "-I$root/include")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# CPU seconds (user + sys) of one compilation of $1 with the headers under $2.
-cpu_seconds() {
+# "cpu_seconds object_bytes" of one compilation of $1 with the headers under $2: CPU seconds are user + sys.
+cost() {
   local times
   times=$( { TIMEFORMAT='%U %S'; time "$CUDACXX" -std=c++17 -O3 "-arch=$arch" -c "-I$2/include" "$1" -o "$tmp/tu.o" \
                                    >/dev/null; } 2>&1 )
-  awk '{ printf "%.3f\n", $1 + $2 }' <<< "$times"
+  awk -v bytes="$(stat -c %s "$tmp/tu.o")" '{ printf "%.3f %d\n", $1 + $2, bytes }' <<< "$times"
 }
 
 if [ -n "$against" ]; then
@@ -41,8 +40,8 @@ if [ -n "$against" ]; then
   for tu in "$root"/benchmarks/compile_time/strata_*.cu; do
     : > "$tmp/this" && : > "$tmp/other"
     for ((round = 0; round < runs; ++round)); do
-      if ((round % 2 == 0)); then cpu_seconds "$tu" "$root" >> "$tmp/this"; cpu_seconds "$tu" "$against" >> "$tmp/other"
-      else cpu_seconds "$tu" "$against" >> "$tmp/other"; cpu_seconds "$tu" "$root" >> "$tmp/this"; fi
+      if ((round % 2 == 0)); then cost "$tu" "$root" >> "$tmp/this"; cost "$tu" "$against" >> "$tmp/other"
+      else cost "$tu" "$against" >> "$tmp/other"; cost "$tu" "$root" >> "$tmp/this"; fi
     done
     this=$(sort -g "$tmp/this" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
     other=$(sort -g "$tmp/other" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
@@ -51,14 +50,7 @@ if [ -n "$against" ]; then
   exit 0
 fi
 
-# "cpu_seconds object_bytes" of one compilation of $1 with this tree's headers.
-cost() {
-  local times
-  times=$( { TIMEFORMAT='%U %S'; time "$CUDACXX" "${flags[@]}" "$1" -o "$tmp/tu.o" >/dev/null; } 2>&1 )
-  awk -v bytes="$(stat -c %s "$tmp/tu.o")" '{ printf "%.3f %d\n", $1 + $2, bytes }' <<< "$times"
-}
-
-echo "compile cost, strata / its twin: $(basename "$CUDACXX") ${flags[*]:0:4}" \
+echo "compile cost, strata / its twin: $(basename "$CUDACXX") -std=c++17 -O3 -arch=$arch -c" \
      "($("$CUDACXX" --version | grep -o 'V[0-9][0-9.]*')), best cpu s of $runs alternating runs, on $(nproc) cores" \
      "(load average $(cut -d' ' -f1-3 /proc/loadavg))"
 printf '%-16s %9s %9s %7s %10s %10s %7s  %s\n' "translation unit" "strata s" "twin s" ratio "strata KB" "twin KB" ratio bar
@@ -73,8 +65,8 @@ for tu in "$root"/benchmarks/compile_time/strata_*.cu; do
   [ -f "$twin" ] || { echo "compile_time: $tu has no twin $(basename "$twin")" >&2; exit 2; }
   : > "$tmp/strata" && : > "$tmp/twin"
   for ((round = 0; round < runs; ++round)); do
-    if ((round % 2 == 0)); then cost "$tu" >> "$tmp/strata"; cost "$twin" >> "$tmp/twin"
-    else cost "$twin" >> "$tmp/twin"; cost "$tu" >> "$tmp/strata"; fi
+    if ((round % 2 == 0)); then cost "$tu" "$root" >> "$tmp/strata"; cost "$twin" "$root" >> "$tmp/twin"
+    else cost "$twin" "$root" >> "$tmp/twin"; cost "$tu" "$root" >> "$tmp/strata"; fi
   done
   line=$(paste -d' ' <(sort -g "$tmp/strata" | head -n 1) <(sort -g "$tmp/twin" | head -n 1) \
     | awk -v n="$name" -v bar="$bar" '{
