@@ -38,9 +38,7 @@
 #include <cuda/std/limits>
 #include <cuda/std/type_traits>
 
-#include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/tabulate_output_iterator.h>
-#include <thrust/iterator/transform_iterator.h>
 
 STRATA_NAMESPACE_BEGIN
 namespace detail

@@ -29,6 +29,8 @@
 #include <cuda/std/tuple>
 #include <cuda/std/type_traits>
 
+#include <thrust/iterator/counting_iterator.h>
+
 STRATA_NAMESPACE_BEGIN
 namespace detail
 {
