@@ -3,13 +3,14 @@
 // 2^20, 2^24 and 2^28 items, with random keys ("random") and low-entropy keys, each the bitwise AND of three random
 // words ("and3": a bit is set with probability 1/8, 0.544 bits of entropy per bit); and "radix_sort_skip": u64 keys
 // below 2^20 sorted on all 64 bits at 2^24 and 2^28, where 5 of the 8 digit passes can be skipped.
-// "radix_sort_latency": small inputs (2^9 to 2^14 random keys, u8 to u64 keys and the two pairs), where a sort is one
-// or a few short kernels: host wall-clock time of one call and a cudaStreamSynchronize on a non-blocking stream, on the
-// same input each time. Floating-point keys are finite (benchmarks/support/radix_sort_inputs.cuh). Each case is
-// registered as ".../strata" and ".../cub"; the temporary storage of the timed library is allocated once per case,
-// outside the timing. Counters: items/s (keys per second), temp_bytes_strata and temp_bytes_cub (both libraries' temporary
-// storage for the call). After timing, strata's run sorts input set 0 with both libraries into poisoned outputs
-// and compares them bit for bit (keys, and values: the sorts are stable, so the values must agree too).
+// "radix_sort_latency": small inputs (2^9 to 2^14 random keys and sizes between those, u8 to u64 keys and the two
+// pairs), where a sort is one or a few short kernels: host wall-clock time of one call and a cudaStreamSynchronize on a
+// non-blocking stream, on the same input each time. Floating-point keys are finite
+// (benchmarks/support/radix_sort_inputs.cuh). Each case is registered as ".../strata" and ".../cub"; the temporary
+// storage of the timed library is allocated once per case, outside the timing. Counters: items/s (keys per second),
+// temp_bytes_strata and temp_bytes_cub (both libraries' temporary storage for the call). After timing, strata's run
+// sorts input set 0 with both libraries into poisoned outputs and compares them bit for bit (keys, and values: the
+// sorts are stable, so the values must agree too).
 // scripts/compare_report.py prints the ratios.
 #include <strata/device/device_radix_sort.cuh>
 
@@ -249,9 +250,9 @@ void bench(benchmark::State& state, const std::string& name, int log2_n, key_spe
 
 // The host latency of one sort of input set 0 until the stream is done with it, on a non-blocking stream.
 template <library LIB, typename KeyT, typename ValueT>
-void latency(benchmark::State& state, const std::string& name, int log2_n)
+void latency(benchmark::State& state, const std::string& name, std::size_t n)
 {
-  sort_case<LIB, KeyT, ValueT> c(std::size_t(1) << log2_n, key_spec{1, 0});
+  sort_case<LIB, KeyT, ValueT> c(n, key_spec{1, 0});
   cudaError_t e = c.query_error();
   if (e != cudaSuccess)
   {
@@ -296,22 +297,30 @@ std::string types_name()
   return types;
 }
 
-// Registers "radix_sort_latency/<types>/2^<log2 n>/{strata,cub}" for each size.
+// Registers "radix_sort_latency/<types>/<size>/{strata,cub}" for each number of keys: <size> is 2^<log2 n> for a power
+// of two, else the number.
 template <typename KeyT, typename ValueT = no_values>
-void register_latency(std::initializer_list<int> sizes)
+void register_latency(std::initializer_list<std::size_t> sizes)
 {
-  for (int log2_n : sizes)
+  for (const std::size_t n : sizes)
   {
-    const std::string base = "radix_sort_latency/" + types_name<KeyT, ValueT>() + "/2^" + std::to_string(log2_n);
+    const bool power = (n & (n - 1)) == 0;
+    int log2_n       = 0;
+    while ((std::size_t(1) << log2_n) < n)
+    {
+      ++log2_n;
+    }
+    const std::string base = "radix_sort_latency/" + types_name<KeyT, ValueT>() + "/"
+                           + (power ? "2^" + std::to_string(log2_n) : std::to_string(n));
     benchmark::RegisterBenchmark((base + "/strata").c_str(),
-                                 [base, log2_n](benchmark::State& st) {
-                                   latency<library::strata, KeyT, ValueT>(st, base, log2_n);
+                                 [base, n](benchmark::State& st) {
+                                   latency<library::strata, KeyT, ValueT>(st, base, n);
                                  })
       ->UseRealTime()
       ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark((base + "/cub").c_str(),
-                                 [base, log2_n](benchmark::State& st) {
-                                   latency<library::cub, KeyT, ValueT>(st, base, log2_n);
+                                 [base, n](benchmark::State& st) {
+                                   latency<library::cub, KeyT, ValueT>(st, base, n);
                                  })
       ->UseRealTime()
       ->Unit(benchmark::kMicrosecond);
@@ -362,11 +371,13 @@ int main(int argc, char** argv)
   register_sizes<std::uint64_t, std::uint64_t>("radix_sort_pairs");
   // Random keys below 2^20 sorted on all 64 bits: digits 3..7 (bits 24..63) are 0 in every key.
   register_case<std::uint64_t, no_values>("radix_sort_skip", "below_2^20", key_spec{1, 20}, {24, 28});
-  register_latency<std::uint8_t>({9, 10, 12, 13, 14});
-  register_latency<std::uint16_t>({9, 10, 12, 13, 14});
-  register_latency<std::uint32_t>({9, 10, 12, 13, 14});
-  register_latency<std::uint64_t>({9, 10, 12, 13, 14});
-  register_latency<std::uint32_t, std::uint32_t>({9, 10, 12, 13, 14});
-  register_latency<std::uint64_t, std::uint64_t>({9, 10, 12, 13, 14});
+  // Powers of two from 2^9 to 2^14, and sizes between the single-block tiers (tuning_radix_sort.cuh): just past a
+  // tier's tile, and CUB's largest single-block tile (4864 items of up to 4 bytes, 2304 of 8).
+  register_latency<std::uint8_t>({512, 1024, 4096, 8192, 16384});
+  register_latency<std::uint16_t>({512, 1024, 4096, 8192, 16384});
+  register_latency<std::uint32_t>({512, 1024, 1536, 4096, 4864, 8192, 12288, 16384});
+  register_latency<std::uint64_t>({512, 1024, 1536, 2304, 4096, 8192, 12288, 16384});
+  register_latency<std::uint32_t, std::uint32_t>({512, 1024, 1536, 4096, 4864, 8192, 12288, 16384});
+  register_latency<std::uint64_t, std::uint64_t>({512, 1024, 1536, 2304, 4096, 8192, 12288, 16384});
   return strata_bench::run_benchmarks(argc, argv);
 }
