@@ -161,19 +161,40 @@ TEST_CASE("DeviceRadixSort with tiles over 48 KiB of shared memory", "[device][r
               before_lookback>(); // 40 KiB of 1-byte keys, 17 KiB of counters
 }
 
-TEST_CASE("DispatchRadixSort with 64-bit offsets sorts what 32 bits can count as the 32-bit sort does",
-          "[device][radix_sort][shapes]")
+TEST_CASE("DispatchRadixSort sorts the same whatever the type of its offsets", "[device][radix_sort][shapes]")
 {
-  // The 64-bit sort hands such inputs to the 32-bit one (whose single-tile kernels it does not build): every path
-  // of that one, under the library's hub and under a custom one.
-  using library_hub = strata::detail::radix_sort::policy_hub<std::uint32_t, std::uint32_t, std::uint64_t>;
-  using custom_hub  = shape_hub<std::uint32_t, std::uint32_t, 256, 20, 3, with_keys>;
+  // Every offset type hands its sort to the one closure of 64-bit offsets (the kernels are built once): each path of
+  // it (no items, single-block tiers, onesweep tiles with a partial last one), under the library's hub for that
+  // offset type and under a custom one.
+  using custom_hub = shape_hub<std::uint32_t, std::uint32_t, 256, 20, 3, with_keys>;
+  using strata::detail::radix_sort::policy_hub;
   for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(700), std::size_t(4099), std::size_t(16384),
                               std::size_t(16385), std::size_t(300007)})
   {
-    check_dispatch<std::uint32_t, std::uint32_t, std::uint64_t, library_hub>(n, 1);
-    check_dispatch<std::uint32_t, strata::NullType, std::uint64_t,
-                   strata::detail::radix_sort::policy_hub<std::uint32_t, strata::NullType, std::uint64_t>>(n, 3);
+    check_dispatch<std::uint32_t, std::uint32_t, std::uint64_t,
+                   policy_hub<std::uint32_t, std::uint32_t, std::uint64_t>>(n, 1);
+    check_dispatch<std::uint32_t, std::uint32_t, int, policy_hub<std::uint32_t, std::uint32_t, int>>(n, 1);
+    check_dispatch<std::uint32_t, strata::NullType, std::uint32_t,
+                   policy_hub<std::uint32_t, strata::NullType, std::uint32_t>>(n, 3);
     check_dispatch<std::uint32_t, std::uint32_t, std::uint64_t, custom_hub>(n, 1);
   }
+}
+
+TEST_CASE("DispatchRadixSort refuses a negative number of items and writes nothing", "[device][radix_sort][shapes]")
+{
+  const std::vector<std::uint32_t> keys = keys_for<std::uint32_t>(64, 1, 0x9e6);
+  strata_test::device_buffer<std::uint32_t> keys_in(keys);
+  strata_test::device_buffer<std::uint32_t> keys_out(keys);
+  strata::DoubleBuffer<std::uint32_t> d_keys(keys_in.data(), keys_out.data());
+  strata::DoubleBuffer<strata::NullType> d_values;
+  using Dispatch    = strata::DispatchRadixSort<false, std::uint32_t, strata::NullType, int>;
+  std::size_t bytes = 12345;
+  CHECK(Dispatch::Dispatch(nullptr, bytes, d_keys, d_values, -1, 0, 32, false, nullptr) == cudaErrorInvalidValue);
+  CHECK(bytes == 12345);
+  strata_test::device_buffer<char> temp(4096);
+  bytes = 4096;
+  CHECK(Dispatch::Dispatch(temp.data(), bytes, d_keys, d_values, -5, 0, 32, false, nullptr) == cudaErrorInvalidValue);
+  STRATA_TEST_SYNC();
+  STRATA_REQUIRE_EQUAL_VECTORS(keys_in.download(), keys);
+  STRATA_REQUIRE_EQUAL_VECTORS(keys_out.download(), keys);
 }

@@ -34,7 +34,6 @@
 #pragma once
 
 #include <strata/config.cuh>
-#include <strata/device/dispatch/dispatch_arguments.cuh>
 #include <strata/device/dispatch/dispatch_radix_sort.cuh>
 #include <strata/device/dispatch/single_phase.cuh>
 #include <strata/nvtx.cuh>
@@ -173,14 +172,10 @@ private:
         return cudaErrorInvalidValue;
       }
     }
-    return detail::dispatch_offset(num_items, [&](auto offset) {
-      using OffsetT = decltype(offset);
-      return DispatchRadixSort<IS_DESCENDING, KeyT, ValueT, OffsetT, DecomposerT>::Dispatch(d_temp_storage,
-                                                                                            temp_storage_bytes, d_keys,
-                                                                                            d_values, offset, begin_bit,
-                                                                                            end_bit, is_overwrite_okay,
-                                                                                            stream, decomposer);
-    });
+    using OffsetT = detail::radix_sort::kernel_offset_t; // the offsets the sort runs on, whatever NumItemsT
+    return DispatchRadixSort<IS_DESCENDING, KeyT, ValueT, OffsetT, DecomposerT>::Dispatch(
+      d_temp_storage, temp_storage_bytes, d_keys, d_values, static_cast<OffsetT>(num_items), begin_bit, end_bit,
+      is_overwrite_okay, stream, decomposer);
   }
 
   // The in/out forms: the inputs are read only, the results land in the outputs.

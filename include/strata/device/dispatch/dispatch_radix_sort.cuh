@@ -14,7 +14,6 @@
 #include <strata/agent/agent_radix_sort_histogram.cuh>
 #include <strata/agent/agent_radix_sort_onesweep.cuh>
 #include <strata/config.cuh>
-#include <strata/device/dispatch/dispatch_arguments.cuh>
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/device/dispatch/tuning/tuning_radix_sort.cuh>
 #include <strata/util/device.cuh>
@@ -33,6 +32,12 @@ namespace detail
 {
 namespace radix_sort
 {
+// The offsets of every radix sort kernel: 64 bits, whatever the type the caller counts its items in. A sort's kernels
+// are built once (a second set for 32-bit offsets would double the onesweep kernel, the largest of a sort). Within a
+// portion the onesweep kernel counts in 32 bits (its look-back words): the 64 bits are each tile's place and each
+// digit's base.
+using kernel_offset_t = cuda::std::uint64_t;
+
 // The largest number of digit passes of a key (the histogram keeps that many rows).
 template <int RADIX_BITS, typename CodecT>
 STRATA_HOST_DEVICE constexpr int max_passes()
@@ -199,12 +204,13 @@ template <bool IS_DESCENDING, typename KeyT, typename ValueT, typename OffsetT,
 struct DispatchRadixSort
 {
   using MaxPolicy = typename PolicyHub::MaxPolicy;
-  // Whether this sort's offsets are those of the single-tile kernels (32 bits), and the policy hub of the 32-bit
-  // sort that a 64-bit one hands small inputs to (the default hub's 32-bit twin, or the same custom hub).
-  static constexpr bool SINGLE_TILE_OFFSETS = sizeof(OffsetT) <= 4;
-  using small_hub                           = cuda::std::conditional_t<
+  // The closure that runs the kernels: 64-bit offsets (kernel_offset_t), under the default hub's 64-bit twin or the
+  // same custom hub. A closure of other offsets hands its sort to that one.
+  using kernel_hub = cuda::std::conditional_t<
     cuda::std::is_same<PolicyHub, detail::radix_sort::policy_hub<KeyT, ValueT, OffsetT>>::value,
-    detail::radix_sort::policy_hub<KeyT, ValueT, cuda::std::uint32_t>, PolicyHub>;
+    detail::radix_sort::policy_hub<KeyT, ValueT, detail::radix_sort::kernel_offset_t>, PolicyHub>;
+  static constexpr bool RUNS_KERNELS = cuda::std::is_same<OffsetT, detail::radix_sort::kernel_offset_t>::value
+                                    && cuda::std::is_same<PolicyHub, kernel_hub>::value;
   using CodecT                    = detail::radix_sort::key_codec<KeyT, IS_DESCENDING, DecomposerT>;
   static constexpr bool KEYS_ONLY = cuda::std::is_same<ValueT, NullType>::value;
 
@@ -279,10 +285,8 @@ struct DispatchRadixSort
     constexpr int RADIX_BITS = OnesweepPolicy::RADIX_BITS;
 
     const detail::radix_sort::bit_range range{begin_bit, end_bit};
-    const int passes = detail::radix_sort::pass_bits<RADIX_BITS>(range).passes();
-    // 64-bit offsets come with more items than a single tile holds (Dispatch gives fewer to the 32-bit sort): the
-    // single-tile kernels are built for 32-bit offsets only.
-    const bool single_tile = SINGLE_TILE_OFFSETS && num_items <= OffsetT(SingleTileTiers::largest::TILE_ITEMS);
+    const int passes       = detail::radix_sort::pass_bits<RADIX_BITS>(range).passes();
+    const bool single_tile = num_items <= OffsetT(SingleTileTiers::largest::TILE_ITEMS);
     const bool onesweep    = !single_tile && passes > 0;
 
     // Temporary storage: the third buffer of the in/out forms, and the sort's state.
@@ -329,11 +333,8 @@ struct DispatchRadixSort
     }
     else if (single_tile)
     {
-      if constexpr (SINGLE_TILE_OFFSETS)
-      {
-        error = single_tile_sort<ActivePolicyT, 0>(keys_in, d_keys.d_buffers[key_result], values_in,
-                                                   d_values.d_buffers[value_result]);
-      }
+      error = single_tile_sort<ActivePolicyT, 0>(keys_in, d_keys.d_buffers[key_result], values_in,
+                                                 d_values.d_buffers[value_result]);
     }
     else
     {
@@ -462,22 +463,29 @@ struct DispatchRadixSort
     {
       return cudaErrorInvalidValue;
     }
-    if constexpr (!SINGLE_TILE_OFFSETS)
+    if constexpr (cuda::std::is_signed<OffsetT>::value)
     {
-      // What 32-bit offsets can count is sorted with them (the same kernels as every smaller sort).
-      if (detail::fits_32bit_offsets(num_items))
+      if (num_items < 0)
       {
-        return DispatchRadixSort<IS_DESCENDING, KeyT, ValueT, cuda::std::uint32_t, DecomposerT, small_hub>::Dispatch(
-          d_temp_storage, temp_storage_bytes, d_keys, d_values, static_cast<cuda::std::uint32_t>(num_items), begin_bit,
-          end_bit, is_overwrite_okay, stream, decomposer);
+        return cudaErrorInvalidValue;
       }
     }
-    int device      = 0;
-    int ptx_version = 0;
-    STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
-    DispatchRadixSort closure{d_temp_storage, temp_storage_bytes, d_keys, d_values,           num_items, begin_bit,
-                              end_bit,        is_overwrite_okay,  stream, CodecT(decomposer), device,    ptx_version};
-    return MaxPolicy::Invoke(ptx_version, closure);
+    if constexpr (!RUNS_KERNELS)
+    {
+      return DispatchRadixSort<IS_DESCENDING, KeyT, ValueT, detail::radix_sort::kernel_offset_t, DecomposerT,
+                               kernel_hub>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys, d_values,
+                                                     static_cast<detail::radix_sort::kernel_offset_t>(num_items),
+                                                     begin_bit, end_bit, is_overwrite_okay, stream, decomposer);
+    }
+    else
+    {
+      int device      = 0;
+      int ptx_version = 0;
+      STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
+      DispatchRadixSort closure{d_temp_storage, temp_storage_bytes, d_keys, d_values,           num_items, begin_bit,
+                                end_bit,        is_overwrite_okay,  stream, CodecT(decomposer), device,    ptx_version};
+      return MaxPolicy::Invoke(ptx_version, closure);
+    }
   }
 };
 

@@ -150,13 +150,16 @@ struct single_tile_tiers
 // against 48.5, 16384: 41.0 against 53.8; u64 keys 512: 15.4 against 22.7, 4096: 30.0 against 72.8; u32/u32 8192:
 // 28.3 against 58.7; u64/u64 4096: 33.4 against 93.4, 12288: 78.9 against 97.5. The next tier up for 8-byte items
 // (512 x 32) was slower than the onesweep sort (u64 keys) or spilled (u64/u64). Larger items keep the one tile.
+// Items of up to 4 bytes have no 512 x 2 and 512 x 24 tiers: each tier is a kernel in every translation unit that
+// sorts, and without those two a frontend sort's object stays within 1.5x Thrust's. Their inputs take the next tier
+// up (H200): u32 keys at 1024 15.7 us against 13.6, at 12288 39.6 against 33.9 (CUB: 17.7 and 56.2 us). 8-byte items
+// keep 512 x 2: without it u64 keys at 1024 took 22.4 us against 18.2, and CUB 21.4.
 template <int THREADS, int ITEMS>
 using sm90_tier = AgentRadixSortOnesweepPolicy<THREADS, ITEMS, 8>;
 template <int DOMINANT_SIZE>
 using sm90_single_tile = cuda::std::conditional_t<
   DOMINANT_SIZE <= 4,
-  single_tile_tiers<sm90_tier<256, 2>, sm90_tier<512, 2>, sm90_tier<512, 4>, sm90_tier<512, 8>, sm90_tier<512, 16>,
-                    sm90_tier<512, 24>, sm90_tier<512, 32>>,
+  single_tile_tiers<sm90_tier<256, 2>, sm90_tier<512, 4>, sm90_tier<512, 8>, sm90_tier<512, 16>, sm90_tier<512, 32>>,
   cuda::std::conditional_t<DOMINANT_SIZE == 8,
                            single_tile_tiers<sm90_tier<256, 2>, sm90_tier<512, 2>, sm90_tier<512, 4>, sm90_tier<512, 8>,
                                              sm90_tier<512, 16>, sm90_tier<512, 24>>,
