@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Compile cost of strata against what a user would otherwise call, one translation unit each:
-#   scripts/compile_time.sh [RUNS]
-# compiles every benchmarks/compile_time/strata_<name>.cu and its twin, thrust_<name>.cu (the frontend: reduce,
-# scan, sort) or cub_<name>.cu (the device layer: device_reduce, device_scan, device_sort), with
-# `nvcc -std=c++17 -O3 -arch=$STRATA_COMPILE_ARCH -c` (default sm_90), RUNS times each (default 3) in alternating
-# order, and prints per pair the best CPU seconds (user + sys: the compiler's own work, which the machine's other
-# load disturbs least) and the object's size, and the ratios strata / twin. The bars, for the frontend pairs: time at
-# most 1.05x Thrust's, object at most 1.5x; the script exits 1 when one is missed (STRATA_COMPILE_BARS=0: report
-# only). The device pairs are reported.
+#   scripts/compile_time.sh [RUNS [NAME ...]]
+# compiles every benchmarks/compile_time/strata_<name>.cu and its twin, thrust_<name>.cu (the frontend: reduce, scan,
+# sort) or cub_<name>.cu (the device layer: device_reduce, device_scan, device_sort), with `nvcc -std=c++17 -O3
+# -arch=$STRATA_COMPILE_ARCH -c` (default sm_90), RUNS times each (default 3) in alternating order (only the NAMEs
+# given, e.g. `sort device_sort`, where any are), and prints per pair the best CPU seconds (user + sys: the compiler's
+# own work, which the machine's other load disturbs least) and the object's size, and the ratios strata / twin. The
+# bars, for the frontend pairs: time at most 1.05x Thrust's, object at most 1.5x; the script exits 1 when one is missed
+# (STRATA_COMPILE_BARS=0: report only). The device pairs are reported.
 #
 #   scripts/compile_time.sh --against OTHER_ROOT [RUNS]
 # compiles each benchmarks/compile_time/strata_*.cu of this tree against this tree's headers and against
@@ -22,6 +22,14 @@ if [ "${1:-}" = --against ]; then
   shift 2
 fi
 runs=${1:-3}
+shift $(($# > 0 ? 1 : 0))
+# The translation units to compile: strata_<NAME>.cu for each NAME given, else all.
+tus=()
+if (($#)); then
+  for name in "$@"; do tus+=("$root/benchmarks/compile_time/strata_$name.cu"); done
+else
+  tus=("$root"/benchmarks/compile_time/strata_*.cu)
+fi
 arch=${STRATA_COMPILE_ARCH:-sm_90}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -37,7 +45,7 @@ cost() {
 if [ -n "$against" ]; then
   echo "compile time, this tree ($root) against $against: cpu s, median of $runs alternating runs"
   printf '%-28s %10s %10s %10s\n' "translation unit" this other "this/other"
-  for tu in "$root"/benchmarks/compile_time/strata_*.cu; do
+  for tu in "${tus[@]}"; do
     : > "$tmp/this" && : > "$tmp/other"
     for ((round = 0; round < runs; ++round)); do
       if ((round % 2 == 0)); then cost "$tu" "$root" >> "$tmp/this"; cost "$tu" "$against" >> "$tmp/other"
@@ -55,7 +63,7 @@ echo "compile cost, strata / its twin: $(basename "$CUDACXX") -std=c++17 -O3 -ar
      "(load average $(cut -d' ' -f1-3 /proc/loadavg))"
 printf '%-16s %9s %9s %7s %10s %10s %7s  %s\n' "translation unit" "strata s" "twin s" ratio "strata KB" "twin KB" ratio bar
 status=0
-for tu in "$root"/benchmarks/compile_time/strata_*.cu; do
+for tu in "${tus[@]}"; do
   name=$(basename "$tu" .cu)
   name=${name#strata_}
   case "$name" in
