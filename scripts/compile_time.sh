@@ -5,9 +5,10 @@
 # sort) or cub_<name>.cu (the device layer: device_reduce, device_scan, device_sort), with `nvcc -std=c++17 -O3
 # -arch=$STRATA_COMPILE_ARCH -c` (default sm_90), RUNS times each (default 3) in alternating order (only the NAMEs
 # given, e.g. `sort device_sort`, where any are), and prints per pair the best CPU seconds (user + sys: the compiler's
-# own work, which the machine's other load disturbs least) and the object's size, and the ratios strata / twin. The
-# bars, for the frontend pairs: time at most 1.05x Thrust's, object at most 1.5x; the script exits 1 when one is missed
-# (STRATA_COMPILE_BARS=0: report only). The device pairs are reported.
+# own work, which the machine's other load disturbs least) and the object's size, and the ratios strata / twin (and, as
+# "paired", the median over rounds of the two compiles' ratio in each round). The bars, for the frontend pairs: time at
+# most 1.05x Thrust's, object at most 1.5x; the script exits 1 when one is missed (STRATA_COMPILE_BARS=0: report only).
+# The device pairs are reported.
 #
 #   scripts/compile_time.sh --against OTHER_ROOT [RUNS]
 # compiles each benchmarks/compile_time/strata_*.cu of this tree against this tree's headers and against
@@ -61,7 +62,8 @@ fi
 echo "compile cost, strata / its twin: $(basename "$CUDACXX") -std=c++17 -O3 -arch=$arch -c" \
      "($("$CUDACXX" --version | grep -o 'V[0-9][0-9.]*')), best cpu s of $runs alternating runs, on $(nproc) cores" \
      "(load average $(cut -d' ' -f1-3 /proc/loadavg))"
-printf '%-16s %9s %9s %7s %10s %10s %7s  %s\n' "translation unit" "strata s" "twin s" ratio "strata KB" "twin KB" ratio bar
+printf '%-16s %9s %9s %7s %7s %10s %10s %7s  %s\n' "translation unit" "strata s" "twin s" ratio paired "strata KB" \
+  "twin KB" ratio bar
 status=0
 for tu in "${tus[@]}"; do
   name=$(basename "$tu" .cu)
@@ -76,12 +78,17 @@ for tu in "${tus[@]}"; do
     if ((round % 2 == 0)); then cost "$tu" "$root" >> "$tmp/strata"; cost "$twin" "$root" >> "$tmp/twin"
     else cost "$twin" "$root" >> "$tmp/twin"; cost "$tu" "$root" >> "$tmp/strata"; fi
   done
+  # The median over rounds of the ratio of the two compiles of a round, which ran one after the other: slower and
+  # faster spells of the machine, which move both, cancel in it.
+  paired=$(paste -d' ' "$tmp/strata" "$tmp/twin" | awk '{ print $1 / $3 }' | sort -g \
+    | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
   line=$(paste -d' ' <(sort -g "$tmp/strata" | head -n 1) <(sort -g "$tmp/twin" | head -n 1) \
-    | awk -v n="$name" -v bar="$bar" '{
+    | awk -v n="$name" -v bar="$bar" -v paired="$paired" '{
         t = $1 / $3; o = $2 / $4
         verdict = "-"
         if (bar == "frontend") verdict = (t <= 1.05 && o <= 1.5) ? "met" : "MISSED (<= 1.05x time, <= 1.5x object)"
-        printf "%-16s %9.2f %9.2f %7.3f %10.0f %10.0f %7.3f  %s\n", n, $1, $3, t, $2 / 1024, $4 / 1024, o, verdict }')
+        printf "%-16s %9.2f %9.2f %7.3f %7.3f %10.0f %10.0f %7.3f  %s\n", n, $1, $3, t, paired, $2 / 1024, $4 / 1024, o,
+               verdict }')
   echo "$line"
   [[ "$line" == *MISSED* ]] && status=1
 done
