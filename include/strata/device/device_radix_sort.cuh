@@ -165,17 +165,10 @@ private:
   {
     STRATA_NVTX_RANGE((detail::radix_sort::entry_name<IS_DESCENDING, cuda::std::is_same<ValueT, NullType>::value>()));
     static_assert(cuda::std::is_integral<NumItemsT>::value, "num_items must be an integer");
-    if constexpr (cuda::std::is_signed<NumItemsT>::value)
-    {
-      if (num_items < 0)
-      {
-        return cudaErrorInvalidValue;
-      }
-    }
-    using OffsetT = detail::radix_sort::kernel_offset_t; // the offsets the sort runs on, whatever NumItemsT
-    return DispatchRadixSort<IS_DESCENDING, KeyT, ValueT, OffsetT, DecomposerT>::Dispatch(
-      d_temp_storage, temp_storage_bytes, d_keys, d_values, static_cast<OffsetT>(num_items), begin_bit, end_bit,
-      is_overwrite_okay, stream, decomposer);
+    // The dispatch refuses a negative count and runs the sort on 64-bit offsets, whatever NumItemsT.
+    return DispatchRadixSort<IS_DESCENDING, KeyT, ValueT, NumItemsT, DecomposerT>::Dispatch(
+      d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, is_overwrite_okay, stream,
+      decomposer);
   }
 
   // The in/out forms: the inputs are read only, the results land in the outputs.
