@@ -59,16 +59,8 @@ constexpr bool is_null_pointer(const IteratorT& it)
   }
 }
 
-// Whether num_items (not negative) takes 32-bit offsets: at most 2^31 - 1 items, which leaves room for rounding up
-// to whole tiles.
-template <typename NumItemsT>
-constexpr bool fits_32bit_offsets(NumItemsT num_items)
-{
-  return static_cast<unsigned long long>(num_items) <= 0x7fffffffULL;
-}
-
-// Calls f(offset) with num_items as the narrowest offset type that holds it (fits_32bit_offsets): 32-bit up to
-// 2^31 - 1 items, 64-bit beyond.
+// Calls f(offset) with num_items as the narrowest offset type that holds it with room for rounding up to
+// whole tiles: 32-bit up to 2^31 - 1 items, 64-bit beyond.
 template <typename NumItemsT, typename F>
 cudaError_t dispatch_offset(NumItemsT num_items, F&& f)
 {
@@ -78,7 +70,7 @@ cudaError_t dispatch_offset(NumItemsT num_items, F&& f)
   }
   else
   {
-    if (fits_32bit_offsets(num_items))
+    if (static_cast<unsigned long long>(num_items) <= 0x7fffffffULL)
     {
       return f(static_cast<cuda::std::uint32_t>(num_items));
     }
