@@ -16,6 +16,8 @@
 
 #include <cub/device/device_radix_sort.cuh>
 
+#include <cuda/std/bit>
+
 #include "bench_util.cuh"
 #include "radix_sort_inputs.cuh"
 
@@ -304,14 +306,9 @@ void register_latency(std::initializer_list<std::size_t> sizes)
 {
   for (const std::size_t n : sizes)
   {
-    const bool power = (n & (n - 1)) == 0;
-    int log2_n       = 0;
-    while ((std::size_t(1) << log2_n) < n)
-    {
-      ++log2_n;
-    }
-    const std::string base = "radix_sort_latency/" + types_name<KeyT, ValueT>() + "/"
-                           + (power ? "2^" + std::to_string(log2_n) : std::to_string(n));
+    const std::string size =
+      cuda::std::has_single_bit(n) ? "2^" + std::to_string(cuda::std::countr_zero(n)) : std::to_string(n);
+    const std::string base = "radix_sort_latency/" + types_name<KeyT, ValueT>() + "/" + size;
     benchmark::RegisterBenchmark((base + "/strata").c_str(),
                                  [base, n](benchmark::State& st) {
                                    latency<library::strata, KeyT, ValueT>(st, base, n);
