@@ -35,6 +35,9 @@ arch=${STRATA_COMPILE_ARCH:-sm_90}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# The median of the numbers on standard input, one a line (the lower of the middle two for an even count).
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
 # "cpu_seconds object_bytes" of one compilation of $1 with the headers under $2: CPU seconds are user + sys.
 cost() {
   local times
@@ -52,8 +55,8 @@ if [ -n "$against" ]; then
       if ((round % 2 == 0)); then cost "$tu" "$root" >> "$tmp/this"; cost "$tu" "$against" >> "$tmp/other"
       else cost "$tu" "$against" >> "$tmp/other"; cost "$tu" "$root" >> "$tmp/this"; fi
     done
-    this=$(sort -g "$tmp/this" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
-    other=$(sort -g "$tmp/other" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+    this=$(median < "$tmp/this")
+    other=$(median < "$tmp/other")
     awk -v n="$(basename "$tu")" -v a="$this" -v b="$other" 'BEGIN { printf "%-28s %10.2f %10.2f %10.3f\n", n, a, b, a / b }'
   done
   exit 0
@@ -80,8 +83,7 @@ for tu in "${tus[@]}"; do
   done
   # The median over rounds of the ratio of the two compiles of a round, which ran one after the other: slower and
   # faster spells of the machine, which move both, cancel in it.
-  paired=$(paste -d' ' "$tmp/strata" "$tmp/twin" | awk '{ print $1 / $3 }' | sort -g \
-    | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+  paired=$(paste -d' ' "$tmp/strata" "$tmp/twin" | awk '{ print $1 / $3 }' | median)
   line=$(paste -d' ' <(sort -g "$tmp/strata" | head -n 1) <(sort -g "$tmp/twin" | head -n 1) \
     | awk -v n="$name" -v bar="$bar" -v paired="$paired" '{
         t = $1 / $3; o = $2 / $4
