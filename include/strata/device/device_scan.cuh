@@ -65,10 +65,12 @@ cudaError_t run(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT
 {
   using A = typename accumulator<AccumT, ScanOpT, it_value_t<InputIteratorT>, InitValueT>::type;
   STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_in, d_out, false));
-  using Hub = policy_hub<A, ScanOpT, stage_bytes_v<InputIteratorT, OutputIteratorT, A>>;
-  return DispatchScan<InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, kernel_offset_t, A, Hub,
-                      INCLUSIVE>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, op, init,
-                                           static_cast<kernel_offset_t>(num_items), stream);
+  return dispatch_offset(num_items, [&](auto offset) {
+    using OffsetT = decltype(offset);
+    using Hub     = policy_hub<A, ScanOpT, stage_bytes_v<InputIteratorT, OutputIteratorT, A>>;
+    return DispatchScan<InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, A, Hub, INCLUSIVE>::Dispatch(
+      d_temp_storage, temp_storage_bytes, d_in, d_out, op, init, offset, stream);
+  });
 }
 
 template <bool INCLUSIVE, typename AccumT = void, typename KeysInputIteratorT, typename ValuesInputIteratorT,
@@ -81,12 +83,13 @@ cudaError_t run_by_key(void* d_temp_storage, size_t& temp_storage_bytes, KeysInp
   using A = typename accumulator<AccumT, ScanOpT, it_value_t<ValuesInputIteratorT>, InitValueT>::type;
   STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_keys_in, d_values_out, false));
   STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_values_in, d_values_out, false));
-  return DispatchScanByKey<KeysInputIteratorT, ValuesInputIteratorT, ValuesOutputIteratorT, EqualityOpT, ScanOpT,
-                           InitValueT, kernel_offset_t, A, INCLUSIVE>::Dispatch(d_temp_storage, temp_storage_bytes,
-                                                                                d_keys_in, d_values_in, d_values_out,
-                                                                                equality_op, op, init,
-                                                                                static_cast<kernel_offset_t>(num_items),
-                                                                                stream);
+  return dispatch_offset(num_items, [&](auto offset) {
+    using OffsetT = decltype(offset);
+    return DispatchScanByKey<KeysInputIteratorT, ValuesInputIteratorT, ValuesOutputIteratorT, EqualityOpT, ScanOpT,
+                             InitValueT, OffsetT, A, INCLUSIVE>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys_in,
+                                                                          d_values_in, d_values_out, equality_op, op,
+                                                                          init, offset, stream);
+  });
 }
 // The initial value of a sum: none for an inclusive one, else the zero of the output's value type (of the input's
 // where the output has none).

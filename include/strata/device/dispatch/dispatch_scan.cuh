@@ -11,10 +11,6 @@
 // active policy has a BulkScanPolicy and the arrays qualify (detail::scan::bulk_scan_eligible, both starting on
 // 16 bytes). The temporary storage is sized for whichever of the two has more tiles, so that the size query
 // does not depend on where the arrays start.
-//
-// Both kernels count items in 64 bits (detail::scan::kernel_offset_t) whatever the caller's offset type: a closure of
-// narrower offsets hands its scan to the 64-bit one, so that a program builds one set of kernels per scan, not two.
-// Tiles are numbered in 32 bits; the 64 bits are each tile's place and the count of the items left.
 #pragma once
 
 #include <strata/agent/agent_scan.cuh>
@@ -36,9 +32,6 @@ namespace detail
 {
 namespace scan
 {
-// The offsets of the scan kernels (see above).
-using kernel_offset_t = cuda::std::uint64_t;
-
 STRATA_KERNELS_BEGIN
 
 // Marks every tile INVALID and zeroes the dynamic tile counter.
@@ -138,8 +131,6 @@ struct DispatchScan
 
   using MaxPolicy  = typename PolicyHub::MaxPolicy;
   using TileStateT = ScanTileState<AccumT>;
-  // Whether this closure runs the kernels (64-bit offsets); one of other offsets forwards to that one.
-  static constexpr bool RUNS_KERNELS = cuda::std::is_same<OffsetT, detail::scan::kernel_offset_t>::value;
 
   template <typename ActivePolicyT>
   cudaError_t Invoke()
@@ -255,31 +246,12 @@ struct DispatchScan
                               OutputIteratorT d_out, ScanOpT op, InitValueT init, OffsetT num_items,
                               cudaStream_t stream, OutputOpT out_op = {})
   {
-    if constexpr (cuda::std::is_signed<OffsetT>::value)
-    {
-      if (num_items < 0)
-      {
-        return cudaErrorInvalidValue;
-      }
-    }
-    if constexpr (!RUNS_KERNELS)
-    {
-      return DispatchScan<InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, detail::scan::kernel_offset_t, AccumT,
-                          PolicyHub, INCLUSIVE, OutputOpT>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, op,
-                                                                     init,
-                                                                     static_cast<detail::scan::kernel_offset_t>(
-                                                                       num_items),
-                                                                     stream, out_op);
-    }
-    else
-    {
-      int device      = 0;
-      int ptx_version = 0;
-      STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
-      DispatchScan closure{d_temp_storage, temp_storage_bytes, d_in, d_out, op, init, num_items, stream, out_op,
-                           device,         ptx_version};
-      return MaxPolicy::Invoke(ptx_version, closure);
-    }
+    int device      = 0;
+    int ptx_version = 0;
+    STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
+    DispatchScan closure{d_temp_storage, temp_storage_bytes, d_in, d_out, op, init, num_items, stream, out_op,
+                         device,         ptx_version};
+    return MaxPolicy::Invoke(ptx_version, closure);
   }
 };
 
