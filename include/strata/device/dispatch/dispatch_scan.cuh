@@ -9,7 +9,9 @@
 // Two single-pass kernels: DeviceScanKernel holds tiles in registers (AgentScan) and takes any iterators;
 // DeviceScanBulkKernel holds them in shared memory, moved by bulk copies (AgentScanBulk), and runs where the
 // active policy has a BulkScanPolicy and the arrays qualify (detail::scan::bulk_scan_eligible, both starting on
-// 16 bytes). The temporary storage is sized for whichever of the two has more tiles, so that the size query
+// 16 bytes), on 32-bit offsets: a scan of more than 2^31 - 1 items takes the register path, so that a program builds
+// the bulk kernel once, not once per offset type (64-bit offsets would cost it registers, and blocks per SM, at
+// every size). The temporary storage is sized for whichever of the two has more tiles, so that the size query
 // does not depend on where the arrays start.
 #pragma once
 
@@ -138,8 +140,8 @@ struct DispatchScan
     using ScanPolicy = typename ActivePolicyT::ScanPolicy;
     using Bulk       = detail::scan::bulk_policy<ActivePolicyT>;
     using BulkValueT = cuda::std::remove_pointer_t<OutputIteratorT>;
-    constexpr bool BULK =
-      Bulk::exists && detail::scan::bulk_scan_eligible<InputIteratorT, OutputIteratorT, AccumT>::value;
+    constexpr bool BULK = Bulk::exists && sizeof(OffsetT) <= 4
+                       && detail::scan::bulk_scan_eligible<InputIteratorT, OutputIteratorT, AccumT>::value;
 
     const size_t tiles = num_tiles(ScanPolicy::TILE_ITEMS);
     size_t bulk_tiles  = 0;
