@@ -1,0 +1,353 @@
+// AgentSelect: the block-wide body of DeviceSelect's and DevicePartition's single-pass kernel.
+//
+// A tile's items are loaded, each gets a selection flag (the predicate on the item, the item's flag, the predicate
+// on the flag, or "differs from its predecessor" for Unique), and a BlockScan of the flags gives each selected item
+// its place among the tile's selected ones. The number selected before the tile comes from the decoupled look-back
+// over the tiles' counts (ScanTileState of OffsetT and TilePrefixCallbackOp, as DeviceScan's), so the whole input is
+// one pass. The tile's selected items are then compacted in shared memory and leave as consecutive stores; a
+// partition also writes the rejected items, in reverse order from the end of the output (CUB's layout). The last
+// tile writes the total to the count output. Tiles are claimed in launch order from a counter by one wave of
+// resident blocks, which prefetch the input of the tile a wave ahead into L2, as AgentScan's do.
+//
+// In place (the output is the input): a tile writes only below its own end, and only once it knows how many items
+// the tiles before it selected, which each of them publishes after its items have passed through shared memory
+// (the block load's transpose), so every item is read before anything can overwrite it.
+#pragma once
+
+#include <strata/agent/agent_scan.cuh>
+#include <strata/agent/single_pass_scan_operators.cuh>
+#include <strata/block/block_discontinuity.cuh>
+#include <strata/block/block_load.cuh>
+#include <strata/block/block_scan.cuh>
+#include <strata/config.cuh>
+#include <strata/util/type_traits.cuh>
+#include <strata/util/uninitialized.cuh>
+
+#include <cuda/std/functional>
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+
+// The tunable knobs of AgentSelect (as AgentScanPolicy's, without a store algorithm: selected items leave through
+// shared memory).
+template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, BlockLoadAlgorithm LOAD_ALGORITHM_,
+          CacheLoadModifier LOAD_MODIFIER_, BlockScanAlgorithm SCAN_ALGORITHM_, int LOOK_BACK_DELAY_NS_ = 32,
+          int LOOK_BACK_MAX_DELAY_NS_ = 256, int PREFETCH_QUARTER_WAVES_ = 4, bool PERSISTENT_ = true,
+          int MIN_BLOCKS_PER_SM_ = 1>
+struct AgentSelectPolicy
+{
+  static constexpr int BLOCK_THREADS                 = BLOCK_THREADS_;
+  static constexpr int ITEMS_PER_THREAD              = ITEMS_PER_THREAD_;
+  static constexpr int TILE_ITEMS                    = BLOCK_THREADS * ITEMS_PER_THREAD;
+  static constexpr BlockLoadAlgorithm LOAD_ALGORITHM = LOAD_ALGORITHM_;
+  static constexpr CacheLoadModifier LOAD_MODIFIER   = LOAD_MODIFIER_;
+  static constexpr BlockScanAlgorithm SCAN_ALGORITHM = SCAN_ALGORITHM_;
+  static constexpr int LOOK_BACK_DELAY_NS            = LOOK_BACK_DELAY_NS_;
+  static constexpr int LOOK_BACK_MAX_DELAY_NS        = LOOK_BACK_MAX_DELAY_NS_;
+  static constexpr int PREFETCH_QUARTER_WAVES        = PREFETCH_QUARTER_WAVES_;
+  static constexpr bool PERSISTENT                   = PERSISTENT_;
+  static constexpr int MIN_BLOCKS_PER_SM             = MIN_BLOCKS_PER_SM_;
+};
+
+namespace detail
+{
+namespace select
+{
+// What selects an item.
+enum class mode
+{
+  predicate,  // select_op(item)
+  flagged,    // flag (converted to bool)
+  flagged_if, // select_op(flag)
+  unique,     // the first item, and every item that differs from its predecessor under equality_op
+};
+
+// The flag iterator of the modes without flags (never read).
+using no_flags = const char*;
+
+constexpr bool has_flags(mode m)
+{
+  return m == mode::flagged || m == mode::flagged_if;
+}
+} // namespace select
+} // namespace detail
+
+// PARTITION: also write the rejected items, in reverse order, after the selected ones.
+template <typename PolicyT, typename InputIteratorT, typename FlagsIteratorT, typename OutputIteratorT,
+          typename NumSelectedIteratorT, typename SelectOpT, typename EqualityOpT, typename OffsetT,
+          detail::select::mode MODE, bool PARTITION>
+class AgentSelect
+{
+  static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
+  static constexpr int TILE_ITEMS       = PolicyT::TILE_ITEMS;
+  static constexpr bool HAS_FLAGS       = detail::select::has_flags(MODE);
+
+  using T                   = detail::it_value_t<InputIteratorT>;
+  using FlagT               = cuda::std::conditional_t<HAS_FLAGS, detail::it_value_t<FlagsIteratorT>, char>;
+  using TileStateT          = ScanTileState<OffsetT>;
+  using BlockLoadT          = BlockLoad<T, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using BlockLoadFlagsT     = BlockLoad<FlagT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using BlockDiscontinuityT = BlockDiscontinuity<T, BLOCK_THREADS>;
+  using BlockScanT          = BlockScan<OffsetT, BLOCK_THREADS, PolicyT::SCAN_ALGORITHM>;
+  using PrefixOpT =
+    TilePrefixCallbackOp<OffsetT, cuda::std::plus<>, TileStateT,
+                         detail::scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
+
+  static constexpr bool PREFETCHABLE = detail::scan::prefetchable_tiles_v<PolicyT, InputIteratorT, T>;
+
+public:
+  // Shared memory: the loads, the flagging, the scan and the compacted tile are never live at the same time; the
+  // look-back's state outlives the scan (its prefixes are read after it).
+  struct TempStorage
+  {
+    union
+    {
+      typename BlockLoadT::TempStorage load;
+      typename BlockLoadFlagsT::TempStorage load_flags;
+      typename BlockDiscontinuityT::TempStorage discontinuity;
+      typename BlockScanT::TempStorage scan;
+      Uninitialized<T[TILE_ITEMS]> compacted;
+    };
+    typename PrefixOpT::TempStorage prefix;
+    unsigned int tile_idx;
+  };
+
+  STRATA_DEVICE STRATA_FORCEINLINE AgentSelect(TempStorage& temp_storage, InputIteratorT d_in, FlagsIteratorT d_flags,
+                                               OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out,
+                                               SelectOpT select_op, EqualityOpT equality_op, OffsetT num_items)
+      : temp_storage_(temp_storage)
+      , d_in_(d_in)
+      , d_flags_(d_flags)
+      , d_out_(d_out)
+      , d_num_selected_out_(d_num_selected_out)
+      , select_op_(select_op)
+      , equality_op_(equality_op)
+      , num_items_(num_items)
+  {}
+
+  // Selects from tiles until none is left: tile 0 alone when `tile_counter` is null (a single tile), else the tiles
+  // the block claims from `tile_counter` (one, unless PERSISTENT).
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(unsigned int num_tiles, TileStateT tile_state,
+                                                     unsigned int* tile_counter, unsigned int prefetch_distance)
+  {
+    if (tile_counter == nullptr)
+    {
+      consume<true>(0, num_tiles, tile_state, nullptr, 0);
+      return;
+    }
+    if (threadIdx.x == 0)
+    {
+      temp_storage_.tile_idx = atomicAdd(tile_counter, 1u);
+    }
+    __syncthreads();
+    unsigned int tile_idx          = temp_storage_.tile_idx;
+    unsigned int* const claim_next = PolicyT::PERSISTENT ? tile_counter : nullptr;
+    while (tile_idx < num_tiles)
+    {
+      if (tile_idx + 1 == num_tiles)
+      {
+        consume<true>(tile_idx, num_tiles, tile_state, claim_next, prefetch_distance);
+      }
+      else
+      {
+        consume<false>(tile_idx, num_tiles, tile_state, claim_next, prefetch_distance);
+      }
+      if constexpr (!PolicyT::PERSISTENT)
+      {
+        break;
+      }
+      // The tile's shared memory is free again, and the next tile's index is published.
+      __syncthreads();
+      tile_idx = temp_storage_.tile_idx;
+    }
+  }
+
+private:
+  // Loads tile items and sets each item's selection flag (0 past the end of the input). Leaves shared memory to be
+  // reused after a barrier.
+  template <bool IS_LAST_TILE>
+  STRATA_DEVICE STRATA_FORCEINLINE void load_and_flag(unsigned int tile_idx, OffsetT tile_offset, int valid_items,
+                                                      T (&items)[ITEMS_PER_THREAD],
+                                                      OffsetT (&selected)[ITEMS_PER_THREAD])
+  {
+    if (IS_LAST_TILE)
+    {
+      BlockLoadT(temp_storage_.load)
+        .template Load<PolicyT::LOAD_MODIFIER>(d_in_ + tile_offset, items, valid_items, T(d_in_[tile_offset]));
+    }
+    else
+    {
+      BlockLoadT(temp_storage_.load).template Load<PolicyT::LOAD_MODIFIER>(d_in_ + tile_offset, items);
+    }
+    const int first = static_cast<int>(threadIdx.x) * ITEMS_PER_THREAD;
+    if constexpr (HAS_FLAGS)
+    {
+      FlagT flags[ITEMS_PER_THREAD];
+      __syncthreads();
+      if (IS_LAST_TILE)
+      {
+        BlockLoadFlagsT(temp_storage_.load_flags)
+          .template Load<PolicyT::LOAD_MODIFIER>(d_flags_ + tile_offset, flags, valid_items,
+                                                 FlagT(d_flags_[tile_offset]));
+      }
+      else
+      {
+        BlockLoadFlagsT(temp_storage_.load_flags).template Load<PolicyT::LOAD_MODIFIER>(d_flags_ + tile_offset, flags);
+      }
+      STRATA_UNROLL
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      {
+        bool keep = false;
+        if constexpr (MODE == detail::select::mode::flagged)
+        {
+          keep = static_cast<bool>(flags[i]);
+        }
+        else
+        {
+          keep = static_cast<bool>(select_op_(flags[i]));
+        }
+        selected[i] = (!IS_LAST_TILE || first + i < valid_items) && keep;
+      }
+    }
+    else if constexpr (MODE == detail::select::mode::unique)
+    {
+      bool heads[ITEMS_PER_THREAD];
+      const auto differ = [this](const T& a, const T& b) {
+        return !static_cast<bool>(equality_op_(a, b));
+      };
+      __syncthreads();
+      if (tile_idx == 0)
+      {
+        BlockDiscontinuityT(temp_storage_.discontinuity).FlagHeads(heads, items, differ);
+      }
+      else
+      {
+        BlockDiscontinuityT(temp_storage_.discontinuity).FlagHeads(heads, items, differ, T(d_in_[tile_offset - 1]));
+      }
+      STRATA_UNROLL
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      {
+        selected[i] = (!IS_LAST_TILE || first + i < valid_items) && heads[i];
+      }
+    }
+    else
+    {
+      STRATA_UNROLL
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      {
+        selected[i] = (!IS_LAST_TILE || first + i < valid_items) && static_cast<bool>(select_op_(items[i]));
+      }
+    }
+  }
+
+  // Selects from tile `tile_idx`. With `claim_next`, thread 0 claims the block's next tile from it once the tile
+  // has its prefix, and leaves it in temp_storage_.tile_idx (read after the caller's barrier).
+  template <bool IS_LAST_TILE>
+  STRATA_DEVICE STRATA_FORCEINLINE void consume(unsigned int tile_idx, unsigned int num_tiles, TileStateT tile_state,
+                                                unsigned int* claim_next, unsigned int prefetch_distance)
+  {
+    const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
+    const int valid_items     = IS_LAST_TILE ? static_cast<int>(num_items_ - tile_offset) : TILE_ITEMS;
+
+    if constexpr (PREFETCHABLE)
+    {
+      const unsigned long long ahead = static_cast<unsigned long long>(tile_idx) + prefetch_distance;
+      if (threadIdx.x == 0 && prefetch_distance > 0 && ahead + 1 < num_tiles)
+      {
+        detail::scan::prefetch_tile<PolicyT>(d_in_, static_cast<OffsetT>(ahead) * OffsetT(TILE_ITEMS));
+      }
+    }
+
+    T items[ITEMS_PER_THREAD];
+    OffsetT selected[ITEMS_PER_THREAD];
+    load_and_flag<IS_LAST_TILE>(tile_idx, tile_offset, valid_items, items, selected);
+    __syncthreads();
+
+    // Each selected item's place among the tile's selected items, and the tile's place among all of them.
+    OffsetT ranks[ITEMS_PER_THREAD];
+    OffsetT tile_prefix = 0;
+    OffsetT tile_count  = 0;
+    if (tile_idx == 0)
+    {
+      BlockScanT(temp_storage_.scan).ExclusiveSum(selected, ranks, tile_count);
+      if (threadIdx.x == 0 && !IS_LAST_TILE)
+      {
+        tile_state.SetInclusive(0, tile_count);
+      }
+      __syncthreads();
+    }
+    else
+    {
+      PrefixOpT prefix_op(tile_state, temp_storage_.prefix, cuda::std::plus<>{}, tile_idx);
+      BlockScanT(temp_storage_.scan).ExclusiveSum(selected, ranks, prefix_op);
+      __syncthreads();
+      tile_prefix = prefix_op.ExclusivePrefix();
+      tile_count  = prefix_op.InclusivePrefix() - tile_prefix;
+    }
+    unsigned int claimed = 0;
+    if (claim_next != nullptr && threadIdx.x == 0)
+    {
+      claimed = atomicAdd(claim_next, 1u);
+    }
+
+    // Compact: selected items first, in order; a partition's rejected ones after them, in order.
+    T* const compacted = temp_storage_.compacted.Alias();
+    const int first    = static_cast<int>(threadIdx.x) * ITEMS_PER_THREAD;
+    STRATA_UNROLL
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      const int rank = static_cast<int>(ranks[i] - tile_prefix);
+      if (selected[i])
+      {
+        compacted[rank] = items[i];
+      }
+      else if (PARTITION && (!IS_LAST_TILE || first + i < valid_items))
+      {
+        compacted[static_cast<int>(tile_count) + (first + i - rank)] = items[i];
+      }
+    }
+    __syncthreads();
+
+    // Store: selected items after the earlier tiles' selected ones; rejected ones back from the end.
+    const int count    = static_cast<int>(tile_count);
+    const int to_write = PARTITION ? valid_items : count;
+    STRATA_UNROLL
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      const int j = i * BLOCK_THREADS + static_cast<int>(threadIdx.x);
+      if (j < to_write)
+      {
+        if (j < count)
+        {
+          d_out_[tile_prefix + OffsetT(j)] = compacted[j];
+        }
+        else if constexpr (PARTITION)
+        {
+          const OffsetT rejected_before                     = (tile_offset - tile_prefix) + OffsetT(j - count);
+          d_out_[num_items_ - OffsetT(1) - rejected_before] = compacted[j];
+        }
+      }
+    }
+    if (IS_LAST_TILE && threadIdx.x == 0)
+    {
+      using CountT         = detail::non_void_value_t<NumSelectedIteratorT, OffsetT>;
+      *d_num_selected_out_ = static_cast<CountT>(tile_prefix + tile_count);
+    }
+    if (claim_next != nullptr && threadIdx.x == 0)
+    {
+      temp_storage_.tile_idx = claimed;
+    }
+  }
+
+  TempStorage& temp_storage_;
+  InputIteratorT d_in_;
+  FlagsIteratorT d_flags_;
+  OutputIteratorT d_out_;
+  NumSelectedIteratorT d_num_selected_out_;
+  SelectOpT select_op_;
+  EqualityOpT equality_op_;
+  OffsetT num_items_;
+};
+
+STRATA_NAMESPACE_END

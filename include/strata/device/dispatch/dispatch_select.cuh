@@ -1,0 +1,211 @@
+// DispatchSelect: the kernels of DeviceSelect and DevicePartition and the host closure that sizes, checks and
+// launches them.
+//
+// More than one tile is two launches, as a scan's: a small kernel marks every tile's status INVALID and zeroes the
+// tile counter, then the single-pass kernel (AgentSelect) runs one wave of resident blocks that take tiles from the
+// counter (launched with programmatic stream serialization on sm_90; it waits in-kernel before touching the tile
+// state). One tile is one launch with no tile state. No items: one thread writes the count, 0.
+#pragma once
+
+#include <strata/agent/agent_select.cuh>
+#include <strata/config.cuh>
+#include <strata/device/dispatch/chained_policy.cuh>
+#include <strata/device/dispatch/dispatch_arguments.cuh>
+#include <strata/device/dispatch/tuning/tuning_select.cuh>
+#include <strata/util/device.cuh>
+#include <strata/util/error.cuh>
+#include <strata/util/ptx.cuh>
+#include <strata/util/temporary_storage.cuh>
+#include <strata/util/type_traits.cuh>
+
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace select
+{
+STRATA_KERNELS_BEGIN
+
+// Marks every tile INVALID and zeroes the tile counter; with `write_zero` (no items), writes the count, 0.
+template <typename TileStateT, typename NumSelectedIteratorT, typename OffsetT>
+STRATA_KERNEL_ATTRIBUTES void DeviceSelectInitKernel(TileStateT tile_state, size_t num_tiles,
+                                                     unsigned int* tile_counter,
+                                                     NumSelectedIteratorT d_num_selected_out, bool write_zero)
+{
+  GridLaunchDependents();
+  const size_t tile = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (tile < num_tiles)
+  {
+    tile_state.InitializeStatus(tile);
+  }
+  if (tile == 0 && tile_counter != nullptr)
+  {
+    *tile_counter = 0;
+  }
+  if (tile == 0 && write_zero)
+  {
+    using CountT        = non_void_value_t<NumSelectedIteratorT, OffsetT>;
+    *d_num_selected_out = static_cast<CountT>(0);
+  }
+}
+
+template <typename MaxPolicyT, typename InputIteratorT, typename FlagsIteratorT, typename OutputIteratorT,
+          typename NumSelectedIteratorT, typename SelectOpT, typename EqualityOpT, typename OffsetT, mode MODE,
+          bool PARTITION>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SelectPolicy::BLOCK_THREADS,
+                                           MaxPolicyT::ActivePolicy::SelectPolicy::MIN_BLOCKS_PER_SM) void
+DeviceSelectSweepKernel(InputIteratorT d_in, FlagsIteratorT d_flags, OutputIteratorT d_out,
+                        NumSelectedIteratorT d_num_selected_out, ScanTileState<OffsetT> tile_state,
+                        unsigned int* tile_counter, SelectOpT select_op, EqualityOpT equality_op, OffsetT num_items,
+                        unsigned int num_tiles, unsigned int prefetch_distance)
+{
+  using Policy = typename MaxPolicyT::ActivePolicy::SelectPolicy;
+  using Agent  = AgentSelect<Policy, InputIteratorT, FlagsIteratorT, OutputIteratorT, NumSelectedIteratorT, SelectOpT,
+                            EqualityOpT, OffsetT, MODE, PARTITION>;
+  __shared__ typename Agent::TempStorage temp_storage;
+
+  GridDependencyWait();
+  Agent(temp_storage, d_in, d_flags, d_out, d_num_selected_out, select_op, equality_op, num_items)
+    .ConsumeRange(num_tiles, tile_state, tile_counter, prefetch_distance);
+}
+
+STRATA_KERNELS_END
+} // namespace select
+} // namespace detail
+
+// The dispatch closure of DeviceSelect and DevicePartition. FlagsIteratorT is detail::select::no_flags for the modes
+// without flags; SelectOpT and EqualityOpT are unused (any type) where the mode needs none.
+template <typename InputIteratorT, typename FlagsIteratorT, typename OutputIteratorT, typename NumSelectedIteratorT,
+          typename SelectOpT, typename EqualityOpT, typename OffsetT, detail::select::mode MODE, bool PARTITION,
+          typename PolicyHub = detail::select::policy_hub<detail::it_value_t<InputIteratorT>>>
+struct DispatchSelect
+{
+  void* d_temp_storage;
+  size_t& temp_storage_bytes;
+  InputIteratorT d_in;
+  FlagsIteratorT d_flags;
+  OutputIteratorT d_out;
+  NumSelectedIteratorT d_num_selected_out;
+  SelectOpT select_op;
+  EqualityOpT equality_op;
+  OffsetT num_items;
+  cudaStream_t stream;
+  int device;
+  int ptx_version;
+
+  using MaxPolicy  = typename PolicyHub::MaxPolicy;
+  using TileStateT = ScanTileState<OffsetT>;
+
+  template <typename ActivePolicyT>
+  cudaError_t Invoke()
+  {
+    using Policy = typename ActivePolicyT::SelectPolicy;
+    const size_t tiles =
+      static_cast<size_t>((num_items + OffsetT(Policy::TILE_ITEMS) - 1) / OffsetT(Policy::TILE_ITEMS));
+    if (tiles > size_t(0xffffffffu) / 2)
+    {
+      return cudaErrorInvalidValue; // tiles are numbered by a 32-bit counter
+    }
+
+    detail::temporary_storage::layout<2> layout;
+    const bool look_back  = tiles > 1;
+    auto tile_state_bytes = layout.get_slot(0)->create_alias<char>(look_back ? TileStateT::AllocationSize(tiles) : 0);
+    auto tile_counter     = layout.get_slot(1)->create_alias<unsigned int>(look_back ? 1 : 0);
+    bool mapped           = false;
+    STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
+    if (!mapped)
+    {
+      return cudaSuccess;
+    }
+
+    const auto init_kernel     = detail::select::DeviceSelectInitKernel<TileStateT, NumSelectedIteratorT, OffsetT>;
+    constexpr int INIT_THREADS = 256;
+    if (tiles == 0)
+    {
+      return detail::check_launch(Launch(dim3(1), dim3(1), stream, init_kernel, TileStateT{}, size_t(0), nullptr,
+                                         d_num_selected_out, true),
+                                  stream);
+    }
+
+    const auto kernel =
+      detail::select::DeviceSelectSweepKernel<MaxPolicy, InputIteratorT, FlagsIteratorT, OutputIteratorT,
+                                              NumSelectedIteratorT, SelectOpT, EqualityOpT, OffsetT, MODE, PARTITION>;
+    // The sweep on `grid` blocks (overlapping the init kernel before it with `programmatic`).
+    const auto sweep = [&](bool programmatic, unsigned int grid, const TileStateT& tile_state, unsigned int* counter,
+                           unsigned int prefetch_distance) {
+      return detail::check_launch(LaunchAfterShared(programmatic, dim3(grid), dim3(Policy::BLOCK_THREADS), 0, stream,
+                                                    kernel, d_in, d_flags, d_out, d_num_selected_out, tile_state,
+                                                    counter, select_op, equality_op, num_items,
+                                                    static_cast<unsigned int>(tiles), prefetch_distance),
+                                  stream);
+    };
+    if (tiles == 1)
+    {
+      return sweep(false, 1u, TileStateT{}, nullptr, 0u);
+    }
+
+    size_t wave = 0;
+    STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, Policy::BLOCK_THREADS, device, 0));
+    const unsigned int grid_size = static_cast<unsigned int>(!Policy::PERSISTENT || tiles < wave ? tiles : wave);
+    const TileStateT tile_state(tile_state_bytes.get(), tiles);
+    const unsigned int init_grid = static_cast<unsigned int>((tiles + INIT_THREADS - 1) / INIT_THREADS);
+    STRATA_RETURN_IF_ERROR(
+      detail::check_launch(Launch(dim3(init_grid), dim3(INIT_THREADS), stream, init_kernel, tile_state, tiles,
+                                  tile_counter.get(), d_num_selected_out, false),
+                           stream));
+    return sweep(ptx_version >= 900, grid_size, tile_state, tile_counter.get(),
+                 static_cast<unsigned int>(wave * Policy::PREFETCH_QUARTER_WAVES / 4));
+  }
+
+  // Picks the policy for the current device's PTX version and runs (or sizes) the selection.
+  static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                              FlagsIteratorT d_flags, OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out,
+                              SelectOpT select_op, EqualityOpT equality_op, OffsetT num_items, cudaStream_t stream)
+  {
+    if constexpr (cuda::std::is_signed<OffsetT>::value)
+    {
+      if (num_items < 0)
+      {
+        return cudaErrorInvalidValue;
+      }
+    }
+    int device      = 0;
+    int ptx_version = 0;
+    STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
+    DispatchSelect closure{d_temp_storage, temp_storage_bytes, d_in,      d_flags, d_out,  d_num_selected_out,
+                           select_op,      equality_op,        num_items, stream,  device, ptx_version};
+    return MaxPolicy::Invoke(ptx_version, closure);
+  }
+};
+
+namespace detail
+{
+namespace select
+{
+// The entry points' common body: checks the arguments (the count output is written even for no items) and runs the
+// selection on the narrowest offsets that hold num_items.
+template <mode MODE, bool PARTITION, typename InputIteratorT, typename FlagsIteratorT, typename OutputIteratorT,
+          typename NumSelectedIteratorT, typename SelectOpT, typename EqualityOpT, typename NumItemsT>
+cudaError_t run(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, FlagsIteratorT d_flags,
+                OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out, SelectOpT select_op,
+                EqualityOpT equality_op, NumItemsT num_items, cudaStream_t stream)
+{
+  STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_in, d_out, false));
+  STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_in, d_num_selected_out, true));
+  if constexpr (has_flags(MODE))
+  {
+    STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_flags, d_out, false));
+  }
+  return dispatch_offset(num_items, [&](auto offset) {
+    using OffsetT = decltype(offset);
+    return DispatchSelect<InputIteratorT, FlagsIteratorT, OutputIteratorT, NumSelectedIteratorT, SelectOpT, EqualityOpT,
+                          OffsetT, MODE, PARTITION>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_flags, d_out,
+                                                              d_num_selected_out, select_op, equality_op, offset,
+                                                              stream);
+  });
+}
+} // namespace select
+} // namespace detail
+
+STRATA_NAMESPACE_END
