@@ -1,0 +1,381 @@
+// DeviceSelect and DevicePartition: strata against cub::DeviceSelect / cub::DevicePartition on the same buffers in
+// one process. int32 and int64 items at 2^20, 2^24 and 2^28:
+//   select_if/<type>/<p>pct/...      DeviceSelect::If with `x < threshold`, p = 50 and 1 percent selected (the values
+//                                    are uniform in [0, 2^(bits-1)), so the threshold sets the rate to within noise)
+//   select_unique/<type>/...         DeviceSelect::Unique of runs of random length, 4 on average
+//   partition_if/<type>/50pct/...    DevicePartition::If with `x < threshold`, 50 percent selected
+// Each case is registered as ".../strata", ".../cub" and ".../copy": a device-to-device cudaMemcpyAsync of the input
+// (it reads the input's bytes and writes as many), the lower bound on time of a call that writes every item. At 1
+// percent, where a selection writes almost nothing, select_if also has ".../read": a kernel that only reads the input
+// (16-byte loads, XORed into a register, one word written per block), the bound of a pass that reads the input once;
+// strata is meant to reach 90% of its rate there. scripts/compare_report.py prints the ratios (other time / strata
+// time). GB/s counts each run's own traffic: for strata and cub the input read and the items written (the count of
+// the last timed run, for select), for copy twice the input, for read the input.
+#include <strata/device/device_partition.cuh>
+#include <strata/device/device_select.cuh>
+
+#include <cub/device/device_partition.cuh>
+#include <cub/device/device_select.cuh>
+
+#include "bench_util.cuh"
+
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace
+{
+enum class algorithm
+{
+  select_if,
+  unique,
+  partition_if
+};
+
+enum class library
+{
+  strata,
+  cub,
+  copy,
+  read
+};
+
+// The select operator: an item is selected when it is below the threshold.
+template <typename T>
+struct less_than
+{
+  T threshold;
+  __host__ __device__ bool operator()(const T& x) const
+  {
+    return x < threshold;
+  }
+};
+
+// Bits of the values of the predicate cases: uniform in [0, 2^value_bits), non-negative in T.
+template <typename T>
+__host__ __device__ constexpr int value_bits()
+{
+  return 8 * int(sizeof(T)) - 1;
+}
+
+// The threshold that selects `pct` percent of values uniform in [0, 2^value_bits).
+template <typename T>
+T threshold_for(int pct)
+{
+  return static_cast<T>((std::uint64_t(1) << value_bits<T>()) / 100 * std::uint64_t(pct));
+}
+
+// A hash of an index and a seed (splitmix64's finalizer), uniform in all 64 bits.
+__host__ __device__ inline std::uint64_t mix(std::uint64_t i, std::uint64_t seed)
+{
+  std::uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
+
+// Values uniform in [0, 2^value_bits).
+template <typename T>
+__global__ void fill_uniform_kernel(T* data, std::size_t n, std::uint64_t seed)
+{
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+  {
+    data[i] = static_cast<T>(mix(i, seed) >> (64 - value_bits<T>()));
+  }
+}
+
+// Runs of random length, 4 on average: a run starts wherever the hash of the index is 0 mod 4 (and at 0), so lengths
+// are geometric. Each item is the index of its run's first item, so neighbouring runs always differ.
+template <typename T>
+__global__ void fill_runs_kernel(T* data, std::size_t n, std::uint64_t seed)
+{
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+  {
+    std::size_t start = i;
+    while (start != 0 && (mix(start, seed) & 3) != 0)
+    {
+      --start;
+    }
+    data[i] = static_cast<T>(start);
+  }
+}
+
+// The inputs of one case (rotated through more than twice the L2) and one library's call on them, both phases (the
+// size query costs no device time). Input set `turn` is the turn-th of the rotation.
+template <algorithm ALG, typename T>
+class workload
+{
+public:
+  workload(int n, int pct)
+      : n_(n)
+      , values_(static_cast<std::size_t>(n))
+      , op_{threshold_for<T>(pct)}
+  {
+    for (std::size_t s = 0; s < values_.sets(); ++s)
+    {
+      if constexpr (ALG == algorithm::unique)
+      {
+        fill_runs_kernel<<<1024, 256>>>(values_.at(s), values_.size(), 777 + s);
+      }
+      else
+      {
+        fill_uniform_kernel<<<1024, 256>>>(values_.at(s), values_.size(), 777 + s);
+      }
+      STRATA_BENCH_CHECK(cudaGetLastError());
+    }
+    STRATA_BENCH_CHECK(cudaDeviceSynchronize());
+  }
+
+  template <library LIB>
+  cudaError_t run(void* d_temp, std::size_t& bytes, std::size_t turn, T* d_out, int* d_num_selected,
+                  cudaStream_t s) const
+  {
+    const T* d_in = values_.at(turn);
+    if constexpr (ALG == algorithm::select_if)
+    {
+      if constexpr (LIB == library::strata)
+      {
+        return strata::DeviceSelect::If(d_temp, bytes, d_in, d_out, d_num_selected, n_, op_, s);
+      }
+      else
+      {
+        return cub::DeviceSelect::If(d_temp, bytes, d_in, d_out, d_num_selected, n_, op_, s);
+      }
+    }
+    else if constexpr (ALG == algorithm::unique)
+    {
+      if constexpr (LIB == library::strata)
+      {
+        return strata::DeviceSelect::Unique(d_temp, bytes, d_in, d_out, d_num_selected, n_, s);
+      }
+      else
+      {
+        return cub::DeviceSelect::Unique(d_temp, bytes, d_in, d_out, d_num_selected, n_, s);
+      }
+    }
+    else
+    {
+      if constexpr (LIB == library::strata)
+      {
+        return strata::DevicePartition::If(d_temp, bytes, d_in, d_out, d_num_selected, n_, op_, s);
+      }
+      else
+      {
+        return cub::DevicePartition::If(d_temp, bytes, d_in, d_out, d_num_selected, n_, op_, s);
+      }
+    }
+  }
+
+private:
+  int n_;
+  strata_bench::rotating_inputs<T> values_;
+  less_than<T> op_;
+};
+
+// Items a run writes: every item for a partition, the selected ones otherwise.
+template <algorithm ALG>
+std::size_t items_written(std::size_t n, std::size_t selected)
+{
+  return ALG == algorithm::partition_if ? n : selected;
+}
+
+// Reads `vectors` 16-byte words, four loads in flight per thread, and writes the XOR of the block's words: nothing
+// but the reads of the input, which the compiler cannot drop.
+__global__ void __launch_bounds__(256) read_kernel(const uint4* __restrict__ in, std::size_t vectors, unsigned int* out)
+{
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  std::size_t i            = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  unsigned int acc         = 0;
+  for (; i + 3 * stride < vectors; i += 4 * stride)
+  {
+    const uint4 a = in[i];
+    const uint4 b = in[i + stride];
+    const uint4 c = in[i + 2 * stride];
+    const uint4 d = in[i + 3 * stride];
+    acc ^= (a.x ^ a.y ^ a.z ^ a.w) ^ (b.x ^ b.y ^ b.z ^ b.w) ^ (c.x ^ c.y ^ c.z ^ c.w) ^ (d.x ^ d.y ^ d.z ^ d.w);
+  }
+  for (; i < vectors; i += stride)
+  {
+    const uint4 a = in[i];
+    acc ^= a.x ^ a.y ^ a.z ^ a.w;
+  }
+  for (int offset = 16; offset > 0; offset /= 2)
+  {
+    acc ^= __shfl_xor_sync(0xffffffffu, acc, offset);
+  }
+  __shared__ unsigned int warp_acc[32];
+  if (threadIdx.x % 32 == 0)
+  {
+    warp_acc[threadIdx.x / 32] = acc;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0)
+  {
+    unsigned int block_acc = 0;
+    for (unsigned int w = 0; w < blockDim.x / 32; ++w)
+    {
+      block_acc ^= warp_acc[w];
+    }
+    out[blockIdx.x] = block_acc;
+  }
+}
+
+// Times read_kernel over inputs of `n` items of T, rotated as the selections' are, on one wave of resident blocks.
+template <typename T>
+void time_read(benchmark::State& state, std::size_t n)
+{
+  constexpr int threads     = 256;
+  const std::size_t bytes   = n * sizeof(T);
+  const std::size_t vectors = bytes / sizeof(uint4);
+  if (bytes % sizeof(uint4) != 0)
+  {
+    state.SkipWithError("the read kernel wants a multiple of 16 bytes");
+    return;
+  }
+  int device = 0, sms = 0, per_sm = 0;
+  STRATA_BENCH_CHECK(cudaGetDevice(&device));
+  STRATA_BENCH_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  STRATA_BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_kernel, threads, 0));
+  const std::size_t wave = std::size_t(sms) * std::size_t(std::max(per_sm, 1));
+  const unsigned int grid =
+    static_cast<unsigned int>(std::max<std::size_t>(1, std::min(wave, (vectors + threads - 1) / threads)));
+  strata_bench::rotating_inputs<T> inputs(n);
+  strata_bench::device_array<unsigned int> out(grid);
+  strata_bench::time_loop(state, [&](cudaStream_t s) {
+    read_kernel<<<grid, threads, 0, s>>>(reinterpret_cast<const uint4*>(inputs.next()), vectors, out.get());
+  });
+}
+
+template <library LIB, algorithm ALG, typename T>
+void bench(benchmark::State& state, int log2_n, int pct)
+{
+  const int n                = 1 << log2_n;
+  const std::size_t items    = static_cast<std::size_t>(n);
+  const std::size_t in_bytes = items * sizeof(T);
+
+  if constexpr (LIB == library::copy)
+  {
+    strata_bench::time_copy(state, 2 * in_bytes); // copies in_bytes: reads the input's bytes and writes as many
+    strata_bench::set_counters(state, items, 2 * in_bytes);
+  }
+  else if constexpr (LIB == library::read)
+  {
+    time_read<T>(state, items);
+    strata_bench::set_counters(state, items, in_bytes);
+  }
+  else
+  {
+    const workload<ALG, T> work(n, pct);
+    strata_bench::device_array<T> out(items);
+    strata_bench::device_array<int> num_selected(1);
+    std::size_t bytes = 0;
+    STRATA_BENCH_CHECK(work.template run<LIB>(nullptr, bytes, 0, out.get(), num_selected.get(), 0));
+    strata_bench::device_array<char> temp(bytes);
+    std::size_t turn = 0;
+    strata_bench::time_loop(state, [&](cudaStream_t s) {
+      STRATA_BENCH_CHECK(work.template run<LIB>(temp.get(), bytes, turn++, out.get(), num_selected.get(), s));
+    });
+    int selected = 0;
+    STRATA_BENCH_CHECK(cudaMemcpy(&selected, num_selected.get(), sizeof(int), cudaMemcpyDeviceToHost));
+    strata_bench::set_counters(state, items,
+                               in_bytes + items_written<ALG>(items, static_cast<std::size_t>(selected)) * sizeof(T));
+    state.counters["selected"] = static_cast<double>(selected);
+
+    // Validate against cub on the same input, in strata's run only and once per case (Google Benchmark calls this
+    // function several times while it sizes the run), with both outputs poisoned first: the same count and the same
+    // items (for a partition, the whole output: the rejected items too, in CUB's reverse order).
+    static std::set<std::pair<int, int>> validated;
+    if (LIB == library::strata && validated.insert({log2_n, pct}).second)
+    {
+      std::size_t cub_bytes = 0;
+      STRATA_BENCH_CHECK(work.template run<library::cub>(nullptr, cub_bytes, 0, out.get(), num_selected.get(), 0));
+      strata_bench::device_array<char> cub_temp(cub_bytes);
+      strata_bench::device_array<T> cub_out(items);
+      strata_bench::device_array<int> cub_num_selected(1);
+      STRATA_BENCH_CHECK(cudaMemset(out.get(), 0xa5, in_bytes));
+      STRATA_BENCH_CHECK(cudaMemset(cub_out.get(), 0x5a, in_bytes));
+      STRATA_BENCH_CHECK(cudaMemset(num_selected.get(), 0xff, sizeof(int)));
+      STRATA_BENCH_CHECK(cudaMemset(cub_num_selected.get(), 0xfe, sizeof(int)));
+      STRATA_BENCH_CHECK(work.template run<library::strata>(temp.get(), bytes, 0, out.get(), num_selected.get(), 0));
+      STRATA_BENCH_CHECK(
+        work.template run<library::cub>(cub_temp.get(), cub_bytes, 0, cub_out.get(), cub_num_selected.get(), 0));
+      int k = 0, cub_k = 0;
+      STRATA_BENCH_CHECK(cudaMemcpy(&k, num_selected.get(), sizeof(int), cudaMemcpyDeviceToHost));
+      STRATA_BENCH_CHECK(cudaMemcpy(&cub_k, cub_num_selected.get(), sizeof(int), cudaMemcpyDeviceToHost));
+      bool same = k == cub_k && k >= 0 && k <= n;
+      if (same)
+      {
+        const std::size_t written = items_written<ALG>(items, static_cast<std::size_t>(k));
+        std::vector<T> a(written), b(written);
+        STRATA_BENCH_CHECK(cudaMemcpy(a.data(), out.get(), written * sizeof(T), cudaMemcpyDeviceToHost));
+        STRATA_BENCH_CHECK(cudaMemcpy(b.data(), cub_out.get(), written * sizeof(T), cudaMemcpyDeviceToHost));
+        same = a == b;
+      }
+      if (!same)
+      {
+        state.SkipWithError("strata and cub disagree");
+      }
+    }
+  }
+}
+
+template <library LIB, algorithm ALG, typename T>
+void register_one(const std::string& base, int log2_n, int pct)
+{
+  const char* lib = LIB == library::strata ? "/strata"
+                  : LIB == library::cub    ? "/cub"
+                  : LIB == library::copy   ? "/copy"
+                                           : "/read";
+  benchmark::RegisterBenchmark((base + lib).c_str(),
+                               [log2_n, pct](benchmark::State& st) {
+                                 bench<LIB, ALG, T>(st, log2_n, pct);
+                               })
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
+}
+
+// The cases of one algorithm and type at every size; `pct`: the percentages selected (unused by Unique).
+template <algorithm ALG, typename T>
+void register_case(std::initializer_list<int> pcts)
+{
+  for (int pct : pcts)
+  {
+    for (int log2_n : {20, 24, 28})
+    {
+      const std::string name = ALG == algorithm::select_if ? "select_if/"
+                             : ALG == algorithm::unique    ? "select_unique/"
+                                                           : "partition_if/";
+      const std::string base = name + strata_bench::type_name<T>() + "/"
+                             + (ALG == algorithm::unique ? std::string() : std::to_string(pct) + "pct/") + "2^"
+                             + std::to_string(log2_n);
+      register_one<library::strata, ALG, T>(base, log2_n, pct);
+      register_one<library::cub, ALG, T>(base, log2_n, pct);
+      register_one<library::copy, ALG, T>(base, log2_n, pct);
+      if (ALG == algorithm::select_if && pct == 1)
+      {
+        register_one<library::read, ALG, T>(base, log2_n, pct);
+      }
+    }
+  }
+}
+} // namespace
+
+int main(int argc, char** argv)
+{
+  register_case<algorithm::select_if, std::int32_t>({50, 1});
+  register_case<algorithm::select_if, std::int64_t>({50, 1});
+  register_case<algorithm::unique, std::int32_t>({0});
+  register_case<algorithm::unique, std::int64_t>({0});
+  register_case<algorithm::partition_if, std::int32_t>({50});
+  register_case<algorithm::partition_if, std::int64_t>({50});
+  return strata_bench::run_benchmarks(argc, argv);
+}
