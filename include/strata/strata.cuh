@@ -19,8 +19,10 @@
 
 #include <strata/device/device_for.cuh>
 #include <strata/device/device_merge_sort.cuh>
+#include <strata/device/device_partition.cuh>
 #include <strata/device/device_reduce.cuh>
 #include <strata/device/device_scan.cuh>
+#include <strata/device/device_select.cuh>
 #include <strata/device/device_transform.cuh>
 
 #include <strata/execution/execution.cuh>
