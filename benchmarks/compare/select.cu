@@ -72,13 +72,7 @@ T threshold_for(int pct)
 // A hash of an index and a seed (splitmix64's finalizer), uniform in all 64 bits.
 __host__ __device__ inline std::uint64_t mix(std::uint64_t i, std::uint64_t seed)
 {
-  std::uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ULL ^ seed;
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
+  return strata_bench::mix64((i + 1) * 0x9e3779b97f4a7c15ULL ^ seed);
 }
 
 // Values uniform in [0, 2^value_bits).

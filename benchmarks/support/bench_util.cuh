@@ -21,6 +21,16 @@
 
 namespace strata_bench
 {
+// splitmix64's finalizer: a bijection of 64-bit words that spreads every input bit over all output bits.
+__host__ __device__ inline std::uint64_t mix64(std::uint64_t x)
+{
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
 
 inline void check(cudaError_t e, const char* what)
 {

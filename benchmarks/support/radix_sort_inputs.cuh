@@ -54,16 +54,6 @@ inline int and_words_for_entropy(int milli)
   return -1;
 }
 
-__host__ __device__ inline std::uint64_t mix64(std::uint64_t x)
-{
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
-
 // The unsigned integer of T's size: the keys are made as bits and stored as T.
 template <typename T>
 using bits_t = std::conditional_t<
