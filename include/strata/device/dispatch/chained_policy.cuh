@@ -57,4 +57,14 @@ struct ChainedPolicy<PTX_VERSION, PolicyT, PolicyT>
   }
 };
 
+namespace detail
+{
+// Items per thread that make about `bytes` bytes of items of `item_size` bytes per thread, between 1 and `most`
+// (the policy hubs' sizing of a tile by its items' size).
+constexpr int items_for_bytes(int bytes, int item_size, int most)
+{
+  return bytes / item_size < 1 ? 1 : (bytes / item_size > most ? most : bytes / item_size);
+}
+} // namespace detail
+
 STRATA_NAMESPACE_END

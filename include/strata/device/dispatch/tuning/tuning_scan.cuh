@@ -31,12 +31,6 @@ constexpr int stage_bytes_v = static_cast<int>(sizeof(AccumT) > sizeof(it_value_
                                                       ? sizeof(it_value_t<InputIteratorT>)
                                                       : sizeof(non_void_value_t<OutputIteratorT, AccumT>)));
 
-// Items per thread that make about `bytes` bytes of accumulators per thread, between 1 and `most`.
-constexpr int items_for_bytes(int bytes, int accum_size, int most)
-{
-  return bytes / accum_size < 1 ? 1 : (bytes / accum_size > most ? most : bytes / accum_size);
-}
-
 // The sm_90 tuning every workload starts from: 256 threads, warp-transposed plain loads and stores, warp-scans,
 // persistent blocks, a look-back that sleeps 32 ns doubling to 256 ns while a predecessor is INVALID, and tiles in
 // registers only (bulk_vectors_per_thread == 0: no bulk path). Workloads override the fields they tune.

@@ -10,12 +10,6 @@ namespace detail
 {
 namespace select
 {
-// Items per thread for about `bytes` bytes of items of type T, between 1 and `most`.
-constexpr int items_for_bytes(int bytes, int item_size, int most)
-{
-  return bytes / item_size < 1 ? 1 : (bytes / item_size > most ? most : bytes / item_size);
-}
-
 // T: the items' value type.
 template <typename T>
 struct policy_hub
