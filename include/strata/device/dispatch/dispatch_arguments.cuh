@@ -6,6 +6,10 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
+#if defined(STRATA_FORCE_32_BIT_OFFSETS) && defined(STRATA_FORCE_64_BIT_OFFSETS)
+#  error "define at most one of STRATA_FORCE_32_BIT_OFFSETS and STRATA_FORCE_64_BIT_OFFSETS"
+#endif
+
 STRATA_NAMESPACE_BEGIN
 namespace detail
 {
@@ -60,10 +64,16 @@ constexpr bool is_null_pointer(const IteratorT& it)
 }
 
 // Calls f(offset) with num_items as the narrowest offset type that holds it with room for rounding up to
-// whole tiles: 32-bit up to 2^31 - 1 items, 64-bit beyond.
+// whole tiles: 32-bit up to 2^31 - 1 items, 64-bit beyond. Each algorithm so builds two sets of kernels. A
+// translation unit that defines STRATA_FORCE_32_BIT_OFFSETS builds the 32-bit set only (a call with more than
+// 2^31 - 1 items fails with cudaErrorInvalidValue, before anything is touched), one that defines
+// STRATA_FORCE_64_BIT_OFFSETS the 64-bit set only: Thrust's THRUST_FORCE_32/64_BIT_OFFSET_TYPE, for compile time.
 template <typename NumItemsT, typename F>
 cudaError_t dispatch_offset(NumItemsT num_items, F&& f)
 {
+#if defined(STRATA_FORCE_64_BIT_OFFSETS)
+  return f(static_cast<cuda::std::uint64_t>(num_items));
+#else
   if constexpr (sizeof(NumItemsT) <= 4 && cuda::std::is_signed<NumItemsT>::value)
   {
     return f(static_cast<cuda::std::uint32_t>(num_items));
@@ -74,8 +84,13 @@ cudaError_t dispatch_offset(NumItemsT num_items, F&& f)
     {
       return f(static_cast<cuda::std::uint32_t>(num_items));
     }
+#  if defined(STRATA_FORCE_32_BIT_OFFSETS)
+    return cudaErrorInvalidValue;
+#  else
     return f(static_cast<cuda::std::uint64_t>(num_items));
+#  endif
   }
+#endif
 }
 } // namespace detail
 STRATA_NAMESPACE_END
