@@ -85,7 +85,7 @@ ALGORITHMS = OrderedDict([
     ("radix_sort_latency", ("DeviceRadixSort, small inputs",
                             "Random keys (u32_u32: u32 keys with u32 values), in/out form, all key bits. Host "
                             "wall-clock time of one call and a cudaStreamSynchronize on a non-blocking stream, the same "
-                            "input each time. Up to 16384 keys (12288 for 8-byte items) strata sorts in one block of "
+                            "input each time. Up to 8192 keys (12288 for 8-byte items) strata sorts in one block of "
                             "the smallest single-block tile that holds the input, and needs no temporary storage "
                             "(`temp vs cub` near 0: one byte against CUB's histogram and look-back state).")),
     ("merge_sort_keys", ("DeviceMergeSort::SortKeysCopy",

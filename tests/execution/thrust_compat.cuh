@@ -540,7 +540,7 @@ inline std::vector<std::size_t> small_sizes()
 inline std::vector<std::size_t> sort_sizes()
 {
   std::vector<std::size_t> s = sizes();
-  for (const std::size_t n : {std::size_t(12289), std::size_t(16383), std::size_t(16385)})
+  for (const std::size_t n : {std::size_t(8191), std::size_t(8193), std::size_t(12289), std::size_t(16385)})
   {
     if (n <= strata_test::capped(n))
     {

@@ -155,6 +155,12 @@ struct AgentRadixSortOnesweep
   // in registers, the digits would hold one register per item for the whole value phase.
   static constexpr bool SLOT_DIGITS = !KEYS_ONLY && !VALUES_WITH_KEYS;
   using DigitT = cuda::std::conditional_t<RADIX_BITS <= 8, cuda::std::uint8_t, cuda::std::uint16_t>;
+  // Keys-only sorts run every tile through SortTile<false>, whose partial tiles differ from whole ones only in their
+  // loads and final writes: one kernel body rather than two halves the onesweep kernel (82 to 43 KB of SASS for u32
+  // keys), the largest kernel of every translation unit that sorts, at no cost in throughput (H200, u32 keys 2^24 and
+  // 2^28: 1.260x and 1.252x CUB against 1.261x and 1.273x). Pair sorts lost 2-5% that way (u32/u32 2^28: 0.969x CUB
+  // against 1.000x) and keep a body for whole tiles.
+  static constexpr bool ONE_BODY = KEYS_ONLY;
 
   static_assert(BLOCK_THREADS % WARP_THREADS == 0, "whole warps");
   static_assert(BLOCK_THREADS >= RADIX_DIGITS, "one thread per digit");
@@ -308,12 +314,51 @@ struct AgentRadixSortOnesweep
     }
   }
 
+  // Loads a tile's keys (warp-striped). Unless FULL, positions at or past `valid` hold codec.last_key(), which ranks
+  // at or after every key in every pass: a partial tile is ranked as a whole one is, and its empty positions take
+  // its last slots.
+  template <bool FULL>
+  STRATA_DEVICE STRATA_FORCEINLINE void LoadKeys(const KeyT* in, int valid, KeyT (&keys)[ITEMS_PER_THREAD]) const
+  {
+    if (FULL || valid == TILE_ITEMS)
+    {
+      Load<true>(in, valid, keys);
+    }
+    else
+    {
+      const KeyT last = codec.last_key();
+      STRATA_UNROLL
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      {
+        const int position = Position(i);
+        keys[i]            = position < valid ? in[position] : last;
+      }
+    }
+  }
+
+  // Loads a tile's values (warp-striped); unless FULL, positions at or past `valid` are left as they are.
+  template <bool FULL>
+  STRATA_DEVICE STRATA_FORCEINLINE void LoadValues(const ValueT* in, int valid,
+                                                   ValueT (&values)[ITEMS_PER_THREAD]) const
+  {
+    if (FULL || valid == TILE_ITEMS)
+    {
+      Load<true>(in, valid, values);
+    }
+    else
+    {
+      Load<false>(in, valid, values);
+    }
+  }
+
   // -- one digit pass over one tile ------------------------------------------------------------------------
 
   // Sorts tile `tile` of the portion [portion_begin, portion_end) by digit pass `pass` (plan: a sorting pass),
   // from the plan's source to its destination. offsets: this pass's row for this portion, [digit]; next_offsets: the
-  // row of the next portion (null for the last). lookback: [tile][digit] words of this portion. FULL: valid is a
-  // whole tile.
+  // row of the next portion (null for the last). lookback: [tile][digit] words of this portion. valid: the tile's
+  // keys (TILE_ITEMS but in the last tile). FULL: valid is TILE_ITEMS. Otherwise any tile runs the same code but for
+  // the loads and the final writes: a partial tile's empty positions hold keys that rank last (LoadKeys), are not
+  // counted and are not written (see ONE_BODY).
   template <bool FULL>
   STRATA_DEVICE STRATA_FORCEINLINE void
   SortTile(const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, OffsetT tile_begin,
@@ -321,11 +366,11 @@ struct AgentRadixSortOnesweep
            const OffsetT* offsets, OffsetT* next_offsets, cuda::std::uint32_t* lookback, cuda::std::uint32_t epoch)
   {
     KeyT keys[ITEMS_PER_THREAD];
-    Load<FULL>(d_keys_in + tile_begin, valid, keys);
+    LoadKeys<FULL>(d_keys_in + tile_begin, valid, keys);
     ValueT values[KEYS_ONLY ? 1 : ITEMS_PER_THREAD];
     if constexpr (VALUES_WITH_KEYS)
     {
-      Load<FULL>(d_values_in + tile_begin, valid, values);
+      LoadValues<FULL>(d_values_in + tile_begin, valid, values);
     }
 
     // Rank, publishing each digit's count (without the empty positions of a partial tile) as soon as it is known,
@@ -335,12 +380,13 @@ struct AgentRadixSortOnesweep
     cuda::std::uint32_t ranks[KEYS_ONLY || VALUES_WITH_KEYS ? 1 : (ITEMS_PER_THREAD + 1) / 2] = {};
     cuda::std::uint32_t own_count                                                             = 0;
     const cuda::std::uint32_t epoch_bits = epoch << detail::radix_sort::LOOKBACK_EPOCH_SHIFT;
-    Rank<FULL>(
+    Rank<true>(
       keys, valid, bit_start, num_bits,
       [&](cuda::std::uint32_t count) {
-        own_count =
-          count
-          - (!FULL && threadIdx.x == RADIX_DIGITS - 1 ? static_cast<cuda::std::uint32_t>(TILE_ITEMS - valid) : 0u);
+        // The empty positions of a partial tile are counted in the digit of the key they hold.
+        const bool pads =
+          !FULL && valid != TILE_ITEMS && threadIdx.x == codec.digit(codec.last_key(), bit_start, num_bits);
+        own_count = count - (pads ? static_cast<cuda::std::uint32_t>(TILE_ITEMS - valid) : 0u);
         const cuda::std::uint32_t word =
           epoch_bits | (tile == 0 ? detail::radix_sort::LOOKBACK_INCLUSIVE : 0u) | own_count;
         cuda::atomic_ref<cuda::std::uint32_t, cuda::thread_scope_device>(
@@ -364,7 +410,7 @@ struct AgentRadixSortOnesweep
     // not queue ahead of the look-back's, which every later tile waits for (the other threads load now).
     if constexpr (!KEYS_ONLY && !VALUES_WITH_KEYS && !VALUES_AFTER_LOOKBACK)
     {
-      Load<FULL>(d_values_in + tile_begin, valid, values);
+      LoadValues<FULL>(d_values_in + tile_begin, valid, values);
     }
 
     // One thread per digit looks back for the tile's global place.
@@ -387,12 +433,30 @@ struct AgentRadixSortOnesweep
     }
     if constexpr (VALUES_AFTER_LOOKBACK)
     {
-      Load<FULL>(d_values_in + tile_begin, valid, values);
+      LoadValues<FULL>(d_values_in + tile_begin, valid, values);
     }
     __syncthreads();
 
-    // Out in sorted order: consecutive slots of a digit go to consecutive addresses. Values that follow find each
-    // slot's digit in shared memory, where the keys leave it.
+    // Out in sorted order; a whole tile without the slot guards (in the one body, too).
+    if (FULL || (ONE_BODY && valid == TILE_ITEMS))
+    {
+      WriteOut<true>(d_keys_out, d_values_out, valid, bit_start, num_bits, values, ranks);
+    }
+    else
+    {
+      WriteOut<false>(d_keys_out, d_values_out, valid, bit_start, num_bits, values, ranks);
+    }
+  }
+
+  // Writes the tile's sorted slots below `valid` (all, with FULL) out of shared memory: consecutive slots of a digit
+  // go to consecutive addresses. Values that follow the keys find each slot's digit in shared memory, where the keys
+  // leave it, and their sorted place in `ranks`.
+  template <bool FULL, int RANK_WORDS>
+  STRATA_DEVICE STRATA_FORCEINLINE void WriteOut(KeyT* d_keys_out, ValueT* d_values_out, int valid,
+                                                 cuda::std::uint32_t bit_start, cuda::std::uint32_t num_bits,
+                                                 const ValueT (&values)[KEYS_ONLY ? 1 : ITEMS_PER_THREAD],
+                                                 const cuda::std::uint32_t (&ranks)[RANK_WORDS])
+  {
 #pragma unroll(OUT_UNROLL)
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
     {

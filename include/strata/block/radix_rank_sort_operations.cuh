@@ -310,6 +310,21 @@ struct key_codec<KeyT, IS_DESCENDING, no_decomposer>
   {
     return digit_of(image(key), bit_start, num_bits);
   }
+
+  // A key whose image has every bit that any key's image can have (all ones; for bool, whose images are 0 and 1,
+  // the larger one): its digit is the largest of any key's in every pass, so it ranks after every key it is
+  // ranked with.
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE KeyT last_key() const
+  {
+    if constexpr (cuda::std::is_same<KeyT, bool>::value)
+    {
+      return !IS_DESCENDING;
+    }
+    else
+    {
+      return traits::from_bits(IS_DESCENDING ? traits::min_raw_binary_key() : traits::max_raw_binary_key());
+    }
+  }
 };
 
 // Keys that a decomposer maps to a tuple of references to arithmetic members, the most significant first: the image
@@ -368,6 +383,14 @@ public:
     return digit(key, bit_start, num_bits);
   }
 
+  // A key whose image has every bit any key's can have: each member is its own codec's last_key().
+  STRATA_DEVICE STRATA_FORCEINLINE KeyT last_key() const
+  {
+    KeyT key{};
+    set_last(decomposer(key), cuda::std::make_index_sequence<MEMBERS>{});
+    return key;
+  }
+
   STRATA_DEVICE STRATA_FORCEINLINE cuda::std::uint32_t digit(const KeyT& key, cuda::std::uint32_t bit_start,
                                                              cuda::std::uint32_t num_bits) const
   {
@@ -379,6 +402,12 @@ public:
   }
 
 private:
+  template <typename TupleT, size_t... I>
+  static STRATA_DEVICE STRATA_FORCEINLINE void set_last(TupleT members, cuda::std::index_sequence<I...>)
+  {
+    ((cuda::std::get<I>(members) = key_codec<member_t<static_cast<int>(I)>, IS_DESCENDING>{}.last_key()), ...);
+  }
+
   // ORs into `bits` the part of member I's image that falls into [bit_start, bit_start + num_bits), right-aligned.
   template <typename TupleT, size_t... I>
   static STRATA_DEVICE STRATA_FORCEINLINE void gather(const TupleT& members, cuda::std::uint32_t bit_start,

@@ -161,7 +161,7 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers, bool double_bu
   OffsetT* row      = state.offsets + (static_cast<size_t>(pass) * state.portions + portion) * (1 << RADIX_BITS);
   OffsetT* next_row = portion + 1 < state.portions ? row + (1 << RADIX_BITS) : nullptr;
   const bool last   = tile == gridDim.x - 1;
-  if (valid == Policy::TILE_ITEMS)
+  if (!Agent::ONE_BODY && valid == Policy::TILE_ITEMS)
   {
     agent.template SortTile<true>(keys_src, keys_dst, values_src, values_dst, tile_begin, valid, tile, last,
                                   bits.start(pass), bits.width(pass), row, next_row, lookback, epoch);

@@ -144,22 +144,23 @@ struct single_tile_tiers
   using largest = tier<count - 1>;
 };
 
-// sm_90's tiers, 512 threads (256 for the smallest), tiles of 512 to 16384 items (12288 for 8-byte items). Against
+// sm_90's tiers, 512 threads (256 for the smallest), tiles of 512 to 8192 items (12288 for 8-byte items). Against
 // the one tile of 512 x 8 (4-byte items) or 512 x 4 (8-byte items) before, and the onesweep sort above it, at each
 // tier's full tile, host latency of a call and a stream sync (H200): u32 keys 1024: 12.7 us against 17.2, 8192: 24.8
-// against 48.5, 16384: 41.0 against 53.8; u64 keys 512: 15.4 against 22.7, 4096: 30.0 against 72.8; u32/u32 8192:
-// 28.3 against 58.7; u64/u64 4096: 33.4 against 93.4, 12288: 78.9 against 97.5. The next tier up for 8-byte items
-// (512 x 32) was slower than the onesweep sort (u64 keys) or spilled (u64/u64). Larger items keep the one tile.
-// Items of up to 4 bytes have no 512 x 2 and 512 x 24 tiers: each tier is a kernel in every translation unit that
-// sorts, and without those two a frontend sort's object stays within 1.5x Thrust's. Their inputs take the next tier
-// up (H200): u32 keys at 1024 15.7 us against 13.6, at 12288 39.6 against 33.9 (CUB: 17.7 and 56.2 us). 8-byte items
-// keep 512 x 2: without it u64 keys at 1024 took 22.4 us against 18.2, and CUB 21.4.
+// against 48.5; u64 keys 512: 15.4 against 22.7, 4096: 30.0 against 72.8; u32/u32 8192: 28.3 against 58.7; u64/u64
+// 4096: 33.4 against 93.4, 12288: 78.9 against 97.5. The next tier up for 8-byte items (512 x 32) was slower than the
+// onesweep sort (u64 keys) or spilled (u64/u64). Larger items keep the one tile.
+// Each tier is a kernel in every translation unit that sorts: items of up to 4 bytes have no 512 x 2, 512 x 24 and
+// 512 x 32 tiers, so that a frontend sort compiles about as fast as Thrust's (the 512 x 32 tier alone was 40 KB of
+// the translation unit's 150 KB of SASS). Their inputs take the next tier up or the onesweep sort (H200): u32 keys at
+// 1024 15.7 us against 13.6, at 12288 39.6 against 33.9, at 16384 53.8 against 41.0 (CUB: 17.7, 56.2 and about
+// 56 us). 8-byte items keep 512 x 2: without it u64 keys at 1024 took 22.4 us against 18.2, and CUB 21.4.
 template <int THREADS, int ITEMS>
 using sm90_tier = AgentRadixSortOnesweepPolicy<THREADS, ITEMS, 8>;
 template <int DOMINANT_SIZE>
 using sm90_single_tile = cuda::std::conditional_t<
   DOMINANT_SIZE <= 4,
-  single_tile_tiers<sm90_tier<256, 2>, sm90_tier<512, 4>, sm90_tier<512, 8>, sm90_tier<512, 16>, sm90_tier<512, 32>>,
+  single_tile_tiers<sm90_tier<256, 2>, sm90_tier<512, 4>, sm90_tier<512, 8>, sm90_tier<512, 16>>,
   cuda::std::conditional_t<DOMINANT_SIZE == 8,
                            single_tile_tiers<sm90_tier<256, 2>, sm90_tier<512, 2>, sm90_tier<512, 4>, sm90_tier<512, 8>,
                                              sm90_tier<512, 16>, sm90_tier<512, 24>>,
