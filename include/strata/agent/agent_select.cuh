@@ -1,8 +1,10 @@
 // AgentSelect: the block-wide body of DeviceSelect's and DevicePartition's single-pass kernel.
 //
 // A tile's items are loaded, each gets a selection flag (the predicate on the item, the item's flag, the predicate
-// on the flag, or "differs from its predecessor" for Unique), and a BlockScan of the flags gives each selected item
-// its place among the tile's selected ones. The number selected before the tile comes from the decoupled look-back
+// on the flag, or "differs from its predecessor" for Unique), kept as one bit of a per-thread mask, and a BlockScan
+// of the threads' counts of selected items gives each thread the place of its first selected item among the tile's
+// selected ones (the others follow it: a thread's items are consecutive). Registers hold the items, the mask and a
+// count, not a flag and a place per item. The number selected before the tile comes from the decoupled look-back
 // over the tiles' counts (ScanTileState of OffsetT and TilePrefixCallbackOp, as DeviceScan's), so the whole input is
 // one pass. The tile's selected items are then compacted in shared memory and leave as consecutive stores; a
 // partition also writes the rejected items, in reverse order from the end of the output (CUB's layout). The last
@@ -82,6 +84,7 @@ class AgentSelect
   static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
   static constexpr int TILE_ITEMS       = PolicyT::TILE_ITEMS;
   static constexpr bool HAS_FLAGS       = detail::select::has_flags(MODE);
+  static_assert(ITEMS_PER_THREAD <= 32, "a thread's selection flags fit one 32-bit mask");
 
   using T                   = detail::it_value_t<InputIteratorT>;
   using FlagT               = cuda::std::conditional_t<HAS_FLAGS, detail::it_value_t<FlagsIteratorT>, char>;
@@ -164,13 +167,13 @@ public:
   }
 
 private:
-  // Loads tile items and sets each item's selection flag (0 past the end of the input). Leaves shared memory to be
-  // reused after a barrier.
+  // Loads tile items and returns their selection flags, bit i for items[i] (0 past the end of the input). Leaves
+  // shared memory to be reused after a barrier.
   template <bool IS_LAST_TILE>
-  STRATA_DEVICE STRATA_FORCEINLINE void load_and_flag(unsigned int tile_idx, OffsetT tile_offset, int valid_items,
-                                                      T (&items)[ITEMS_PER_THREAD],
-                                                      OffsetT (&selected)[ITEMS_PER_THREAD])
+  STRATA_DEVICE STRATA_FORCEINLINE unsigned int load_and_flag(unsigned int tile_idx, OffsetT tile_offset,
+                                                              int valid_items, T (&items)[ITEMS_PER_THREAD])
   {
+    unsigned int selected = 0;
     if (IS_LAST_TILE)
     {
       BlockLoadT(temp_storage_.load)
@@ -207,7 +210,7 @@ private:
         {
           keep = static_cast<bool>(select_op_(flags[i]));
         }
-        selected[i] = (!IS_LAST_TILE || first + i < valid_items) && keep;
+        selected |= static_cast<unsigned int>((!IS_LAST_TILE || first + i < valid_items) && keep) << i;
       }
     }
     else if constexpr (MODE == detail::select::mode::unique)
@@ -228,7 +231,7 @@ private:
       STRATA_UNROLL
       for (int i = 0; i < ITEMS_PER_THREAD; ++i)
       {
-        selected[i] = (!IS_LAST_TILE || first + i < valid_items) && heads[i];
+        selected |= static_cast<unsigned int>((!IS_LAST_TILE || first + i < valid_items) && heads[i]) << i;
       }
     }
     else
@@ -236,9 +239,12 @@ private:
       STRATA_UNROLL
       for (int i = 0; i < ITEMS_PER_THREAD; ++i)
       {
-        selected[i] = (!IS_LAST_TILE || first + i < valid_items) && static_cast<bool>(select_op_(items[i]));
+        selected |= static_cast<unsigned int>((!IS_LAST_TILE || first + i < valid_items)
+                                              && static_cast<bool>(select_op_(items[i])))
+                 << i;
       }
     }
+    return selected;
   }
 
   // Selects from tile `tile_idx`. With `claim_next`, thread 0 claims the block's next tile from it once the tile
@@ -260,17 +266,17 @@ private:
     }
 
     T items[ITEMS_PER_THREAD];
-    OffsetT selected[ITEMS_PER_THREAD];
-    load_and_flag<IS_LAST_TILE>(tile_idx, tile_offset, valid_items, items, selected);
+    const unsigned int selected = load_and_flag<IS_LAST_TILE>(tile_idx, tile_offset, valid_items, items);
     __syncthreads();
 
-    // Each selected item's place among the tile's selected items, and the tile's place among all of them.
-    OffsetT ranks[ITEMS_PER_THREAD];
-    OffsetT tile_prefix = 0;
-    OffsetT tile_count  = 0;
+    // The place of the thread's first selected item among all selected items, and the tile's place among them.
+    const OffsetT thread_count = static_cast<OffsetT>(__popc(selected));
+    OffsetT thread_rank        = 0;
+    OffsetT tile_prefix        = 0;
+    OffsetT tile_count         = 0;
     if (tile_idx == 0)
     {
-      BlockScanT(temp_storage_.scan).ExclusiveSum(selected, ranks, tile_count);
+      BlockScanT(temp_storage_.scan).ExclusiveSum(thread_count, thread_rank, tile_count);
       if (threadIdx.x == 0 && !IS_LAST_TILE)
       {
         tile_state.SetInclusive(0, tile_count);
@@ -280,7 +286,7 @@ private:
     else
     {
       PrefixOpT prefix_op(tile_state, temp_storage_.prefix, cuda::std::plus<>{}, tile_idx);
-      BlockScanT(temp_storage_.scan).ExclusiveSum(selected, ranks, prefix_op);
+      BlockScanT(temp_storage_.scan).ExclusiveSum(thread_count, thread_rank, prefix_op);
       __syncthreads();
       tile_prefix = prefix_op.ExclusivePrefix();
       tile_count  = prefix_op.InclusivePrefix() - tile_prefix;
@@ -294,13 +300,13 @@ private:
     // Compact: selected items first, in order; a partition's rejected ones after them, in order.
     T* const compacted = temp_storage_.compacted.Alias();
     const int first    = static_cast<int>(threadIdx.x) * ITEMS_PER_THREAD;
+    int rank           = static_cast<int>(thread_rank - tile_prefix);
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
-      const int rank = static_cast<int>(ranks[i] - tile_prefix);
-      if (selected[i])
+      if ((selected >> i) & 1u)
       {
-        compacted[rank] = items[i];
+        compacted[rank++] = items[i];
       }
       else if (PARTITION && (!IS_LAST_TILE || first + i < valid_items))
       {
