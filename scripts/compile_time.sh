@@ -4,11 +4,14 @@
 # compiles every benchmarks/compile_time/strata_<name>.cu and its twin, thrust_<name>.cu (the frontend: reduce, scan,
 # sort) or cub_<name>.cu (the device layer: device_reduce, device_scan, device_sort), with `nvcc -std=c++17 -O3
 # -arch=$STRATA_COMPILE_ARCH -c` (default sm_90), RUNS times each (default 3) in alternating order (only the NAMEs
-# given, e.g. `sort device_sort`, where any are), and prints per pair the best CPU seconds (user + sys: the compiler's
-# own work, which the machine's other load disturbs least) and the object's size, and the ratios strata / twin (and, as
-# "paired", the median over rounds of the two compiles' ratio in each round). The bars, for the frontend pairs: time at
-# most 1.05x Thrust's, object at most 1.5x; the script exits 1 when one is missed (STRATA_COMPILE_BARS=0: report only).
-# The device pairs are reported.
+# given, e.g. `sort device_sort`, where any are), and prints per pair the time, the object's size and the ratios
+# strata / twin. The time is the sum over nvcc's phases (`nvcc --time`: host preprocessing, cudafe++, cicc, ptxas, the
+# host compiler, ...) of each phase's best time over the runs: every phase is a fixed amount of work that the
+# machine's other load only ever slows down, so its best time is its cost, and on a shared machine, whose speed moves
+# by 10-30% from one minute to the next, that sum varies far less than the best time of whole compiles does.
+# "paired" is the median over rounds of the ratio of the two compiles' CPU seconds (user + sys) in each round. The
+# bars, for the frontend pairs: time at most 1.05x Thrust's, object at most 1.5x; the script exits 1 when one is
+# missed (STRATA_COMPILE_BARS=0: report only). The device pairs are reported.
 #
 #   scripts/compile_time.sh --against OTHER_ROOT [RUNS]
 # compiles each benchmarks/compile_time/strata_*.cu of this tree against this tree's headers and against
@@ -38,12 +41,22 @@ trap 'rm -rf "$tmp"' EXIT
 # The median of the numbers on standard input, one a line (the lower of the middle two for an even count).
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-# "cpu_seconds object_bytes" of one compilation of $1 with the headers under $2: CPU seconds are user + sys.
+# "cpu_seconds object_bytes" of one compilation of $1 with the headers under $2: CPU seconds are user + sys. With a
+# third argument, appends the compilation's "phase<TAB>milliseconds" lines (nvcc --time) to that file.
 cost() {
   local times
+  rm -f "$tmp/phases.csv"
   times=$( { TIMEFORMAT='%U %S'; time "$CUDACXX" -std=c++17 -O3 "-arch=$arch" -c "-I$2/include" "$1" -o "$tmp/tu.o" \
-                                   >/dev/null; } 2>&1 )
+                                   --time "$tmp/phases.csv" >/dev/null; } 2>&1 )
+  if [ -n "${3:-}" ]; then
+    awk -F' *, *' 'NR > 1 { print $2 "\t" $(NF - 1) }' "$tmp/phases.csv" >> "$3"
+  fi
   awk -v bytes="$(stat -c %s "$tmp/tu.o")" '{ printf "%.3f %d\n", $1 + $2, bytes }' <<< "$times"
+}
+
+# The sum over phases of each phase's best time, in seconds, of the "phase<TAB>milliseconds" lines in $1.
+best_phases() {
+  awk -F'\t' '!($1 in best) || $2 < best[$1] { best[$1] = $2 } END { for (p in best) s += best[p]; printf "%.3f", s / 1000 }' "$1"
 }
 
 if [ -n "$against" ]; then
@@ -63,7 +76,8 @@ if [ -n "$against" ]; then
 fi
 
 echo "compile cost, strata / its twin: $(basename "$CUDACXX") -std=c++17 -O3 -arch=$arch -c" \
-     "($("$CUDACXX" --version | grep -o 'V[0-9][0-9.]*')), best cpu s of $runs alternating runs, on $(nproc) cores" \
+     "($("$CUDACXX" --version | grep -o 'V[0-9][0-9.]*')), s: the sum of nvcc's phases' best times of $runs" \
+     "alternating runs, on $(nproc) cores" \
      "(load average $(cut -d' ' -f1-3 /proc/loadavg))"
 printf '%-16s %9s %9s %7s %7s %10s %10s %7s  %s\n' "translation unit" "strata s" "twin s" ratio paired "strata KB" \
   "twin KB" ratio bar
@@ -76,15 +90,19 @@ for tu in "${tus[@]}"; do
     *) twin="$root/benchmarks/compile_time/thrust_$name.cu" bar=frontend ;;
   esac
   [ -f "$twin" ] || { echo "compile_time: $tu has no twin $(basename "$twin")" >&2; exit 2; }
-  : > "$tmp/strata" && : > "$tmp/twin"
+  : > "$tmp/strata" && : > "$tmp/twin" && : > "$tmp/strata.phases" && : > "$tmp/twin.phases"
   for ((round = 0; round < runs; ++round)); do
-    if ((round % 2 == 0)); then cost "$tu" "$root" >> "$tmp/strata"; cost "$twin" "$root" >> "$tmp/twin"
-    else cost "$twin" "$root" >> "$tmp/twin"; cost "$tu" "$root" >> "$tmp/strata"; fi
+    if ((round % 2 == 0)); then
+      cost "$tu" "$root" "$tmp/strata.phases" >> "$tmp/strata"; cost "$twin" "$root" "$tmp/twin.phases" >> "$tmp/twin"
+    else
+      cost "$twin" "$root" "$tmp/twin.phases" >> "$tmp/twin"; cost "$tu" "$root" "$tmp/strata.phases" >> "$tmp/strata"
+    fi
   done
   # The median over rounds of the ratio of the two compiles of a round, which ran one after the other: slower and
   # faster spells of the machine, which move both, cancel in it.
   paired=$(paste -d' ' "$tmp/strata" "$tmp/twin" | awk '{ print $1 / $3 }' | median)
-  line=$(paste -d' ' <(sort -g "$tmp/strata" | head -n 1) <(sort -g "$tmp/twin" | head -n 1) \
+  line=$(paste -d' ' <(echo "$(best_phases "$tmp/strata.phases") $(head -n 1 "$tmp/strata" | cut -d' ' -f2)") \
+                     <(echo "$(best_phases "$tmp/twin.phases") $(head -n 1 "$tmp/twin" | cut -d' ' -f2)") \
     | awk -v n="$name" -v bar="$bar" -v paired="$paired" '{
         t = $1 / $3; o = $2 / $4
         verdict = "-"
