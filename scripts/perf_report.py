@@ -46,6 +46,9 @@ ALGORITHMS = OrderedDict([
     ("scan_inclusive_sum_by_key", ("DeviceScan::InclusiveSumByKey",
                                    "int32 keys in runs of 8 on average; GB/s counts keys and values read and values "
                                    "written.")),
+    ("select", ("DeviceSelect and DevicePartition",
+                "if_<p>pct: Select::If with p percent selected; unique: Select::Unique of runs of 4 on average; "
+                "partition_if_50pct: Partition::If. GB/s counts the bytes read and written.")),
     ("frontend_latency", ("The frontend, end to end",
                           "strata::reduce, inclusive_scan, transform and sort on int32 items. Host wall-clock time of one call until the host holds the result (reduce) or "
                           "the output is ready (the others, with a cudaStreamSynchronize), warm pool and caches. "
@@ -101,7 +104,7 @@ TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 MARKERS = ["†", "‡", "§", "¶"]
 NONE = "—"  # a cell without a value
 # The most lines docs/performance.md may have: a page read in a few minutes, the plots carrying the detail.
-LINE_LIMIT = 250
+LINE_LIMIT = 260
 
 
 class Result:

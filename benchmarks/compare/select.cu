@@ -1,9 +1,10 @@
 // DeviceSelect and DevicePartition: strata against cub::DeviceSelect / cub::DevicePartition on the same buffers in
 // one process. int32 and int64 items at 2^20, 2^24 and 2^28:
-//   select_if/<type>/<p>pct/...      DeviceSelect::If with `x < threshold`, p = 50 and 1 percent selected (the values
-//                                    are uniform in [0, 2^(bits-1)), so the threshold sets the rate to within noise)
-//   select_unique/<type>/...         DeviceSelect::Unique of runs of random length, 4 on average
-//   partition_if/<type>/50pct/...    DevicePartition::If with `x < threshold`, 50 percent selected
+//   select/if_<p>pct/<type>/...             DeviceSelect::If with `x < threshold`, p = 50 and 1 percent selected (the
+//                                           values are uniform in [0, 2^(bits-1)), so the threshold sets the rate to
+//                                           within noise)
+//   select/unique/<type>/...                DeviceSelect::Unique of runs of random length, 4 on average
+//   select/partition_if_50pct/<type>/...    DevicePartition::If with `x < threshold`, 50 percent selected
 // Each case is registered as ".../strata", ".../cub" and ".../copy": a device-to-device cudaMemcpyAsync of the input
 // (it reads the input's bytes and writes as many), the lower bound on time of a call that writes every item. At 1
 // percent, where a selection writes almost nothing, select_if also has ".../read": a kernel that only reads the input
@@ -345,12 +346,10 @@ void register_case(std::initializer_list<int> pcts)
   {
     for (int log2_n : {20, 24, 28})
     {
-      const std::string name = ALG == algorithm::select_if ? "select_if/"
-                             : ALG == algorithm::unique    ? "select_unique/"
-                                                           : "partition_if/";
-      const std::string base = name + strata_bench::type_name<T>() + "/"
-                             + (ALG == algorithm::unique ? std::string() : std::to_string(pct) + "pct/") + "2^"
-                             + std::to_string(log2_n);
+      const std::string name = ALG == algorithm::select_if ? "select/if_" + std::to_string(pct) + "pct/"
+                             : ALG == algorithm::unique    ? std::string("select/unique/")
+                                                           : "select/partition_if_" + std::to_string(pct) + "pct/";
+      const std::string base = name + strata_bench::type_name<T>() + "/2^" + std::to_string(log2_n);
       register_one<library::strata, ALG, T>(base, log2_n, pct);
       register_one<library::cub, ALG, T>(base, log2_n, pct);
       register_one<library::copy, ALG, T>(base, log2_n, pct);
