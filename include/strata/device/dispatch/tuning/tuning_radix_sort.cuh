@@ -159,8 +159,7 @@ template <int THREADS, int ITEMS>
 using sm90_tier = AgentRadixSortOnesweepPolicy<THREADS, ITEMS, 8>;
 template <int DOMINANT_SIZE>
 using sm90_single_tile = cuda::std::conditional_t<
-  DOMINANT_SIZE <= 4,
-  single_tile_tiers<sm90_tier<256, 2>, sm90_tier<512, 4>, sm90_tier<512, 8>, sm90_tier<512, 16>>,
+  DOMINANT_SIZE <= 4, single_tile_tiers<sm90_tier<256, 2>, sm90_tier<512, 4>, sm90_tier<512, 8>, sm90_tier<512, 16>>,
   cuda::std::conditional_t<DOMINANT_SIZE == 8,
                            single_tile_tiers<sm90_tier<256, 2>, sm90_tier<512, 2>, sm90_tier<512, 4>, sm90_tier<512, 8>,
                                              sm90_tier<512, 16>, sm90_tier<512, 24>>,
