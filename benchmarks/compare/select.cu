@@ -45,17 +45,6 @@ enum class library
   read
 };
 
-// The select operator: an item is selected when it is below the threshold.
-template <typename T>
-struct less_than
-{
-  T threshold;
-  __host__ __device__ bool operator()(const T& x) const
-  {
-    return x < threshold;
-  }
-};
-
 // Bits of the values of the predicate cases: uniform in [0, 2^value_bits), non-negative in T.
 template <typename T>
 __host__ __device__ constexpr int value_bits()
@@ -173,7 +162,7 @@ public:
 private:
   int n_;
   strata_bench::rotating_inputs<T> values_;
-  less_than<T> op_;
+  strata_bench::less_than<T> op_;
 };
 
 // Items a run writes: every item for a partition, the selected ones otherwise.

@@ -409,6 +409,17 @@ inline int run_benchmarks(int argc, char** argv)
   return 0;
 }
 
+// The select operator of the DeviceSelect benchmarks: an item is selected when it is below the threshold.
+template <typename T>
+struct less_than
+{
+  T threshold;
+  __host__ __device__ bool operator()(const T& x) const
+  {
+    return x < threshold;
+  }
+};
+
 } // namespace strata_bench
 
 // In place of BENCHMARK_MAIN() for benchmarks registered statically (BENCHMARK(...)).

@@ -6,27 +6,8 @@
 
 #include <strata/device/device_scan.cuh>
 
-#ifndef TUNE_BASE
-#  define TUNE_BASE 1
-#endif
-#ifndef TUNE_LOAD
-#  define TUNE_LOAD 0
-#endif
-#ifndef TUNE_DELAY_NS
-#  define TUNE_DELAY_NS 32
-#endif
-#ifndef TUNE_MAX_DELAY_NS
-#  define TUNE_MAX_DELAY_NS 256
-#endif
-#ifndef TUNE_PREFETCH_QUARTERS
-#  define TUNE_PREFETCH_QUARTERS 4
-#endif
-#ifndef TUNE_MIN_BLOCKS
-#  define TUNE_MIN_BLOCKS 1
-#endif
-#ifndef TUNE_PERSISTENT
-#  define TUNE_PERSISTENT 1
-#endif
+#include "look_back_tuning_defaults.cuh"
+
 // Tiles of pointer inputs in shared memory (AgentScanBulk) with TUNE_VECTORS 16-byte vectors per thread (odd).
 #ifndef TUNE_BULK
 #  define TUNE_BULK 0

@@ -7,29 +7,10 @@
 
 #include <strata/device/device_select.cuh>
 
-#ifndef TUNE_BASE
-#  define TUNE_BASE 1
-#endif
-#ifndef TUNE_LOAD
-#  define TUNE_LOAD 0
-#endif
+#include "look_back_tuning_defaults.cuh"
+
 #ifndef TUNE_LOAD_MODIFIER
 #  define TUNE_LOAD_MODIFIER 0
-#endif
-#ifndef TUNE_DELAY_NS
-#  define TUNE_DELAY_NS 32
-#endif
-#ifndef TUNE_MAX_DELAY_NS
-#  define TUNE_MAX_DELAY_NS 256
-#endif
-#ifndef TUNE_PREFETCH_QUARTERS
-#  define TUNE_PREFETCH_QUARTERS 4
-#endif
-#ifndef TUNE_MIN_BLOCKS
-#  define TUNE_MIN_BLOCKS 1
-#endif
-#ifndef TUNE_PERSISTENT
-#  define TUNE_PERSISTENT 1
 #endif
 
 #if !TUNE_BASE

@@ -29,17 +29,6 @@
 
 namespace
 {
-// Selects the items below the threshold.
-template <typename T>
-struct less_than
-{
-  T threshold;
-  __host__ __device__ bool operator()(const T& x) const
-  {
-    return x < threshold;
-  }
-};
-
 #if !TUNE_BASE
 template <typename T>
 using hub_t = select_tuning_policy_hub;
@@ -50,17 +39,17 @@ using hub_t = strata::detail::select::policy_hub<T>;
 
 template <typename T>
 using dispatch_t =
-  strata::DispatchSelect<const T*, strata::detail::select::no_flags, T*, std::uint32_t*, less_than<T>, strata::NullType,
-                         std::uint32_t, strata::detail::select::mode::predicate, false, hub_t<T>>;
+  strata::DispatchSelect<const T*, strata::detail::select::no_flags, T*, std::uint32_t*, strata_bench::less_than<T>,
+                         strata::NullType, std::uint32_t, strata::detail::select::mode::predicate, false, hub_t<T>>;
 
 // Whether the select kernel's shared memory fits the 48 KiB a kernel may declare statically.
 template <typename T>
 constexpr bool fits_shared_memory()
 {
   using Policy = typename hub_t<T>::MaxPolicy::SelectPolicy;
-  using Agent =
-    strata::AgentSelect<Policy, const T*, strata::detail::select::no_flags, T*, std::uint32_t*, less_than<T>,
-                        strata::NullType, std::uint32_t, strata::detail::select::mode::predicate, false>;
+  using Agent  = strata::AgentSelect<Policy, const T*, strata::detail::select::no_flags, T*, std::uint32_t*,
+                                    strata_bench::less_than<T>, strata::NullType, std::uint32_t,
+                                    strata::detail::select::mode::predicate, false>;
   return sizeof(typename Agent::TempStorage) <= 48 * 1024;
 }
 
@@ -112,7 +101,7 @@ void select_if(benchmark::State& state)
   {
     using Dispatch      = dispatch_t<T>;
     const std::size_t n = std::size_t(1) << state.range(0);
-    const less_than<T> op{threshold_for<T>(static_cast<int>(state.range(1)))};
+    const strata_bench::less_than<T> op{threshold_for<T>(static_cast<int>(state.range(1)))};
     strata_bench::rotating_inputs<T> inputs(n);
     strata_bench::device_array<T> out(n);
     strata_bench::device_array<std::uint32_t> count(1);
