@@ -1,6 +1,6 @@
-// The Catch2 main of every strata test executable.
+// The Catch2 runner of every strata test executable, built once; its main() is test_main_stub.cpp's.
 //
-// GPU tests (STRATA_TEST_NEEDS_GPU=1) exit with STRATA_SKIP_RETURN_CODE when no CUDA device is usable, so CTest
+// GPU tests (needs_gpu) exit with STRATA_SKIP_RETURN_CODE when no CUDA device is usable, so CTest
 // reports them as skipped on a machine without a GPU; host tests always run. A run in which test cases ran, every one
 // of them skipped (STRATA_TEST_SKIP, or Catch2 v3's SKIP) and nothing failed also exits with that code: CTest then
 // reports the test as skipped, where Catch2 would report it passed (v2, which has no skipped test cases) or return 4
@@ -68,21 +68,22 @@ public:
 
 CATCH_REGISTER_LISTENER(skip_listener)
 
-int main(int argc, char* argv[])
+int strata_test_run(int argc, char* argv[], bool needs_gpu)
 {
-#if STRATA_TEST_NEEDS_GPU
-  // Every kernel loaded before the first test: the tests that hold a stream behind a spinning gate kernel enqueue
-  // algorithms behind it, and with CUDA's lazy loading the first launch of a kernel loads its module, which waits
-  // for the gate kernel to finish. The caller's setting, if any, stands.
-  setenv("CUDA_MODULE_LOADING", "EAGER", 0);
-  int devices             = 0;
-  const cudaError_t error = cudaGetDeviceCount(&devices);
-  if (error != cudaSuccess || devices == 0)
+  if (needs_gpu)
   {
-    std::printf("SKIPPED: no CUDA device (%s)\n", error != cudaSuccess ? cudaGetErrorString(error) : "0 devices");
-    return STRATA_SKIP_RETURN_CODE;
+    // Every kernel loaded before the first test: the tests that hold a stream behind a spinning gate kernel enqueue
+    // algorithms behind it, and with CUDA's lazy loading the first launch of a kernel loads its module, which waits
+    // for the gate kernel to finish. The caller's setting, if any, stands.
+    setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+    int devices             = 0;
+    const cudaError_t error = cudaGetDeviceCount(&devices);
+    if (error != cudaSuccess || devices == 0)
+    {
+      std::printf("SKIPPED: no CUDA device (%s)\n", error != cudaSuccess ? cudaGetErrorString(error) : "0 devices");
+      return STRATA_SKIP_RETURN_CODE;
+    }
   }
-#endif
   const int result   = Catch::Session().run(argc, argv);
   const run_tally& t = tally();
   if (t.test_cases > 0 && t.skipped == t.test_cases && t.failed == 0)
