@@ -46,6 +46,25 @@ function(strata_add_test name)
   else()
     target_link_libraries(${name} PRIVATE strata::strata strata_test_support strata_test_main_host)
   endif()
+  # A test file without [large] cases never runs a 64-bit offset kernel (strata and Thrust pick 32-bit offsets up to
+  # 2^31 - 1 items): it builds the 32-bit ones only, which halves the kernels of most of them. Its host code only
+  # makes inputs and checks outputs of up to tens of millions of items: it is built with -O0 (gcc's -O3 took half of
+  # the build's time). Files with [large] cases get -O3, their checks walk billions of items; tests/CMakeLists.txt
+  # takes -O out of the build type's flags.
+  set(large_cases "")
+  foreach(src IN LISTS ARG_SOURCES)
+    get_filename_component(src ${src} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+    file(STRINGS ${src} found REGEX "\\[large\\]|STRATA_FORCE_64_BIT_OFFSETS" LIMIT_COUNT 1)
+    list(APPEND large_cases ${found})
+  endforeach()
+  if(large_cases)
+    target_compile_options(${name} PRIVATE $<$<NOT:$<CONFIG:Debug>>:-O3>)
+  else()
+    target_compile_options(${name} PRIVATE -O0)
+    if(ARG_GPU)
+      target_compile_definitions(${name} PRIVATE STRATA_FORCE_32_BIT_OFFSETS THRUST_FORCE_32_BIT_OFFSET_TYPE)
+    endif()
+  endif()
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE ${STRATA_SKIP_RETURN_CODE})
   if(ARG_GPU)

@@ -1,7 +1,8 @@
 // DeviceFor directly: Bulk, ForEachN, ForEach, ForEachCopyN and ForEachCopy in every form (plain on a stream,
 // two-phase, policy), over value types of every vector width, arrays that do not start on a vector boundary, every
 // partial-tile remainder around the tiles of both kernels, thrust::device_ptr and fancy iterators; each item visited
-// exactly once; bad arguments rejected before anything runs; no items launch nothing; more than 2^31 indices.
+// exactly once; bad arguments rejected before anything runs; no items launch nothing. More than 2^31 indices:
+// device_large.cu.
 #include "../execution/support.cuh"
 
 #include <strata/device/device_for.cuh>
@@ -470,40 +471,4 @@ TEST_CASE("DeviceFor rejects bad arguments before launching; no items launch not
   CHECK(nodes == 0);
   STRATA_TEST_CUDA(cudaGraphDestroy(graph));
   STRATA_TEST_CUDA(cudaStreamDestroy(s));
-}
-
-namespace
-{
-// Adds index i to bucket i mod 2^16 and counts the visits per bucket.
-struct visit_bucket
-{
-  u64* sums;
-  u64* counts;
-  __device__ void operator()(long long i) const
-  {
-    atomicAdd(sums + (i & 0xffff), static_cast<u64>(i));
-    atomicAdd(counts + (i & 0xffff), 1ULL);
-  }
-};
-} // namespace
-
-TEST_CASE("DeviceFor::Bulk over more than 2^31 indices", "[device][for][large]")
-{
-  const long long n = (1LL << 31) + 777;
-  const int buckets = 1 << 16;
-  strata_test::device_buffer<u64> sums(buckets), counts(buckets);
-  STRATA_TEST_CUDA(cudaMemset(sums.data(), 0, buckets * sizeof(u64)));
-  STRATA_TEST_CUDA(cudaMemset(counts.data(), 0, buckets * sizeof(u64)));
-  STRATA_TEST_SYNC();
-  REQUIRE(strata::DeviceFor::Bulk(n, visit_bucket{sums.data(), counts.data()}) == cudaSuccess);
-  STRATA_TEST_SYNC();
-  std::vector<u64> want_sums(buckets), want_counts(buckets);
-  for (int b = 0; b < buckets; ++b)
-  {
-    const u64 k    = (static_cast<u64>(n) - static_cast<u64>(b) + buckets - 1) / buckets;
-    want_counts[b] = k;
-    want_sums[b]   = k * static_cast<u64>(b) + static_cast<u64>(buckets) * (k * (k - 1) / 2);
-  }
-  STRATA_REQUIRE_EQUAL_VECTORS(counts.download(), want_counts);
-  STRATA_REQUIRE_EQUAL_VECTORS(sums.download(), want_sums);
 }

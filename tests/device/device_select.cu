@@ -3,7 +3,8 @@
 // user struct, at every size class and every partial last tile, selection rates of 0, 1, 50, 99 and 100 %; flags of
 // type char, bool and int holding assorted non-zero values; Unique over runs of chosen lengths; counts written as int,
 // size_t and unsigned long long, int and int64 num_items; Thrust's fancy iterators as input and a discard_iterator as
-// output; more than 2^31 items; bad input rejected before anything is written; no items write a count of 0.
+// output; bad input rejected before anything is written; no items write a count of 0. More than 2^31 items:
+// device_large.cu.
 #include <strata/device/device_partition.cuh>
 #include <strata/device/device_select.cuh>
 
@@ -139,18 +140,6 @@ struct below_rate
   __host__ __device__ bool operator()(const T& x) const
   {
     return bucket(x) < rate;
-  }
-};
-
-// x % modulus < below: `below` items in every `modulus` of a counting iterator.
-struct residue_below
-{
-  long long modulus;
-  long long below;
-
-  __host__ __device__ bool operator()(long long x) const
-  {
-    return x % modulus < below;
   }
 };
 
@@ -749,49 +738,6 @@ TEST_CASE("DeviceSelect and DevicePartition read Thrust's fancy iterators", "[de
       });
       check_selected(d_out, d_num_size, expected);
     }
-  }
-}
-
-TEST_CASE("DeviceSelect handles more than 2^31 items and counts", "[device][select][large]")
-{
-  const long long n = (1LL << 32) + 12345; // needs 64-bit offsets
-  strata_test::device_buffer<std::size_t> d_num(1);
-  const thrust::counting_iterator<long long> counting(0);
-  {
-    INFO("DeviceSelect::If over a counting_iterator, one item in 1000003 selected");
-    const residue_below select_op{1000003, 1};
-    std::vector<long long> expected(static_cast<std::size_t>((n - 1) / 1000003 + 1));
-    for (std::size_t j = 0; j < expected.size(); ++j)
-    {
-      expected[j] = static_cast<long long>(j) * 1000003;
-    }
-    strata_test::device_buffer<long long> d_out(expected.size() + 32);
-    strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceSelect::If(temp, bytes, counting, d_out.data(), d_num.data(), n, select_op, s);
-    });
-    check_selected(d_out, d_num, expected);
-  }
-  d_num.poison();
-  {
-    INFO("DeviceSelect::If into a discard_iterator, two items in three selected: a count over 2^31");
-    const residue_below select_op{3, 2};
-    strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceSelect::If(temp, bytes, counting, thrust::make_discard_iterator(), d_num.data(), n,
-                                      select_op, s);
-    });
-    CHECK(d_num.download()[0] == static_cast<std::size_t>(2 * (n / 3) + std::min(n % 3, 2LL)));
-  }
-  d_num.poison();
-  {
-    INFO("DeviceSelect::Unique over a transform_iterator (runs of 1000)");
-    std::vector<long long> expected(static_cast<std::size_t>((n + 999) / 1000));
-    std::iota(expected.begin(), expected.end(), 0LL);
-    strata_test::device_buffer<long long> d_out(expected.size() + 32);
-    const auto in = thrust::make_transform_iterator(counting, divided_by{1000});
-    strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceSelect::Unique(temp, bytes, in, d_out.data(), d_num.data(), n, s);
-    });
-    check_selected(d_out, d_num, expected);
   }
 }
 

@@ -2,7 +2,7 @@
 // types of every vector width and one wider than a vector, mixed widths, arrays that do not start on a vector
 // boundary (offset by 1..3 items, so the item-by-item path runs), every partial-tile remainder around the tile,
 // in place, fancy inputs and outputs, TransformStableArgumentAddresses with the items' real addresses, bad arguments,
-// no items (nothing launched), and more than 2^31 items.
+// no items (nothing launched). More than 2^31 items: device_large.cu.
 #include "../execution/support.cuh"
 
 #include <strata/device/device_transform.cuh>
@@ -492,39 +492,4 @@ TEST_CASE("DeviceTransform rejects bad arguments before launching; no items laun
   STRATA_TEST_CUDA(cudaGraphDestroy(graph));
   STRATA_TEST_CUDA(cudaStreamDestroy(s));
   CHECK(exec_test::all_poisoned(d_out.download()));
-}
-
-namespace
-{
-// Counts the items a tabulate_output_iterator receives that are not 2 i + 1.
-struct expect_odd
-{
-  u64* wrong;
-  __device__ void operator()(long long i, long long value) const
-  {
-    if (value != 2 * i + 1)
-    {
-      atomicAdd(wrong, 1ULL);
-    }
-  }
-};
-struct twice_plus_one
-{
-  __host__ __device__ long long operator()(long long i) const
-  {
-    return 2 * i + 1;
-  }
-};
-} // namespace
-
-TEST_CASE("DeviceTransform over more than 2^31 items", "[device][transform][large]")
-{
-  const long long n = (1LL << 31) + 123;
-  strata_test::device_buffer<u64> wrong(1);
-  STRATA_TEST_CUDA(cudaMemset(wrong.data(), 0, sizeof(u64)));
-  const auto out = thrust::make_tabulate_output_iterator(expect_odd{wrong.data()});
-  REQUIRE(strata::DeviceTransform::Transform(thrust::counting_iterator<long long>(0), out, n, twice_plus_one{})
-          == cudaSuccess);
-  STRATA_TEST_SYNC();
-  CHECK(wrong.download()[0] == 0);
 }
