@@ -5,6 +5,8 @@
 //                                           within noise)
 //   select/unique/<type>/...                DeviceSelect::Unique of runs of random length, 4 on average
 //   select/partition_if_50pct/<type>/...    DevicePartition::If with `x < threshold`, 50 percent selected
+//   select/partition_three_way/<type>/...   DevicePartition::If with `x < threshold(33%)` and `x < threshold(66%)`:
+//                                           about a third of the items in each part
 // Each case is registered as ".../strata", ".../cub" and ".../copy": a device-to-device cudaMemcpyAsync of the input
 // (it reads the input's bytes and writes as many), the lower bound on time of a call that writes every item. At 1
 // percent, where a selection writes almost nothing, select_if also has ".../read": a kernel that only reads the input
@@ -34,7 +36,8 @@ enum class algorithm
 {
   select_if,
   unique,
-  partition_if
+  partition_if,
+  partition_three_way
 };
 
 enum class library
@@ -103,6 +106,9 @@ public:
       : n_(n)
       , values_(static_cast<std::size_t>(n))
       , op_{threshold_for<T>(pct)}
+      , second_op_{threshold_for<T>(2 * pct)}
+      , second_(ALG == algorithm::partition_three_way ? static_cast<std::size_t>(n) : 0)
+      , unselected_(ALG == algorithm::partition_three_way ? static_cast<std::size_t>(n) : 0)
   {
     for (std::size_t s = 0; s < values_.sets(); ++s)
     {
@@ -146,7 +152,7 @@ public:
         return cub::DeviceSelect::Unique(d_temp, bytes, d_in, d_out, d_num_selected, n_, s);
       }
     }
-    else
+    else if constexpr (ALG == algorithm::partition_if)
     {
       if constexpr (LIB == library::strata)
       {
@@ -157,19 +163,46 @@ public:
         return cub::DevicePartition::If(d_temp, bytes, d_in, d_out, d_num_selected, n_, op_, s);
       }
     }
+    else
+    {
+      // The first part goes to d_out, the others to this workload's buffers; d_num_selected holds two counts.
+      if constexpr (LIB == library::strata)
+      {
+        return strata::DevicePartition::If(d_temp, bytes, d_in, d_out, second_.get(), unselected_.get(), d_num_selected,
+                                           n_, op_, second_op_, s);
+      }
+      else
+      {
+        return cub::DevicePartition::If(d_temp, bytes, d_in, d_out, second_.get(), unselected_.get(), d_num_selected,
+                                        n_, op_, second_op_, s);
+      }
+    }
+  }
+
+  // The three-way partition's second and unselected parts of the last run.
+  const T* second() const
+  {
+    return second_.get();
+  }
+  const T* unselected() const
+  {
+    return unselected_.get();
   }
 
 private:
   int n_;
   strata_bench::rotating_inputs<T> values_;
   strata_bench::less_than<T> op_;
+  strata_bench::less_than<T> second_op_;
+  strata_bench::device_array<T> second_;
+  strata_bench::device_array<T> unselected_;
 };
 
 // Items a run writes: every item for a partition, the selected ones otherwise.
 template <algorithm ALG>
 std::size_t items_written(std::size_t n, std::size_t selected)
 {
-  return ALG == algorithm::partition_if ? n : selected;
+  return ALG == algorithm::select_if || ALG == algorithm::unique ? selected : n;
 }
 
 // Reads `vectors` 16-byte words, four loads in flight per thread, and writes the XOR of the block's words: nothing
@@ -260,7 +293,7 @@ void bench(benchmark::State& state, int log2_n, int pct)
   {
     const workload<ALG, T> work(n, pct);
     strata_bench::device_array<T> out(items);
-    strata_bench::device_array<int> num_selected(1);
+    strata_bench::device_array<int> num_selected(2);
     std::size_t bytes = 0;
     STRATA_BENCH_CHECK(work.template run<LIB>(nullptr, bytes, 0, out.get(), num_selected.get(), 0));
     strata_bench::device_array<char> temp(bytes);
@@ -284,27 +317,48 @@ void bench(benchmark::State& state, int log2_n, int pct)
       STRATA_BENCH_CHECK(work.template run<library::cub>(nullptr, cub_bytes, 0, out.get(), num_selected.get(), 0));
       strata_bench::device_array<char> cub_temp(cub_bytes);
       strata_bench::device_array<T> cub_out(items);
-      strata_bench::device_array<int> cub_num_selected(1);
+      strata_bench::device_array<int> cub_num_selected(2);
+      // The counts and every item written by the last run into `d_out` (and, three-way, the workload's buffers);
+      // empty when a count is out of range.
+      const auto written_by = [&](const T* d_out, const int* d_num, std::vector<int>& counts) {
+        counts.assign(2, 0);
+        STRATA_BENCH_CHECK(cudaMemcpy(counts.data(), d_num, 2 * sizeof(int), cudaMemcpyDeviceToHost));
+        std::vector<T> all;
+        const auto append = [&](const T* d, int count) {
+          const std::size_t old = all.size();
+          all.resize(old + static_cast<std::size_t>(count));
+          STRATA_BENCH_CHECK(cudaMemcpy(all.data() + old, d, count * sizeof(T), cudaMemcpyDeviceToHost));
+        };
+        if constexpr (ALG == algorithm::partition_three_way)
+        {
+          if (counts[0] >= 0 && counts[1] >= 0 && counts[0] + counts[1] <= n)
+          {
+            append(d_out, counts[0]);
+            append(work.second(), counts[1]);
+            append(work.unselected(), n - counts[0] - counts[1]);
+          }
+        }
+        else
+        {
+          counts[1] = 0;
+          if (counts[0] >= 0 && counts[0] <= n)
+          {
+            append(d_out, static_cast<int>(items_written<ALG>(items, static_cast<std::size_t>(counts[0]))));
+          }
+        }
+        return all;
+      };
       STRATA_BENCH_CHECK(cudaMemset(out.get(), 0xa5, in_bytes));
       STRATA_BENCH_CHECK(cudaMemset(cub_out.get(), 0x5a, in_bytes));
-      STRATA_BENCH_CHECK(cudaMemset(num_selected.get(), 0xff, sizeof(int)));
-      STRATA_BENCH_CHECK(cudaMemset(cub_num_selected.get(), 0xfe, sizeof(int)));
+      STRATA_BENCH_CHECK(cudaMemset(num_selected.get(), 0xff, 2 * sizeof(int)));
+      STRATA_BENCH_CHECK(cudaMemset(cub_num_selected.get(), 0xfe, 2 * sizeof(int)));
+      std::vector<int> counts, cub_counts;
       STRATA_BENCH_CHECK(work.template run<library::strata>(temp.get(), bytes, 0, out.get(), num_selected.get(), 0));
+      const std::vector<T> a = written_by(out.get(), num_selected.get(), counts);
       STRATA_BENCH_CHECK(
         work.template run<library::cub>(cub_temp.get(), cub_bytes, 0, cub_out.get(), cub_num_selected.get(), 0));
-      int k = 0, cub_k = 0;
-      STRATA_BENCH_CHECK(cudaMemcpy(&k, num_selected.get(), sizeof(int), cudaMemcpyDeviceToHost));
-      STRATA_BENCH_CHECK(cudaMemcpy(&cub_k, cub_num_selected.get(), sizeof(int), cudaMemcpyDeviceToHost));
-      bool same = k == cub_k && k >= 0 && k <= n;
-      if (same)
-      {
-        const std::size_t written = items_written<ALG>(items, static_cast<std::size_t>(k));
-        std::vector<T> a(written), b(written);
-        STRATA_BENCH_CHECK(cudaMemcpy(a.data(), out.get(), written * sizeof(T), cudaMemcpyDeviceToHost));
-        STRATA_BENCH_CHECK(cudaMemcpy(b.data(), cub_out.get(), written * sizeof(T), cudaMemcpyDeviceToHost));
-        same = a == b;
-      }
-      if (!same)
+      const std::vector<T> b = written_by(cub_out.get(), cub_num_selected.get(), cub_counts);
+      if (counts != cub_counts || a != b || (a.empty() && counts[0] != 0))
       {
         state.SkipWithError("strata and cub disagree");
       }
@@ -335,9 +389,10 @@ void register_case(std::initializer_list<int> pcts)
   {
     for (int log2_n : {20, 24, 28})
     {
-      const std::string name = ALG == algorithm::select_if ? "select/if_" + std::to_string(pct) + "pct/"
-                             : ALG == algorithm::unique    ? std::string("select/unique/")
-                                                           : "select/partition_if_" + std::to_string(pct) + "pct/";
+      const std::string name = ALG == algorithm::select_if    ? "select/if_" + std::to_string(pct) + "pct/"
+                             : ALG == algorithm::unique       ? std::string("select/unique/")
+                             : ALG == algorithm::partition_if ? "select/partition_if_" + std::to_string(pct) + "pct/"
+                                                              : std::string("select/partition_three_way/");
       const std::string base = name + strata_bench::type_name<T>() + "/2^" + std::to_string(log2_n);
       register_one<library::strata, ALG, T>(base, log2_n, pct);
       register_one<library::cub, ALG, T>(base, log2_n, pct);
@@ -359,5 +414,7 @@ int main(int argc, char** argv)
   register_case<algorithm::unique, std::int64_t>({0});
   register_case<algorithm::partition_if, std::int32_t>({50});
   register_case<algorithm::partition_if, std::int64_t>({50});
+  register_case<algorithm::partition_three_way, std::int32_t>({33});
+  register_case<algorithm::partition_three_way, std::int64_t>({33});
   return strata_bench::run_benchmarks(argc, argv);
 }

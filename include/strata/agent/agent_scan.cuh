@@ -78,6 +78,46 @@ STRATA_DEVICE STRATA_FORCEINLINE void prefetch_tile(V* ptr, OffsetT tile_offset)
   }
 }
 
+// The tile loop of the single-pass agents that claim tiles from a counter: `consume_tile(tile_idx, is_last,
+// claim_next)` handles one tile; with `claim_next`, its thread 0 claims the block's next tile from it and leaves the
+// index in `shared_tile_idx` (read here after a barrier). Tile 0 alone when `tile_counter` is null (a single tile);
+// else the tiles the block claims (one, unless PERSISTENT).
+template <bool PERSISTENT, typename ConsumeTile>
+STRATA_DEVICE STRATA_FORCEINLINE void consume_claimed_tiles(unsigned int& shared_tile_idx, unsigned int num_tiles,
+                                                            unsigned int* tile_counter, ConsumeTile&& consume_tile)
+{
+  if (tile_counter == nullptr)
+  {
+    consume_tile(0u, cuda::std::true_type{}, static_cast<unsigned int*>(nullptr));
+    return;
+  }
+  if (threadIdx.x == 0)
+  {
+    shared_tile_idx = atomicAdd(tile_counter, 1u);
+  }
+  __syncthreads();
+  unsigned int tile_idx          = shared_tile_idx;
+  unsigned int* const claim_next = PERSISTENT ? tile_counter : nullptr;
+  while (tile_idx < num_tiles)
+  {
+    if (tile_idx + 1 == num_tiles)
+    {
+      consume_tile(tile_idx, cuda::std::true_type{}, claim_next);
+    }
+    else
+    {
+      consume_tile(tile_idx, cuda::std::false_type{}, claim_next);
+    }
+    if constexpr (!PERSISTENT)
+    {
+      break;
+    }
+    // The tile's shared memory is free again, and the next tile's index is published.
+    __syncthreads();
+    tile_idx = shared_tile_idx;
+  }
+}
+
 // How AgentScan reads the tiles of InputIteratorT, as ITEMS_PER_THREAD consecutive accumulators per thread:
 // through BlockLoad, converting each item. Inputs that are not plain sequences of items (the keys and values of a
 // by-key scan: agent/agent_scan_by_key.cuh) specialize this.

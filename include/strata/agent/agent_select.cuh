@@ -71,6 +71,39 @@ constexpr bool has_flags(mode m)
 {
   return m == mode::flagged || m == mode::flagged_if;
 }
+
+// Asks L2 for the input of the tile `prefetch_distance` tiles after `tile_idx` (never the last tile), where the
+// agent's tiles are prefetchable (detail::scan::prefetchable_tiles_v).
+template <typename PolicyT, bool PREFETCHABLE, typename InputIteratorT, typename OffsetT>
+STRATA_DEVICE STRATA_FORCEINLINE void prefetch_ahead(InputIteratorT d_in, unsigned int tile_idx, unsigned int num_tiles,
+                                                     unsigned int prefetch_distance)
+{
+  if constexpr (PREFETCHABLE)
+  {
+    const unsigned long long ahead = static_cast<unsigned long long>(tile_idx) + prefetch_distance;
+    if (threadIdx.x == 0 && prefetch_distance > 0 && ahead + 1 < num_tiles)
+    {
+      scan::prefetch_tile<PolicyT>(d_in, static_cast<OffsetT>(ahead) * OffsetT(PolicyT::TILE_ITEMS));
+    }
+  }
+}
+
+// Loads the tile at `tile_offset` with BlockLoadT; past the end of the last tile, items are copies of its first.
+template <typename PolicyT, typename BlockLoadT, bool IS_LAST_TILE, typename InputIteratorT, typename OffsetT,
+          typename T, int ITEMS>
+STRATA_DEVICE STRATA_FORCEINLINE void load_tile(typename BlockLoadT::TempStorage& storage, InputIteratorT d_in,
+                                                OffsetT tile_offset, int valid_items, T (&items)[ITEMS])
+{
+  if (IS_LAST_TILE)
+  {
+    BlockLoadT(storage).template Load<PolicyT::LOAD_MODIFIER>(d_in + tile_offset, items, valid_items,
+                                                              T(d_in[tile_offset]));
+  }
+  else
+  {
+    BlockLoadT(storage).template Load<PolicyT::LOAD_MODIFIER>(d_in + tile_offset, items);
+  }
+}
 } // namespace select
 } // namespace detail
 
@@ -134,36 +167,10 @@ public:
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(unsigned int num_tiles, TileStateT tile_state,
                                                      unsigned int* tile_counter, unsigned int prefetch_distance)
   {
-    if (tile_counter == nullptr)
-    {
-      consume<true>(0, num_tiles, tile_state, nullptr, 0);
-      return;
-    }
-    if (threadIdx.x == 0)
-    {
-      temp_storage_.tile_idx = atomicAdd(tile_counter, 1u);
-    }
-    __syncthreads();
-    unsigned int tile_idx          = temp_storage_.tile_idx;
-    unsigned int* const claim_next = PolicyT::PERSISTENT ? tile_counter : nullptr;
-    while (tile_idx < num_tiles)
-    {
-      if (tile_idx + 1 == num_tiles)
-      {
-        consume<true>(tile_idx, num_tiles, tile_state, claim_next, prefetch_distance);
-      }
-      else
-      {
-        consume<false>(tile_idx, num_tiles, tile_state, claim_next, prefetch_distance);
-      }
-      if constexpr (!PolicyT::PERSISTENT)
-      {
-        break;
-      }
-      // The tile's shared memory is free again, and the next tile's index is published.
-      __syncthreads();
-      tile_idx = temp_storage_.tile_idx;
-    }
+    detail::scan::consume_claimed_tiles<PolicyT::PERSISTENT>(
+      temp_storage_.tile_idx, num_tiles, tile_counter, [&](unsigned int tile_idx, auto is_last, unsigned int* claim) {
+        consume<decltype(is_last)::value>(tile_idx, num_tiles, tile_state, claim, prefetch_distance);
+      });
   }
 
 private:
@@ -174,30 +181,15 @@ private:
                                                               int valid_items, T (&items)[ITEMS_PER_THREAD])
   {
     unsigned int selected = 0;
-    if (IS_LAST_TILE)
-    {
-      BlockLoadT(temp_storage_.load)
-        .template Load<PolicyT::LOAD_MODIFIER>(d_in_ + tile_offset, items, valid_items, T(d_in_[tile_offset]));
-    }
-    else
-    {
-      BlockLoadT(temp_storage_.load).template Load<PolicyT::LOAD_MODIFIER>(d_in_ + tile_offset, items);
-    }
+    detail::select::load_tile<PolicyT, BlockLoadT, IS_LAST_TILE>(temp_storage_.load, d_in_, tile_offset, valid_items,
+                                                                 items);
     const int first = static_cast<int>(threadIdx.x) * ITEMS_PER_THREAD;
     if constexpr (HAS_FLAGS)
     {
       FlagT flags[ITEMS_PER_THREAD];
       __syncthreads();
-      if (IS_LAST_TILE)
-      {
-        BlockLoadFlagsT(temp_storage_.load_flags)
-          .template Load<PolicyT::LOAD_MODIFIER>(d_flags_ + tile_offset, flags, valid_items,
-                                                 FlagT(d_flags_[tile_offset]));
-      }
-      else
-      {
-        BlockLoadFlagsT(temp_storage_.load_flags).template Load<PolicyT::LOAD_MODIFIER>(d_flags_ + tile_offset, flags);
-      }
+      detail::select::load_tile<PolicyT, BlockLoadFlagsT, IS_LAST_TILE>(temp_storage_.load_flags, d_flags_, tile_offset,
+                                                                        valid_items, flags);
       STRATA_UNROLL
       for (int i = 0; i < ITEMS_PER_THREAD; ++i)
       {
@@ -256,14 +248,8 @@ private:
     const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
     const int valid_items     = IS_LAST_TILE ? static_cast<int>(num_items_ - tile_offset) : TILE_ITEMS;
 
-    if constexpr (PREFETCHABLE)
-    {
-      const unsigned long long ahead = static_cast<unsigned long long>(tile_idx) + prefetch_distance;
-      if (threadIdx.x == 0 && prefetch_distance > 0 && ahead + 1 < num_tiles)
-      {
-        detail::scan::prefetch_tile<PolicyT>(d_in_, static_cast<OffsetT>(ahead) * OffsetT(TILE_ITEMS));
-      }
-    }
+    detail::select::prefetch_ahead<PolicyT, PREFETCHABLE, InputIteratorT, OffsetT>(d_in_, tile_idx, num_tiles,
+                                                                                   prefetch_distance);
 
     T items[ITEMS_PER_THREAD];
     const unsigned int selected = load_and_flag<IS_LAST_TILE>(tile_idx, tile_offset, valid_items, items);

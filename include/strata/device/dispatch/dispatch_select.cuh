@@ -27,8 +27,9 @@ namespace select
 {
 STRATA_KERNELS_BEGIN
 
-// Marks every tile INVALID and zeroes the tile counter; with `write_zero` (no items), writes the count, 0.
-template <typename TileStateT, typename NumSelectedIteratorT, typename OffsetT>
+// Marks every tile INVALID and zeroes the tile counter; with `write_zero` (no items), writes the NUM_COUNTS counts
+// (DeviceSelect's one, a three-way partition's two), 0.
+template <typename TileStateT, typename NumSelectedIteratorT, typename OffsetT, int NUM_COUNTS = 1>
 STRATA_KERNEL_ATTRIBUTES void DeviceSelectInitKernel(TileStateT tile_state, size_t num_tiles,
                                                      unsigned int* tile_counter,
                                                      NumSelectedIteratorT d_num_selected_out, bool write_zero)
@@ -45,8 +46,11 @@ STRATA_KERNEL_ATTRIBUTES void DeviceSelectInitKernel(TileStateT tile_state, size
   }
   if (tile == 0 && write_zero)
   {
-    using CountT        = non_void_value_t<NumSelectedIteratorT, OffsetT>;
-    *d_num_selected_out = static_cast<CountT>(0);
+    using CountT = non_void_value_t<NumSelectedIteratorT, OffsetT>;
+    for (int k = 0; k < NUM_COUNTS; ++k)
+    {
+      d_num_selected_out[k] = static_cast<CountT>(0);
+    }
   }
 }
 
@@ -71,6 +75,58 @@ DeviceSelectSweepKernel(InputIteratorT d_in, FlagsIteratorT d_flags, OutputItera
 }
 
 STRATA_KERNELS_END
+
+// The launches of a single-pass selection over the tiles of Policy (DeviceSelect's, DevicePartition's and the
+// three-way partition's): sizes or maps the temporary storage (tile states and the tile counter), then launches
+// `init_kernel` (a DeviceSelectInitKernel) and `sweep(programmatic, grid, tile_state, tile_counter,
+// prefetch_distance)`, the single-pass kernel `kernel` on `grid` blocks. No items: init_kernel writes the counts, 0.
+// One tile: the sweep alone, without tile state.
+template <typename Policy, typename TileStateT, typename OffsetT, typename NumSelectedIteratorT, typename InitKernelT,
+          typename KernelT, typename SweepT>
+cudaError_t launch_single_pass(void* d_temp_storage, size_t& temp_storage_bytes, OffsetT num_items,
+                               NumSelectedIteratorT d_num_selected_out, InitKernelT init_kernel, KernelT kernel,
+                               SweepT&& sweep, cudaStream_t stream, int device, int ptx_version)
+{
+  const size_t tiles = static_cast<size_t>((num_items + OffsetT(Policy::TILE_ITEMS) - 1) / OffsetT(Policy::TILE_ITEMS));
+  if (tiles > size_t(0xffffffffu) / 2)
+  {
+    return cudaErrorInvalidValue; // tiles are numbered by a 32-bit counter
+  }
+
+  temporary_storage::layout<2> layout;
+  const bool look_back  = tiles > 1;
+  auto tile_state_bytes = layout.get_slot(0)->create_alias<char>(look_back ? TileStateT::AllocationSize(tiles) : 0);
+  auto tile_counter     = layout.get_slot(1)->create_alias<unsigned int>(look_back ? 1 : 0);
+  bool mapped           = false;
+  STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
+  if (!mapped)
+  {
+    return cudaSuccess;
+  }
+
+  constexpr int INIT_THREADS = 256;
+  if (tiles == 0)
+  {
+    return check_launch(Launch(dim3(1), dim3(1), stream, init_kernel, TileStateT{}, size_t(0), nullptr,
+                               d_num_selected_out, true),
+                        stream);
+  }
+  if (tiles == 1)
+  {
+    return sweep(false, 1u, TileStateT{}, static_cast<unsigned int*>(nullptr), 0u);
+  }
+
+  size_t wave = 0;
+  STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, Policy::BLOCK_THREADS, device, 0));
+  const unsigned int grid_size = static_cast<unsigned int>(!Policy::PERSISTENT || tiles < wave ? tiles : wave);
+  const TileStateT tile_state(tile_state_bytes.get(), tiles);
+  const unsigned int init_grid = static_cast<unsigned int>((tiles + INIT_THREADS - 1) / INIT_THREADS);
+  STRATA_RETURN_IF_ERROR(check_launch(Launch(dim3(init_grid), dim3(INIT_THREADS), stream, init_kernel, tile_state,
+                                             tiles, tile_counter.get(), d_num_selected_out, false),
+                                      stream));
+  return sweep(ptx_version >= 900, grid_size, tile_state, tile_counter.get(),
+               static_cast<unsigned int>(wave * Policy::PREFETCH_QUARTER_WAVES / 4));
+}
 } // namespace select
 } // namespace detail
 
@@ -101,61 +157,23 @@ struct DispatchSelect
   cudaError_t Invoke()
   {
     using Policy = typename ActivePolicyT::SelectPolicy;
-    const size_t tiles =
-      static_cast<size_t>((num_items + OffsetT(Policy::TILE_ITEMS) - 1) / OffsetT(Policy::TILE_ITEMS));
-    if (tiles > size_t(0xffffffffu) / 2)
-    {
-      return cudaErrorInvalidValue; // tiles are numbered by a 32-bit counter
-    }
-
-    detail::temporary_storage::layout<2> layout;
-    const bool look_back  = tiles > 1;
-    auto tile_state_bytes = layout.get_slot(0)->create_alias<char>(look_back ? TileStateT::AllocationSize(tiles) : 0);
-    auto tile_counter     = layout.get_slot(1)->create_alias<unsigned int>(look_back ? 1 : 0);
-    bool mapped           = false;
-    STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
-    if (!mapped)
-    {
-      return cudaSuccess;
-    }
-
-    const auto init_kernel     = detail::select::DeviceSelectInitKernel<TileStateT, NumSelectedIteratorT, OffsetT>;
-    constexpr int INIT_THREADS = 256;
-    if (tiles == 0)
-    {
-      return detail::check_launch(Launch(dim3(1), dim3(1), stream, init_kernel, TileStateT{}, size_t(0), nullptr,
-                                         d_num_selected_out, true),
-                                  stream);
-    }
-
     const auto kernel =
       detail::select::DeviceSelectSweepKernel<MaxPolicy, InputIteratorT, FlagsIteratorT, OutputIteratorT,
                                               NumSelectedIteratorT, SelectOpT, EqualityOpT, OffsetT, MODE, PARTITION>;
-    // The sweep on `grid` blocks (overlapping the init kernel before it with `programmatic`).
-    const auto sweep = [&](bool programmatic, unsigned int grid, const TileStateT& tile_state, unsigned int* counter,
-                           unsigned int prefetch_distance) {
-      return detail::check_launch(LaunchAfterShared(programmatic, dim3(grid), dim3(Policy::BLOCK_THREADS), 0, stream,
-                                                    kernel, d_in, d_flags, d_out, d_num_selected_out, tile_state,
-                                                    counter, select_op, equality_op, num_items,
-                                                    static_cast<unsigned int>(tiles), prefetch_distance),
-                                  stream);
-    };
-    if (tiles == 1)
-    {
-      return sweep(false, 1u, TileStateT{}, nullptr, 0u);
-    }
-
-    size_t wave = 0;
-    STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, Policy::BLOCK_THREADS, device, 0));
-    const unsigned int grid_size = static_cast<unsigned int>(!Policy::PERSISTENT || tiles < wave ? tiles : wave);
-    const TileStateT tile_state(tile_state_bytes.get(), tiles);
-    const unsigned int init_grid = static_cast<unsigned int>((tiles + INIT_THREADS - 1) / INIT_THREADS);
-    STRATA_RETURN_IF_ERROR(
-      detail::check_launch(Launch(dim3(init_grid), dim3(INIT_THREADS), stream, init_kernel, tile_state, tiles,
-                                  tile_counter.get(), d_num_selected_out, false),
-                           stream));
-    return sweep(ptx_version >= 900, grid_size, tile_state, tile_counter.get(),
-                 static_cast<unsigned int>(wave * Policy::PREFETCH_QUARTER_WAVES / 4));
+    const size_t tiles =
+      static_cast<size_t>((num_items + OffsetT(Policy::TILE_ITEMS) - 1) / OffsetT(Policy::TILE_ITEMS));
+    return detail::select::launch_single_pass<Policy, TileStateT>(
+      d_temp_storage, temp_storage_bytes, num_items, d_num_selected_out,
+      detail::select::DeviceSelectInitKernel<TileStateT, NumSelectedIteratorT, OffsetT>, kernel,
+      [&](bool programmatic, unsigned int grid, const TileStateT& tile_state, unsigned int* counter,
+          unsigned int prefetch_distance) {
+        return detail::check_launch(LaunchAfterShared(programmatic, dim3(grid), dim3(Policy::BLOCK_THREADS), 0, stream,
+                                                      kernel, d_in, d_flags, d_out, d_num_selected_out, tile_state,
+                                                      counter, select_op, equality_op, num_items,
+                                                      static_cast<unsigned int>(tiles), prefetch_distance),
+                                    stream);
+      },
+      stream, device, ptx_version);
   }
 
   // Picks the policy for the current device's PTX version and runs (or sizes) the selection.
