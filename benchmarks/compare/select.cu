@@ -4,6 +4,7 @@
 //                                           values are uniform in [0, 2^(bits-1)), so the threshold sets the rate to
 //                                           within noise)
 //   select/unique/<type>/...                DeviceSelect::Unique of runs of random length, 4 on average
+//   select/unique_by_key/<type>/...         DeviceSelect::UniqueByKey of the same keys, with values of the same type
 //   select/partition_if_50pct/<type>/...    DevicePartition::If with `x < threshold`, 50 percent selected
 //   select/partition_three_way/<type>/...   DevicePartition::If with `x < threshold(33%)` and `x < threshold(66%)`:
 //                                           about a third of the items in each part
@@ -12,8 +13,8 @@
 // percent, where a selection writes almost nothing, select_if also has ".../read": a kernel that only reads the input
 // (16-byte loads, XORed into a register, one word written per block), the bound of a pass that reads the input once;
 // strata is meant to reach 90% of its rate there. scripts/compare_report.py prints the ratios (other time / strata
-// time). GB/s counts each run's own traffic: for strata and cub the input read and the items written (the count of
-// the last timed run, for select), for copy twice the input, for read the input.
+// time). GB/s counts each run's own traffic: for strata and cub the input read and the items written (keys and values
+// for UniqueByKey; the count of the last timed run, for select), for copy twice the input, for read the input.
 #include <strata/device/device_partition.cuh>
 #include <strata/device/device_select.cuh>
 
@@ -36,6 +37,7 @@ enum class algorithm
 {
   select_if,
   unique,
+  unique_by_key,
   partition_if,
   partition_three_way
 };
@@ -107,12 +109,14 @@ public:
       , values_(static_cast<std::size_t>(n))
       , op_{threshold_for<T>(pct)}
       , second_op_{threshold_for<T>(2 * pct)}
-      , second_(ALG == algorithm::partition_three_way ? static_cast<std::size_t>(n) : 0)
-      , unselected_(ALG == algorithm::partition_three_way ? static_cast<std::size_t>(n) : 0)
+      , second_(ALG == algorithm::partition_three_way || ALG == algorithm::unique_by_key ? static_cast<std::size_t>(n)
+                                                                                         : 0)
+      , unselected_(
+          ALG == algorithm::partition_three_way || ALG == algorithm::unique_by_key ? static_cast<std::size_t>(n) : 0)
   {
     for (std::size_t s = 0; s < values_.sets(); ++s)
     {
-      if constexpr (ALG == algorithm::unique)
+      if constexpr (ALG == algorithm::unique || ALG == algorithm::unique_by_key)
       {
         fill_runs_kernel<<<1024, 256>>>(values_.at(s), values_.size(), 777 + s);
       }
@@ -120,6 +124,11 @@ public:
       {
         fill_uniform_kernel<<<1024, 256>>>(values_.at(s), values_.size(), 777 + s);
       }
+      STRATA_BENCH_CHECK(cudaGetLastError());
+    }
+    if constexpr (ALG == algorithm::unique_by_key)
+    {
+      fill_uniform_kernel<<<1024, 256>>>(unselected_.get(), static_cast<std::size_t>(n), 999);
       STRATA_BENCH_CHECK(cudaGetLastError());
     }
     STRATA_BENCH_CHECK(cudaDeviceSynchronize());
@@ -152,6 +161,20 @@ public:
         return cub::DeviceSelect::Unique(d_temp, bytes, d_in, d_out, d_num_selected, n_, s);
       }
     }
+    else if constexpr (ALG == algorithm::unique_by_key)
+    {
+      // Values: the workload's `unselected_` buffer (uniform values) in, `second_` out.
+      if constexpr (LIB == library::strata)
+      {
+        return strata::DeviceSelect::UniqueByKey(d_temp, bytes, d_in, static_cast<const T*>(unselected_.get()), d_out,
+                                                 second_.get(), d_num_selected, n_, s);
+      }
+      else
+      {
+        return cub::DeviceSelect::UniqueByKey(d_temp, bytes, d_in, static_cast<const T*>(unselected_.get()), d_out,
+                                              second_.get(), d_num_selected, n_, s);
+      }
+    }
     else if constexpr (ALG == algorithm::partition_if)
     {
       if constexpr (LIB == library::strata)
@@ -179,12 +202,12 @@ public:
     }
   }
 
-  // The three-way partition's second and unselected parts of the last run.
-  const T* second() const
+  // The three-way partition's second and unselected parts of the last run (UniqueByKey: its values out and in).
+  T* second() const
   {
     return second_.get();
   }
-  const T* unselected() const
+  T* unselected() const
   {
     return unselected_.get();
   }
@@ -202,7 +225,9 @@ private:
 template <algorithm ALG>
 std::size_t items_written(std::size_t n, std::size_t selected)
 {
-  return ALG == algorithm::select_if || ALG == algorithm::unique ? selected : n;
+  return ALG == algorithm::select_if || ALG == algorithm::unique ? selected
+       : ALG == algorithm::unique_by_key                         ? 2 * selected // keys and values
+                                                                 : n;
 }
 
 // Reads `vectors` 16-byte words, four loads in flight per thread, and writes the XOR of the block's words: nothing
@@ -304,7 +329,8 @@ void bench(benchmark::State& state, int log2_n, int pct)
     int selected = 0;
     STRATA_BENCH_CHECK(cudaMemcpy(&selected, num_selected.get(), sizeof(int), cudaMemcpyDeviceToHost));
     strata_bench::set_counters(state, items,
-                               in_bytes + items_written<ALG>(items, static_cast<std::size_t>(selected)) * sizeof(T));
+                               (ALG == algorithm::unique_by_key ? 2 : 1) * in_bytes
+                                 + items_written<ALG>(items, static_cast<std::size_t>(selected)) * sizeof(T));
     state.counters["selected"] = static_cast<double>(selected);
 
     // Validate against cub on the same input, in strata's run only and once per case (Google Benchmark calls this
@@ -329,7 +355,16 @@ void bench(benchmark::State& state, int log2_n, int pct)
           all.resize(old + static_cast<std::size_t>(count));
           STRATA_BENCH_CHECK(cudaMemcpy(all.data() + old, d, count * sizeof(T), cudaMemcpyDeviceToHost));
         };
-        if constexpr (ALG == algorithm::partition_three_way)
+        if constexpr (ALG == algorithm::unique_by_key)
+        {
+          counts[1] = 0;
+          if (counts[0] >= 0 && counts[0] <= n)
+          {
+            append(d_out, counts[0]);
+            append(work.second(), counts[0]);
+          }
+        }
+        else if constexpr (ALG == algorithm::partition_three_way)
         {
           if (counts[0] >= 0 && counts[1] >= 0 && counts[0] + counts[1] <= n)
           {
@@ -351,6 +386,10 @@ void bench(benchmark::State& state, int log2_n, int pct)
       STRATA_BENCH_CHECK(cudaMemset(out.get(), 0xa5, in_bytes));
       STRATA_BENCH_CHECK(cudaMemset(cub_out.get(), 0x5a, in_bytes));
       STRATA_BENCH_CHECK(cudaMemset(num_selected.get(), 0xff, 2 * sizeof(int)));
+      if constexpr (ALG == algorithm::unique_by_key || ALG == algorithm::partition_three_way)
+      {
+        STRATA_BENCH_CHECK(cudaMemset(work.second(), 0xa5, in_bytes));
+      }
       STRATA_BENCH_CHECK(cudaMemset(cub_num_selected.get(), 0xfe, 2 * sizeof(int)));
       std::vector<int> counts, cub_counts;
       STRATA_BENCH_CHECK(work.template run<library::strata>(temp.get(), bytes, 0, out.get(), num_selected.get(), 0));
@@ -389,10 +428,11 @@ void register_case(std::initializer_list<int> pcts)
   {
     for (int log2_n : {20, 24, 28})
     {
-      const std::string name = ALG == algorithm::select_if    ? "select/if_" + std::to_string(pct) + "pct/"
-                             : ALG == algorithm::unique       ? std::string("select/unique/")
-                             : ALG == algorithm::partition_if ? "select/partition_if_" + std::to_string(pct) + "pct/"
-                                                              : std::string("select/partition_three_way/");
+      const std::string name = ALG == algorithm::select_if     ? "select/if_" + std::to_string(pct) + "pct/"
+                             : ALG == algorithm::unique        ? std::string("select/unique/")
+                             : ALG == algorithm::unique_by_key ? std::string("select/unique_by_key/")
+                             : ALG == algorithm::partition_if  ? "select/partition_if_" + std::to_string(pct) + "pct/"
+                                                               : std::string("select/partition_three_way/");
       const std::string base = name + strata_bench::type_name<T>() + "/2^" + std::to_string(log2_n);
       register_one<library::strata, ALG, T>(base, log2_n, pct);
       register_one<library::cub, ALG, T>(base, log2_n, pct);
@@ -412,6 +452,8 @@ int main(int argc, char** argv)
   register_case<algorithm::select_if, std::int64_t>({50, 1});
   register_case<algorithm::unique, std::int32_t>({0});
   register_case<algorithm::unique, std::int64_t>({0});
+  register_case<algorithm::unique_by_key, std::int32_t>({0});
+  register_case<algorithm::unique_by_key, std::int64_t>({0});
   register_case<algorithm::partition_if, std::int32_t>({50});
   register_case<algorithm::partition_if, std::int64_t>({50});
   register_case<algorithm::partition_three_way, std::int32_t>({33});

@@ -86,18 +86,6 @@ parts<T> reference_parts(const std::vector<T>& in, First first, Second second)
   return p;
 }
 
-// d_out starts with `expected` and nothing after it was written.
-template <typename T>
-void check_part(const char* name, const strata_test::device_buffer<T>& d_out, const std::vector<T>& expected)
-{
-  INFO(name << " part: " << expected.size() << " items");
-  const std::vector<T> out = d_out.download();
-  REQUIRE(out.size() >= expected.size());
-  const auto k = static_cast<std::ptrdiff_t>(expected.size());
-  STRATA_REQUIRE_EQUAL_VECTORS(std::vector<T>(out.begin(), out.begin() + k), expected);
-  CHECK(strata_test::all_poisoned(std::vector<T>(out.begin() + k, out.end())));
-}
-
 // The operator pairs: parts from empty to everything, and second operators that also take first-part items.
 struct operator_pair
 {
@@ -132,9 +120,9 @@ void check_three_way(const std::vector<T>& in, const operator_pair& ops, strata_
   const std::vector<NumT> num = d_num.download();
   CHECK(static_cast<std::size_t>(num[0]) == want.first.size());
   CHECK(static_cast<std::size_t>(num[1]) == want.second.size());
-  check_part("first", d_first, want.first);
-  check_part("second", d_second, want.second);
-  check_part("unselected", d_unselected, want.unselected);
+  strata_test::require_written_prefix("first", d_first, want.first);
+  strata_test::require_written_prefix("second", d_second, want.second);
+  strata_test::require_written_prefix("unselected", d_unselected, want.unselected);
 }
 } // namespace
 
@@ -223,8 +211,8 @@ TEST_CASE("DevicePartition::If with two operators over a counting input into dis
   const std::vector<int> num = d_num.download();
   CHECK(num[0] == static_cast<int>(want_first.size()));
   CHECK(num[1] == n / 7 + (n % 7 > 5 ? 1 : 0));
-  check_part("first", d_first, want_first);
-  check_part("unselected", d_unselected, want_unselected);
+  strata_test::require_written_prefix("first", d_first, want_first);
+  strata_test::require_written_prefix("unselected", d_unselected, want_unselected);
 }
 
 TEST_CASE("DevicePartition::If with two operators, single-phase on a stream and on a policy",
@@ -253,9 +241,9 @@ TEST_CASE("DevicePartition::If with two operators, single-phase on a stream and 
     const std::vector<unsigned long long> num = d_num.download();
     CHECK(num[0] == want.first.size());
     CHECK(num[1] == want.second.size());
-    check_part("first", d_first, want.first);
-    check_part("second", d_second, want.second);
-    check_part("unselected", d_unselected, want.unselected);
+    strata_test::require_written_prefix("first", d_first, want.first);
+    strata_test::require_written_prefix("second", d_second, want.second);
+    strata_test::require_written_prefix("unselected", d_unselected, want.unselected);
   }
   STRATA_TEST_CUDA(cudaStreamDestroy(s));
 }

@@ -505,6 +505,19 @@ long long first_mismatch(const std::vector<T>& a, const std::vector<T>& b)
     SUCCEED();                                                                                                 \
   } while (false)
 
+// d_out starts with `expected`, and nothing after it was written (it still holds device_buffer's poison): for
+// algorithms that write a prefix of their output whose length they count.
+template <typename T>
+void require_written_prefix(const char* name, const device_buffer<T>& d_out, const std::vector<T>& expected)
+{
+  INFO(name << ": " << expected.size() << " items");
+  const std::vector<T> out = d_out.download();
+  REQUIRE(out.size() >= expected.size());
+  const auto k = static_cast<std::ptrdiff_t>(expected.size());
+  STRATA_REQUIRE_EQUAL_VECTORS(std::vector<T>(out.begin(), out.begin() + k), expected);
+  CHECK(all_poisoned(std::vector<T>(out.begin() + k, out.end())));
+}
+
 // -- host references (independent of the code under test: std:: algorithms and plain loops) --------------------
 
 template <typename T, typename Op>

@@ -40,7 +40,8 @@ using hub_t = strata::detail::select::policy_hub<T>;
 template <typename T>
 using dispatch_t =
   strata::DispatchSelect<const T*, strata::detail::select::no_flags, T*, std::uint32_t*, strata_bench::less_than<T>,
-                         strata::NullType, std::uint32_t, strata::detail::select::mode::predicate, false, hub_t<T>>;
+                         strata::NullType, std::uint32_t, strata::detail::select::mode::predicate, false,
+                         strata::detail::select::no_values, hub_t<T>>;
 
 // Whether the select kernel's shared memory fits the 48 KiB a kernel may declare statically.
 template <typename T>

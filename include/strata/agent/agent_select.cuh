@@ -64,6 +64,18 @@ enum class mode
   unique,     // the first item, and every item that differs from its predecessor under equality_op
 };
 
+// The values of UniqueByKey (the keys are the input): the value of each selected key is written beside it.
+template <typename ValuesInputIteratorT, typename ValuesOutputIteratorT>
+struct by_key_values
+{
+  ValuesInputIteratorT in;
+  ValuesOutputIteratorT out;
+};
+
+// The values argument of the selections without values.
+struct no_values
+{};
+
 // The flag iterator of the modes without flags (never read).
 using no_flags = const char*;
 
@@ -107,10 +119,11 @@ STRATA_DEVICE STRATA_FORCEINLINE void load_tile(typename BlockLoadT::TempStorage
 } // namespace select
 } // namespace detail
 
-// PARTITION: also write the rejected items, in reverse order, after the selected ones.
+// PARTITION: also write the rejected items, in reverse order, after the selected ones. ValuesT: no_values, or
+// by_key_values (UniqueByKey: MODE unique over the keys, each selected key's value written too).
 template <typename PolicyT, typename InputIteratorT, typename FlagsIteratorT, typename OutputIteratorT,
           typename NumSelectedIteratorT, typename SelectOpT, typename EqualityOpT, typename OffsetT,
-          detail::select::mode MODE, bool PARTITION>
+          detail::select::mode MODE, bool PARTITION, typename ValuesT = detail::select::no_values>
 class AgentSelect
 {
   static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
@@ -119,7 +132,25 @@ class AgentSelect
   static constexpr bool HAS_FLAGS       = detail::select::has_flags(MODE);
   static_assert(ITEMS_PER_THREAD <= 32, "a thread's selection flags fit one 32-bit mask");
 
-  using T                   = detail::it_value_t<InputIteratorT>;
+  static constexpr bool HAS_VALUES = !cuda::std::is_same<ValuesT, detail::select::no_values>::value;
+  static_assert(!HAS_VALUES || (MODE == detail::select::mode::unique && !PARTITION), "values go with Unique only");
+
+  // ValuesT's value type (char without values: never loaded).
+  template <typename V, bool = HAS_VALUES>
+  struct values_of
+  {
+    using type = char;
+  };
+  template <typename V>
+  struct values_of<V, true>
+  {
+    using type = detail::it_value_t<decltype(V::in)>;
+  };
+
+  using T      = detail::it_value_t<InputIteratorT>;
+  using ValueT = typename values_of<ValuesT>::type;
+  using BlockLoadValuesT =
+    BlockLoad<ValueT, PolicyT::BLOCK_THREADS, PolicyT::ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
   using FlagT               = cuda::std::conditional_t<HAS_FLAGS, detail::it_value_t<FlagsIteratorT>, char>;
   using TileStateT          = ScanTileState<OffsetT>;
   using BlockLoadT          = BlockLoad<T, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
@@ -144,6 +175,8 @@ public:
       typename BlockDiscontinuityT::TempStorage discontinuity;
       typename BlockScanT::TempStorage scan;
       Uninitialized<T[TILE_ITEMS]> compacted;
+      typename BlockLoadValuesT::TempStorage load_values;
+      Uninitialized<ValueT[HAS_VALUES ? TILE_ITEMS : 1]> compacted_values;
     };
     typename PrefixOpT::TempStorage prefix;
     unsigned int tile_idx;
@@ -151,7 +184,8 @@ public:
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentSelect(TempStorage& temp_storage, InputIteratorT d_in, FlagsIteratorT d_flags,
                                                OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out,
-                                               SelectOpT select_op, EqualityOpT equality_op, OffsetT num_items)
+                                               SelectOpT select_op, EqualityOpT equality_op, OffsetT num_items,
+                                               ValuesT values = {})
       : temp_storage_(temp_storage)
       , d_in_(d_in)
       , d_flags_(d_flags)
@@ -160,6 +194,7 @@ public:
       , select_op_(select_op)
       , equality_op_(equality_op)
       , num_items_(num_items)
+      , values_(values)
   {}
 
   // Selects from tiles until none is left: tile 0 alone when `tile_counter` is null (a single tile), else the tiles
@@ -321,6 +356,35 @@ private:
         }
       }
     }
+    if constexpr (HAS_VALUES)
+    {
+      // The selected keys' values, through shared memory as the keys went (after every key left it).
+      ValueT values[ITEMS_PER_THREAD];
+      __syncthreads();
+      detail::select::load_tile<PolicyT, BlockLoadValuesT, IS_LAST_TILE>(temp_storage_.load_values, values_.in,
+                                                                         tile_offset, valid_items, values);
+      __syncthreads();
+      ValueT* const compacted_values = temp_storage_.compacted_values.Alias();
+      int value_rank                 = static_cast<int>(thread_rank - tile_prefix);
+      STRATA_UNROLL
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      {
+        if ((selected >> i) & 1u)
+        {
+          compacted_values[value_rank++] = values[i];
+        }
+      }
+      __syncthreads();
+      STRATA_UNROLL
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      {
+        const int j = i * BLOCK_THREADS + static_cast<int>(threadIdx.x);
+        if (j < count)
+        {
+          values_.out[tile_prefix + OffsetT(j)] = compacted_values[j];
+        }
+      }
+    }
     if (IS_LAST_TILE && threadIdx.x == 0)
     {
       using CountT         = detail::non_void_value_t<NumSelectedIteratorT, OffsetT>;
@@ -340,6 +404,7 @@ private:
   SelectOpT select_op_;
   EqualityOpT equality_op_;
   OffsetT num_items_;
+  ValuesT values_;
 };
 
 STRATA_NAMESPACE_END

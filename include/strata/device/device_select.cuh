@@ -6,7 +6,8 @@
 //   strata::DeviceSelect::Unique(d_in, d_out, d_num_selected, n, strata::par.on(s));
 //
 // If: the items for which select_op(item) is true. Flagged: those whose flag d_flags[i] is true. FlaggedIf: those for
-// which select_op(d_flags[i]) is true. Unique: the first item of each run of consecutive equal items. If, Flagged and
+// which select_op(d_flags[i]) is true. Unique: the first item of each run of consecutive equal items; UniqueByKey: the
+// first key of each run of equal keys (under equality_op, default equal_to), and its value beside it. If, Flagged and
 // FlaggedIf have in-place forms (d_data both input and output). One pass over the input (a decoupled look-back over
 // the tiles' counts: agent/agent_select.cuh). Bad arguments (a negative count; a null input, output or count output
 // when there are items) give cudaErrorInvalidValue and launch nothing; no items writes 0 to the count output.
@@ -37,6 +38,14 @@ using enable_if_count_t = cuda::std::enable_if_t<cuda::std::is_integral<NumItems
 // The select operator of the modes that take none.
 struct no_select_op
 {};
+
+// Enables UniqueByKey's forms with an equality operator: not a stream (a cudaStream_t, 0, a policy), which the forms
+// without one take in the same place.
+template <typename EqualityOpT>
+using enable_if_equality_op_t =
+  cuda::std::enable_if_t<!cuda::std::is_integral<EqualityOpT>::value && !cuda::std::is_pointer<EqualityOpT>::value
+                           && !is_env_v<EqualityOpT>,
+                         int>;
 } // namespace select
 } // namespace detail
 
@@ -176,6 +185,55 @@ struct DeviceSelect
                             NumItemsT num_items, const EnvT& env = {})
   {
     return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(Unique), d_in, d_out, d_num_selected_out, num_items);
+  }
+
+  // -- UniqueByKey: the first key of each run of equal keys, and its value --------------------------------------------
+  template <typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyOutputIteratorT,
+            typename ValueOutputIteratorT, typename NumSelectedIteratorT, typename NumItemsT, typename EqualityOpT,
+            detail::select::enable_if_count_t<NumItemsT> = 0, detail::select::enable_if_equality_op_t<EqualityOpT> = 0>
+  static cudaError_t UniqueByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in,
+                                 ValueInputIteratorT d_values_in, KeyOutputIteratorT d_keys_out,
+                                 ValueOutputIteratorT d_values_out, NumSelectedIteratorT d_num_selected_out,
+                                 NumItemsT num_items, EqualityOpT equality_op, cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceSelect::UniqueByKey");
+    return detail::select::run<detail::select::mode::unique, false>(
+      d_temp_storage, temp_storage_bytes, d_keys_in, detail::select::no_flags{}, d_keys_out, d_num_selected_out,
+      detail::select::no_select_op{}, equality_op, num_items, stream,
+      detail::select::by_key_values<ValueInputIteratorT, ValueOutputIteratorT>{d_values_in, d_values_out});
+  }
+  template <typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyOutputIteratorT,
+            typename ValueOutputIteratorT, typename NumSelectedIteratorT, typename NumItemsT,
+            detail::select::enable_if_count_t<NumItemsT> = 0>
+  static cudaError_t UniqueByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in,
+                                 ValueInputIteratorT d_values_in, KeyOutputIteratorT d_keys_out,
+                                 ValueOutputIteratorT d_values_out, NumSelectedIteratorT d_num_selected_out,
+                                 NumItemsT num_items, cudaStream_t stream = 0)
+  {
+    return UniqueByKey(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_keys_out, d_values_out,
+                       d_num_selected_out, num_items, cuda::std::equal_to<>{}, stream);
+  }
+  template <typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyOutputIteratorT,
+            typename ValueOutputIteratorT, typename NumSelectedIteratorT, typename NumItemsT, typename EqualityOpT,
+            typename EnvT = detail::default_env, detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0,
+            detail::select::enable_if_equality_op_t<EqualityOpT> = 0>
+  static cudaError_t UniqueByKey(KeyInputIteratorT d_keys_in, ValueInputIteratorT d_values_in,
+                                 KeyOutputIteratorT d_keys_out, ValueOutputIteratorT d_values_out,
+                                 NumSelectedIteratorT d_num_selected_out, NumItemsT num_items, EqualityOpT equality_op,
+                                 const EnvT& env = {})
+  {
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(UniqueByKey), d_keys_in, d_values_in, d_keys_out,
+                                     d_values_out, d_num_selected_out, num_items, equality_op);
+  }
+  template <typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyOutputIteratorT,
+            typename ValueOutputIteratorT, typename NumSelectedIteratorT, typename NumItemsT,
+            typename EnvT = detail::default_env, detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t UniqueByKey(KeyInputIteratorT d_keys_in, ValueInputIteratorT d_values_in,
+                                 KeyOutputIteratorT d_keys_out, ValueOutputIteratorT d_values_out,
+                                 NumSelectedIteratorT d_num_selected_out, NumItemsT num_items, const EnvT& env = {})
+  {
+    return UniqueByKey(d_keys_in, d_values_in, d_keys_out, d_values_out, d_num_selected_out, num_items,
+                       cuda::std::equal_to<>{}, env);
   }
 };
 

@@ -56,25 +56,41 @@ STRATA_KERNEL_ATTRIBUTES void DeviceSelectInitKernel(TileStateT tile_state, size
 
 template <typename MaxPolicyT, typename InputIteratorT, typename FlagsIteratorT, typename OutputIteratorT,
           typename NumSelectedIteratorT, typename SelectOpT, typename EqualityOpT, typename OffsetT, mode MODE,
-          bool PARTITION>
+          bool PARTITION, typename ValuesT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SelectPolicy::BLOCK_THREADS,
                                            MaxPolicyT::ActivePolicy::SelectPolicy::MIN_BLOCKS_PER_SM) void
 DeviceSelectSweepKernel(InputIteratorT d_in, FlagsIteratorT d_flags, OutputIteratorT d_out,
                         NumSelectedIteratorT d_num_selected_out, ScanTileState<OffsetT> tile_state,
                         unsigned int* tile_counter, SelectOpT select_op, EqualityOpT equality_op, OffsetT num_items,
-                        unsigned int num_tiles, unsigned int prefetch_distance)
+                        unsigned int num_tiles, unsigned int prefetch_distance, ValuesT values)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::SelectPolicy;
   using Agent  = AgentSelect<Policy, InputIteratorT, FlagsIteratorT, OutputIteratorT, NumSelectedIteratorT, SelectOpT,
-                            EqualityOpT, OffsetT, MODE, PARTITION>;
+                            EqualityOpT, OffsetT, MODE, PARTITION, ValuesT>;
   __shared__ typename Agent::TempStorage temp_storage;
 
   GridDependencyWait();
-  Agent(temp_storage, d_in, d_flags, d_out, d_num_selected_out, select_op, equality_op, num_items)
+  Agent(temp_storage, d_in, d_flags, d_out, d_num_selected_out, select_op, equality_op, num_items, values)
     .ConsumeRange(num_tiles, tile_state, tile_counter, prefetch_distance);
 }
 
 STRATA_KERNELS_END
+
+// The type whose size picks the policy: the items', or for UniqueByKey the wider of the keys and the values (both
+// pass through the tile's shared memory).
+template <typename InputIteratorT, typename ValuesT>
+struct policy_item
+{
+  using type = it_value_t<InputIteratorT>;
+};
+template <typename InputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT>
+struct policy_item<InputIteratorT, by_key_values<ValuesInputIteratorT, ValuesOutputIteratorT>>
+{
+  using type = cuda::std::conditional_t<(sizeof(it_value_t<ValuesInputIteratorT>) > sizeof(it_value_t<InputIteratorT>)),
+                                        it_value_t<ValuesInputIteratorT>, it_value_t<InputIteratorT>>;
+};
+template <typename InputIteratorT, typename ValuesT>
+using policy_item_t = typename policy_item<InputIteratorT, ValuesT>::type;
 
 // The launches of a single-pass selection over the tiles of Policy (DeviceSelect's, DevicePartition's and the
 // three-way partition's): sizes or maps the temporary storage (tile states and the tile counter), then launches
@@ -134,7 +150,8 @@ cudaError_t launch_single_pass(void* d_temp_storage, size_t& temp_storage_bytes,
 // without flags; SelectOpT and EqualityOpT are unused (any type) where the mode needs none.
 template <typename InputIteratorT, typename FlagsIteratorT, typename OutputIteratorT, typename NumSelectedIteratorT,
           typename SelectOpT, typename EqualityOpT, typename OffsetT, detail::select::mode MODE, bool PARTITION,
-          typename PolicyHub = detail::select::policy_hub<detail::it_value_t<InputIteratorT>>>
+          typename ValuesT   = detail::select::no_values,
+          typename PolicyHub = detail::select::policy_hub<detail::select::policy_item_t<InputIteratorT, ValuesT>>>
 struct DispatchSelect
 {
   void* d_temp_storage;
@@ -146,6 +163,7 @@ struct DispatchSelect
   SelectOpT select_op;
   EqualityOpT equality_op;
   OffsetT num_items;
+  ValuesT values;
   cudaStream_t stream;
   int device;
   int ptx_version;
@@ -156,10 +174,10 @@ struct DispatchSelect
   template <typename ActivePolicyT>
   cudaError_t Invoke()
   {
-    using Policy = typename ActivePolicyT::SelectPolicy;
-    const auto kernel =
-      detail::select::DeviceSelectSweepKernel<MaxPolicy, InputIteratorT, FlagsIteratorT, OutputIteratorT,
-                                              NumSelectedIteratorT, SelectOpT, EqualityOpT, OffsetT, MODE, PARTITION>;
+    using Policy      = typename ActivePolicyT::SelectPolicy;
+    const auto kernel = detail::select::DeviceSelectSweepKernel<MaxPolicy, InputIteratorT, FlagsIteratorT,
+                                                                OutputIteratorT, NumSelectedIteratorT, SelectOpT,
+                                                                EqualityOpT, OffsetT, MODE, PARTITION, ValuesT>;
     const size_t tiles =
       static_cast<size_t>((num_items + OffsetT(Policy::TILE_ITEMS) - 1) / OffsetT(Policy::TILE_ITEMS));
     return detail::select::launch_single_pass<Policy, TileStateT>(
@@ -170,7 +188,7 @@ struct DispatchSelect
         return detail::check_launch(LaunchAfterShared(programmatic, dim3(grid), dim3(Policy::BLOCK_THREADS), 0, stream,
                                                       kernel, d_in, d_flags, d_out, d_num_selected_out, tile_state,
                                                       counter, select_op, equality_op, num_items,
-                                                      static_cast<unsigned int>(tiles), prefetch_distance),
+                                                      static_cast<unsigned int>(tiles), prefetch_distance, values),
                                     stream);
       },
       stream, device, ptx_version);
@@ -179,7 +197,8 @@ struct DispatchSelect
   // Picks the policy for the current device's PTX version and runs (or sizes) the selection.
   static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
                               FlagsIteratorT d_flags, OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out,
-                              SelectOpT select_op, EqualityOpT equality_op, OffsetT num_items, cudaStream_t stream)
+                              SelectOpT select_op, EqualityOpT equality_op, OffsetT num_items, cudaStream_t stream,
+                              ValuesT values = {})
   {
     if constexpr (cuda::std::is_signed<OffsetT>::value)
     {
@@ -191,8 +210,8 @@ struct DispatchSelect
     int device      = 0;
     int ptx_version = 0;
     STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
-    DispatchSelect closure{d_temp_storage, temp_storage_bytes, d_in,      d_flags, d_out,  d_num_selected_out,
-                           select_op,      equality_op,        num_items, stream,  device, ptx_version};
+    DispatchSelect closure{d_temp_storage, temp_storage_bytes, d_in,   d_flags, d_out,  d_num_selected_out, select_op,
+                           equality_op,    num_items,          values, stream,  device, ptx_version};
     return MaxPolicy::Invoke(ptx_version, closure);
   }
 };
@@ -204,10 +223,11 @@ namespace select
 // The entry points' common body: checks the arguments (the count output is written even for no items) and runs the
 // selection on the narrowest offsets that hold num_items.
 template <mode MODE, bool PARTITION, typename InputIteratorT, typename FlagsIteratorT, typename OutputIteratorT,
-          typename NumSelectedIteratorT, typename SelectOpT, typename EqualityOpT, typename NumItemsT>
+          typename NumSelectedIteratorT, typename SelectOpT, typename EqualityOpT, typename NumItemsT,
+          typename ValuesT = no_values>
 cudaError_t run(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, FlagsIteratorT d_flags,
                 OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out, SelectOpT select_op,
-                EqualityOpT equality_op, NumItemsT num_items, cudaStream_t stream)
+                EqualityOpT equality_op, NumItemsT num_items, cudaStream_t stream, ValuesT values = {})
 {
   STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_in, d_out, false));
   STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_in, d_num_selected_out, true));
@@ -215,12 +235,16 @@ cudaError_t run(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT
   {
     STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_flags, d_out, false));
   }
+  if constexpr (!cuda::std::is_same<ValuesT, no_values>::value)
+  {
+    STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, values.in, values.out, false));
+  }
   return dispatch_offset(num_items, [&](auto offset) {
     using OffsetT = decltype(offset);
     return DispatchSelect<InputIteratorT, FlagsIteratorT, OutputIteratorT, NumSelectedIteratorT, SelectOpT, EqualityOpT,
-                          OffsetT, MODE, PARTITION>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_flags, d_out,
-                                                              d_num_selected_out, select_op, equality_op, offset,
-                                                              stream);
+                          OffsetT, MODE, PARTITION, ValuesT>::Dispatch(d_temp_storage, temp_storage_bytes, d_in,
+                                                                       d_flags, d_out, d_num_selected_out, select_op,
+                                                                       equality_op, offset, stream, values);
   });
 }
 } // namespace select
