@@ -5,6 +5,7 @@
 //                                           within noise)
 //   select/unique/<type>/...                DeviceSelect::Unique of runs of random length, 4 on average
 //   select/unique_by_key/<type>/...         DeviceSelect::UniqueByKey of the same keys, with values of the same type
+//   select/run_length_encode/<type>/...     DeviceRunLengthEncode::Encode of the same runs (int lengths)
 //   select/partition_if_50pct/<type>/...    DevicePartition::If with `x < threshold`, 50 percent selected
 //   select/partition_three_way/<type>/...   DevicePartition::If with `x < threshold(33%)` and `x < threshold(66%)`:
 //                                           about a third of the items in each part
@@ -16,15 +17,18 @@
 // time). GB/s counts each run's own traffic: for strata and cub the input read and the items written (keys and values
 // for UniqueByKey; the count of the last timed run, for select), for copy twice the input, for read the input.
 #include <strata/device/device_partition.cuh>
+#include <strata/device/device_run_length_encode.cuh>
 #include <strata/device/device_select.cuh>
 
 #include <cub/device/device_partition.cuh>
+#include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_select.cuh>
 
 #include "bench_util.cuh"
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <set>
 #include <string>
@@ -38,6 +42,7 @@ enum class algorithm
   select_if,
   unique,
   unique_by_key,
+  run_length_encode,
   partition_if,
   partition_three_way
 };
@@ -113,10 +118,11 @@ public:
                                                                                          : 0)
       , unselected_(
           ALG == algorithm::partition_three_way || ALG == algorithm::unique_by_key ? static_cast<std::size_t>(n) : 0)
+      , lengths_(ALG == algorithm::run_length_encode ? static_cast<std::size_t>(n) : 0)
   {
     for (std::size_t s = 0; s < values_.sets(); ++s)
     {
-      if constexpr (ALG == algorithm::unique || ALG == algorithm::unique_by_key)
+      if constexpr (ALG == algorithm::unique || ALG == algorithm::unique_by_key || ALG == algorithm::run_length_encode)
       {
         fill_runs_kernel<<<1024, 256>>>(values_.at(s), values_.size(), 777 + s);
       }
@@ -175,6 +181,18 @@ public:
                                               second_.get(), d_num_selected, n_, s);
       }
     }
+    else if constexpr (ALG == algorithm::run_length_encode)
+    {
+      // The run lengths go to the workload's buffer; d_num_selected holds the number of runs.
+      if constexpr (LIB == library::strata)
+      {
+        return strata::DeviceRunLengthEncode::Encode(d_temp, bytes, d_in, d_out, lengths_.get(), d_num_selected, n_, s);
+      }
+      else
+      {
+        return cub::DeviceRunLengthEncode::Encode(d_temp, bytes, d_in, d_out, lengths_.get(), d_num_selected, n_, s);
+      }
+    }
     else if constexpr (ALG == algorithm::partition_if)
     {
       if constexpr (LIB == library::strata)
@@ -211,6 +229,11 @@ public:
   {
     return unselected_.get();
   }
+  // The run-length encoding's lengths of the last run.
+  int* lengths() const
+  {
+    return lengths_.get();
+  }
 
 private:
   int n_;
@@ -219,15 +242,18 @@ private:
   strata_bench::less_than<T> second_op_;
   strata_bench::device_array<T> second_;
   strata_bench::device_array<T> unselected_;
+  strata_bench::device_array<int> lengths_;
 };
 
-// Items a run writes: every item for a partition, the selected ones otherwise.
-template <algorithm ALG>
+// Items of T a run writes: every item for a partition, the selected ones otherwise (with their values, or their int
+// lengths rounded up to whole items).
+template <algorithm ALG, typename T>
 std::size_t items_written(std::size_t n, std::size_t selected)
 {
   return ALG == algorithm::select_if || ALG == algorithm::unique ? selected
        : ALG == algorithm::unique_by_key                         ? 2 * selected // keys and values
-                                                                 : n;
+       : ALG == algorithm::run_length_encode ? selected + (selected * sizeof(int) + sizeof(T) - 1) / sizeof(T)
+                                             : n;
 }
 
 // Reads `vectors` 16-byte words, four loads in flight per thread, and writes the XOR of the block's words: nothing
@@ -330,7 +356,7 @@ void bench(benchmark::State& state, int log2_n, int pct)
     STRATA_BENCH_CHECK(cudaMemcpy(&selected, num_selected.get(), sizeof(int), cudaMemcpyDeviceToHost));
     strata_bench::set_counters(state, items,
                                (ALG == algorithm::unique_by_key ? 2 : 1) * in_bytes
-                                 + items_written<ALG>(items, static_cast<std::size_t>(selected)) * sizeof(T));
+                                 + items_written<ALG, T>(items, static_cast<std::size_t>(selected)) * sizeof(T));
     state.counters["selected"] = static_cast<double>(selected);
 
     // Validate against cub on the same input, in strata's run only and once per case (Google Benchmark calls this
@@ -355,7 +381,22 @@ void bench(benchmark::State& state, int log2_n, int pct)
           all.resize(old + static_cast<std::size_t>(count));
           STRATA_BENCH_CHECK(cudaMemcpy(all.data() + old, d, count * sizeof(T), cudaMemcpyDeviceToHost));
         };
-        if constexpr (ALG == algorithm::unique_by_key)
+        if constexpr (ALG == algorithm::run_length_encode)
+        {
+          counts[1] = 0;
+          if (counts[0] >= 0 && counts[0] <= n)
+          {
+            append(d_out, counts[0]);
+            // The lengths, as bytes in whole items of T (zero-padded).
+            std::vector<int> lengths(static_cast<std::size_t>(counts[0]));
+            STRATA_BENCH_CHECK(
+              cudaMemcpy(lengths.data(), work.lengths(), lengths.size() * sizeof(int), cudaMemcpyDeviceToHost));
+            std::vector<T> packed((lengths.size() * sizeof(int) + sizeof(T) - 1) / sizeof(T), T(0));
+            std::memcpy(packed.data(), lengths.data(), lengths.size() * sizeof(int));
+            all.insert(all.end(), packed.begin(), packed.end());
+          }
+        }
+        else if constexpr (ALG == algorithm::unique_by_key)
         {
           counts[1] = 0;
           if (counts[0] >= 0 && counts[0] <= n)
@@ -378,7 +419,7 @@ void bench(benchmark::State& state, int log2_n, int pct)
           counts[1] = 0;
           if (counts[0] >= 0 && counts[0] <= n)
           {
-            append(d_out, static_cast<int>(items_written<ALG>(items, static_cast<std::size_t>(counts[0]))));
+            append(d_out, static_cast<int>(items_written<ALG, T>(items, static_cast<std::size_t>(counts[0]))));
           }
         }
         return all;
@@ -389,6 +430,10 @@ void bench(benchmark::State& state, int log2_n, int pct)
       if constexpr (ALG == algorithm::unique_by_key || ALG == algorithm::partition_three_way)
       {
         STRATA_BENCH_CHECK(cudaMemset(work.second(), 0xa5, in_bytes));
+      }
+      if constexpr (ALG == algorithm::run_length_encode)
+      {
+        STRATA_BENCH_CHECK(cudaMemset(work.lengths(), 0xa5, items * sizeof(int)));
       }
       STRATA_BENCH_CHECK(cudaMemset(cub_num_selected.get(), 0xfe, 2 * sizeof(int)));
       std::vector<int> counts, cub_counts;
@@ -428,11 +473,12 @@ void register_case(std::initializer_list<int> pcts)
   {
     for (int log2_n : {20, 24, 28})
     {
-      const std::string name = ALG == algorithm::select_if     ? "select/if_" + std::to_string(pct) + "pct/"
-                             : ALG == algorithm::unique        ? std::string("select/unique/")
-                             : ALG == algorithm::unique_by_key ? std::string("select/unique_by_key/")
-                             : ALG == algorithm::partition_if  ? "select/partition_if_" + std::to_string(pct) + "pct/"
-                                                               : std::string("select/partition_three_way/");
+      const std::string name = ALG == algorithm::select_if         ? "select/if_" + std::to_string(pct) + "pct/"
+                             : ALG == algorithm::unique            ? std::string("select/unique/")
+                             : ALG == algorithm::unique_by_key     ? std::string("select/unique_by_key/")
+                             : ALG == algorithm::run_length_encode ? std::string("select/run_length_encode/")
+                             : ALG == algorithm::partition_if ? "select/partition_if_" + std::to_string(pct) + "pct/"
+                                                              : std::string("select/partition_three_way/");
       const std::string base = name + strata_bench::type_name<T>() + "/2^" + std::to_string(log2_n);
       register_one<library::strata, ALG, T>(base, log2_n, pct);
       register_one<library::cub, ALG, T>(base, log2_n, pct);
@@ -454,6 +500,8 @@ int main(int argc, char** argv)
   register_case<algorithm::unique, std::int64_t>({0});
   register_case<algorithm::unique_by_key, std::int32_t>({0});
   register_case<algorithm::unique_by_key, std::int64_t>({0});
+  register_case<algorithm::run_length_encode, std::int32_t>({0});
+  register_case<algorithm::run_length_encode, std::int64_t>({0});
   register_case<algorithm::partition_if, std::int32_t>({50});
   register_case<algorithm::partition_if, std::int64_t>({50});
   register_case<algorithm::partition_three_way, std::int32_t>({33});

@@ -11,6 +11,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include "device_launch.cuh"
+#include "select_test.cuh"
 #include "test_util.cuh"
 
 #include <algorithm>
@@ -20,13 +21,8 @@
 
 namespace
 {
-constexpr std::size_t MAX_ITEMS = std::size_t(1) << 21;
-
-template <typename T>
-constexpr std::size_t tile_items()
-{
-  return strata::detail::select::policy_hub<T>::MaxPolicy::SelectPolicy::TILE_ITEMS;
-}
+using select_test::MAX_ITEMS;
+using select_test::tile_items;
 
 // Where a value falls in [0, 100), evenly enough over random values for the parts to be near their percentages.
 template <typename T>

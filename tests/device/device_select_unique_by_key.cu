@@ -11,6 +11,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include "device_launch.cuh"
+#include "select_test.cuh"
 #include "test_util.cuh"
 
 #include <cstddef>
@@ -20,13 +21,8 @@
 
 namespace
 {
-constexpr std::size_t MAX_ITEMS = std::size_t(1) << 21;
-
-template <typename K>
-constexpr std::size_t tile_items()
-{
-  return strata::detail::select::policy_hub<K>::MaxPolicy::SelectPolicy::TILE_ITEMS;
-}
+using select_test::MAX_ITEMS;
+using select_test::tile_items;
 
 // n keys in runs of 1 to `max_run` equal keys; neighbouring runs differ (run r holds 7 r mod 251).
 template <typename K>
