@@ -72,9 +72,40 @@ struct by_key_values
   ValuesOutputIteratorT out;
 };
 
+// The values of a run-length encoding: each selected item's index, computed rather than loaded.
+template <typename IndexOutputIteratorT>
+struct item_indices
+{
+  IndexOutputIteratorT out;
+};
+
 // The values argument of the selections without values.
 struct no_values
 {};
+
+template <typename ValuesT>
+struct is_item_indices : cuda::std::false_type
+{};
+template <typename IndexOutputIteratorT>
+struct is_item_indices<item_indices<IndexOutputIteratorT>> : cuda::std::true_type
+{};
+
+// The value type of a ValuesT (OffsetT for item indices; char without values: never loaded).
+template <typename ValuesT, typename OffsetT>
+struct values_value
+{
+  using type = char;
+};
+template <typename ValuesInputIteratorT, typename ValuesOutputIteratorT, typename OffsetT>
+struct values_value<by_key_values<ValuesInputIteratorT, ValuesOutputIteratorT>, OffsetT>
+{
+  using type = it_value_t<ValuesInputIteratorT>;
+};
+template <typename IndexOutputIteratorT, typename OffsetT>
+struct values_value<item_indices<IndexOutputIteratorT>, OffsetT>
+{
+  using type = OffsetT;
+};
 
 // The flag iterator of the modes without flags (never read).
 using no_flags = const char*;
@@ -119,8 +150,9 @@ STRATA_DEVICE STRATA_FORCEINLINE void load_tile(typename BlockLoadT::TempStorage
 } // namespace select
 } // namespace detail
 
-// PARTITION: also write the rejected items, in reverse order, after the selected ones. ValuesT: no_values, or
-// by_key_values (UniqueByKey: MODE unique over the keys, each selected key's value written too).
+// PARTITION: also write the rejected items, in reverse order, after the selected ones. ValuesT: no_values,
+// by_key_values (UniqueByKey: MODE unique over the keys, each selected key's value written too) or item_indices
+// (each selected item's index written too).
 template <typename PolicyT, typename InputIteratorT, typename FlagsIteratorT, typename OutputIteratorT,
           typename NumSelectedIteratorT, typename SelectOpT, typename EqualityOpT, typename OffsetT,
           detail::select::mode MODE, bool PARTITION, typename ValuesT = detail::select::no_values>
@@ -135,28 +167,16 @@ class AgentSelect
   static constexpr bool HAS_VALUES = !cuda::std::is_same<ValuesT, detail::select::no_values>::value;
   static_assert(!HAS_VALUES || (MODE == detail::select::mode::unique && !PARTITION), "values go with Unique only");
 
-  // ValuesT's value type (char without values: never loaded).
-  template <typename V, bool = HAS_VALUES>
-  struct values_of
-  {
-    using type = char;
-  };
-  template <typename V>
-  struct values_of<V, true>
-  {
-    using type = detail::it_value_t<decltype(V::in)>;
-  };
-
-  using T      = detail::it_value_t<InputIteratorT>;
-  using ValueT = typename values_of<ValuesT>::type;
-  using BlockLoadValuesT =
-    BlockLoad<ValueT, PolicyT::BLOCK_THREADS, PolicyT::ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using FlagT               = cuda::std::conditional_t<HAS_FLAGS, detail::it_value_t<FlagsIteratorT>, char>;
-  using TileStateT          = ScanTileState<OffsetT>;
-  using BlockLoadT          = BlockLoad<T, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using BlockLoadFlagsT     = BlockLoad<FlagT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using BlockDiscontinuityT = BlockDiscontinuity<T, BLOCK_THREADS>;
-  using BlockScanT          = BlockScan<OffsetT, BLOCK_THREADS, PolicyT::SCAN_ALGORITHM>;
+  using T                           = detail::it_value_t<InputIteratorT>;
+  using ValueT                      = typename detail::select::values_value<ValuesT, OffsetT>::type;
+  using BlockLoadValuesT            = BlockLoad<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  static constexpr bool HAS_INDICES = detail::select::is_item_indices<ValuesT>::value;
+  using FlagT                       = cuda::std::conditional_t<HAS_FLAGS, detail::it_value_t<FlagsIteratorT>, char>;
+  using TileStateT                  = ScanTileState<OffsetT>;
+  using BlockLoadT                  = BlockLoad<T, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using BlockLoadFlagsT             = BlockLoad<FlagT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using BlockDiscontinuityT         = BlockDiscontinuity<T, BLOCK_THREADS>;
+  using BlockScanT                  = BlockScan<OffsetT, BLOCK_THREADS, PolicyT::SCAN_ALGORITHM>;
   using PrefixOpT =
     TilePrefixCallbackOp<OffsetT, cuda::std::plus<>, TileStateT,
                          detail::scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
@@ -358,12 +378,24 @@ private:
     }
     if constexpr (HAS_VALUES)
     {
-      // The selected keys' values, through shared memory as the keys went (after every key left it).
+      // The selected keys' values (or the selected items' indices), through shared memory as the keys went, once
+      // every key has left it.
       ValueT values[ITEMS_PER_THREAD];
       __syncthreads();
-      detail::select::load_tile<PolicyT, BlockLoadValuesT, IS_LAST_TILE>(temp_storage_.load_values, values_.in,
-                                                                         tile_offset, valid_items, values);
-      __syncthreads();
+      if constexpr (HAS_INDICES)
+      {
+        STRATA_UNROLL
+        for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+        {
+          values[i] = tile_offset + OffsetT(first + i);
+        }
+      }
+      else
+      {
+        detail::select::load_tile<PolicyT, BlockLoadValuesT, IS_LAST_TILE>(temp_storage_.load_values, values_.in,
+                                                                           tile_offset, valid_items, values);
+        __syncthreads();
+      }
       ValueT* const compacted_values = temp_storage_.compacted_values.Alias();
       int value_rank                 = static_cast<int>(thread_rank - tile_prefix);
       STRATA_UNROLL

@@ -1,8 +1,8 @@
 // The dispatch of DeviceRunLengthEncode::Encode: two launches over the input's runs.
 //
-// 1. DeviceSelect's Unique with values (UniqueByKey's kernel): the first item of each run goes to d_unique_out and
-//    the run's start, its index (a counting iterator as the values), to an array of run starts in the temporary
-//    storage; the number of runs to a count there.
+// 1. DeviceSelect's Unique with the selected items' indices (select::item_indices): the first item of each run goes
+//    to d_unique_out and its index, the run's start, to an array of run starts in the temporary storage; the number
+//    of runs to a count there.
 // 2. DeviceRunLengthsKernel: each run's length, the next run's start (or num_items) minus its own, and the number of
 //    runs to d_num_runs_out. The number of runs stays on the device: the grid is sized by num_items, and its
 //    blocks stride over the runs the count says there are.
@@ -15,8 +15,6 @@
 #include <strata/util/error.cuh>
 #include <strata/util/temporary_storage.cuh>
 #include <strata/util/type_traits.cuh>
-
-#include <thrust/iterator/counting_iterator.h>
 
 #include <cuda/std/functional>
 
@@ -61,14 +59,13 @@ cudaError_t encode(void* d_temp_storage, size_t& temp_storage_bytes, InputIterat
                    UniqueOutputIteratorT d_unique_out, LengthsOutputIteratorT d_lengths_out,
                    NumRunsOutputIteratorT d_num_runs_out, OffsetT num_items, cudaStream_t stream)
 {
-  using StartsT = select::by_key_values<thrust::counting_iterator<OffsetT>, OffsetT*>;
+  using StartsT = select::item_indices<OffsetT*>;
   using UniqueT =
     DispatchSelect<InputIteratorT, select::no_flags, UniqueOutputIteratorT, OffsetT*, select::no_select_op,
                    cuda::std::equal_to<>, OffsetT, select::mode::unique, false, StartsT>;
   const auto unique = [&](void* temp, size_t& bytes, OffsetT* run_starts, OffsetT* num_runs) {
     return UniqueT::Dispatch(temp, bytes, d_in, select::no_flags{}, d_unique_out, num_runs, select::no_select_op{},
-                             cuda::std::equal_to<>{}, num_items, stream,
-                             StartsT{thrust::counting_iterator<OffsetT>(OffsetT(0)), run_starts});
+                             cuda::std::equal_to<>{}, num_items, stream, StartsT{run_starts});
   };
   size_t unique_bytes = 0;
   STRATA_RETURN_IF_ERROR(unique(nullptr, unique_bytes, nullptr, nullptr));
