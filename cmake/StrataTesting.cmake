@@ -48,9 +48,9 @@ function(strata_add_test name)
   endif()
   # A test file without [large] cases never runs a 64-bit offset kernel (strata and Thrust pick 32-bit offsets up to
   # 2^31 - 1 items): it builds the 32-bit ones only, which halves the kernels of most of them. Its host code only
-  # makes inputs and checks outputs of up to tens of millions of items: it is built with -O0 (gcc's -O3 took half of
-  # the build's time). Files with [large] cases get -O3, their checks walk billions of items; tests/CMakeLists.txt
-  # takes -O out of the build type's flags.
+  # makes inputs and checks outputs of up to tens of millions of items: it is built with -O0 (gcc's optimizer is the
+  # costliest phase of these files at -O3). Files with [large] cases get -O3, their checks walk billions of items;
+  # tests/CMakeLists.txt takes -O out of the build type's flags.
   set(large_cases "")
   foreach(src IN LISTS ARG_SOURCES)
     get_filename_component(src ${src} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
