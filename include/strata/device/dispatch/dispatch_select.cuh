@@ -101,8 +101,8 @@ using policy_item_t = typename policy_item<InputIteratorT, ValuesT>::type;
 // The launches of a single-pass selection over the tiles of Policy (DeviceSelect's, DevicePartition's and the
 // three-way partition's): sizes or maps the temporary storage (tile states and the tile counter), then launches
 // `init_kernel` (a DeviceSelectInitKernel) and `sweep(programmatic, grid, tile_state, tile_counter,
-// prefetch_distance)`, the single-pass kernel `kernel` on `grid` blocks. No items: init_kernel writes the counts, 0.
-// One tile: the sweep alone, without tile state.
+// prefetch_distance, num_tiles)`, the single-pass kernel `kernel` on `grid` blocks. No items: init_kernel writes the
+// counts, 0. One tile: the sweep alone, without tile state.
 template <typename Policy, typename TileStateT, typename OffsetT, typename NumSelectedIteratorT, typename InitKernelT,
           typename KernelT, typename SweepT>
 cudaError_t launch_single_pass(void* d_temp_storage, size_t& temp_storage_bytes, OffsetT num_items,
@@ -135,7 +135,7 @@ cudaError_t launch_single_pass(void* d_temp_storage, size_t& temp_storage_bytes,
   }
   if (tiles == 1)
   {
-    return sweep(false, 1u, TileStateT{}, static_cast<unsigned int*>(nullptr), 0u);
+    return sweep(false, 1u, TileStateT{}, static_cast<unsigned int*>(nullptr), 0u, 1u);
   }
 
   size_t wave = 0;
@@ -147,7 +147,7 @@ cudaError_t launch_single_pass(void* d_temp_storage, size_t& temp_storage_bytes,
                                              tiles, tile_counter.get(), d_num_selected_out, false),
                                       stream));
   return sweep(ptx_version >= 900, grid_size, tile_state, tile_counter.get(),
-               static_cast<unsigned int>(wave * Policy::PREFETCH_QUARTER_WAVES / 4));
+               static_cast<unsigned int>(wave * Policy::PREFETCH_QUARTER_WAVES / 4), static_cast<unsigned int>(tiles));
 }
 } // namespace select
 } // namespace detail
@@ -184,17 +184,15 @@ struct DispatchSelect
     const auto kernel = detail::select::DeviceSelectSweepKernel<MaxPolicy, InputIteratorT, FlagsIteratorT,
                                                                 OutputIteratorT, NumSelectedIteratorT, SelectOpT,
                                                                 EqualityOpT, OffsetT, MODE, PARTITION, ValuesT>;
-    const size_t tiles =
-      static_cast<size_t>((num_items + OffsetT(Policy::TILE_ITEMS) - 1) / OffsetT(Policy::TILE_ITEMS));
     return detail::select::launch_single_pass<Policy, TileStateT>(
       d_temp_storage, temp_storage_bytes, num_items, d_num_selected_out,
       detail::select::DeviceSelectInitKernel<TileStateT, NumSelectedIteratorT, OffsetT>, kernel,
       [&](bool programmatic, unsigned int grid, const TileStateT& tile_state, unsigned int* counter,
-          unsigned int prefetch_distance) {
+          unsigned int prefetch_distance, unsigned int num_tiles) {
         return detail::check_launch(LaunchAfterShared(programmatic, dim3(grid), dim3(Policy::BLOCK_THREADS), 0, stream,
                                                       kernel, d_in, d_flags, d_out, d_num_selected_out, tile_state,
-                                                      counter, select_op, equality_op, num_items,
-                                                      static_cast<unsigned int>(tiles), prefetch_distance, values),
+                                                      counter, select_op, equality_op, num_items, num_tiles,
+                                                      prefetch_distance, values),
                                     stream);
       },
       stream, device, ptx_version);

@@ -82,18 +82,16 @@ struct DispatchThreeWayPartition
     const auto kernel = detail::three_way_partition::DeviceThreeWayPartitionKernel<
       MaxPolicy, InputIteratorT, FirstOutputIteratorT, SecondOutputIteratorT, UnselectedOutputIteratorT,
       NumSelectedIteratorT, SelectFirstPartOpT, SelectSecondPartOpT, OffsetT>;
-    const size_t tiles =
-      static_cast<size_t>((num_items + OffsetT(Policy::TILE_ITEMS) - 1) / OffsetT(Policy::TILE_ITEMS));
     return detail::select::launch_single_pass<Policy, TileStateT>(
       d_temp_storage, temp_storage_bytes, num_items, d_num_selected_out,
       detail::select::DeviceSelectInitKernel<TileStateT, NumSelectedIteratorT, OffsetT, 2>, kernel,
       [&](bool programmatic, unsigned int grid, const TileStateT& tile_state, unsigned int* counter,
-          unsigned int prefetch_distance) {
+          unsigned int prefetch_distance, unsigned int num_tiles) {
         return detail::check_launch(LaunchAfterShared(programmatic, dim3(grid), dim3(Policy::BLOCK_THREADS), 0, stream,
                                                       kernel, d_in, d_first_part_out, d_second_part_out,
                                                       d_unselected_out, d_num_selected_out, tile_state, counter,
-                                                      select_first_part_op, select_second_part_op, num_items,
-                                                      static_cast<unsigned int>(tiles), prefetch_distance),
+                                                      select_first_part_op, select_second_part_op, num_items, num_tiles,
+                                                      prefetch_distance),
                                     stream);
       },
       stream, device, ptx_version);
