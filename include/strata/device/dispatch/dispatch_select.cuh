@@ -98,6 +98,13 @@ struct policy_item<InputIteratorT, item_indices<IndexOutputIteratorT>>
 template <typename InputIteratorT, typename ValuesT>
 using policy_item_t = typename policy_item<InputIteratorT, ValuesT>::type;
 
+// The workload of the policy hub (tuning_select.cuh): what the selection writes besides the selected items.
+template <bool PARTITION, typename ValuesT>
+constexpr workload policy_workload_v = PARTITION ? workload::partition : workload::select;
+template <bool PARTITION, typename ValuesInputIteratorT, typename ValuesOutputIteratorT>
+constexpr workload policy_workload_v<PARTITION, by_key_values<ValuesInputIteratorT, ValuesOutputIteratorT>> =
+  workload::by_key;
+
 // The launches of a single-pass selection over the tiles of Policy (DeviceSelect's, DevicePartition's and the
 // three-way partition's): sizes or maps the temporary storage (tile states and the tile counter), then launches
 // `init_kernel` (a DeviceSelectInitKernel) and `sweep(programmatic, grid, tile_state, tile_counter,
@@ -157,7 +164,8 @@ cudaError_t launch_single_pass(void* d_temp_storage, size_t& temp_storage_bytes,
 template <typename InputIteratorT, typename FlagsIteratorT, typename OutputIteratorT, typename NumSelectedIteratorT,
           typename SelectOpT, typename EqualityOpT, typename OffsetT, detail::select::mode MODE, bool PARTITION,
           typename ValuesT   = detail::select::no_values,
-          typename PolicyHub = detail::select::policy_hub<detail::select::policy_item_t<InputIteratorT, ValuesT>>>
+          typename PolicyHub = detail::select::policy_hub<detail::select::policy_item_t<InputIteratorT, ValuesT>,
+                                                          detail::select::policy_workload_v<PARTITION, ValuesT>>>
 struct DispatchSelect
 {
   void* d_temp_storage;

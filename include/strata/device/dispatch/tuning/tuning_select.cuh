@@ -10,8 +10,16 @@ namespace detail
 {
 namespace select
 {
-// T: the items' value type.
-template <typename T>
+// What a selection writes besides the selected items, which changes what its tile should be.
+enum class workload
+{
+  select,    // the selected items only (DeviceSelect::If, Flagged, Unique; run starts)
+  partition, // every item: the rejected ones too (DevicePartition)
+  by_key,    // the selected keys and their values, read after the keys' look-back (DeviceSelect::UniqueByKey)
+};
+
+// T: the items' value type (UniqueByKey: the wider of the keys and the values).
+template <typename T, workload WORKLOAD = workload::select>
 struct policy_hub
 {
   static constexpr int ITEM_SIZE = static_cast<int>(sizeof(T));
@@ -26,13 +34,18 @@ struct policy_hub
   // Hopper: 256 threads, 96 bytes of items each (128 for 8-byte items), plain loads, a prefetch a wave ahead, and
   // registers bounded for 4 blocks per SM. Against 64 bytes each, LOAD_DEFAULT and no bound, select_if at 2^28
   // (bench/select/if.cu, H200): int32 1.40x as fast at 1% selected, 1.28x at 50%; int64 1.55x and 1.56x; at 2^20
-  // 0.97-1.06x.
+  // 0.97-1.06x. A partition of 8-byte items (it writes every item) takes 64 bytes each: 1.11x as fast as at 128 at
+  // 2^28 int64, 50% selected (H200). UniqueByKey (two streams in, two out) does not prefetch: at 2^28 int64 keys and
+  // values, 1.17x as fast as with the prefetch (H200).
   struct Policy900 : ChainedPolicy<900, Policy900, Policy600>
   {
     static constexpr int ITEMS =
-      ITEM_SIZE >= 8 ? items_for_bytes(128, ITEM_SIZE, 16) : items_for_bytes(96, ITEM_SIZE, 24);
-    using SelectPolicy =
-      AgentSelectPolicy<256, ITEMS, BLOCK_LOAD_WARP_TRANSPOSE, LOAD_PLAIN, BLOCK_SCAN_WARP_SCANS, 32, 256, 4, true, 4>;
+      ITEM_SIZE >= 8
+        ? (WORKLOAD == workload::partition ? items_for_bytes(64, ITEM_SIZE, 8) : items_for_bytes(128, ITEM_SIZE, 16))
+        : items_for_bytes(96, ITEM_SIZE, 24);
+    static constexpr int PREFETCH_QUARTER_WAVES = WORKLOAD == workload::by_key ? 0 : 4;
+    using SelectPolicy = AgentSelectPolicy<256, ITEMS, BLOCK_LOAD_WARP_TRANSPOSE, LOAD_PLAIN, BLOCK_SCAN_WARP_SCANS, 32,
+                                           256, PREFETCH_QUARTER_WAVES, true, 4>;
   };
 
   using MaxPolicy = Policy900;
