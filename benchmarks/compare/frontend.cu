@@ -1,5 +1,5 @@
-// The frontend end to end: strata::reduce, strata::inclusive_scan, strata::transform (x * 2) and strata::sort on
-// int32 data,
+// The frontend end to end: strata::reduce, strata::inclusive_scan, strata::transform (x * 2), strata::sort and
+// strata::copy_if (x > 0: about half the items) on int32 data,
 // against the same algorithm through Thrust (thrust::cuda::par.on(s)), through strata's device layer on a
 // pre-allocated buffer ("raw": the two-phase call with its temporary storage allocated once), and through CUB's
 // device layer the same way ("cub", for reference), in one process, on one non-blocking stream created once.
@@ -17,6 +17,10 @@
 //            sort the output buffer in place (sorted after the first call; a radix sort's work does not depend on the
 //            order); raw and cub are DeviceRadixSort::SortKeys from the input to the output, temporary storage
 //            allocated once. For the check, the output holds the input before strata's and Thrust's calls.
+//   copy_if (latency only): size_t k = strata::copy_if(strata::par.on(s), d, d + n, out, pred) - out, and
+//            thrust::copy_if(thrust::cuda::par.on(s), ...) (both return once the host holds the end); raw and cub
+//            are DeviceSelect::If into `out` with the count to a device word, cudaMemcpyAsync of the count to
+//            page-locked host memory, cudaStreamSynchronize(s).
 // frontend_throughput/<algo>/2^k/<library>, k = 24, 28: CUDA-event time of one call over inputs rotated through
 // more memory than the L2 holds, bytes counters set (reduce reads 4n bytes, the others read 4n and write 4n).
 // Libraries strata, raw, thrust, and for transform copy: a device-to-device cudaMemcpyAsync of the same 4n bytes
@@ -30,17 +34,21 @@
 #include <strata/device/device_reduce.cuh>
 #include <strata/device/device_scan.cuh>
 #include <strata/device/device_radix_sort.cuh>
+#include <strata/device/device_select.cuh>
 #include <strata/device/device_transform.cuh>
 #include <strata/execution/reduce.cuh>
 #include <strata/execution/scan.cuh>
+#include <strata/execution/select.cuh>
 #include <strata/execution/sort.cuh>
 #include <strata/execution/transform.cuh>
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
 #include <cub/device/device_transform.cuh>
 
+#include <thrust/copy.h>
 #include <thrust/reduce.h>
 #include <thrust/scan.h>
 #include <thrust/sort.h>
@@ -64,7 +72,8 @@ enum class algorithm
   reduce,
   inclusive_scan,
   transform,
-  sort
+  sort,
+  copy_if
 };
 
 enum class library
@@ -78,7 +87,7 @@ enum class library
 
 const char* name_of(algorithm alg)
 {
-  static const char* const names[] = {"reduce", "inclusive_scan", "transform", "sort"};
+  static const char* const names[] = {"reduce", "inclusive_scan", "transform", "sort", "copy_if"};
   return names[static_cast<int>(alg)];
 }
 
@@ -87,6 +96,15 @@ const char* name_of(library lib)
   static const char* const names[] = {"strata", "thrust", "raw", "cub", "copy"};
   return names[static_cast<int>(lib)];
 }
+
+// copy_if's predicate: x > 0, about half of the values of small_values_kernel.
+struct positive
+{
+  __host__ __device__ bool operator()(int x) const
+  {
+    return x > 0;
+  }
+};
 
 // Calls per case before timing starts: the pool reaches its high-water mark, kernels are loaded, caches are warm.
 constexpr int WARM_UP_CALLS = 10;
@@ -205,9 +223,14 @@ public:
       {
         strata::transform(strata::par.on(s), d_in, d_in + n_, data_.output(), strata_bench::twice<int>{});
       }
-      else
+      else if constexpr (ALG == algorithm::sort)
       {
         strata::sort(strata::par.on(s), data_.output(), data_.output() + n_);
+      }
+      else
+      {
+        value_ = static_cast<int>(strata::copy_if(strata::par.on(s), d_in, d_in + n_, data_.output(), positive{})
+                                  - data_.output());
       }
     }
     else if constexpr (LIB == library::thrust)
@@ -229,14 +252,14 @@ public:
     else
     {
       device_call(temp_->get(), d_in, s);
-      if constexpr (ALG == algorithm::reduce)
+      if constexpr (ALG == algorithm::reduce || ALG == algorithm::copy_if)
       {
         STRATA_BENCH_CHECK(cudaMemcpyAsync(host_sum_, sum_.get(), sizeof(int), cudaMemcpyDeviceToHost, s));
         STRATA_BENCH_CHECK(cudaStreamSynchronize(s));
         value_ = *host_sum_;
       }
     }
-    if constexpr (WAIT && ALG != algorithm::reduce)
+    if constexpr (WAIT && ALG != algorithm::reduce && ALG != algorithm::copy_if)
     {
       STRATA_BENCH_CHECK(cudaStreamSynchronize(s));
     }
@@ -265,6 +288,10 @@ public:
     {
       std::vector<int> out(data_.size());
       STRATA_BENCH_CHECK(cudaMemcpy(out.data(), data_.output(), out.size() * sizeof(int), cudaMemcpyDeviceToHost));
+      if constexpr (ALG == algorithm::copy_if)
+      {
+        out.push_back(value_); // the count
+      }
       return out;
     }
   }
@@ -300,9 +327,13 @@ private:
     {
       return strata::DeviceTransform::Transform(d_temp, bytes, d_in, out, n_, strata_bench::twice<int>{}, s);
     }
-    else if constexpr (LIB == library::raw)
+    else if constexpr (LIB == library::raw && ALG == algorithm::sort)
     {
       return strata::DeviceRadixSort::SortKeys(d_temp, bytes, d_in, out, n_, 0, int(sizeof(int) * 8), s);
+    }
+    else if constexpr (LIB == library::raw)
+    {
+      return strata::DeviceSelect::If(d_temp, bytes, d_in, out, sum_.get(), n_, positive{}, s);
     }
     else if constexpr (ALG == algorithm::reduce)
     {
@@ -316,9 +347,13 @@ private:
     {
       return cub::DeviceTransform::Transform(d_temp, bytes, d_in, out, n_, strata_bench::twice<int>{}, s);
     }
-    else
+    else if constexpr (ALG == algorithm::sort)
     {
       return cub::DeviceRadixSort::SortKeys(d_temp, bytes, d_in, out, n_, 0, int(sizeof(int) * 8), s);
+    }
+    else
+    {
+      return cub::DeviceSelect::If(d_temp, bytes, d_in, out, sum_.get(), n_, positive{}, s);
     }
   }
 
@@ -337,9 +372,13 @@ private:
     {
       thrust::transform(policy, d_in, d_in + n_, data_.output(), strata_bench::twice<int>{});
     }
-    else
+    else if constexpr (ALG == algorithm::sort)
     {
       thrust::sort(policy, data_.output(), data_.output() + n_);
+    }
+    else
+    {
+      value_ = static_cast<int>(thrust::copy_if(policy, d_in, d_in + n_, data_.output(), positive{}) - data_.output());
     }
   }
 
@@ -368,10 +407,10 @@ void validate(benchmark::State& state, int log2_n)
   }
 }
 
-// Bytes a call reads and writes.
+// Bytes a call reads and writes (copy_if: its reads, and half as many writes).
 std::size_t bytes_moved(algorithm alg, std::size_t n)
 {
-  return (alg == algorithm::reduce ? 1 : 2) * n * sizeof(int);
+  return (alg == algorithm::reduce ? 2 : alg == algorithm::copy_if ? 3 : 4) * n * sizeof(int) / 2;
 }
 
 template <algorithm ALG, library LIB>
@@ -447,7 +486,7 @@ void register_algorithm()
   {
     register_cases<ALG, true, library::strata, library::thrust, library::raw, library::cub>(log2_n);
   }
-  if constexpr (ALG != algorithm::sort)
+  if constexpr (ALG != algorithm::sort && ALG != algorithm::copy_if)
   {
     for (int log2_n : {24, 28})
     {
@@ -470,5 +509,6 @@ int main(int argc, char** argv)
   register_algorithm<algorithm::inclusive_scan>();
   register_algorithm<algorithm::transform>();
   register_algorithm<algorithm::sort>();
+  register_algorithm<algorithm::copy_if>();
   return strata_bench::run_benchmarks(argc, argv);
 }

@@ -6,26 +6,21 @@
 
 #include <thrust/adjacent_difference.h>
 #include <thrust/binary_search.h>
-#include <thrust/copy.h>
 #include <thrust/find.h>
 #include <thrust/functional.h>
 #include <thrust/merge.h>
 #include <thrust/mismatch.h>
-#include <thrust/partition.h>
 #include <thrust/reduce.h>
-#include <thrust/remove.h>
 #include <thrust/replace.h>
 #include <thrust/reverse.h>
 #include <thrust/set_operations.h>
-#include <thrust/sort.h>
 #include <thrust/transform.h>
-#include <thrust/unique.h>
 
 #include <algorithm>
 
 using namespace compat;
 
-TEST_CASE("Thrust's own algorithms through strata::par: compaction and by-key reductions", "[thrust][compat][fallback]")
+TEST_CASE("Thrust's own algorithms through strata::par: by-key reductions", "[thrust][compat][fallback]")
 {
   for (const std::size_t n : sizes())
   {
@@ -34,35 +29,6 @@ TEST_CASE("Thrust's own algorithms through strata::par: compaction and by-key re
     std::sort(sorted.begin(), sorted.end());
     for_each_kind(kinds<kind::vector, kind::universal>{}, [&](auto k) {
       constexpr kind K = decltype(k)::value;
-      compare("copy_if", name_of(K), n, [&](auto policy, record& r) {
-        with_range<kind::vector>(r, "input", in, [&](auto f, auto l) {
-          with_output<K>(r, "output", n, -99, [&](auto out) {
-            return thrust::copy_if(policy, f, l, out, is_positive{});
-          });
-        });
-      });
-      compare("copy_if", std::string(name_of(K)) + ", stencil", n, [&](auto policy, record& r) {
-        with_range<kind::vector>(r, "input", in, [&](auto f, auto l) {
-          with_output<K>(r, "output", n, -99, [&](auto out) {
-            return thrust::copy_if(policy, f, l, f, out, is_positive{});
-          });
-        });
-      });
-      compare("remove_if", name_of(K), n, [&](auto policy, record& r) {
-        with_range<K>(r, "data", in, [&](auto f, auto l) {
-          r.value("end offset", static_cast<long long>(thrust::remove_if(policy, f, l, is_positive{}) - f));
-        });
-      });
-      compare("unique", name_of(K), n, [&](auto policy, record& r) {
-        with_range<K>(r, "data", sorted, [&](auto f, auto l) {
-          r.value("end offset", static_cast<long long>(thrust::unique(policy, f, l) - f));
-        });
-      });
-      compare("unique_count", name_of(K), n, [&](auto policy, record& r) {
-        with_range<K>(r, "data", sorted, [&](auto f, auto l) {
-          r.value("count", static_cast<long long>(thrust::unique_count(policy, f, l)));
-        });
-      });
       compare("reduce_by_key", name_of(K), n, [&](auto policy, record& r) {
         with_range<kind::vector>(r, "keys", sorted, [&](auto kf, auto kl) {
           with_range<kind::vector>(r, "values", in, [&](auto vf, auto) {
@@ -74,11 +40,6 @@ TEST_CASE("Thrust's own algorithms through strata::par: compaction and by-key re
               });
             });
           });
-        });
-      });
-      compare("stable_partition", name_of(K), n, [&](auto policy, record& r) {
-        with_range<K>(r, "data", in, [&](auto f, auto l) {
-          r.value("middle", static_cast<long long>(thrust::stable_partition(policy, f, l, is_positive{}) - f));
         });
       });
     });

@@ -252,7 +252,8 @@ TEST_CASE("Thrust's algorithms given Thrust's policy run CUB, not strata (the ho
 
 namespace
 {
-// Thrust algorithms strata does not implement, through `policy` on `stream`; checks their results against std::.
+// Thrust algorithms through `policy` on `stream`, strata's (stable_partition, unique, copy_if) and Thrust's own
+// (reduce_by_key); checks their results against std::.
 template <typename Policy>
 void run_thrust_fallbacks(const Policy& policy, exec_test::gated_stream& stream)
 {
@@ -260,7 +261,7 @@ void run_thrust_fallbacks(const Policy& policy, exec_test::gated_stream& stream)
   const std::vector<int> h = strata_test::random_vector<int>(n, 3);
 
   thrust::device_vector<int> d = exec_test::upload(h);
-  // stable_partition: odd values first, each group in input order (Thrust's own, with a temporary copy of the data).
+  // stable_partition: odd values first, each group in input order (with a temporary copy of the data).
   std::vector<int> partitioned = h;
   std::stable_partition(partitioned.begin(), partitioned.end(), is_odd{});
   thrust::stable_partition(policy, d.begin(), d.end(), is_odd{});
