@@ -197,15 +197,6 @@ cudaError_t partition_copy_to(const PolicyT& policy, InputIt first, long long n,
                              select_none{}, policy);
 }
 
-// Runs `launch(CountT* d_count)` and returns the count it wrote (synchronizing the policy's stream).
-template <typename CountT, typename PolicyT, typename LaunchT>
-CountT count_to_host(const PolicyT& policy, const char* name, LaunchT&& launch)
-{
-  return host_value<CountT>(policy, name, [&](CountT* d_count) {
-    return launch(d_count);
-  });
-}
-
 // A selection of MODE from [first, last) (flags: unwrapped, or no_flags) to d_first (which may be first: in
 // place), returning the end of the output; nothing runs for an empty range.
 template <select::mode MODE, typename PolicyT, typename InputIt, typename FlagsIt, typename OutputIt, typename SelectOp,
@@ -219,7 +210,7 @@ OutputIt select_to_end(const PolicyT& policy, const char* name, InputIt first, I
   {
     return d_first;
   }
-  const CountT count = count_to_host<CountT>(policy, name, [&](CountT* d_count) {
+  const CountT count = host_value<CountT>(policy, name, [&](CountT* d_count) {
     return run_select<MODE>(policy, unwrap(first), flags, unwrap(d_first), d_count, select_op, equality_op, n);
   });
   return d_first + count;
@@ -397,7 +388,7 @@ thrust::pair<KeyIt, ValueIt> unique_by_key(const execution_policy<A>& policy, Ke
   {
     return thrust::pair<KeyIt, ValueIt>(keys_first, values_first);
   }
-  const CountT count = detail::frontend::count_to_host<CountT>(policy, "strata::unique_by_key", [&](CountT* d_count) {
+  const CountT count = detail::host_value<CountT>(policy, "strata::unique_by_key", [&](CountT* d_count) {
     return detail::frontend::unique_by_key_in_place(policy, detail::unwrap(keys_first), detail::unwrap(values_first), n,
                                                     d_count, detail::frontend::as_bool<BinaryPredicate, false>{pred});
   });
@@ -425,14 +416,13 @@ thrust::pair<KeyOutputIt, ValueOutputIt> unique_by_key_copy(const execution_poli
   {
     return thrust::pair<KeyOutputIt, ValueOutputIt>(keys_out, values_out);
   }
-  using ValuesT = detail::select::by_key_values<detail::unwrapped_t<ValueIt>, detail::unwrapped_t<ValueOutputIt>>;
-  const CountT count =
-    detail::frontend::count_to_host<CountT>(policy, "strata::unique_by_key_copy", [&](CountT* d_count) {
-      return detail::frontend::run_select<detail::select::mode::unique>(
-        policy, detail::unwrap(keys_first), detail::select::no_flags{}, detail::unwrap(keys_out), d_count,
-        detail::select::no_select_op{}, detail::frontend::as_bool<BinaryPredicate, false>{pred}, n,
-        ValuesT{detail::unwrap(values_first), detail::unwrap(values_out)});
-    });
+  using ValuesT      = detail::select::by_key_values<detail::unwrapped_t<ValueIt>, detail::unwrapped_t<ValueOutputIt>>;
+  const CountT count = detail::host_value<CountT>(policy, "strata::unique_by_key_copy", [&](CountT* d_count) {
+    return detail::frontend::run_select<detail::select::mode::unique>(
+      policy, detail::unwrap(keys_first), detail::select::no_flags{}, detail::unwrap(keys_out), d_count,
+      detail::select::no_select_op{}, detail::frontend::as_bool<BinaryPredicate, false>{pred}, n,
+      ValuesT{detail::unwrap(values_first), detail::unwrap(values_out)});
+  });
   return thrust::pair<KeyOutputIt, ValueOutputIt>(keys_out + count, values_out + count);
 }
 
@@ -458,7 +448,7 @@ ForwardIt partition(const execution_policy<A>& policy, ForwardIt first, ForwardI
   {
     return first;
   }
-  const CountT count = detail::frontend::count_to_host<CountT>(policy, "strata::partition", [&](CountT* d_count) {
+  const CountT count = detail::host_value<CountT>(policy, "strata::partition", [&](CountT* d_count) {
     return detail::frontend::partition_in_place(policy, detail::unwrap(first), n, d_count,
                                                 detail::frontend::as_bool<Predicate, false>{pred});
   });
@@ -476,12 +466,11 @@ ForwardIt stable_partition(const execution_policy<A>& policy, ForwardIt first, F
   {
     return first;
   }
-  const auto data = detail::unwrap(first);
-  const CountT count =
-    detail::frontend::count_to_host<CountT>(policy, "strata::stable_partition", [&](CountT* d_count) {
-      return detail::frontend::partition_in_place(policy, data, n, d_count,
-                                                  detail::frontend::as_bool<Predicate, false>{pred});
-    });
+  const auto data    = detail::unwrap(first);
+  const CountT count = detail::host_value<CountT>(policy, "strata::stable_partition", [&](CountT* d_count) {
+    return detail::frontend::partition_in_place(policy, data, n, d_count,
+                                                detail::frontend::as_bool<Predicate, false>{pred});
+  });
   // The rejected items, written in reverse order, are turned around (in stream order; the call does not wait).
   const long long rejected = static_cast<long long>(n - count);
   if (rejected > 1)
