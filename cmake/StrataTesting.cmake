@@ -49,19 +49,16 @@ function(strata_add_test name)
   # A test file without [large] cases never runs a 64-bit offset kernel (strata and Thrust pick 32-bit offsets up to
   # 2^31 - 1 items): it builds the 32-bit ones only, which halves the kernels of most of them. Its host code only
   # makes inputs and checks outputs of up to tens of millions of items: it is built with -O0 (gcc's optimizer is the
-  # costliest phase of these files at -O3). Files with [large] cases get -O3, their checks walk billions of items, and
-  # so do files that name STRATA_TEST_OPTIMIZE_HOST (a comment saying why: host checks that take minutes at -O0);
-  # tests/CMakeLists.txt takes -O out of the build type's flags.
+  # costliest phase of these files at -O3). Files with [large] cases get -O3, their checks walk billions of items;
+  # heavier host references go into a *.part.cu library built at -O3 (tests/CMakeLists.txt), which also takes -O out
+  # of the build type's flags.
   set(large_cases "")
-  set(optimize_host "")
   foreach(src IN LISTS ARG_SOURCES)
     get_filename_component(src ${src} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
     file(STRINGS ${src} found REGEX "\\[large\\]|STRATA_FORCE_64_BIT_OFFSETS" LIMIT_COUNT 1)
     list(APPEND large_cases ${found})
-    file(STRINGS ${src} found REGEX "STRATA_TEST_OPTIMIZE_HOST" LIMIT_COUNT 1)
-    list(APPEND optimize_host ${found})
   endforeach()
-  if(large_cases OR optimize_host)
+  if(large_cases)
     target_compile_options(${name} PRIVATE $<$<NOT:$<CONFIG:Debug>>:-O3>)
   else()
     target_compile_options(${name} PRIVATE -O0)

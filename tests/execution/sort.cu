@@ -7,7 +7,6 @@
 // sort the frontend picks (at compile time), Thrust's entry points given strata's policy run strata's, sorts captured
 // into a CUDA graph replay on fresh data, and an allocator that fails makes every algorithm throw strata::cuda_error
 // naming it. sort_by_key and stable_sort_by_key: sort_by_key.cu.
-// STRATA_TEST_OPTIMIZE_HOST: the reference sorts and the checks of millions of keys take minutes at -O0.
 #include "sort_support.cuh"
 
 #include <thrust/execution_policy.h>

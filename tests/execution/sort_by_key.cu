@@ -7,7 +7,6 @@
 // allocator and gives it back on the policy's stream, and returns before its kernels run. Also: which sort the
 // frontend picks, Thrust's entry points given strata's policy run strata's, sorts captured into a CUDA graph replay on
 // fresh data, and an allocator that fails makes every algorithm throw strata::cuda_error naming it.
-// STRATA_TEST_OPTIMIZE_HOST: the reference sorts and the checks of millions of keys take minutes at -O0.
 #include "sort_support.cuh"
 
 #include <thrust/functional.h>

@@ -327,3 +327,51 @@ std::vector<T> run_sort(exec_test::logged_stream& stream, thrust::device_vector<
   return exec_test::download(d);
 }
 } // namespace sort_test
+
+// -- the host references, compiled once with optimization -----------------------------------------------------
+
+// The test files' host code is built at -O0 (strata_add_test), where the references and checks of millions of keys
+// would take minutes: those of the key and pair types below are instantiated once, at -O3, in sort_reference.part.cu
+// (linked into both sort tests) and only declared here. Other instantiations stay in the test files.
+// clang-format off
+#define SORT_TEST_REFERENCE_KEYS(X)                                                                               \
+  X(std::uint8_t) X(std::int16_t) X(std::int32_t) X(std::int64_t) X(std::uint64_t) X(float) X(double) X(__half)  \
+  X(__nv_bfloat16) X(strata_test::custom_t)
+#define SORT_TEST_REFERENCE_PAIRS(X)                                                                              \
+  X(std::uint8_t, std::uint32_t) X(std::int32_t, std::uint32_t) X(float, std::uint64_t) X(std::int64_t, double)   \
+  X(strata_test::custom_t, std::uint32_t)
+// clang-format on
+
+#ifdef SORT_TEST_REFERENCE_DEFINITIONS
+#  define SORT_TEST_REFERENCE_EXTERN
+#else
+#  define SORT_TEST_REFERENCE_EXTERN extern
+#endif
+
+#define SORT_TEST_REFERENCE_COMPARE(T, C)                                                                     \
+  SORT_TEST_REFERENCE_EXTERN template std::vector<T> sort_test::stably_sorted<T, C>(std::vector<T>, C);       \
+  SORT_TEST_REFERENCE_EXTERN template void sort_test::require_sorted_permutation<T, C>(const std::vector<T>&, \
+                                                                                       const std::vector<T>&, C);
+#define SORT_TEST_REFERENCE_KEY(T)                                                                                  \
+  SORT_TEST_REFERENCE_EXTERN template std::vector<T> sort_test::make_keys<T>(std::size_t, merge_sort_test::entropy, \
+                                                                             std::uint64_t);                        \
+  SORT_TEST_REFERENCE_EXTERN template void sort_test::require_equal_keys<T>(const std::vector<T>&,                  \
+                                                                            const std::vector<T>&);                 \
+  SORT_TEST_REFERENCE_COMPARE(T, sort_test::host_less)                                                              \
+  SORT_TEST_REFERENCE_COMPARE(T, sort_test::host_greater)
+#define SORT_TEST_REFERENCE_PAIR_COMPARE(K, V, C)                                                                  \
+  SORT_TEST_REFERENCE_EXTERN template std::pair<std::vector<K>, std::vector<V>>                                    \
+  sort_test::stably_sorted_pairs<K, V, C>(const std::vector<K>&, C);                                               \
+  SORT_TEST_REFERENCE_EXTERN template void sort_test::require_pairs_moved_together<K, V, C>(const std::vector<K>&, \
+                                                                                            const std::vector<V>&, \
+                                                                                            const std::vector<K>&, C);
+#define SORT_TEST_REFERENCE_PAIR(K, V)                         \
+  SORT_TEST_REFERENCE_PAIR_COMPARE(K, V, sort_test::host_less) \
+  SORT_TEST_REFERENCE_PAIR_COMPARE(K, V, sort_test::host_greater)
+
+SORT_TEST_REFERENCE_KEYS(SORT_TEST_REFERENCE_KEY)
+SORT_TEST_REFERENCE_PAIRS(SORT_TEST_REFERENCE_PAIR)
+SORT_TEST_REFERENCE_COMPARE(strata_test::custom_t, sort_test::custom_by_bc)
+SORT_TEST_REFERENCE_COMPARE(std::int32_t, sort_test::by_magnitude)
+SORT_TEST_REFERENCE_PAIR_COMPARE(strata_test::custom_t, std::uint32_t, sort_test::custom_by_bc)
+SORT_TEST_REFERENCE_PAIR_COMPARE(std::int32_t, std::uint32_t, sort_test::by_magnitude)
