@@ -432,7 +432,7 @@ TEST_CASE("strata's compaction algorithms throw strata::cuda_error naming themse
   const auto fails = [&](const char* name, auto call) {
     INFO(name);
     stream.alloc.log().clear();
-    stream.alloc.log().fail_at(0, exec_test::failure::throws);
+    stream.alloc.log().fail_at(1, exec_test::failure::throws);
     exec_test::require_cuda_error(call, cudaErrorMemoryAllocation, name);
     stream.alloc.log().fail_at(0, exec_test::failure::none);
     untouched();
