@@ -38,14 +38,6 @@ using enable_if_count_t = cuda::std::enable_if_t<cuda::std::is_integral<NumItems
 // The select operator of the modes that take none.
 struct no_select_op
 {};
-
-// Enables UniqueByKey's forms with an equality operator: not a stream (a cudaStream_t, 0, a policy), which the forms
-// without one take in the same place.
-template <typename EqualityOpT>
-using enable_if_equality_op_t =
-  cuda::std::enable_if_t<!cuda::std::is_integral<EqualityOpT>::value && !cuda::std::is_pointer<EqualityOpT>::value
-                           && !is_env_v<EqualityOpT>,
-                         int>;
 } // namespace select
 } // namespace detail
 
@@ -190,7 +182,7 @@ struct DeviceSelect
   // -- UniqueByKey: the first key of each run of equal keys, and its value --------------------------------------------
   template <typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyOutputIteratorT,
             typename ValueOutputIteratorT, typename NumSelectedIteratorT, typename NumItemsT, typename EqualityOpT,
-            detail::select::enable_if_count_t<NumItemsT> = 0, detail::select::enable_if_equality_op_t<EqualityOpT> = 0>
+            detail::select::enable_if_count_t<NumItemsT> = 0, detail::enable_if_equality_op_t<EqualityOpT> = 0>
   static cudaError_t UniqueByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in,
                                  ValueInputIteratorT d_values_in, KeyOutputIteratorT d_keys_out,
                                  ValueOutputIteratorT d_values_out, NumSelectedIteratorT d_num_selected_out,
@@ -216,7 +208,7 @@ struct DeviceSelect
   template <typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyOutputIteratorT,
             typename ValueOutputIteratorT, typename NumSelectedIteratorT, typename NumItemsT, typename EqualityOpT,
             typename EnvT = detail::default_env, detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0,
-            detail::select::enable_if_equality_op_t<EqualityOpT> = 0>
+            detail::enable_if_equality_op_t<EqualityOpT> = 0>
   static cudaError_t UniqueByKey(KeyInputIteratorT d_keys_in, ValueInputIteratorT d_values_in,
                                  KeyOutputIteratorT d_keys_out, ValueOutputIteratorT d_values_out,
                                  NumSelectedIteratorT d_num_selected_out, NumItemsT num_items, EqualityOpT equality_op,

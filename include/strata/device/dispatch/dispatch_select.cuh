@@ -1,16 +1,16 @@
 // DispatchSelect: the kernels of DeviceSelect and DevicePartition and the host closure that sizes, checks and
 // launches them.
 //
-// More than one tile is two launches, as a scan's: a small kernel marks every tile's status INVALID and zeroes the
-// tile counter, then the single-pass kernel (AgentSelect) runs one wave of resident blocks that take tiles from the
-// counter (launched with programmatic stream serialization on sm_90; it waits in-kernel before touching the tile
-// state). One tile is one launch with no tile state. No items: one thread writes the count, 0.
+// The launches are single_pass_launch.cuh's: more than one tile is an init kernel, then the single-pass kernel
+// (AgentSelect) as one wave of resident blocks that take tiles from a counter; one tile is one launch with no tile
+// state; no items: one thread writes the count, 0.
 #pragma once
 
 #include <strata/agent/agent_select.cuh>
 #include <strata/config.cuh>
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/device/dispatch/dispatch_arguments.cuh>
+#include <strata/device/dispatch/single_pass_launch.cuh>
 #include <strata/device/dispatch/tuning/tuning_select.cuh>
 #include <strata/util/device.cuh>
 #include <strata/util/error.cuh>
@@ -26,33 +26,6 @@ namespace detail
 namespace select
 {
 STRATA_KERNELS_BEGIN
-
-// Marks every tile INVALID and zeroes the tile counter; with `write_zero` (no items), writes the NUM_COUNTS counts
-// (DeviceSelect's one, a three-way partition's two), 0.
-template <typename TileStateT, typename NumSelectedIteratorT, typename OffsetT, int NUM_COUNTS = 1>
-STRATA_KERNEL_ATTRIBUTES void DeviceSelectInitKernel(TileStateT tile_state, size_t num_tiles,
-                                                     unsigned int* tile_counter,
-                                                     NumSelectedIteratorT d_num_selected_out, bool write_zero)
-{
-  GridLaunchDependents();
-  const size_t tile = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (tile < num_tiles)
-  {
-    tile_state.InitializeStatus(tile);
-  }
-  if (tile == 0 && tile_counter != nullptr)
-  {
-    *tile_counter = 0;
-  }
-  if (tile == 0 && write_zero)
-  {
-    using CountT = non_void_value_t<NumSelectedIteratorT, OffsetT>;
-    for (int k = 0; k < NUM_COUNTS; ++k)
-    {
-      d_num_selected_out[k] = static_cast<CountT>(0);
-    }
-  }
-}
 
 template <typename MaxPolicyT, typename InputIteratorT, typename FlagsIteratorT, typename OutputIteratorT,
           typename NumSelectedIteratorT, typename SelectOpT, typename EqualityOpT, typename OffsetT, mode MODE,
@@ -105,57 +78,6 @@ template <bool PARTITION, typename ValuesInputIteratorT, typename ValuesOutputIt
 constexpr workload policy_workload_v<PARTITION, by_key_values<ValuesInputIteratorT, ValuesOutputIteratorT>> =
   workload::by_key;
 
-// The launches of a single-pass selection over the tiles of Policy (DeviceSelect's, DevicePartition's and the
-// three-way partition's): sizes or maps the temporary storage (tile states and the tile counter), then launches
-// `init_kernel` (a DeviceSelectInitKernel) and `sweep(programmatic, grid, tile_state, tile_counter,
-// prefetch_distance, num_tiles)`, the single-pass kernel `kernel` on `grid` blocks. No items: init_kernel writes the
-// counts, 0. One tile: the sweep alone, without tile state.
-template <typename Policy, typename TileStateT, typename OffsetT, typename NumSelectedIteratorT, typename InitKernelT,
-          typename KernelT, typename SweepT>
-cudaError_t launch_single_pass(void* d_temp_storage, size_t& temp_storage_bytes, OffsetT num_items,
-                               NumSelectedIteratorT d_num_selected_out, InitKernelT init_kernel, KernelT kernel,
-                               SweepT&& sweep, cudaStream_t stream, int device, int ptx_version)
-{
-  const size_t tiles = static_cast<size_t>((num_items + OffsetT(Policy::TILE_ITEMS) - 1) / OffsetT(Policy::TILE_ITEMS));
-  if (tiles > size_t(0xffffffffu) / 2)
-  {
-    return cudaErrorInvalidValue; // tiles are numbered by a 32-bit counter
-  }
-
-  temporary_storage::layout<2> layout;
-  const bool look_back  = tiles > 1;
-  auto tile_state_bytes = layout.get_slot(0)->create_alias<char>(look_back ? TileStateT::AllocationSize(tiles) : 0);
-  auto tile_counter     = layout.get_slot(1)->create_alias<unsigned int>(look_back ? 1 : 0);
-  bool mapped           = false;
-  STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
-  if (!mapped)
-  {
-    return cudaSuccess;
-  }
-
-  constexpr int INIT_THREADS = 256;
-  if (tiles == 0)
-  {
-    return check_launch(Launch(dim3(1), dim3(1), stream, init_kernel, TileStateT{}, size_t(0), nullptr,
-                               d_num_selected_out, true),
-                        stream);
-  }
-  if (tiles == 1)
-  {
-    return sweep(false, 1u, TileStateT{}, static_cast<unsigned int*>(nullptr), 0u, 1u);
-  }
-
-  size_t wave = 0;
-  STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, Policy::BLOCK_THREADS, device, 0));
-  const unsigned int grid_size = static_cast<unsigned int>(!Policy::PERSISTENT || tiles < wave ? tiles : wave);
-  const TileStateT tile_state(tile_state_bytes.get(), tiles);
-  const unsigned int init_grid = static_cast<unsigned int>((tiles + INIT_THREADS - 1) / INIT_THREADS);
-  STRATA_RETURN_IF_ERROR(check_launch(Launch(dim3(init_grid), dim3(INIT_THREADS), stream, init_kernel, tile_state,
-                                             tiles, tile_counter.get(), d_num_selected_out, false),
-                                      stream));
-  return sweep(ptx_version >= 900, grid_size, tile_state, tile_counter.get(),
-               static_cast<unsigned int>(wave * Policy::PREFETCH_QUARTER_WAVES / 4), static_cast<unsigned int>(tiles));
-}
 } // namespace select
 } // namespace detail
 
@@ -192,9 +114,9 @@ struct DispatchSelect
     const auto kernel = detail::select::DeviceSelectSweepKernel<MaxPolicy, InputIteratorT, FlagsIteratorT,
                                                                 OutputIteratorT, NumSelectedIteratorT, SelectOpT,
                                                                 EqualityOpT, OffsetT, MODE, PARTITION, ValuesT>;
-    return detail::select::launch_single_pass<Policy, TileStateT>(
+    return detail::single_pass::launch<Policy, TileStateT>(
       d_temp_storage, temp_storage_bytes, num_items, d_num_selected_out,
-      detail::select::DeviceSelectInitKernel<TileStateT, NumSelectedIteratorT, OffsetT>, kernel,
+      detail::single_pass::DeviceSinglePassInitKernel<TileStateT, NumSelectedIteratorT, OffsetT>, kernel,
       [&](bool programmatic, unsigned int grid, const TileStateT& tile_state, unsigned int* counter,
           unsigned int prefetch_distance, unsigned int num_tiles) {
         return detail::check_launch(LaunchAfterShared(programmatic, dim3(grid), dim3(Policy::BLOCK_THREADS), 0, stream,

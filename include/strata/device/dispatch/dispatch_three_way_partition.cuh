@@ -1,6 +1,6 @@
 // DispatchThreeWayPartition: the kernel of DevicePartition::If with two selection operators, and the host closure
-// that sizes, checks and launches it, with DispatchSelect's launch sequence (detail::select::launch_single_pass: no
-// items write both counts, 0) and DeviceSelect's policy for the item type.
+// that sizes, checks and launches it, with the single-pass launch sequence (single_pass_launch.cuh: no items write
+// both counts, 0) and DeviceSelect's policy for the item type.
 #pragma once
 
 #include <strata/agent/agent_three_way_partition.cuh>
@@ -8,6 +8,7 @@
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/device/dispatch/dispatch_arguments.cuh>
 #include <strata/device/dispatch/dispatch_select.cuh>
+#include <strata/device/dispatch/single_pass_launch.cuh>
 #include <strata/device/dispatch/tuning/tuning_select.cuh>
 #include <strata/util/device.cuh>
 #include <strata/util/error.cuh>
@@ -82,9 +83,9 @@ struct DispatchThreeWayPartition
     const auto kernel = detail::three_way_partition::DeviceThreeWayPartitionKernel<
       MaxPolicy, InputIteratorT, FirstOutputIteratorT, SecondOutputIteratorT, UnselectedOutputIteratorT,
       NumSelectedIteratorT, SelectFirstPartOpT, SelectSecondPartOpT, OffsetT>;
-    return detail::select::launch_single_pass<Policy, TileStateT>(
+    return detail::single_pass::launch<Policy, TileStateT>(
       d_temp_storage, temp_storage_bytes, num_items, d_num_selected_out,
-      detail::select::DeviceSelectInitKernel<TileStateT, NumSelectedIteratorT, OffsetT, 2>, kernel,
+      detail::single_pass::DeviceSinglePassInitKernel<TileStateT, NumSelectedIteratorT, OffsetT, 2>, kernel,
       [&](bool programmatic, unsigned int grid, const TileStateT& tile_state, unsigned int* counter,
           unsigned int prefetch_distance, unsigned int num_tiles) {
         return detail::check_launch(LaunchAfterShared(programmatic, dim3(grid), dim3(Policy::BLOCK_THREADS), 0, stream,

@@ -301,6 +301,11 @@ using enable_if_env_t = std::enable_if_t<is_env_v<T>, int>;
 // out-of-place forms apart) and whose environment is EnvT.
 template <typename NumItemsT, typename EnvT>
 using enable_if_single_phase_t = std::enable_if_t<std::is_integral<NumItemsT>::value && is_env_v<EnvT>, int>;
+// Enables the forms with an equality operator (UniqueByKey's, ReduceByKey's): not a stream (a cudaStream_t, 0, a
+// policy), which the forms without one take in the same place.
+template <typename EqualityOpT>
+using enable_if_equality_op_t = std::enable_if_t<
+  !std::is_integral<EqualityOpT>::value && !std::is_pointer<EqualityOpT>::value && !is_env_v<EqualityOpT>, int>;
 
 // cudaErrorInvalidValue when `stream` belongs to another device than the current one, whose pool, device facts and
 // kernels a call uses (a precondition of every call); nothing is launched then and the runtime's last error stays

@@ -1,0 +1,107 @@
+// The launch sequence of the single-pass kernels that count what they write (DeviceSelect, DevicePartition and its
+// three-way form, DeviceReduce::ReduceByKey): the temporary storage (tile states and a tile counter), and
+//
+// - more than one tile: a small kernel marks every tile's status INVALID and zeroes the tile counter, then the
+//   single-pass kernel runs one wave of resident blocks that take tiles from the counter (launched with programmatic
+//   stream serialization on sm_90; it waits in-kernel before touching the tile state);
+// - one tile: the single-pass kernel alone, without tile state;
+// - no items: one thread writes the counts, 0.
+#pragma once
+
+#include <strata/config.cuh>
+#include <strata/util/device.cuh>
+#include <strata/util/error.cuh>
+#include <strata/util/ptx.cuh>
+#include <strata/util/temporary_storage.cuh>
+#include <strata/util/type_traits.cuh>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace single_pass
+{
+STRATA_KERNELS_BEGIN
+
+// Marks every tile INVALID and zeroes the tile counter; with `write_zero` (no items), writes the NUM_COUNTS counts
+// (DeviceSelect's one, a three-way partition's two; DeviceReduce::ReduceByKey's one), 0.
+template <typename TileStateT, typename NumSelectedIteratorT, typename OffsetT, int NUM_COUNTS = 1>
+STRATA_KERNEL_ATTRIBUTES void DeviceSinglePassInitKernel(TileStateT tile_state, size_t num_tiles,
+                                                         unsigned int* tile_counter,
+                                                         NumSelectedIteratorT d_num_selected_out, bool write_zero)
+{
+  GridLaunchDependents();
+  const size_t tile = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (tile < num_tiles)
+  {
+    tile_state.InitializeStatus(tile);
+  }
+  if (tile == 0 && tile_counter != nullptr)
+  {
+    *tile_counter = 0;
+  }
+  if (tile == 0 && write_zero)
+  {
+    using CountT = non_void_value_t<NumSelectedIteratorT, OffsetT>;
+    for (int k = 0; k < NUM_COUNTS; ++k)
+    {
+      d_num_selected_out[k] = static_cast<CountT>(0);
+    }
+  }
+}
+
+STRATA_KERNELS_END
+
+// The launches of a single pass over the tiles of Policy (DeviceSelect's, DevicePartition's, the three-way
+// partition's and DeviceReduce::ReduceByKey's): sizes or maps the temporary storage (tile states and the tile
+// counter), then launches `init_kernel` (a DeviceSinglePassInitKernel) and `sweep(programmatic, grid, tile_state,
+// tile_counter, prefetch_distance, num_tiles)`, the single-pass kernel `kernel` on `grid` blocks. No items:
+// init_kernel writes the counts, 0. One tile: the sweep alone, without tile state.
+template <typename Policy, typename TileStateT, typename OffsetT, typename NumSelectedIteratorT, typename InitKernelT,
+          typename KernelT, typename SweepT>
+cudaError_t launch(void* d_temp_storage, size_t& temp_storage_bytes, OffsetT num_items,
+                   NumSelectedIteratorT d_num_selected_out, InitKernelT init_kernel, KernelT kernel, SweepT&& sweep,
+                   cudaStream_t stream, int device, int ptx_version)
+{
+  const size_t tiles = static_cast<size_t>((num_items + OffsetT(Policy::TILE_ITEMS) - 1) / OffsetT(Policy::TILE_ITEMS));
+  if (tiles > size_t(0xffffffffu) / 2)
+  {
+    return cudaErrorInvalidValue; // tiles are numbered by a 32-bit counter
+  }
+
+  temporary_storage::layout<2> layout;
+  const bool look_back  = tiles > 1;
+  auto tile_state_bytes = layout.get_slot(0)->create_alias<char>(look_back ? TileStateT::AllocationSize(tiles) : 0);
+  auto tile_counter     = layout.get_slot(1)->create_alias<unsigned int>(look_back ? 1 : 0);
+  bool mapped           = false;
+  STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
+  if (!mapped)
+  {
+    return cudaSuccess;
+  }
+
+  constexpr int INIT_THREADS = 256;
+  if (tiles == 0)
+  {
+    return check_launch(Launch(dim3(1), dim3(1), stream, init_kernel, TileStateT{}, size_t(0), nullptr,
+                               d_num_selected_out, true),
+                        stream);
+  }
+  if (tiles == 1)
+  {
+    return sweep(false, 1u, TileStateT{}, static_cast<unsigned int*>(nullptr), 0u, 1u);
+  }
+
+  size_t wave = 0;
+  STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, Policy::BLOCK_THREADS, device, 0));
+  const unsigned int grid_size = static_cast<unsigned int>(!Policy::PERSISTENT || tiles < wave ? tiles : wave);
+  const TileStateT tile_state(tile_state_bytes.get(), tiles);
+  const unsigned int init_grid = static_cast<unsigned int>((tiles + INIT_THREADS - 1) / INIT_THREADS);
+  STRATA_RETURN_IF_ERROR(check_launch(Launch(dim3(init_grid), dim3(INIT_THREADS), stream, init_kernel, tile_state,
+                                             tiles, tile_counter.get(), d_num_selected_out, false),
+                                      stream));
+  return sweep(ptx_version >= 900, grid_size, tile_state, tile_counter.get(),
+               static_cast<unsigned int>(wave * Policy::PREFETCH_QUARTER_WAVES / 4), static_cast<unsigned int>(tiles));
+}
+} // namespace single_pass
+} // namespace detail
+STRATA_NAMESPACE_END
