@@ -6,6 +6,9 @@
 //   select/unique/<type>/...                DeviceSelect::Unique of runs of random length, 4 on average
 //   select/unique_by_key/<type>/...         DeviceSelect::UniqueByKey of the same keys, with values of the same type
 //   select/run_length_encode/<type>/...     DeviceRunLengthEncode::Encode of the same runs (int lengths)
+//   select/reduce_by_key/<type>/...         DeviceReduce::ReduceByKey of the same keys, sums of values of the same type
+//   select/reduce_by_key_f32/<type>/...     the same with float values (int32 keys only; the sums are checked against
+//                                           CUB's to a relative 1e-3, as the two group the additions differently)
 //   select/partition_if_50pct/<type>/...    DevicePartition::If with `x < threshold`, 50 percent selected
 //   select/partition_three_way/<type>/...   DevicePartition::If with `x < threshold(33%)` and `x < threshold(66%)`:
 //                                           about a third of the items in each part
@@ -15,23 +18,29 @@
 // (16-byte loads, XORed into a register, one word written per block), the bound of a pass that reads the input once;
 // strata is meant to reach 90% of its rate there. scripts/compare_report.py prints the ratios (other time / strata
 // time). GB/s counts each run's own traffic: for strata and cub the input read and the items written (keys and values
-// for UniqueByKey; the count of the last timed run, for select), for copy twice the input, for read the input.
+// for UniqueByKey and ReduceByKey; the count of the last timed run, for select), for copy twice the input, for read the input.
 #include <strata/device/device_partition.cuh>
+#include <strata/device/device_reduce.cuh>
 #include <strata/device/device_run_length_encode.cuh>
 #include <strata/device/device_select.cuh>
 
 #include <cub/device/device_partition.cuh>
+#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_select.cuh>
 
 #include "bench_util.cuh"
 
+#include <cuda/std/functional>
+
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -43,9 +52,17 @@ enum class algorithm
   unique,
   unique_by_key,
   run_length_encode,
+  reduce_by_key,
+  reduce_by_key_float,
   partition_if,
   partition_three_way
 };
+
+// The algorithms that read values beside their keys (from the workload's `unselected_` buffer, into `second_`).
+constexpr bool by_key(algorithm alg)
+{
+  return alg == algorithm::unique_by_key || alg == algorithm::reduce_by_key || alg == algorithm::reduce_by_key_float;
+}
 
 enum class library
 {
@@ -86,6 +103,16 @@ __global__ void fill_uniform_kernel(T* data, std::size_t n, std::uint64_t seed)
   }
 }
 
+// Floats uniform in [0, 1), multiples of 2^-24.
+__global__ void fill_unit_float_kernel(float* data, std::size_t n, std::uint64_t seed)
+{
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+  {
+    data[i] = static_cast<float>(mix(i, seed) >> 40) * 0x1p-24f;
+  }
+}
+
 // Runs of random length, 4 on average: a run starts wherever the hash of the index is 0 mod 4 (and at 0), so lengths
 // are geometric. Each item is the index of its run's first item, so neighbouring runs always differ.
 template <typename T>
@@ -114,15 +141,13 @@ public:
       , values_(static_cast<std::size_t>(n))
       , op_{threshold_for<T>(pct)}
       , second_op_{threshold_for<T>(2 * pct)}
-      , second_(ALG == algorithm::partition_three_way || ALG == algorithm::unique_by_key ? static_cast<std::size_t>(n)
-                                                                                         : 0)
-      , unselected_(
-          ALG == algorithm::partition_three_way || ALG == algorithm::unique_by_key ? static_cast<std::size_t>(n) : 0)
+      , second_(ALG == algorithm::partition_three_way || by_key(ALG) ? static_cast<std::size_t>(n) : 0)
+      , unselected_(ALG == algorithm::partition_three_way || by_key(ALG) ? static_cast<std::size_t>(n) : 0)
       , lengths_(ALG == algorithm::run_length_encode ? static_cast<std::size_t>(n) : 0)
   {
     for (std::size_t s = 0; s < values_.sets(); ++s)
     {
-      if constexpr (ALG == algorithm::unique || ALG == algorithm::unique_by_key || ALG == algorithm::run_length_encode)
+      if constexpr (ALG == algorithm::unique || by_key(ALG) || ALG == algorithm::run_length_encode)
       {
         fill_runs_kernel<<<1024, 256>>>(values_.at(s), values_.size(), 777 + s);
       }
@@ -132,7 +157,14 @@ public:
       }
       STRATA_BENCH_CHECK(cudaGetLastError());
     }
-    if constexpr (ALG == algorithm::unique_by_key)
+    if constexpr (ALG == algorithm::reduce_by_key_float)
+    {
+      static_assert(sizeof(T) == sizeof(float), "float values live in the keys' buffers");
+      fill_unit_float_kernel<<<1024, 256>>>(reinterpret_cast<float*>(unselected_.get()), static_cast<std::size_t>(n),
+                                            999);
+      STRATA_BENCH_CHECK(cudaGetLastError());
+    }
+    else if constexpr (by_key(ALG))
     {
       fill_uniform_kernel<<<1024, 256>>>(unselected_.get(), static_cast<std::size_t>(n), 999);
       STRATA_BENCH_CHECK(cudaGetLastError());
@@ -179,6 +211,23 @@ public:
       {
         return cub::DeviceSelect::UniqueByKey(d_temp, bytes, d_in, static_cast<const T*>(unselected_.get()), d_out,
                                               second_.get(), d_num_selected, n_, s);
+      }
+    }
+    else if constexpr (ALG == algorithm::reduce_by_key || ALG == algorithm::reduce_by_key_float)
+    {
+      // Values: the workload's `unselected_` buffer in (as floats for reduce_by_key_float), sums to `second_`.
+      using V           = std::conditional_t<ALG == algorithm::reduce_by_key_float, float, T>;
+      const V* d_values = reinterpret_cast<const V*>(unselected_.get());
+      V* d_sums         = reinterpret_cast<V*>(second_.get());
+      if constexpr (LIB == library::strata)
+      {
+        return strata::DeviceReduce::ReduceByKey(d_temp, bytes, d_in, d_out, d_values, d_sums, d_num_selected,
+                                                 cuda::std::plus<>{}, n_, s);
+      }
+      else
+      {
+        return cub::DeviceReduce::ReduceByKey(d_temp, bytes, d_in, d_out, d_values, d_sums, d_num_selected,
+                                              cuda::std::plus<>{}, n_, s);
       }
     }
     else if constexpr (ALG == algorithm::run_length_encode)
@@ -251,7 +300,7 @@ template <algorithm ALG, typename T>
 std::size_t items_written(std::size_t n, std::size_t selected)
 {
   return ALG == algorithm::select_if || ALG == algorithm::unique ? selected
-       : ALG == algorithm::unique_by_key                         ? 2 * selected // keys and values
+       : by_key(ALG)                                             ? 2 * selected // keys and values
        : ALG == algorithm::run_length_encode ? selected + (selected * sizeof(int) + sizeof(T) - 1) / sizeof(T)
                                              : n;
 }
@@ -355,7 +404,7 @@ void bench(benchmark::State& state, int log2_n, int pct)
     int selected = 0;
     STRATA_BENCH_CHECK(cudaMemcpy(&selected, num_selected.get(), sizeof(int), cudaMemcpyDeviceToHost));
     strata_bench::set_counters(state, items,
-                               (ALG == algorithm::unique_by_key ? 2 : 1) * in_bytes
+                               (by_key(ALG) ? 2 : 1) * in_bytes
                                  + items_written<ALG, T>(items, static_cast<std::size_t>(selected)) * sizeof(T));
     state.counters["selected"] = static_cast<double>(selected);
 
@@ -396,7 +445,15 @@ void bench(benchmark::State& state, int log2_n, int pct)
             all.insert(all.end(), packed.begin(), packed.end());
           }
         }
-        else if constexpr (ALG == algorithm::unique_by_key)
+        else if constexpr (ALG == algorithm::reduce_by_key_float)
+        {
+          counts[1] = 0; // the float sums are compared apart, to a tolerance
+          if (counts[0] >= 0 && counts[0] <= n)
+          {
+            append(d_out, counts[0]);
+          }
+        }
+        else if constexpr (by_key(ALG))
         {
           counts[1] = 0;
           if (counts[0] >= 0 && counts[0] <= n)
@@ -427,7 +484,7 @@ void bench(benchmark::State& state, int log2_n, int pct)
       STRATA_BENCH_CHECK(cudaMemset(out.get(), 0xa5, in_bytes));
       STRATA_BENCH_CHECK(cudaMemset(cub_out.get(), 0x5a, in_bytes));
       STRATA_BENCH_CHECK(cudaMemset(num_selected.get(), 0xff, 2 * sizeof(int)));
-      if constexpr (ALG == algorithm::unique_by_key || ALG == algorithm::partition_three_way)
+      if constexpr (by_key(ALG) || ALG == algorithm::partition_three_way)
       {
         STRATA_BENCH_CHECK(cudaMemset(work.second(), 0xa5, in_bytes));
       }
@@ -439,10 +496,27 @@ void bench(benchmark::State& state, int log2_n, int pct)
       std::vector<int> counts, cub_counts;
       STRATA_BENCH_CHECK(work.template run<library::strata>(temp.get(), bytes, 0, out.get(), num_selected.get(), 0));
       const std::vector<T> a = written_by(out.get(), num_selected.get(), counts);
+      std::vector<float> sums;
+      if constexpr (ALG == algorithm::reduce_by_key_float)
+      {
+        sums.resize(static_cast<std::size_t>(std::max(counts[0], 0)));
+        STRATA_BENCH_CHECK(cudaMemcpy(sums.data(), work.second(), sums.size() * sizeof(float), cudaMemcpyDeviceToHost));
+      }
       STRATA_BENCH_CHECK(
         work.template run<library::cub>(cub_temp.get(), cub_bytes, 0, cub_out.get(), cub_num_selected.get(), 0));
       const std::vector<T> b = written_by(cub_out.get(), cub_num_selected.get(), cub_counts);
-      if (counts != cub_counts || a != b || (a.empty() && counts[0] != 0))
+      bool sums_agree        = true;
+      if constexpr (ALG == algorithm::reduce_by_key_float)
+      {
+        std::vector<float> cub_sums(sums.size());
+        STRATA_BENCH_CHECK(
+          cudaMemcpy(cub_sums.data(), work.second(), cub_sums.size() * sizeof(float), cudaMemcpyDeviceToHost));
+        for (std::size_t i = 0; i < sums.size() && sums_agree; ++i)
+        {
+          sums_agree = std::fabs(sums[i] - cub_sums[i]) <= 1e-3f * std::max(1.0f, std::fabs(cub_sums[i]));
+        }
+      }
+      if (counts != cub_counts || a != b || (a.empty() && counts[0] != 0) || !sums_agree)
       {
         state.SkipWithError("strata and cub disagree");
       }
@@ -473,10 +547,12 @@ void register_case(std::initializer_list<int> pcts)
   {
     for (int log2_n : {20, 24, 28})
     {
-      const std::string name = ALG == algorithm::select_if         ? "select/if_" + std::to_string(pct) + "pct/"
-                             : ALG == algorithm::unique            ? std::string("select/unique/")
-                             : ALG == algorithm::unique_by_key     ? std::string("select/unique_by_key/")
-                             : ALG == algorithm::run_length_encode ? std::string("select/run_length_encode/")
+      const std::string name = ALG == algorithm::select_if           ? "select/if_" + std::to_string(pct) + "pct/"
+                             : ALG == algorithm::unique              ? std::string("select/unique/")
+                             : ALG == algorithm::unique_by_key       ? std::string("select/unique_by_key/")
+                             : ALG == algorithm::run_length_encode   ? std::string("select/run_length_encode/")
+                             : ALG == algorithm::reduce_by_key       ? std::string("select/reduce_by_key/")
+                             : ALG == algorithm::reduce_by_key_float ? std::string("select/reduce_by_key_f32/")
                              : ALG == algorithm::partition_if ? "select/partition_if_" + std::to_string(pct) + "pct/"
                                                               : std::string("select/partition_three_way/");
       const std::string base = name + strata_bench::type_name<T>() + "/2^" + std::to_string(log2_n);
@@ -502,6 +578,9 @@ int main(int argc, char** argv)
   register_case<algorithm::unique_by_key, std::int64_t>({0});
   register_case<algorithm::run_length_encode, std::int32_t>({0});
   register_case<algorithm::run_length_encode, std::int64_t>({0});
+  register_case<algorithm::reduce_by_key, std::int32_t>({0});
+  register_case<algorithm::reduce_by_key, std::int64_t>({0});
+  register_case<algorithm::reduce_by_key_float, std::int32_t>({0});
   register_case<algorithm::partition_if, std::int32_t>({50});
   register_case<algorithm::partition_if, std::int64_t>({50});
   register_case<algorithm::partition_three_way, std::int32_t>({33});

@@ -37,16 +37,26 @@ enum ScanTileStatus : cuda::std::uint32_t
 
 namespace detail
 {
-// How a tile's status and value are kept: one 64-bit word, one 128-bit word, or separate arrays.
+// How a tile's status and value are kept: one 64-bit word, one 128-bit word (up to 8 bytes of value, or 12 in two
+// parts: parts96), or separate arrays.
 enum class scan_tile_packing
 {
   word64,
   word128,
+  parts96,
   split
 };
 
+// A type whose value is an 8-byte part and a 4-byte part, though its size is 16 (a pair of a 32-bit count and an 8-byte
+// value): it specializes this with `value` true and `split(t, lo, hi)` / `join(lo, hi)`, and one 128-bit word holds it
+// beside its status, as for 8-byte values, instead of separate arrays.
+template <typename T, typename = void>
+struct scan_tile_parts96 : cuda::std::false_type
+{};
+
 template <typename T>
-constexpr scan_tile_packing scan_tile_packing_v = !cuda::std::is_trivially_copyable<T>::value ? scan_tile_packing::split
+constexpr scan_tile_packing scan_tile_packing_v = scan_tile_parts96<T>::value ? scan_tile_packing::parts96
+                                                : !cuda::std::is_trivially_copyable<T>::value ? scan_tile_packing::split
                                                 : (sizeof(T) <= 4 && alignof(T) <= 4) ? scan_tile_packing::word64
                                                 : (sizeof(T) <= 8 && alignof(T) <= 8) ? scan_tile_packing::word128
                                                                                       : scan_tile_packing::split;
@@ -148,6 +158,62 @@ private:
     bits_t bits = 0;
     memcpy(&bits, &value, sizeof(T));
     return bits;
+  }
+
+  word_t* words_ = nullptr;
+};
+
+// A value of two parts (8 and 4 bytes) in one 128-bit word: the 8-byte part, then the 4-byte part above the status.
+template <typename T>
+class ScanTileState<T, detail::scan_tile_packing::parts96>
+{
+  using parts = detail::scan_tile_parts96<T>;
+  struct alignas(16) word_t
+  {
+    unsigned long long lo;
+    unsigned long long hi;
+  };
+
+public:
+  static constexpr size_t AllocationSize(size_t num_tiles)
+  {
+    return num_tiles * sizeof(word_t);
+  }
+
+  ScanTileState() = default;
+  STRATA_HOST_DEVICE ScanTileState(void* storage, size_t /* num_tiles */)
+      : words_(static_cast<word_t*>(storage))
+  {}
+
+  STRATA_DEVICE STRATA_FORCEINLINE void InitializeStatus(size_t tile) const
+  {
+    StoreRelaxed128(words_ + tile, 0ull, static_cast<unsigned long long>(SCAN_TILE_INVALID));
+  }
+  STRATA_DEVICE STRATA_FORCEINLINE void SetPartial(size_t tile, const T& value) const
+  {
+    store(tile, SCAN_TILE_PARTIAL, value);
+  }
+  STRATA_DEVICE STRATA_FORCEINLINE void SetInclusive(size_t tile, const T& value) const
+  {
+    store(tile, SCAN_TILE_INCLUSIVE, value);
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE void Read(size_t tile, cuda::std::uint32_t& status, T& value) const
+  {
+    unsigned long long lo = 0;
+    unsigned long long hi = 0;
+    LoadRelaxed128(words_ + tile, lo, hi);
+    status = static_cast<cuda::std::uint32_t>(hi);
+    value  = parts::join(lo, static_cast<cuda::std::uint32_t>(hi >> 32));
+  }
+
+private:
+  STRATA_DEVICE STRATA_FORCEINLINE void store(size_t tile, cuda::std::uint32_t status, const T& value) const
+  {
+    unsigned long long lo  = 0;
+    cuda::std::uint32_t hi = 0;
+    parts::split(value, lo, hi);
+    StoreRelaxed128(words_ + tile, lo, (static_cast<unsigned long long>(hi) << 32) | status);
   }
 
   word_t* words_ = nullptr;

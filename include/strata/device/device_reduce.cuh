@@ -26,6 +26,7 @@
 #include <strata/config.cuh>
 #include <strata/device/dispatch/dispatch_arguments.cuh>
 #include <strata/device/dispatch/dispatch_reduce.cuh>
+#include <strata/device/dispatch/dispatch_reduce_by_key.cuh>
 #include <strata/device/dispatch/single_phase.cuh>
 #include <strata/nvtx.cuh>
 #include <strata/thread/thread_operators.cuh>
@@ -191,6 +192,61 @@ struct DeviceReduce
 #undef STRATA_DETAIL_REDUCE_SINGLE_PHASE
 #undef STRATA_DETAIL_REDUCE_EXTREMUM
 #undef STRATA_DETAIL_REDUCE_ARG
+
+  // ReduceByKey: for each run of consecutive keys that equality_op (==, unless given) finds equal, the run's last key
+  // to d_unique_out, the reduction of its values under `reduction_op` (associative) to d_aggregates_out, in run
+  // order, and the number of runs to *d_num_runs_out (in device memory; 0 for no items). One pass
+  // (dispatch/dispatch_reduce_by_key.cuh); aggregates are the same bits run to run, floating point included.
+  template <typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
+            typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename ReductionOpT,
+            typename NumItemsT, typename EqualityOpT,
+            cuda::std::enable_if_t<cuda::std::is_integral<NumItemsT>::value, int> = 0,
+            detail::enable_if_equality_op_t<EqualityOpT>                          = 0>
+  static cudaError_t ReduceByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,
+                                 UniqueOutputIteratorT d_unique_out, ValuesInputIteratorT d_values_in,
+                                 AggregatesOutputIteratorT d_aggregates_out, NumRunsOutputIteratorT d_num_runs_out,
+                                 ReductionOpT reduction_op, NumItemsT num_items, EqualityOpT equality_op,
+                                 cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceReduce::ReduceByKey");
+    return detail::reduce_by_key::run(d_temp_storage, temp_storage_bytes, d_keys_in, d_unique_out, d_values_in,
+                                      d_aggregates_out, d_num_runs_out, equality_op, reduction_op, num_items, stream);
+  }
+  template <typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
+            typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename ReductionOpT,
+            typename NumItemsT, cuda::std::enable_if_t<cuda::std::is_integral<NumItemsT>::value, int> = 0>
+  static cudaError_t ReduceByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,
+                                 UniqueOutputIteratorT d_unique_out, ValuesInputIteratorT d_values_in,
+                                 AggregatesOutputIteratorT d_aggregates_out, NumRunsOutputIteratorT d_num_runs_out,
+                                 ReductionOpT reduction_op, NumItemsT num_items, cudaStream_t stream = 0)
+  {
+    return ReduceByKey(d_temp_storage, temp_storage_bytes, d_keys_in, d_unique_out, d_values_in, d_aggregates_out,
+                       d_num_runs_out, reduction_op, num_items, cuda::std::equal_to<>{}, stream);
+  }
+  template <typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
+            typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename ReductionOpT,
+            typename NumItemsT, typename EqualityOpT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0, detail::enable_if_equality_op_t<EqualityOpT> = 0>
+  static cudaError_t ReduceByKey(KeysInputIteratorT d_keys_in, UniqueOutputIteratorT d_unique_out,
+                                 ValuesInputIteratorT d_values_in, AggregatesOutputIteratorT d_aggregates_out,
+                                 NumRunsOutputIteratorT d_num_runs_out, ReductionOpT reduction_op, NumItemsT num_items,
+                                 EqualityOpT equality_op, const EnvT& env = {})
+  {
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(ReduceByKey), d_keys_in, d_unique_out, d_values_in,
+                                     d_aggregates_out, d_num_runs_out, reduction_op, num_items, equality_op);
+  }
+  template <typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
+            typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename ReductionOpT,
+            typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t ReduceByKey(KeysInputIteratorT d_keys_in, UniqueOutputIteratorT d_unique_out,
+                                 ValuesInputIteratorT d_values_in, AggregatesOutputIteratorT d_aggregates_out,
+                                 NumRunsOutputIteratorT d_num_runs_out, ReductionOpT reduction_op, NumItemsT num_items,
+                                 const EnvT& env = {})
+  {
+    return ReduceByKey(d_keys_in, d_unique_out, d_values_in, d_aggregates_out, d_num_runs_out, reduction_op, num_items,
+                       cuda::std::equal_to<>{}, env);
+  }
 
 private:
   template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename ReductionOpT,

@@ -1,0 +1,356 @@
+// AgentReduceByKey: the block-wide body of DeviceReduce::ReduceByKey's single-pass kernel.
+//
+// A reduction by key is a single-pass inclusive scan of (runs, value) pairs. Item i is (head, values[i]), where head
+// is 1 when key i starts a run (i == 0, or !equality_op(keys[i - 1], keys[i])), under the operator
+// (r1, v1) . (r2, v2) = (r1 + r2, r2 ? v2 : v1 op v2), which counts the runs and restarts the value at every head
+// (associative whenever op is). After the scan, item i holds the number of runs up to it and the reduction of its
+// run up to it, so the last item of a run (a tail) writes its key to unique_out[runs - 1] and its value to
+// aggregates_out[runs - 1] (a run's last key, as CUB and Thrust's CUDA backend write: under a coarser equality than
+// ==, a run's keys may differ), and the input's last item writes the number of runs. Heads and tails come from
+// BlockDiscontinuity against the keys just before and just after the tile. A tile's runs are consecutive: where it
+// holds more than a thread each, they are compacted in shared memory and leave as consecutive stores. The tile scan and its decoupled
+// look-back are AgentScan's (detail::scan::tile_scan): operands are combined in sequence order, and where op is
+// not exact (floating point, user operators) the look-back folds its predecessors in order too, so aggregates are
+// the same bits run to run. Tiles are claimed from a counter by one wave of resident blocks, which prefetch the
+// keys and values of the tile a wave ahead into L2, as AgentScan's do.
+#pragma once
+
+#include <strata/agent/agent_scan.cuh>
+#include <strata/agent/agent_scan_by_key.cuh>
+#include <strata/agent/single_pass_scan_operators.cuh>
+#include <strata/block/block_discontinuity.cuh>
+#include <strata/block/block_load.cuh>
+#include <strata/config.cuh>
+#include <strata/util/type_traits.cuh>
+#include <strata/util/uninitialized.cuh>
+
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace reduce_by_key
+{
+// A scanned item: the number of runs that started up to it, and the reduction of its run up to it.
+template <typename OffsetT, typename V>
+struct run_value
+{
+  OffsetT runs;
+  V value;
+};
+
+// The operator of the scan: counts runs, and restarts the value where the right operand holds a head.
+template <typename ReductionOpT>
+struct run_op
+{
+  mutable ReductionOpT op; // mutable: an operator may have a non-const operator() (Thrust accepts those)
+  template <typename OffsetT, typename V>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE run_value<OffsetT, V> operator()(const run_value<OffsetT, V>& a,
+                                                                         const run_value<OffsetT, V>& b) const
+  {
+    return run_value<OffsetT, V>{static_cast<OffsetT>(a.runs + b.runs),
+                                 b.runs ? b.value : static_cast<V>(op(a.value, b.value))};
+  }
+};
+} // namespace reduce_by_key
+
+// A pair of a 32-bit run count and an 8-byte arithmetic value keeps its 12 bytes beside its status in one 128-bit word
+// of tile state (not in separate status and value arrays, whose look-back reads twice as long).
+template <typename V>
+struct scan_tile_parts96<reduce_by_key::run_value<cuda::std::uint32_t, V>,
+                         cuda::std::enable_if_t<sizeof(V) == 8 && cuda::std::is_arithmetic<V>::value>>
+    : cuda::std::true_type
+{
+  using T = reduce_by_key::run_value<cuda::std::uint32_t, V>;
+  static STRATA_DEVICE STRATA_FORCEINLINE void split(const T& t, unsigned long long& lo, cuda::std::uint32_t& hi)
+  {
+    memcpy(&lo, &t.value, sizeof(V));
+    hi = t.runs;
+  }
+  static STRATA_DEVICE STRATA_FORCEINLINE T join(unsigned long long lo, cuda::std::uint32_t hi)
+  {
+    T t;
+    memcpy(&t.value, &lo, sizeof(V));
+    t.runs = hi;
+    return t;
+  }
+};
+
+// The run-counting form of an exact operator is exact: the look-back may reduce its windows with a tree.
+template <typename OffsetT, typename V, typename ReductionOpT>
+struct scan_op_is_exact<reduce_by_key::run_value<OffsetT, V>, reduce_by_key::run_op<ReductionOpT>>
+    : scan_op_is_exact<V, ReductionOpT>
+{};
+} // namespace detail
+
+// PolicyT: an AgentScanPolicy (its store algorithm unused: runs leave by direct scatter). AccumT: the values'
+// accumulator.
+template <typename PolicyT, typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
+          typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename EqualityOpT,
+          typename ReductionOpT, typename OffsetT, typename AccumT>
+class AgentReduceByKey
+{
+  static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
+  static constexpr int TILE_ITEMS       = PolicyT::TILE_ITEMS;
+
+  using KeyT       = detail::it_value_t<KeysInputIteratorT>;
+  using ValueInT   = detail::it_value_t<ValuesInputIteratorT>;
+  using UniqueT    = detail::non_void_value_t<UniqueOutputIteratorT, KeyT>;
+  using AggregateT = detail::non_void_value_t<AggregatesOutputIteratorT, AccumT>;
+  using CountT     = detail::non_void_value_t<NumRunsOutputIteratorT, OffsetT>;
+  using PairT      = detail::reduce_by_key::run_value<OffsetT, AccumT>;
+  using PairOpT    = detail::reduce_by_key::run_op<ReductionOpT>;
+  using TileStateT = ScanTileState<PairT>;
+  using KeyLoadT   = BlockLoad<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using ValueLoadT = BlockLoad<ValueInT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using FlagsT     = BlockDiscontinuity<KeyT, BLOCK_THREADS>;
+  using TileScanT  = detail::scan::tile_scan<PolicyT, PairT, PairOpT, detail::scan::no_init, true>;
+
+  static constexpr bool PREFETCHABLE =
+    detail::scan::prefetchable_tiles_v<
+      PolicyT, KeysInputIteratorT, KeyT> && detail::scan::prefetchable_tiles_v<PolicyT, ValuesInputIteratorT, ValueInT>;
+
+public:
+  // Shared memory: the key and value loads, one after the other, and the scan with its look-back are never live at
+  // the same time; the flags' exchange sits between them.
+  struct TempStorage
+  {
+    union
+    {
+      typename KeyLoadT::TempStorage keys;
+      typename ValueLoadT::TempStorage values;
+      typename TileScanT::TempStorage scan;
+      // The runs that end in the tile, compacted in order: their keys, then their values.
+      struct
+      {
+        Uninitialized<UniqueT[TILE_ITEMS]> keys;
+        Uninitialized<AggregateT[TILE_ITEMS]> values;
+      } runs;
+    };
+    typename FlagsT::TempStorage flags;
+    // The run count of the tile's first item, and of its last with whether a run ends there.
+    OffsetT first_runs;
+    OffsetT last_runs;
+    int last_is_tail;
+    unsigned int tile_idx;
+  };
+
+  STRATA_DEVICE STRATA_FORCEINLINE
+  AgentReduceByKey(TempStorage& temp_storage, KeysInputIteratorT d_keys_in, UniqueOutputIteratorT d_unique_out,
+                   ValuesInputIteratorT d_values_in, AggregatesOutputIteratorT d_aggregates_out,
+                   NumRunsOutputIteratorT d_num_runs_out, EqualityOpT equality_op, ReductionOpT reduction_op,
+                   OffsetT num_items)
+      : temp_storage_(temp_storage)
+      , d_keys_in_(d_keys_in)
+      , d_unique_out_(d_unique_out)
+      , d_values_in_(d_values_in)
+      , d_aggregates_out_(d_aggregates_out)
+      , d_num_runs_out_(d_num_runs_out)
+      , equality_op_(equality_op)
+      , reduction_op_(reduction_op)
+      , num_items_(num_items)
+  {}
+
+  // Reduces tiles until none is left: tile 0 alone when `tile_counter` is null (a single tile), else the tiles the
+  // block claims from `tile_counter` (one, unless PERSISTENT).
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(unsigned int num_tiles, TileStateT tile_state,
+                                                     unsigned int* tile_counter, unsigned int prefetch_distance)
+  {
+    detail::scan::consume_claimed_tiles<PolicyT::PERSISTENT>(
+      temp_storage_.tile_idx, num_tiles, tile_counter,
+      [&](unsigned int tile_idx, auto is_last, unsigned int* claim_next) {
+        consume<decltype(is_last)::value>(tile_idx, num_tiles, tile_state, claim_next, prefetch_distance);
+      });
+  }
+
+private:
+  // The key before the tile, read by the thread that compares with it (thread 0).
+  STRATA_DEVICE STRATA_FORCEINLINE KeyT predecessor(OffsetT tile_offset, const KeyT (&keys)[ITEMS_PER_THREAD]) const
+  {
+    return threadIdx.x == 0 ? KeyT(d_keys_in_[tile_offset - OffsetT(1)]) : keys[0];
+  }
+
+  // Reduces tile `tile_idx`. With `claim_next`, thread 0 claims the block's next tile from it once the tile has its
+  // prefix, and leaves it in temp_storage_.tile_idx (read after the caller's barrier).
+  template <bool IS_LAST_TILE>
+  STRATA_DEVICE STRATA_FORCEINLINE void consume(unsigned int tile_idx, unsigned int num_tiles, TileStateT tile_state,
+                                                unsigned int* claim_next, unsigned int prefetch_distance)
+  {
+    const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
+    const int valid_items     = IS_LAST_TILE ? static_cast<int>(num_items_ - tile_offset) : TILE_ITEMS;
+
+    if constexpr (PREFETCHABLE)
+    {
+      // Whole tiles only (the last tile's end may not be a multiple of 16 bytes).
+      const unsigned long long ahead = static_cast<unsigned long long>(tile_idx) + prefetch_distance;
+      if (threadIdx.x == 0 && prefetch_distance > 0 && ahead + 1 < num_tiles)
+      {
+        const OffsetT ahead_offset = static_cast<OffsetT>(ahead) * OffsetT(TILE_ITEMS);
+        detail::scan::prefetch_tile<PolicyT>(d_keys_in_, ahead_offset);
+        detail::scan::prefetch_tile<PolicyT>(d_values_in_, ahead_offset);
+      }
+    }
+
+    // Load the keys and values; items past the end of the last tile repeat its first key and value.
+    KeyT keys[ITEMS_PER_THREAD];
+    ValueInT values[ITEMS_PER_THREAD];
+    if (IS_LAST_TILE)
+    {
+      const KeyT first_key = d_keys_in_[tile_offset];
+      KeyLoadT(temp_storage_.keys)
+        .template Load<PolicyT::LOAD_MODIFIER>(d_keys_in_ + tile_offset, keys, valid_items, first_key);
+      __syncthreads();
+      const ValueInT first_value = d_values_in_[tile_offset];
+      ValueLoadT(temp_storage_.values)
+        .template Load<PolicyT::LOAD_MODIFIER>(d_values_in_ + tile_offset, values, valid_items, first_value);
+    }
+    else
+    {
+      KeyLoadT(temp_storage_.keys).template Load<PolicyT::LOAD_MODIFIER>(d_keys_in_ + tile_offset, keys);
+      __syncthreads();
+      ValueLoadT(temp_storage_.values).template Load<PolicyT::LOAD_MODIFIER>(d_values_in_ + tile_offset, values);
+    }
+
+    // Heads and tails: the first item of the input is a head, its last a tail; elsewhere the keys around the tile
+    // decide.
+    int heads[ITEMS_PER_THREAD];
+    int tails[ITEMS_PER_THREAD];
+    const detail::scan::keys_differ<EqualityOpT> differ{equality_op_};
+    FlagsT flags(temp_storage_.flags);
+    if (IS_LAST_TILE)
+    {
+      if (tile_offset == OffsetT(0))
+      {
+        flags.FlagHeadsAndTails(heads, tails, keys, differ);
+      }
+      else
+      {
+        flags.FlagHeadsAndTails(heads, predecessor(tile_offset, keys), tails, keys, differ);
+      }
+      // Past the end nothing starts or ends; the input's last item ends its run.
+      STRATA_UNROLL
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      {
+        const int item = static_cast<int>(threadIdx.x) * ITEMS_PER_THREAD + i;
+        heads[i]       = item < valid_items ? heads[i] : 0;
+        tails[i]       = item < valid_items - 1 ? tails[i] : (item == valid_items - 1 ? 1 : 0);
+      }
+    }
+    else
+    {
+      // The key after the tile, read by the thread that compares with it.
+      const KeyT successor = threadIdx.x == BLOCK_THREADS - 1 ? KeyT(d_keys_in_[tile_offset + OffsetT(TILE_ITEMS)])
+                                                              : keys[ITEMS_PER_THREAD - 1];
+      if (tile_offset == OffsetT(0))
+      {
+        flags.FlagHeadsAndTails(heads, tails, successor, keys, differ);
+      }
+      else
+      {
+        flags.FlagHeadsAndTails(heads, predecessor(tile_offset, keys), tails, successor, keys, differ);
+      }
+    }
+
+    PairT items[ITEMS_PER_THREAD];
+    STRATA_UNROLL
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      items[i] = PairT{static_cast<OffsetT>(heads[i]), static_cast<AccumT>(values[i])};
+    }
+    __syncthreads();
+    // Scan in place, with the look-back for every tile but the first.
+    PairT(&scanned)[ITEMS_PER_THREAD] = items;
+    TileScanT{temp_storage_.scan, PairOpT{reduction_op_}, detail::scan::no_init{}}(tile_idx, IS_LAST_TILE, items,
+                                                                                   scanned, tile_state);
+    unsigned int claimed = 0;
+    if (claim_next != nullptr && threadIdx.x == 0)
+    {
+      claimed = atomicAdd(claim_next, 1u);
+    }
+
+    // The runs that end in the tile are consecutive: from the run of its first item to that of its last (less one
+    // where the last item's run goes on past the tile).
+    if (threadIdx.x == 0)
+    {
+      temp_storage_.first_runs = scanned[0].runs;
+    }
+    if (threadIdx.x == BLOCK_THREADS - 1)
+    {
+      temp_storage_.last_runs    = scanned[ITEMS_PER_THREAD - 1].runs;
+      temp_storage_.last_is_tail = IS_LAST_TILE ? 1 : tails[ITEMS_PER_THREAD - 1];
+    }
+    __syncthreads();
+    const OffsetT first_run = temp_storage_.first_runs - OffsetT(1);
+    const int tile_runs =
+      static_cast<int>(temp_storage_.last_runs - temp_storage_.first_runs) + temp_storage_.last_is_tail;
+
+    // Each run's last key and its value, written where the run ends: through shared memory as consecutive stores
+    // where the tile holds more runs than threads, directly otherwise.
+    if (tile_runs > BLOCK_THREADS)
+    {
+      auto& run_keys   = temp_storage_.runs.keys.Alias();
+      auto& run_values = temp_storage_.runs.values.Alias();
+      STRATA_UNROLL
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      {
+        if (tails[i])
+        {
+          const int slot   = static_cast<int>(scanned[i].runs - OffsetT(1) - first_run);
+          run_keys[slot]   = static_cast<UniqueT>(keys[i]);
+          run_values[slot] = static_cast<AggregateT>(scanned[i].value);
+        }
+      }
+      __syncthreads();
+      for (int slot = static_cast<int>(threadIdx.x); slot < tile_runs; slot += BLOCK_THREADS)
+      {
+        d_unique_out_[first_run + OffsetT(slot)]     = run_keys[slot];
+        d_aggregates_out_[first_run + OffsetT(slot)] = run_values[slot];
+      }
+    }
+    else
+    {
+      STRATA_UNROLL
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      {
+        if (tails[i])
+        {
+          const OffsetT run      = scanned[i].runs - OffsetT(1);
+          d_unique_out_[run]     = static_cast<UniqueT>(keys[i]);
+          d_aggregates_out_[run] = static_cast<AggregateT>(scanned[i].value);
+        }
+      }
+    }
+    if (IS_LAST_TILE)
+    {
+      const int last = valid_items - 1;
+      if (static_cast<int>(threadIdx.x) == last / ITEMS_PER_THREAD)
+      {
+        STRATA_UNROLL
+        for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+        {
+          if (i == last % ITEMS_PER_THREAD)
+          {
+            *d_num_runs_out_ = static_cast<CountT>(scanned[i].runs);
+          }
+        }
+      }
+    }
+    if (claim_next != nullptr && threadIdx.x == 0)
+    {
+      temp_storage_.tile_idx = claimed;
+    }
+  }
+
+  TempStorage& temp_storage_;
+  KeysInputIteratorT d_keys_in_;
+  UniqueOutputIteratorT d_unique_out_;
+  ValuesInputIteratorT d_values_in_;
+  AggregatesOutputIteratorT d_aggregates_out_;
+  NumRunsOutputIteratorT d_num_runs_out_;
+  EqualityOpT equality_op_;
+  ReductionOpT reduction_op_;
+  OffsetT num_items_;
+};
+
+STRATA_NAMESPACE_END

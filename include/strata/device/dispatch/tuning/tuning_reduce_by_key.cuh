@@ -1,0 +1,40 @@
+// The policies of DeviceReduce::ReduceByKey (agent/agent_reduce_by_key.cuh), per architecture: AgentScanPolicy's knobs,
+// with the tile sized by a key and an accumulator together (both are loaded into registers and pass through the tile's
+// shared memory, and the runs' keys and values are compacted there).
+#pragma once
+
+#include <strata/agent/agent_scan.cuh>
+#include <strata/config.cuh>
+#include <strata/device/dispatch/chained_policy.cuh>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace reduce_by_key
+{
+template <typename KeyT, typename AccumT>
+struct policy_hub
+{
+  static constexpr int PAIR_SIZE = static_cast<int>(sizeof(KeyT) + sizeof(AccumT));
+
+  // Before Hopper: 128 threads, about 64 bytes of keys and values each.
+  struct Policy600 : ChainedPolicy<600, Policy600, Policy600>
+  {
+    using ScanPolicy = AgentScanPolicy<128, items_for_bytes(64, PAIR_SIZE, 12), BLOCK_LOAD_WARP_TRANSPOSE, LOAD_DEFAULT,
+                                       BLOCK_STORE_WARP_TRANSPOSE, BLOCK_SCAN_WARP_SCANS, 32, 256, 0>;
+  };
+
+  // Hopper: 256 threads for pairs of up to 8 bytes, 128 for wider ones, about 176 bytes of keys and values each (at
+  // most 14 pairs), a prefetch a wave ahead, registers bounded for 3 blocks per SM (2 for wide pairs).
+  struct Policy900 : ChainedPolicy<900, Policy900, Policy600>
+  {
+    using ScanPolicy = AgentScanPolicy<PAIR_SIZE <= 8 ? 256 : 128, items_for_bytes(176, PAIR_SIZE, 14),
+                                       BLOCK_LOAD_WARP_TRANSPOSE, LOAD_DEFAULT, BLOCK_STORE_WARP_TRANSPOSE,
+                                       BLOCK_SCAN_WARP_SCANS, 32, 256, 4, true, PAIR_SIZE <= 8 ? 3 : 2>;
+  };
+
+  using MaxPolicy = Policy900;
+};
+} // namespace reduce_by_key
+} // namespace detail
+STRATA_NAMESPACE_END
