@@ -5,8 +5,7 @@
 // current one fails before anything is launched (on a machine with two GPUs or more; skipped on one with one).
 #include "support.cuh"
 
-#include <thrust/iterator/constant_iterator.h>
-#include <thrust/reduce.h>
+#include <thrust/set_operations.h>
 
 #include <cuda/std/functional>
 #include <cuda/stream_ref>
@@ -14,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <iterator>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -54,19 +54,18 @@ void require_refused(const char* name, Call&& call)
 TEST_CASE("a Thrust algorithm whose temporary buffer the allocator cannot give throws strata::cuda_error",
           "[execution][thrust][allocator][errors]")
 {
-  // thrust::reduce_by_key: an algorithm strata does not implement yet, whose CUDA backend takes a temporary buffer.
+  // thrust::set_union: an algorithm strata does not implement, whose CUDA backend takes a temporary buffer.
   exec_test::logged_stream stream;
   const std::size_t n = 100003;
-  std::vector<int> h  = strata_test::random_vector<int>(n, 21);
-  for (int& x : h)
-  {
-    x &= 255; // few distinct keys: runs to reduce
-  }
-  std::sort(h.begin(), h.end());
-  std::vector<int> distinct = h;
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  const thrust::device_vector<int> keys = exec_test::upload(h);
-  thrust::device_vector<int> run_keys(n, -1), run_lengths(n, -1);
+  std::vector<int> a  = strata_test::random_vector<int>(n, 21);
+  std::vector<int> b  = strata_test::random_vector<int>(n, 22);
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  std::vector<int> merged;
+  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(merged));
+  const thrust::device_vector<int> d_a = exec_test::upload(a);
+  const thrust::device_vector<int> d_b = exec_test::upload(b);
+  thrust::device_vector<int> out(2 * n, -1);
 
   for (const exec_test::failure how : {exec_test::failure::throws, exec_test::failure::returns_null})
   {
@@ -76,24 +75,22 @@ TEST_CASE("a Thrust algorithm whose temporary buffer the allocator cannot give t
     // strata::cuda_error, as every call through strata's policy throws (not Thrust's bad_alloc).
     exec_test::require_cuda_error(
       [&] {
-        (void) thrust::reduce_by_key(stream.policy, keys.begin(), keys.end(), thrust::make_constant_iterator(1),
-                                     run_keys.begin(), run_lengths.begin());
+        (void) thrust::set_union(stream.policy, d_a.begin(), d_a.end(), d_b.begin(), d_b.end(), out.begin());
       },
       cudaErrorMemoryAllocation, "strata::execution_policy: a Thrust algorithm's temporary buffer");
     stream.sync();
     CHECK(stream.alloc.log().failed() == 1);
     stream.require_clean();
-    STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(run_keys), std::vector<int>(n, -1)); // nothing ran
+    STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(out), std::vector<int>(2 * n, -1)); // nothing ran
   }
 
   stream.alloc.log().fail_at(0, exec_test::failure::none);
   stream.alloc.log().clear();
-  const auto ends = thrust::reduce_by_key(stream.policy, keys.begin(), keys.end(), thrust::make_constant_iterator(1),
-                                          run_keys.begin(), run_lengths.begin());
+  const auto end = thrust::set_union(stream.policy, d_a.begin(), d_a.end(), d_b.begin(), d_b.end(), out.begin());
   stream.sync();
-  REQUIRE(ends.first - run_keys.begin() == static_cast<std::ptrdiff_t>(distinct.size()));
-  run_keys.resize(distinct.size());
-  STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(run_keys), distinct);
+  REQUIRE(end - out.begin() == static_cast<std::ptrdiff_t>(merged.size()));
+  out.resize(merged.size());
+  STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(out), merged);
   CHECK(stream.alloc.log().allocations() >= 1);
   stream.require_clean();
 }

@@ -10,7 +10,6 @@
 #include <thrust/functional.h>
 #include <thrust/merge.h>
 #include <thrust/mismatch.h>
-#include <thrust/reduce.h>
 #include <thrust/replace.h>
 #include <thrust/reverse.h>
 #include <thrust/set_operations.h>
@@ -19,32 +18,6 @@
 #include <algorithm>
 
 using namespace compat;
-
-TEST_CASE("Thrust's own algorithms through strata::par: by-key reductions", "[thrust][compat][fallback]")
-{
-  for (const std::size_t n : sizes())
-  {
-    const std::vector<int> in = random_values<int>(n, 81, -20, 20);
-    std::vector<int> sorted   = in;
-    std::sort(sorted.begin(), sorted.end());
-    for_each_kind(kinds<kind::vector, kind::universal>{}, [&](auto k) {
-      constexpr kind K = decltype(k)::value;
-      compare("reduce_by_key", name_of(K), n, [&](auto policy, record& r) {
-        with_range<kind::vector>(r, "keys", sorted, [&](auto kf, auto kl) {
-          with_range<kind::vector>(r, "values", in, [&](auto vf, auto) {
-            with_output<K>(r, "keys out", n, -99, [&](auto ko) {
-              with_output<K>(r, "values out", n, -99, [&](auto vo) {
-                const auto ends = thrust::reduce_by_key(policy, kf, kl, vf, ko, vo);
-                r.value("keys end offset", static_cast<long long>(ends.first - ko));
-                return ends.second;
-              });
-            });
-          });
-        });
-      });
-    });
-  }
-}
 
 TEST_CASE("Thrust's own algorithms through strata::par: merging, searching, rearranging", "[thrust][compat][fallback]")
 {

@@ -1,6 +1,6 @@
 // Thrust compatibility of the compaction algorithms: thrust::copy_if, remove_copy_if, remove_copy, remove_if, remove,
-// unique, unique_copy, unique_count, unique_by_key, unique_by_key_copy, partition, stable_partition, partition_copy
-// and stable_partition_copy give the same output through strata::par as through thrust::cuda::par
+// unique, unique_copy, unique_count, unique_by_key, unique_by_key_copy, partition, stable_partition, partition_copy,
+// stable_partition_copy and reduce_by_key give the same output through strata::par as through thrust::cuda::par
 // (thrust_compat.cuh): every output item, end iterator and count, with and without stencils, in device and in
 // host-accessible memory, through reverse iterators, with selection rates from none to all.
 #include "thrust_compat.cuh"
@@ -8,6 +8,7 @@
 #include <thrust/copy.h>
 #include <thrust/functional.h>
 #include <thrust/partition.h>
+#include <thrust/reduce.h>
 #include <thrust/remove.h>
 #include <thrust/unique.h>
 
@@ -219,6 +220,52 @@ TEST_CASE("thrust::partition, stable_partition, partition_copy and stable_partit
     compare("stable_partition", "reverse", n, [&](auto policy, record& r) {
       with_range<kind::reverse>(r, "data", in, [&](auto f, auto l) {
         r.value("middle", static_cast<long long>(thrust::stable_partition(policy, f, l, is_positive{}) - f));
+      });
+    });
+  }
+}
+
+TEST_CASE("thrust::reduce_by_key through strata::par", "[thrust][compat][select][reduce_by_key]")
+{
+  for (const std::size_t n : sizes())
+  {
+    const std::vector<int> in = random_values<int>(n, 81, -20, 20);
+    std::vector<int> sorted   = in;
+    std::sort(sorted.begin(), sorted.end());
+    for_each_kind(kinds<kind::vector, kind::universal>{}, [&](auto k) {
+      constexpr kind K = decltype(k)::value;
+      // Sorted keys (long runs), then the unsorted values as keys (runs of one or two), under ==; the unsorted keys
+      // again under a coarser equality, and with thrust::maximum.
+      for (const bool long_runs : {true, false})
+      {
+        compare("reduce_by_key", std::string(name_of(K)) + (long_runs ? ", sorted keys" : ", random keys"), n,
+                [&](auto policy, record& r) {
+                  with_range<kind::vector>(r, "keys", long_runs ? sorted : in, [&](auto kf, auto kl) {
+                    with_range<kind::vector>(r, "values", in, [&](auto vf, auto) {
+                      with_output<K>(r, "keys out", n, -99, [&](auto ko) {
+                        with_output<K>(r, "values out", n, -99, [&](auto vo) {
+                          const auto ends = thrust::reduce_by_key(policy, kf, kl, vf, ko, vo);
+                          r.value("keys end offset", static_cast<long long>(ends.first - ko));
+                          return ends.second;
+                        });
+                      });
+                    });
+                  });
+                });
+      }
+      compare("reduce_by_key", std::string(name_of(K)) + ", same quarter, maximum", n, [&](auto policy, record& r) {
+        with_range<kind::vector>(r, "keys", in, [&](auto kf, auto kl) {
+          with_range<kind::vector>(r, "values", in, [&](auto vf, auto) {
+            with_output<K>(r, "keys out", n, -99, [&](auto ko) {
+              with_output<K>(r, "values out", n, -99, [&](auto vo) {
+                const auto ends =
+                  thrust::reduce_by_key(policy, kf, kl, vf, ko, vo, same_quarter{}, thrust::maximum<int>{});
+                r.value("keys end offset", static_cast<long long>(ends.first - ko));
+                return ends.second;
+              });
+            });
+          });
+        });
       });
     });
   }

@@ -5,6 +5,7 @@
 //   auto new_end = strata::unique(strata::par.on(stream), v.begin(), v.end());             // in place
 //   auto ends = strata::partition_copy(strata::par.on(stream), first, last, yes, no, pred); // a pair of ends
 //   strata::copy_if_into(strata::par.on(stream), first, last, out, d_count, is_odd{});     // no synchronization
+//   auto ends = strata::reduce_by_key(strata::par.on(stream), kf, kl, vf, keys_out, sums_out); // run keys and sums
 //
 // Each call returns what std:: and thrust:: return: the end of what it wrote, which needs the number of items it
 // kept on the host. The device writes that number straight into the calling thread's page-locked result buffer and
@@ -18,7 +19,10 @@
 // order of the items they keep; partition (in place) leaves the selected items in order followed by the rejected
 // ones in reverse order (Thrust's CUDA backend, and DevicePartition's layout); partition_copy and
 // stable_partition_copy write both parts in order. unique's predicate is called as pred(previous, current) and an
-// item is kept unless it returns true. A stencil's predicate is called on the stencil's items.
+// item is kept unless it returns true. A stencil's predicate is called on the stencil's items. reduce_by_key
+// (DeviceReduce::ReduceByKey's single pass) accumulates in the values' type, with plus of the output's value type by
+// default, as Thrust does; floating-point sums are the same bits run to run, though grouped otherwise than
+// Thrust's.
 //
 // In place: remove_if, remove and unique write over their range in one pass (a tile writes only below its own end,
 // once every item it overwrites has been read; unique's tile reads the item before it first, and the only tile
@@ -34,6 +38,7 @@
 #include <strata/config.cuh>
 #include <strata/device/device_for.cuh>
 #include <strata/device/device_partition.cuh>
+#include <strata/device/device_reduce.cuh>
 #include <strata/device/device_select.cuh>
 #include <strata/device/device_transform.cuh>
 #include <strata/device/dispatch/dispatch_select.cuh>
@@ -53,6 +58,7 @@
 
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/discard_iterator.h>
+#include <thrust/detail/type_traits/iterator/is_output_iterator.h>
 #include <thrust/pair.h>
 
 #include <cstddef>
@@ -225,6 +231,24 @@ void select_into(const PolicyT& policy, const char* name, InputIt first, InputIt
   throw_on_error(run_select<MODE>(policy, unwrap(first), flags, unwrap(d_first), unwrap(d_count), select_op,
                                   equality_op, cuda::std::distance(first, last)),
                  name);
+}
+// Thrust's reduce_by_key types: the values accumulate in their own type, and the default operator is plus of the
+// output's value type (of the input's, where the output is an output-only iterator).
+template <typename ValueIt, typename ValueOutputIt>
+using reduce_by_key_plus = cuda::std::plus<std::conditional_t<thrust::detail::is_output_iterator<ValueOutputIt>,
+                                                              iter_value_t<ValueIt>, iter_value_t<ValueOutputIt>>>;
+
+// reduce_by_key of [keys, keys + n) and the values beside them, the number of runs to d_count; runs in `policy`.
+template <typename PolicyT, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt,
+          typename CountIt, typename BinaryPredicate, typename BinaryOp>
+cudaError_t run_reduce_by_key(const PolicyT& policy, KeyIt keys, ValueIt values, KeyOutputIt keys_out,
+                              ValueOutputIt values_out, CountIt d_count, BinaryPredicate pred, BinaryOp op, long long n)
+{
+  return run_single_phase(policy, [&](void* d_temp, std::size_t& bytes, cudaStream_t stream) {
+    return reduce_by_key::run<iter_value_t<ValueIt>>(d_temp, bytes, unwrap(keys), unwrap(keys_out), unwrap(values),
+                                                     unwrap(values_out), d_count, as_bool<BinaryPredicate, false>{pred},
+                                                     op, n, stream);
+  });
 }
 } // namespace frontend
 } // namespace detail
@@ -512,6 +536,49 @@ thrust::pair<TrueIt, FalseIt> stable_partition_copy(const execution_policy<A>& p
   return partition_copy(policy, first, last, out_true, out_false, pred);
 }
 
+// -- reduce_by_key -------------------------------------------------------------------------------------------
+
+// For each run of consecutive keys pred finds equal, its last key (as Thrust's CUDA backend writes) to keys_out and
+// the reduction of its values under op to values_out, in run order; returns the ends of both outputs.
+template <typename A, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt,
+          typename BinaryPredicate, typename BinaryOp>
+thrust::pair<KeyOutputIt, ValueOutputIt> reduce_by_key(const execution_policy<A>& policy, KeyIt keys_first,
+                                                       KeyIt keys_last, ValueIt values_first, KeyOutputIt keys_out,
+                                                       ValueOutputIt values_out, BinaryPredicate pred, BinaryOp op)
+{
+  STRATA_NVTX_RANGE("strata::reduce_by_key");
+  using CountT = detail::frontend::select_count_t<KeyIt>;
+  const auto n = cuda::std::distance(keys_first, keys_last);
+  if (n == 0)
+  {
+    return thrust::pair<KeyOutputIt, ValueOutputIt>(keys_out, values_out);
+  }
+  const CountT count = detail::host_value<CountT>(policy, "strata::reduce_by_key", [&](CountT* d_count) {
+    return detail::frontend::run_reduce_by_key(policy, keys_first, values_first, keys_out, values_out, d_count, pred,
+                                               op, n);
+  });
+  return thrust::pair<KeyOutputIt, ValueOutputIt>(keys_out + count, values_out + count);
+}
+
+template <typename A, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt,
+          typename BinaryPredicate>
+thrust::pair<KeyOutputIt, ValueOutputIt> reduce_by_key(const execution_policy<A>& policy, KeyIt keys_first,
+                                                       KeyIt keys_last, ValueIt values_first, KeyOutputIt keys_out,
+                                                       ValueOutputIt values_out, BinaryPredicate pred)
+{
+  return reduce_by_key(policy, keys_first, keys_last, values_first, keys_out, values_out, pred,
+                       detail::frontend::reduce_by_key_plus<ValueIt, ValueOutputIt>{});
+}
+
+template <typename A, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt>
+thrust::pair<KeyOutputIt, ValueOutputIt> reduce_by_key(const execution_policy<A>& policy, KeyIt keys_first,
+                                                       KeyIt keys_last, ValueIt values_first, KeyOutputIt keys_out,
+                                                       ValueOutputIt values_out)
+{
+  return reduce_by_key(policy, keys_first, keys_last, values_first, keys_out, values_out,
+                       cuda::std::equal_to<detail::iter_value_t<KeyIt>>{});
+}
+
 // -- the forms that leave the count in device memory ----------------------------------------------------------
 
 // copy_if, the number copied to *d_count; never synchronizes.
@@ -589,6 +656,21 @@ void unique_by_key_copy_into(const execution_policy<A>& policy, KeyIt keys_first
                            cuda::std::distance(keys_first, keys_last),
                            ValuesT{detail::unwrap(values_first), detail::unwrap(values_out)}),
                          "strata::unique_by_key_copy_into");
+}
+
+// reduce_by_key, the number of runs to *d_count.
+template <typename A, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt, typename CountIt,
+          typename BinaryPredicate = cuda::std::equal_to<detail::iter_value_t<KeyIt>>,
+          typename BinaryOp        = detail::frontend::reduce_by_key_plus<ValueIt, ValueOutputIt>>
+void reduce_by_key_into(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first,
+                        KeyOutputIt keys_out, ValueOutputIt values_out, CountIt d_count, BinaryPredicate pred = {},
+                        BinaryOp op = {})
+{
+  STRATA_NVTX_RANGE("strata::reduce_by_key_into");
+  detail::throw_on_error(detail::frontend::run_reduce_by_key(policy, keys_first, values_first, keys_out, values_out,
+                                                             detail::unwrap(d_count), pred, op,
+                                                             cuda::std::distance(keys_first, keys_last)),
+                         "strata::reduce_by_key_into");
 }
 
 // partition_copy, the number selected to d_counts[0] (and 0 to d_counts[1]: d_counts holds two counts).
