@@ -1,8 +1,8 @@
-// DeviceRunLengthEncode::Encode against runs counted on the host: items of 1, 4 and 8 bytes and a 16-byte user struct
-// in runs of random length, one run of everything, runs of one; every size class and partial last tile; lengths and
-// counts written as int, unsigned int and size_t; stream and graph launches; a transform_iterator input and a
-// discard_iterator for the unique items; the single-phase forms; bad input rejected before anything is written; no
-// items write 0 runs.
+// DeviceRunLengthEncode::Encode and NonTrivialRuns against runs counted on the host: items of 1, 4 and 8 bytes and a
+// 16-byte user struct in runs of random length, one run of everything, runs of one; every size class and partial last
+// tile; lengths, offsets and counts written as int, unsigned int and size_t; stream and graph launches; a
+// transform_iterator input and a discard_iterator for the unique items; the single-phase forms; bad input rejected
+// before anything is written; no items write 0 runs.
 #include <strata/device/device_run_length_encode.cuh>
 #include <strata/execution/policy.cuh>
 
@@ -89,6 +89,51 @@ void check_encode(const std::vector<T>& in, strata_test::launch_mode mode)
   strata_test::require_written_prefix("run lengths", d_lengths, want_lengths);
 }
 
+// The runs of more than one item: their starts and lengths.
+template <typename T, typename OffsetT, typename LengthT>
+void non_trivial_reference(const std::vector<T>& in, std::vector<OffsetT>& offsets, std::vector<LengthT>& lengths)
+{
+  offsets.clear();
+  lengths.clear();
+  for (std::size_t start = 0; start < in.size();)
+  {
+    std::size_t end = start + 1;
+    while (end < in.size() && in[end] == in[start])
+    {
+      ++end;
+    }
+    if (end - start > 1)
+    {
+      offsets.push_back(static_cast<OffsetT>(start));
+      lengths.push_back(static_cast<LengthT>(end - start));
+    }
+    start = end;
+  }
+}
+
+template <typename T, typename OffsetT, typename LengthT, typename NumT>
+void check_non_trivial(const std::vector<T>& in, strata_test::launch_mode mode)
+{
+  const std::size_t n = in.size();
+  CAPTURE(n);
+  std::vector<OffsetT> want_offsets;
+  std::vector<LengthT> want_lengths;
+  non_trivial_reference(in, want_offsets, want_lengths);
+  const strata_test::device_buffer<T> d_in(in);
+  strata_test::device_buffer<OffsetT> d_offsets(n + 32);
+  strata_test::device_buffer<LengthT> d_lengths(n + 32);
+  strata_test::device_buffer<NumT> d_num(1);
+  strata_test::launch(
+    [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+      return strata::DeviceRunLengthEncode::NonTrivialRuns(temp, bytes, d_in.data(), d_offsets.data(), d_lengths.data(),
+                                                           d_num.data(), n, s);
+    },
+    mode);
+  CHECK(static_cast<std::size_t>(d_num.download()[0]) == want_offsets.size());
+  strata_test::require_written_prefix("run offsets", d_offsets, want_offsets);
+  strata_test::require_written_prefix("run lengths", d_lengths, want_lengths);
+}
+
 template <typename T>
 void check_sizes(std::uint64_t salt)
 {
@@ -97,6 +142,25 @@ void check_sizes(std::uint64_t salt)
   {
     const auto mode = (n + round++) % 4 == 0 ? strata_test::launch_mode::graph : strata_test::launch_mode::stream;
     check_encode<T, int, std::size_t>(run_items<T>(n, 1 + n % 13, salt + n), mode);
+  }
+}
+
+// The reduction's tile for keys T (NonTrivialRuns runs on DeviceReduce::ReduceByKey's kernel, 32-bit lengths here).
+template <typename T>
+constexpr std::size_t non_trivial_tile()
+{
+  return strata::detail::reduce_by_key::policy_hub<T, std::uint32_t>::MaxPolicy::ScanPolicy::TILE_ITEMS;
+}
+
+template <typename T>
+void check_non_trivial_sizes(std::uint64_t salt)
+{
+  std::size_t round = 0;
+  for (const std::size_t n : strata_test::test_sizes(non_trivial_tile<T>(), MAX_ITEMS, salt))
+  {
+    const auto mode = (n + round++) % 4 == 0 ? strata_test::launch_mode::graph : strata_test::launch_mode::stream;
+    // Runs of 1 to 1 + n % 5 items: many runs of one between longer ones.
+    check_non_trivial<T, int, int, std::size_t>(run_items<T>(n, 1 + n % 5, salt + n), mode);
   }
 }
 } // namespace
@@ -135,6 +199,96 @@ TEST_CASE("DeviceRunLengthEncode::Encode of one run, of runs of one, and at ever
       }
     }
   }
+}
+
+TEST_CASE("DeviceRunLengthEncode::NonTrivialRuns finds every run of more than one item at every size class",
+          "[device][run_length_encode][non_trivial]")
+{
+  check_non_trivial_sizes<std::int32_t>(0x7f1);
+  check_non_trivial_sizes<std::uint8_t>(0x7f2);
+  check_non_trivial_sizes<std::int64_t>(0x7f3);
+  check_non_trivial_sizes<strata_test::custom_t>(0x7f4);
+}
+
+TEST_CASE("DeviceRunLengthEncode::NonTrivialRuns of one run, of runs of one, of runs of two, and at every partial last "
+          "tile",
+          "[device][run_length_encode][non_trivial]")
+{
+  using T             = std::int32_t;
+  const std::size_t t = non_trivial_tile<T>();
+  for (const std::size_t n :
+       {std::size_t(1), std::size_t(2), t - 1, t, t + 1, 3 * t + 5, strata_test::capped(MAX_ITEMS)})
+  {
+    check_non_trivial<T, unsigned int, std::size_t, int>(std::vector<T>(n, 42), strata_test::launch_mode::stream);
+    std::vector<T> distinct(n), pairs(n);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+      distinct[i] = static_cast<T>(i);
+      pairs[i]    = static_cast<T>(i / 2);
+    }
+    check_non_trivial<T, std::size_t, unsigned int, unsigned int>(distinct, strata_test::launch_mode::stream);
+    check_non_trivial<T, int, int, int>(pairs, strata_test::launch_mode::graph);
+  }
+  for (const std::size_t k : {1, 2, 9})
+  {
+    for (const std::size_t r : {std::size_t(0), std::size_t(1), t / 2, t - 1})
+    {
+      const std::size_t n = k * t + r;
+      if (n <= strata_test::capped(MAX_ITEMS))
+      {
+        check_non_trivial<T, int, int, int>(run_items<T>(n, 3, 0x7f5 + n), strata_test::launch_mode::stream);
+      }
+    }
+  }
+}
+
+TEST_CASE("DeviceRunLengthEncode::NonTrivialRuns single-phase, and bad input rejected before anything is written",
+          "[device][run_length_encode][non_trivial][errors]")
+{
+  constexpr int N             = 100000;
+  const std::vector<int> h_in = run_items<int>(N, 4, 0x7f6);
+  std::vector<int> want_offsets, want_lengths;
+  non_trivial_reference(h_in, want_offsets, want_lengths);
+  const strata_test::device_buffer<int> d_in(h_in);
+  {
+    strata_test::device_buffer<int> d_offsets(N), d_lengths(N), d_num(1);
+    REQUIRE(strata::DeviceRunLengthEncode::NonTrivialRuns(d_in.data(), d_offsets.data(), d_lengths.data(), d_num.data(),
+                                                          N, strata::par.on(cudaStream_t{0}))
+            == cudaSuccess);
+    STRATA_TEST_SYNC();
+    CHECK(static_cast<std::size_t>(d_num.download()[0]) == want_offsets.size());
+    strata_test::require_written_prefix("run offsets", d_offsets, want_offsets);
+    strata_test::require_written_prefix("run lengths", d_lengths, want_lengths);
+  }
+  strata_test::device_buffer<int> d_offsets(N), d_lengths(N), d_num(1);
+  int* const null = nullptr;
+  const auto call = [&](void* temp, std::size_t& bytes, const int* in, int* offsets, int* lengths, int* num,
+                        long long n) {
+    return strata::DeviceRunLengthEncode::NonTrivialRuns(temp, bytes, in, offsets, lengths, num, n, cudaStream_t{0});
+  };
+  std::size_t bytes = 0;
+  REQUIRE(call(nullptr, bytes, d_in.data(), d_offsets.data(), d_lengths.data(), d_num.data(), N) == cudaSuccess);
+  void* d_temp = nullptr;
+  STRATA_TEST_CUDA(cudaMalloc(&d_temp, bytes));
+  std::size_t b = bytes - 1;
+  CHECK(call(d_temp, b, d_in.data(), d_offsets.data(), d_lengths.data(), d_num.data(), N) == cudaErrorInvalidValue);
+  b = bytes;
+  CHECK(call(d_temp, b, d_in.data(), d_offsets.data(), d_lengths.data(), d_num.data(), -1) == cudaErrorInvalidValue);
+  CHECK(call(d_temp, b, null, d_offsets.data(), d_lengths.data(), d_num.data(), N) == cudaErrorInvalidValue);
+  CHECK(call(d_temp, b, d_in.data(), null, d_lengths.data(), d_num.data(), N) == cudaErrorInvalidValue);
+  CHECK(call(d_temp, b, d_in.data(), d_offsets.data(), null, d_num.data(), N) == cudaErrorInvalidValue);
+  CHECK(call(d_temp, b, d_in.data(), d_offsets.data(), d_lengths.data(), null, N) == cudaErrorInvalidValue);
+  STRATA_TEST_SYNC();
+  CHECK(strata_test::all_poisoned(d_offsets.download()));
+  CHECK(strata_test::all_poisoned(d_lengths.download()));
+  CHECK(strata_test::all_poisoned(d_num.download()));
+
+  std::size_t empty_bytes = 0;
+  REQUIRE(call(nullptr, empty_bytes, null, null, null, d_num.data(), 0) == cudaSuccess);
+  REQUIRE(call(d_temp, empty_bytes, null, null, null, d_num.data(), 0) == cudaSuccess);
+  STRATA_TEST_SYNC();
+  CHECK(d_num.download()[0] == 0);
+  STRATA_TEST_CUDA(cudaFree(d_temp));
 }
 
 namespace

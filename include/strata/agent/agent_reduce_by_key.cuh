@@ -83,20 +83,26 @@ struct scan_op_is_exact<reduce_by_key::run_value<OffsetT, V>, reduce_by_key::run
 {};
 } // namespace detail
 
-// PolicyT: an AgentScanPolicy (its store algorithm unused: runs leave by direct scatter). AccumT: the values'
-// accumulator.
+// PolicyT: an AgentScanPolicy (its store algorithm unused). AccumT: the values' accumulator.
+//
+// NON_TRIVIAL_RUNS: DeviceRunLengthEncode::NonTrivialRuns instead, over the runs of more than one item. The values are
+// 1s (ValuesInputIteratorT a constant iterator, op plus), the count goes up only where such a run starts (a head that
+// is no tail), which also restarts the value: the lengths of runs of one item run on into the next longer run's start
+// and are never written. Where such a run ends (a tail that is no head), its start (the item's index less its length,
+// plus one) goes to the first output and its length to the second.
 template <typename PolicyT, typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
           typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename EqualityOpT,
-          typename ReductionOpT, typename OffsetT, typename AccumT>
+          typename ReductionOpT, typename OffsetT, typename AccumT, bool NON_TRIVIAL_RUNS = false>
 class AgentReduceByKey
 {
   static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
   static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
   static constexpr int TILE_ITEMS       = PolicyT::TILE_ITEMS;
 
-  using KeyT       = detail::it_value_t<KeysInputIteratorT>;
-  using ValueInT   = detail::it_value_t<ValuesInputIteratorT>;
-  using UniqueT    = detail::non_void_value_t<UniqueOutputIteratorT, KeyT>;
+  using KeyT     = detail::it_value_t<KeysInputIteratorT>;
+  using ValueInT = detail::it_value_t<ValuesInputIteratorT>;
+  using UniqueT =
+    detail::non_void_value_t<UniqueOutputIteratorT, cuda::std::conditional_t<NON_TRIVIAL_RUNS, OffsetT, KeyT>>;
   using AggregateT = detail::non_void_value_t<AggregatesOutputIteratorT, AccumT>;
   using CountT     = detail::non_void_value_t<NumRunsOutputIteratorT, OffsetT>;
   using PairT      = detail::reduce_by_key::run_value<OffsetT, AccumT>;
@@ -107,9 +113,8 @@ class AgentReduceByKey
   using FlagsT     = BlockDiscontinuity<KeyT, BLOCK_THREADS>;
   using TileScanT  = detail::scan::tile_scan<PolicyT, PairT, PairOpT, detail::scan::no_init, true>;
 
-  static constexpr bool PREFETCHABLE =
-    detail::scan::prefetchable_tiles_v<
-      PolicyT, KeysInputIteratorT, KeyT> && detail::scan::prefetchable_tiles_v<PolicyT, ValuesInputIteratorT, ValueInT>;
+  static constexpr bool PREFETCH_KEYS   = detail::scan::prefetchable_tiles_v<PolicyT, KeysInputIteratorT, KeyT>;
+  static constexpr bool PREFETCH_VALUES = detail::scan::prefetchable_tiles_v<PolicyT, ValuesInputIteratorT, ValueInT>;
 
 public:
   // Shared memory: the key and value loads, one after the other, and the scan with its look-back are never live at
@@ -165,6 +170,27 @@ public:
   }
 
 private:
+  // Whether an item ends a run that is written: any run's last item, or in NON_TRIVIAL_RUNS a tail that is no head.
+  static STRATA_DEVICE STRATA_FORCEINLINE bool ends_run(int head, int tail)
+  {
+    return NON_TRIVIAL_RUNS ? (tail && !head) : tail != 0;
+  }
+
+  // What a run's end writes to the first output: its key, or in NON_TRIVIAL_RUNS the run's start (the ending item's
+  // index less the run's length, plus one).
+  STRATA_DEVICE STRATA_FORCEINLINE UniqueT run_key(const KeyT& key, OffsetT tile_offset, int i, const AccumT& length)
+  {
+    if constexpr (NON_TRIVIAL_RUNS)
+    {
+      const OffsetT item = tile_offset + static_cast<OffsetT>(static_cast<int>(threadIdx.x) * ITEMS_PER_THREAD + i);
+      return static_cast<UniqueT>(item - static_cast<OffsetT>(length) + OffsetT(1));
+    }
+    else
+    {
+      return static_cast<UniqueT>(key);
+    }
+  }
+
   // The key before the tile, read by the thread that compares with it (thread 0).
   STRATA_DEVICE STRATA_FORCEINLINE KeyT predecessor(OffsetT tile_offset, const KeyT (&keys)[ITEMS_PER_THREAD]) const
   {
@@ -180,7 +206,7 @@ private:
     const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
     const int valid_items     = IS_LAST_TILE ? static_cast<int>(num_items_ - tile_offset) : TILE_ITEMS;
 
-    if constexpr (PREFETCHABLE)
+    if constexpr (PREFETCH_KEYS)
     {
       // Whole tiles only (the last tile's end may not be a multiple of 16 bytes).
       const unsigned long long ahead = static_cast<unsigned long long>(tile_idx) + prefetch_distance;
@@ -188,7 +214,10 @@ private:
       {
         const OffsetT ahead_offset = static_cast<OffsetT>(ahead) * OffsetT(TILE_ITEMS);
         detail::scan::prefetch_tile<PolicyT>(d_keys_in_, ahead_offset);
-        detail::scan::prefetch_tile<PolicyT>(d_values_in_, ahead_offset);
+        if constexpr (PREFETCH_VALUES)
+        {
+          detail::scan::prefetch_tile<PolicyT>(d_values_in_, ahead_offset);
+        }
       }
     }
 
@@ -256,7 +285,8 @@ private:
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
-      items[i] = PairT{static_cast<OffsetT>(heads[i]), static_cast<AccumT>(values[i])};
+      const int counted = NON_TRIVIAL_RUNS ? (heads[i] && !tails[i]) : heads[i];
+      items[i]          = PairT{static_cast<OffsetT>(counted), static_cast<AccumT>(values[i])};
     }
     __syncthreads();
     // Scan in place, with the look-back for every tile but the first.
@@ -269,11 +299,12 @@ private:
       claimed = atomicAdd(claim_next, 1u);
     }
 
-    // The runs that end in the tile are consecutive: from the run of its first item to that of its last (less one
-    // where the last item's run goes on past the tile).
+    // The runs that end in the tile are consecutive: from the run of its first item (the next one, where that item is
+    // a run of one in NON_TRIVIAL_RUNS) to that of its last (less one where the last item's run goes on past the
+    // tile).
     if (threadIdx.x == 0)
     {
-      temp_storage_.first_runs = scanned[0].runs;
+      temp_storage_.first_runs = scanned[0].runs + OffsetT(NON_TRIVIAL_RUNS && heads[0] && tails[0] ? 1 : 0);
     }
     if (threadIdx.x == BLOCK_THREADS - 1)
     {
@@ -294,10 +325,10 @@ private:
       STRATA_UNROLL
       for (int i = 0; i < ITEMS_PER_THREAD; ++i)
       {
-        if (tails[i])
+        if (ends_run(heads[i], tails[i]))
         {
           const int slot   = static_cast<int>(scanned[i].runs - OffsetT(1) - first_run);
-          run_keys[slot]   = static_cast<UniqueT>(keys[i]);
+          run_keys[slot]   = run_key(keys[i], tile_offset, i, scanned[i].value);
           run_values[slot] = static_cast<AggregateT>(scanned[i].value);
         }
       }
@@ -313,10 +344,10 @@ private:
       STRATA_UNROLL
       for (int i = 0; i < ITEMS_PER_THREAD; ++i)
       {
-        if (tails[i])
+        if (ends_run(heads[i], tails[i]))
         {
           const OffsetT run      = scanned[i].runs - OffsetT(1);
-          d_unique_out_[run]     = static_cast<UniqueT>(keys[i]);
+          d_unique_out_[run]     = run_key(keys[i], tile_offset, i, scanned[i].value);
           d_aggregates_out_[run] = static_cast<AggregateT>(scanned[i].value);
         }
       }

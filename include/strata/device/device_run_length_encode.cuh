@@ -2,10 +2,13 @@
 //
 //   strata::DeviceRunLengthEncode::Encode(d_temp, bytes, d_in, d_unique_out, d_counts_out, d_num_runs_out, n);
 //   strata::DeviceRunLengthEncode::Encode(d_in, d_unique_out, d_counts_out, d_num_runs_out, n, stream);
+//   strata::DeviceRunLengthEncode::NonTrivialRuns(d_temp, bytes, d_in, d_offsets_out, d_lengths_out, d_num_runs_out, n);
 //
 // Encode: for each run of consecutive equal items (operator==), its first item to d_unique_out, its length to
 // d_counts_out, and the number of runs to *d_num_runs_out (in device memory). Two launches: DeviceSelect's Unique
-// with each run's start alongside, then the lengths from the starts (dispatch/dispatch_run_length_encode.cuh). Bad
+// with each run's start alongside, then the lengths from the starts (dispatch/dispatch_run_length_encode.cuh).
+// NonTrivialRuns: for each run of more than one equal item, its first item's index to d_offsets_out and its length to
+// d_lengths_out, and the number of such runs to *d_num_runs_out; one pass (DeviceReduce::ReduceByKey's kernel). Bad
 // arguments (a negative count; a null input or output when there are items; a null count output) give
 // cudaErrorInvalidValue and launch nothing; no items write 0 runs. Two-phase and single-phase forms, as
 // DeviceSelect's (strata/device/device_select.cuh).
@@ -39,6 +42,27 @@ struct DeviceRunLengthEncode
                             NumItemsT num_items, const EnvT& env = {})
   {
     return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(Encode), d_in, d_unique_out, d_counts_out,
+                                     d_num_runs_out, num_items);
+  }
+
+  template <typename InputIteratorT, typename OffsetsOutputIteratorT, typename LengthsOutputIteratorT,
+            typename NumRunsOutputIteratorT, typename NumItemsT, detail::select::enable_if_count_t<NumItemsT> = 0>
+  static cudaError_t NonTrivialRuns(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                                    OffsetsOutputIteratorT d_offsets_out, LengthsOutputIteratorT d_lengths_out,
+                                    NumRunsOutputIteratorT d_num_runs_out, NumItemsT num_items, cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceRunLengthEncode::NonTrivialRuns");
+    return detail::run_length_encode::run_non_trivial_runs(d_temp_storage, temp_storage_bytes, d_in, d_offsets_out,
+                                                           d_lengths_out, d_num_runs_out, num_items, stream);
+  }
+  template <typename InputIteratorT, typename OffsetsOutputIteratorT, typename LengthsOutputIteratorT,
+            typename NumRunsOutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
+            detail::enable_if_single_phase_t<NumItemsT, EnvT> = 0>
+  static cudaError_t NonTrivialRuns(InputIteratorT d_in, OffsetsOutputIteratorT d_offsets_out,
+                                    LengthsOutputIteratorT d_lengths_out, NumRunsOutputIteratorT d_num_runs_out,
+                                    NumItemsT num_items, const EnvT& env = {})
+  {
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NonTrivialRuns), d_in, d_offsets_out, d_lengths_out,
                                      d_num_runs_out, num_items);
   }
 };

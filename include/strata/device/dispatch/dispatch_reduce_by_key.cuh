@@ -26,7 +26,7 @@ STRATA_KERNELS_BEGIN
 
 template <typename MaxPolicyT, typename KeysInputIteratorT, typename UniqueOutputIteratorT,
           typename ValuesInputIteratorT, typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT,
-          typename EqualityOpT, typename ReductionOpT, typename OffsetT, typename AccumT>
+          typename EqualityOpT, typename ReductionOpT, typename OffsetT, typename AccumT, bool NON_TRIVIAL_RUNS>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ScanPolicy::BLOCK_THREADS,
                                            MaxPolicyT::ActivePolicy::ScanPolicy::MIN_BLOCKS_PER_SM) void
 DeviceReduceByKeyKernel(KeysInputIteratorT d_keys_in, UniqueOutputIteratorT d_unique_out,
@@ -38,7 +38,7 @@ DeviceReduceByKeyKernel(KeysInputIteratorT d_keys_in, UniqueOutputIteratorT d_un
   using Policy = typename MaxPolicyT::ActivePolicy::ScanPolicy;
   using Agent =
     AgentReduceByKey<Policy, KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT, AggregatesOutputIteratorT,
-                     NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, OffsetT, AccumT>;
+                     NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, OffsetT, AccumT, NON_TRIVIAL_RUNS>;
   __shared__ typename Agent::TempStorage temp_storage;
 
   GridDependencyWait();
@@ -55,11 +55,14 @@ using accum_t = accumulator_t<ReductionOpT, it_value_t<ValuesInputIteratorT>>;
 } // namespace reduce_by_key
 } // namespace detail
 
+// NON_TRIVIAL_RUNS: DeviceRunLengthEncode::NonTrivialRuns (AgentReduceByKey's form): the values are 1s and the outputs
+// the starts and lengths of the runs of more than one item.
 template <typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
           typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename EqualityOpT,
           typename ReductionOpT, typename OffsetT,
-          typename AccumT    = detail::reduce_by_key::accum_t<ReductionOpT, ValuesInputIteratorT>,
-          typename PolicyHub = detail::reduce_by_key::policy_hub<detail::it_value_t<KeysInputIteratorT>, AccumT>>
+          typename AccumT       = detail::reduce_by_key::accum_t<ReductionOpT, ValuesInputIteratorT>,
+          typename PolicyHub    = detail::reduce_by_key::policy_hub<detail::it_value_t<KeysInputIteratorT>, AccumT>,
+          bool NON_TRIVIAL_RUNS = false>
 struct DispatchReduceByKey
 {
   void* d_temp_storage;
@@ -85,7 +88,7 @@ struct DispatchReduceByKey
     using Policy      = typename ActivePolicyT::ScanPolicy;
     const auto kernel = detail::reduce_by_key::DeviceReduceByKeyKernel<
       MaxPolicy, KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT, AggregatesOutputIteratorT,
-      NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, OffsetT, AccumT>;
+      NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, OffsetT, AccumT, NON_TRIVIAL_RUNS>;
     return detail::single_pass::launch<Policy, TileStateT>(
       d_temp_storage, temp_storage_bytes, num_items, d_num_runs_out,
       detail::single_pass::DeviceSinglePassInitKernel<TileStateT, NumRunsOutputIteratorT, OffsetT>, kernel,

@@ -6,10 +6,14 @@
 // 2. DeviceRunLengthsKernel: each run's length, the next run's start (or num_items) minus its own, and the number of
 //    runs to d_num_runs_out. The number of runs stays on the device: the grid is sized by num_items, and its
 //    blocks stride over the runs the count says there are.
+//
+// DeviceRunLengthEncode::NonTrivialRuns is one launch (after the tile-state init): DeviceReduce::ReduceByKey's kernel
+// in its NON_TRIVIAL_RUNS form over 1s, which writes the start and the length of every run of more than one item.
 #pragma once
 
 #include <strata/config.cuh>
 #include <strata/device/dispatch/dispatch_arguments.cuh>
+#include <strata/device/dispatch/dispatch_reduce_by_key.cuh>
 #include <strata/device/dispatch/dispatch_select.cuh>
 #include <strata/util/device.cuh>
 #include <strata/util/error.cuh>
@@ -17,6 +21,8 @@
 #include <strata/util/type_traits.cuh>
 
 #include <cuda/std/functional>
+
+#include <thrust/iterator/constant_iterator.h>
 
 STRATA_NAMESPACE_BEGIN
 namespace detail
@@ -105,6 +111,27 @@ cudaError_t run_encode(void* d_temp_storage, size_t& temp_storage_bytes, InputIt
   return dispatch_offset(num_items, [&](auto offset) {
     return encode(d_temp_storage, temp_storage_bytes, d_in, d_unique_out, d_lengths_out, d_num_runs_out, offset,
                   stream);
+  });
+}
+// DeviceRunLengthEncode::NonTrivialRuns's body: checks the arguments (the count is written even for no items) and
+// encodes on the narrowest offsets that hold num_items.
+template <typename InputIteratorT, typename OffsetsOutputIteratorT, typename LengthsOutputIteratorT,
+          typename NumRunsOutputIteratorT, typename NumItemsT>
+cudaError_t run_non_trivial_runs(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                                 OffsetsOutputIteratorT d_offsets_out, LengthsOutputIteratorT d_lengths_out,
+                                 NumRunsOutputIteratorT d_num_runs_out, NumItemsT num_items, cudaStream_t stream)
+{
+  STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_in, d_offsets_out, false));
+  STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_in, d_lengths_out, false));
+  STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_in, d_num_runs_out, true));
+  return dispatch_offset(num_items, [&](auto offset) {
+    using OffsetT  = decltype(offset);
+    using OnesT    = thrust::constant_iterator<OffsetT>;
+    using Dispatch = DispatchReduceByKey<InputIteratorT, OffsetsOutputIteratorT, OnesT, LengthsOutputIteratorT,
+                                         NumRunsOutputIteratorT, cuda::std::equal_to<>, cuda::std::plus<>, OffsetT,
+                                         OffsetT, reduce_by_key::policy_hub<it_value_t<InputIteratorT>, OffsetT>, true>;
+    return Dispatch::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_offsets_out, OnesT(OffsetT(1)), d_lengths_out,
+                              d_num_runs_out, cuda::std::equal_to<>{}, cuda::std::plus<>{}, offset, stream);
   });
 }
 } // namespace run_length_encode
