@@ -86,7 +86,7 @@ struct scan_op_is_exact<reduce_by_key::run_value<OffsetT, V>, reduce_by_key::run
 // PolicyT: an AgentScanPolicy (its store algorithm unused). AccumT: the values' accumulator.
 //
 // NON_TRIVIAL_RUNS: DeviceRunLengthEncode::NonTrivialRuns instead, over the runs of more than one item. The values are
-// 1s (ValuesInputIteratorT a constant iterator, op plus), the count goes up only where such a run starts (a head that
+// 1s, never loaded (d_values_in is unused; op is plus), the count goes up only where such a run starts (a head that
 // is no tail), which also restarts the value: the lengths of runs of one item run on into the next longer run's start
 // and are never written. Where such a run ends (a tail that is no head), its start (the item's index less its length,
 // plus one) goes to the first output and its length to the second.
@@ -113,8 +113,9 @@ class AgentReduceByKey
   using FlagsT     = BlockDiscontinuity<KeyT, BLOCK_THREADS>;
   using TileScanT  = detail::scan::tile_scan<PolicyT, PairT, PairOpT, detail::scan::no_init, true>;
 
-  static constexpr bool PREFETCH_KEYS   = detail::scan::prefetchable_tiles_v<PolicyT, KeysInputIteratorT, KeyT>;
-  static constexpr bool PREFETCH_VALUES = detail::scan::prefetchable_tiles_v<PolicyT, ValuesInputIteratorT, ValueInT>;
+  static constexpr bool PREFETCH_KEYS = detail::scan::prefetchable_tiles_v<PolicyT, KeysInputIteratorT, KeyT>;
+  static constexpr bool PREFETCH_VALUES =
+    !NON_TRIVIAL_RUNS && detail::scan::prefetchable_tiles_v<PolicyT, ValuesInputIteratorT, ValueInT>;
 
 public:
   // Shared memory: the key and value loads, one after the other, and the scan with its look-back are never live at
@@ -221,7 +222,8 @@ private:
       }
     }
 
-    // Load the keys and values; items past the end of the last tile repeat its first key and value.
+    // Load the keys and values (NON_TRIVIAL_RUNS: 1s); items past the end of the last tile repeat its first key and
+    // value.
     KeyT keys[ITEMS_PER_THREAD];
     ValueInT values[ITEMS_PER_THREAD];
     if (IS_LAST_TILE)
@@ -229,16 +231,32 @@ private:
       const KeyT first_key = d_keys_in_[tile_offset];
       KeyLoadT(temp_storage_.keys)
         .template Load<PolicyT::LOAD_MODIFIER>(d_keys_in_ + tile_offset, keys, valid_items, first_key);
-      __syncthreads();
-      const ValueInT first_value = d_values_in_[tile_offset];
-      ValueLoadT(temp_storage_.values)
-        .template Load<PolicyT::LOAD_MODIFIER>(d_values_in_ + tile_offset, values, valid_items, first_value);
     }
     else
     {
       KeyLoadT(temp_storage_.keys).template Load<PolicyT::LOAD_MODIFIER>(d_keys_in_ + tile_offset, keys);
+    }
+    if constexpr (NON_TRIVIAL_RUNS)
+    {
+      STRATA_UNROLL
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      {
+        values[i] = ValueInT(1);
+      }
+    }
+    else
+    {
       __syncthreads();
-      ValueLoadT(temp_storage_.values).template Load<PolicyT::LOAD_MODIFIER>(d_values_in_ + tile_offset, values);
+      if (IS_LAST_TILE)
+      {
+        const ValueInT first_value = d_values_in_[tile_offset];
+        ValueLoadT(temp_storage_.values)
+          .template Load<PolicyT::LOAD_MODIFIER>(d_values_in_ + tile_offset, values, valid_items, first_value);
+      }
+      else
+      {
+        ValueLoadT(temp_storage_.values).template Load<PolicyT::LOAD_MODIFIER>(d_values_in_ + tile_offset, values);
+      }
     }
 
     // Heads and tails: the first item of the input is a head, its last a tail; elsewhere the keys around the tile

@@ -7,8 +7,9 @@
 //    runs to d_num_runs_out. The number of runs stays on the device: the grid is sized by num_items, and its
 //    blocks stride over the runs the count says there are.
 //
-// DeviceRunLengthEncode::NonTrivialRuns is one launch (after the tile-state init): DeviceReduce::ReduceByKey's kernel
-// in its NON_TRIVIAL_RUNS form over 1s, which writes the start and the length of every run of more than one item.
+// DeviceRunLengthEncode::NonTrivialRuns is one launch (after the tile-state init): DeviceReduce::ReduceByKey's
+// kernel in its NON_TRIVIAL_RUNS form over 1s (made in registers: no values input), which writes the start and the
+// length of every run of more than one item.
 #pragma once
 
 #include <strata/config.cuh>
@@ -21,8 +22,6 @@
 #include <strata/util/type_traits.cuh>
 
 #include <cuda/std/functional>
-
-#include <thrust/iterator/constant_iterator.h>
 
 STRATA_NAMESPACE_BEGIN
 namespace detail
@@ -125,12 +124,13 @@ cudaError_t run_non_trivial_runs(void* d_temp_storage, size_t& temp_storage_byte
   STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_in, d_lengths_out, false));
   STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_in, d_num_runs_out, true));
   return dispatch_offset(num_items, [&](auto offset) {
-    using OffsetT  = decltype(offset);
-    using OnesT    = thrust::constant_iterator<OffsetT>;
+    using OffsetT = decltype(offset);
+    // The values argument, never read: the kernel's values are 1s.
+    using OnesT    = const OffsetT*;
     using Dispatch = DispatchReduceByKey<InputIteratorT, OffsetsOutputIteratorT, OnesT, LengthsOutputIteratorT,
                                          NumRunsOutputIteratorT, cuda::std::equal_to<>, cuda::std::plus<>, OffsetT,
                                          OffsetT, reduce_by_key::policy_hub<it_value_t<InputIteratorT>, OffsetT>, true>;
-    return Dispatch::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_offsets_out, OnesT(OffsetT(1)), d_lengths_out,
+    return Dispatch::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_offsets_out, OnesT(nullptr), d_lengths_out,
                               d_num_runs_out, cuda::std::equal_to<>{}, cuda::std::plus<>{}, offset, stream);
   });
 }
