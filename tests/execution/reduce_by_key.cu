@@ -65,21 +65,6 @@ constexpr std::size_t reduce_by_key_tile()
   return strata::detail::reduce_by_key::policy_hub<K, V>::MaxPolicy::ScanPolicy::TILE_ITEMS;
 }
 
-// `h` with runs of mean length `mean` (1: as random as `h`; 0: all equal).
-template <typename T>
-std::vector<T> with_runs(std::vector<T> h, std::size_t mean, std::uint64_t salt)
-{
-  std::mt19937_64 rng(salt);
-  for (std::size_t i = 1; i < h.size(); ++i)
-  {
-    if (mean == 0 || (mean > 1 && rng() % mean != 0))
-    {
-      h[i] = h[i - 1];
-    }
-  }
-  return h;
-}
-
 // The host's reduce_by_key: each run's last key (Thrust's CUDA backend writes that one) and its values reduced left
 // to right.
 template <typename K, typename V, typename Eq, typename Op>
@@ -101,14 +86,6 @@ void host_reduce_by_key(const std::vector<K>& keys, const std::vector<V>& values
       values_out.back() = op(values_out.back(), values[i]);
     }
   }
-}
-
-template <typename T>
-std::vector<T> prefix(const thrust::device_vector<T>& d, std::size_t count)
-{
-  std::vector<T> all = exec_test::download(d);
-  all.resize(count);
-  return all;
 }
 
 #define REDUCE_BY_KEY_TEST_TYPES std::int8_t, std::int64_t, strata_test::custom_t
@@ -134,7 +111,7 @@ TEMPLATE_TEST_CASE("strata::reduce_by_key matches the host for every size class,
     for (const std::size_t mean : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(1000)})
     {
       CAPTURE(mean);
-      const std::vector<K> h     = with_runs(strata_test::random_vector<K>(n, 59 * n + 2), mean, 61 * n + mean);
+      const std::vector<K> h = exec_test::with_runs(strata_test::random_vector<K>(n, 59 * n + 2), mean, 61 * n + mean);
       thrust::device_vector<K> d = exec_test::upload(h);
       std::vector<K> want_keys;
       std::vector<V> want_values;
@@ -142,8 +119,8 @@ TEMPLATE_TEST_CASE("strata::reduce_by_key matches the host for every size class,
       const auto check = [&](const auto& ends, auto keys_first, auto values_first) {
         REQUIRE(ends.first - keys_first == static_cast<std::ptrdiff_t>(want_keys.size()));
         REQUIRE(ends.second - values_first == static_cast<std::ptrdiff_t>(want_values.size()));
-        STRATA_REQUIRE_EQUAL_VECTORS(prefix(keys_out, want_keys.size()), want_keys);
-        STRATA_REQUIRE_EQUAL_VECTORS(prefix(values_out, want_values.size()), want_values);
+        STRATA_REQUIRE_EQUAL_VECTORS(exec_test::prefix(keys_out, want_keys.size()), want_keys);
+        STRATA_REQUIRE_EQUAL_VECTORS(exec_test::prefix(values_out, want_values.size()), want_values);
         CHECK(stream.alloc.log().allocations() <= (n == 0 ? 0u : 1u));
         stream.require_clean();
         stream.alloc.log().clear();
@@ -185,7 +162,7 @@ TEST_CASE("strata::reduce_by_key's float sums of runs over many tiles are the sa
   for (const std::size_t mean : {std::size_t(100000), std::size_t(0)})
   {
     CAPTURE(mean);
-    const std::vector<int> keys = with_runs(strata_test::random_vector<int>(n, 71), mean, 72);
+    const std::vector<int> keys = exec_test::with_runs(strata_test::random_vector<int>(n, 71), mean, 72);
     std::vector<float> values(n);
     std::mt19937 rng(73);
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
@@ -203,8 +180,8 @@ TEST_CASE("strata::reduce_by_key's float sums of runs over many tiles are the sa
     for (int round = 0; round < 3; ++round)
     {
       (void) strata::reduce_by_key(p, d_keys.begin(), d_keys.end(), d_values.begin(), keys_out.begin(), again.begin());
-      const std::vector<float> a = prefix(first, runs);
-      const std::vector<float> b = prefix(again, runs);
+      const std::vector<float> a = exec_test::prefix(first, runs);
+      const std::vector<float> b = exec_test::prefix(again, runs);
       REQUIRE(std::memcmp(a.data(), b.data(), runs * sizeof(float)) == 0);
     }
     // Within rounding of the exact sums (accumulated in double on the host).
@@ -213,7 +190,7 @@ TEST_CASE("strata::reduce_by_key's float sums of runs over many tiles are the sa
     const std::vector<double> wide(values.begin(), values.end());
     host_reduce_by_key(keys, wide, cuda::std::equal_to<>{}, cuda::std::plus<>{}, want_keys, exact);
     REQUIRE(runs == exact.size());
-    const std::vector<float> got = prefix(first, runs);
+    const std::vector<float> got = exec_test::prefix(first, runs);
     for (std::size_t r = 0; r < runs; ++r)
     {
       INFO("run " << r);
@@ -227,7 +204,7 @@ TEST_CASE("thrust::reduce_by_key given strata's policy runs strata::reduce_by_ke
 {
   exec_test::logged_stream stream;
   const std::size_t n                     = 100003;
-  const std::vector<int> keys             = with_runs(strata_test::random_vector<int>(n, 81), 5, 82);
+  const std::vector<int> keys             = exec_test::with_runs(strata_test::random_vector<int>(n, 81), 5, 82);
   const thrust::device_vector<int> d_keys = exec_test::upload(keys);
   thrust::device_vector<int> keys_out(n), lengths(n);
   exec_test::entries().clear();
@@ -238,8 +215,8 @@ TEST_CASE("thrust::reduce_by_key given strata's policy runs strata::reduce_by_ke
   host_reduce_by_key(keys, std::vector<int>(n, 1), cuda::std::equal_to<>{}, cuda::std::plus<>{}, want_keys,
                      want_lengths);
   REQUIRE(ends.first - keys_out.begin() == static_cast<std::ptrdiff_t>(want_keys.size()));
-  STRATA_REQUIRE_EQUAL_VECTORS(prefix(keys_out, want_keys.size()), want_keys);
-  STRATA_REQUIRE_EQUAL_VECTORS(prefix(lengths, want_lengths.size()), want_lengths);
+  STRATA_REQUIRE_EQUAL_VECTORS(exec_test::prefix(keys_out, want_keys.size()), want_keys);
+  STRATA_REQUIRE_EQUAL_VECTORS(exec_test::prefix(lengths, want_lengths.size()), want_lengths);
   stream.require_clean();
 }
 
@@ -268,7 +245,7 @@ TEST_CASE("strata::reduce_by_key_into leaves the count in device memory and repl
   for (const std::uint64_t salt : {91u, 92u, 93u})
   {
     CAPTURE(salt);
-    const std::vector<int> keys   = with_runs(strata_test::random_vector<int>(n, salt), 1 + salt % 7, salt);
+    const std::vector<int> keys   = exec_test::with_runs(strata_test::random_vector<int>(n, salt), 1 + salt % 7, salt);
     const std::vector<int> values = strata_test::random_vector<int>(n, salt + 10);
     exec_test::upload_into(d_keys, keys);
     exec_test::upload_into(d_values, values);
@@ -277,8 +254,8 @@ TEST_CASE("strata::reduce_by_key_into leaves the count in device memory and repl
     STRATA_TEST_CUDA(cudaGraphLaunch(exec, stream.get()));
     stream.sync();
     CHECK(count[0] == static_cast<long long>(want_keys.size()));
-    STRATA_REQUIRE_EQUAL_VECTORS(prefix(keys_out, want_keys.size()), want_keys);
-    STRATA_REQUIRE_EQUAL_VECTORS(prefix(values_out, want_values.size()), want_values);
+    STRATA_REQUIRE_EQUAL_VECTORS(exec_test::prefix(keys_out, want_keys.size()), want_keys);
+    STRATA_REQUIRE_EQUAL_VECTORS(exec_test::prefix(values_out, want_values.size()), want_values);
   }
   STRATA_TEST_CUDA(cudaGraphExecDestroy(exec));
   STRATA_TEST_CUDA(cudaGraphDestroy(graph));
@@ -292,7 +269,7 @@ TEST_CASE("strata::reduce_by_key throws strata::cuda_error naming itself when th
   exec_test::logged_stream stream;
   const auto& p                           = stream.policy;
   const std::size_t n                     = 100003;
-  const std::vector<int> keys             = with_runs(strata_test::random_vector<int>(n, 95), 3, 96);
+  const std::vector<int> keys             = exec_test::with_runs(strata_test::random_vector<int>(n, 95), 3, 96);
   const thrust::device_vector<int> d_keys = exec_test::upload(keys);
   thrust::device_vector<int> keys_out(n, 7), values_out(n, 7), count(1, 7);
   const auto untouched = [&] {
@@ -302,13 +279,7 @@ TEST_CASE("strata::reduce_by_key throws strata::cuda_error naming itself when th
     CHECK(count[0] == 7);
   };
   const auto fails = [&](const char* name, auto call) {
-    INFO(name);
-    stream.alloc.log().clear();
-    stream.alloc.log().fail_at(1, exec_test::failure::throws);
-    exec_test::require_cuda_error(call, cudaErrorMemoryAllocation, name);
-    stream.alloc.log().fail_at(0, exec_test::failure::none);
-    untouched();
-    stream.require_clean();
+    exec_test::require_allocation_failure(stream, name, call, untouched);
   };
   fails("strata::reduce_by_key", [&] {
     (void) strata::reduce_by_key(p, d_keys.begin(), d_keys.end(), d_keys.begin(), keys_out.begin(), values_out.begin());
@@ -319,22 +290,8 @@ TEST_CASE("strata::reduce_by_key throws strata::cuda_error naming itself when th
   });
 
   // A call that returns the ends on the host cannot be captured: it throws before enqueueing anything.
-  STRATA_TEST_CUDA(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal));
-  bool thrown = false;
-  try
-  {
+  exec_test::require_capture_refused(stream.get(), [&] {
     (void) strata::reduce_by_key(p, d_keys.begin(), d_keys.end(), d_keys.begin(), keys_out.begin(), values_out.begin());
-  }
-  catch (const strata::cuda_error& e)
-  {
-    thrown = e.error() == cudaErrorStreamCaptureUnsupported;
-  }
-  cudaGraph_t graph = nullptr;
-  STRATA_TEST_CUDA(cudaStreamEndCapture(stream.get(), &graph));
-  CHECK(thrown);
-  if (graph != nullptr)
-  {
-    STRATA_TEST_CUDA(cudaGraphDestroy(graph));
-  }
+  });
   untouched();
 }

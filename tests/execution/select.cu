@@ -16,7 +16,6 @@
 #include <cstring>
 #include <iterator>
 #include <numeric>
-#include <random>
 #include <vector>
 
 namespace
@@ -72,22 +71,6 @@ constexpr std::size_t select_tile()
   return strata::detail::select::policy_hub<T>::MaxPolicy::SelectPolicy::TILE_ITEMS;
 }
 
-// `h` with runs of mean length `mean` (1: as random as `h`; 0: all equal): each item starts a new run with
-// probability 1 / mean, else repeats the one before.
-template <typename T>
-std::vector<T> with_runs(std::vector<T> h, std::size_t mean, std::uint64_t salt)
-{
-  std::mt19937_64 rng(salt);
-  for (std::size_t i = 1; i < h.size(); ++i)
-  {
-    if (mean == 0 || (mean > 1 && rng() % mean != 0))
-    {
-      h[i] = h[i - 1];
-    }
-  }
-  return h;
-}
-
 // std::unique_copy's result under an adjacent-items predicate (as Thrust and strata call it: item i is kept unless
 // pred(item i - 1, item i)).
 template <typename T, typename Pred>
@@ -104,14 +87,6 @@ std::vector<T> host_unique(const std::vector<T>& h, Pred pred)
   return out;
 }
 
-template <typename T>
-std::vector<T> prefix(const thrust::device_vector<T>& d, std::size_t count)
-{
-  std::vector<T> all = exec_test::download(d);
-  all.resize(count);
-  return all;
-}
-
 // Checks one call: its end offset, the output's first `expected.size()` items, one allocation at most (none for n
 // == 0), everything given back on the policy's stream.
 template <typename T>
@@ -119,7 +94,7 @@ void check_output(exec_test::logged_stream& stream, std::size_t n, std::ptrdiff_
                   const thrust::device_vector<T>& out, const std::vector<T>& expected)
 {
   REQUIRE(end_offset == static_cast<std::ptrdiff_t>(expected.size()));
-  STRATA_REQUIRE_EQUAL_VECTORS(prefix(out, expected.size()), expected);
+  STRATA_REQUIRE_EQUAL_VECTORS(exec_test::prefix(out, expected.size()), expected);
   CHECK(stream.alloc.log().allocations() <= (n == 0 ? 0u : 1u)); // none for a single tile of a selection
   stream.require_clean();
   stream.alloc.log().clear();
@@ -206,7 +181,7 @@ TEMPLATE_TEST_CASE("strata::unique, unique_copy, unique_count, unique_by_key and
     for (const std::size_t mean : {std::size_t(0), std::size_t(1), std::size_t(2), std::size_t(1000)})
     {
       CAPTURE(mean);
-      const std::vector<T> h     = with_runs(strata_test::random_vector<T>(n, 43 * n + 4), mean, 47 * n + mean);
+      const std::vector<T> h = exec_test::with_runs(strata_test::random_vector<T>(n, 43 * n + 4), mean, 47 * n + mean);
       thrust::device_vector<T> d = exec_test::upload(h);
       thrust::device_vector<T> out(n);
       const std::vector<T> distinct  = host_unique(h, cuda::std::equal_to<>{});
@@ -247,13 +222,13 @@ TEMPLATE_TEST_CASE("strata::unique, unique_copy, unique_count, unique_by_key and
       const auto copied =
         strata::unique_by_key_copy(p, d.begin(), d.end(), d_values.begin(), out.begin(), value_out.begin());
       CHECK(copied.second - value_out.begin() == copied.first - out.begin());
-      STRATA_REQUIRE_EQUAL_VECTORS(prefix(value_out, kept_values.size()), kept_values);
+      STRATA_REQUIRE_EQUAL_VECTORS(exec_test::prefix(value_out, kept_values.size()), kept_values);
       check_output(stream, n, copied.first - out.begin(), out, distinct);
 
       thrust::device_vector<std::int64_t> values_in_place = d_values;
       const auto in_place = strata::unique_by_key(p, d.begin(), d.end(), values_in_place.begin(), same_parity{});
       CHECK(in_place.second - values_in_place.begin() == in_place.first - d.begin());
-      STRATA_REQUIRE_EQUAL_VECTORS(prefix(values_in_place, parity_values.size()), parity_values);
+      STRATA_REQUIRE_EQUAL_VECTORS(exec_test::prefix(values_in_place, parity_values.size()), parity_values);
       check_output(stream, n, in_place.first - d.begin(), d, by_parity);
     }
   }
@@ -294,7 +269,7 @@ TEMPLATE_TEST_CASE("strata::partition, stable_partition, partition_copy and stab
         exec_test::poison(no);
         const auto ends = strata::partition_copy(p, first, last, y, o, pred);
         CHECK(ends.second - o == static_cast<std::ptrdiff_t>(rejected.size()));
-        STRATA_REQUIRE_EQUAL_VECTORS(prefix(no, rejected.size()), rejected);
+        STRATA_REQUIRE_EQUAL_VECTORS(exec_test::prefix(no, rejected.size()), rejected);
         check_output(stream, n, ends.first - y, yes, selected);
         const auto stable_ends = strata::stable_partition_copy(p, first, last, y, o, pred);
         CHECK(stable_ends.second - o == static_cast<std::ptrdiff_t>(rejected.size()));
@@ -318,7 +293,7 @@ TEST_CASE("strata's *_into compaction forms leave the count in device memory and
   exec_test::logged_stream stream;
   const auto& p            = stream.policy;
   const std::size_t n      = 1000003;
-  const std::vector<int> h = with_runs(strata_test::random_vector<int>(n, 61), 2, 62);
+  const std::vector<int> h = exec_test::with_runs(strata_test::random_vector<int>(n, 61), 2, 62);
   const hash_below pred{50};
   std::vector<int> kept, removed;
   for (const int x : h)
@@ -343,21 +318,21 @@ TEST_CASE("strata's *_into compaction forms leave the count in device memory and
   strata::remove_if_into(p, d.begin(), d.end(), count.begin(), pred);
   stream.sync();
   CHECK(count[0] == static_cast<long long>(removed.size()));
-  STRATA_REQUIRE_EQUAL_VECTORS(prefix(d, removed.size()), removed);
+  STRATA_REQUIRE_EQUAL_VECTORS(exec_test::prefix(d, removed.size()), removed);
 
   exec_test::upload_into(d, h);
   strata::unique_into(p, d.begin(), d.end(), thrust::raw_pointer_cast(count.data()));
   stream.sync();
   CHECK(count[0] == static_cast<long long>(distinct.size()));
-  STRATA_REQUIRE_EQUAL_VECTORS(prefix(d, distinct.size()), distinct);
+  STRATA_REQUIRE_EQUAL_VECTORS(exec_test::prefix(d, distinct.size()), distinct);
 
   exec_test::upload_into(d, h);
   strata::partition_copy_into(p, d.begin(), d.end(), out.begin(), other.begin(), count.begin(), pred);
   stream.sync();
   CHECK(count[0] == static_cast<long long>(kept.size()));
   CHECK(count[1] == 0);
-  STRATA_REQUIRE_EQUAL_VECTORS(prefix(out, kept.size()), kept);
-  STRATA_REQUIRE_EQUAL_VECTORS(prefix(other, removed.size()), removed);
+  STRATA_REQUIRE_EQUAL_VECTORS(exec_test::prefix(out, kept.size()), kept);
+  STRATA_REQUIRE_EQUAL_VECTORS(exec_test::prefix(other, removed.size()), removed);
 
   const thrust::device_vector<int> stencil = exec_test::upload(h);
   thrust::device_vector<int> values        = exec_test::upload(h);
@@ -366,8 +341,8 @@ TEST_CASE("strata's *_into compaction forms leave the count in device memory and
   stream.sync();
   CHECK(count[0] == static_cast<long long>(kept.size()));
   CHECK(count[1] == static_cast<long long>(distinct.size()));
-  STRATA_REQUIRE_EQUAL_VECTORS(prefix(out, distinct.size()), distinct);
-  STRATA_REQUIRE_EQUAL_VECTORS(prefix(other, distinct.size()), distinct);
+  STRATA_REQUIRE_EQUAL_VECTORS(exec_test::prefix(out, distinct.size()), distinct);
+  STRATA_REQUIRE_EQUAL_VECTORS(exec_test::prefix(other, distinct.size()), distinct);
 
   // An empty range writes 0 in stream order.
   strata::copy_if_into(p, d.begin(), d.begin(), out.begin(), count.begin(), pred);
@@ -396,14 +371,14 @@ TEST_CASE("strata::copy_if_into and unique_copy_into captured into a CUDA graph 
   for (const std::uint64_t salt : {71u, 72u, 73u})
   {
     CAPTURE(salt);
-    const std::vector<int> h = with_runs(strata_test::random_vector<int>(n, salt), 3, salt);
+    const std::vector<int> h = exec_test::with_runs(strata_test::random_vector<int>(n, salt), 3, salt);
     exec_test::upload_into(d, h);
     std::vector<int> kept;
     std::copy_if(h.begin(), h.end(), std::back_inserter(kept), pred);
     STRATA_TEST_CUDA(cudaGraphLaunch(exec, stream.get()));
     stream.sync();
     CHECK(counts[0] == static_cast<long long>(kept.size()));
-    STRATA_REQUIRE_EQUAL_VECTORS(prefix(out, kept.size()), kept);
+    STRATA_REQUIRE_EQUAL_VECTORS(exec_test::prefix(out, kept.size()), kept);
     const std::vector<int> all_out = exec_test::download(out);
     // unique_copy_into read the whole of `out`: this replay's kept items, then what earlier replays left.
     CHECK(counts[1] == static_cast<long long>(host_unique(all_out, cuda::std::equal_to<>{}).size()));
@@ -420,7 +395,7 @@ TEST_CASE("strata's compaction algorithms throw strata::cuda_error naming themse
   exec_test::logged_stream stream;
   const auto& p                = stream.policy;
   const std::size_t n          = 100003;
-  const std::vector<int> h     = with_runs(strata_test::random_vector<int>(n, 81), 2, 82);
+  const std::vector<int> h     = exec_test::with_runs(strata_test::random_vector<int>(n, 81), 2, 82);
   thrust::device_vector<int> d = exec_test::upload(h);
   thrust::device_vector<int> out(n, 7), other(n, 7);
   const hash_below pred{50};
@@ -430,13 +405,7 @@ TEST_CASE("strata's compaction algorithms throw strata::cuda_error naming themse
     STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(out), std::vector<int>(n, 7));
   };
   const auto fails = [&](const char* name, auto call) {
-    INFO(name);
-    stream.alloc.log().clear();
-    stream.alloc.log().fail_at(1, exec_test::failure::throws);
-    exec_test::require_cuda_error(call, cudaErrorMemoryAllocation, name);
-    stream.alloc.log().fail_at(0, exec_test::failure::none);
-    untouched();
-    stream.require_clean();
+    exec_test::require_allocation_failure(stream, name, call, untouched);
   };
   fails("strata::copy_if", [&] {
     (void) strata::copy_if(p, d.begin(), d.end(), out.begin(), pred);
@@ -464,22 +433,8 @@ TEST_CASE("strata's compaction algorithms throw strata::cuda_error naming themse
   });
 
   // A call that returns a count on the host cannot be captured: it throws before enqueueing anything.
-  STRATA_TEST_CUDA(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal));
-  bool thrown = false;
-  try
-  {
+  exec_test::require_capture_refused(stream.get(), [&] {
     (void) strata::copy_if(p, d.begin(), d.end(), out.begin(), pred);
-  }
-  catch (const strata::cuda_error& e)
-  {
-    thrown = e.error() == cudaErrorStreamCaptureUnsupported;
-  }
-  cudaGraph_t graph = nullptr;
-  STRATA_TEST_CUDA(cudaStreamEndCapture(stream.get(), &graph));
-  CHECK(thrown);
-  if (graph != nullptr)
-  {
-    STRATA_TEST_CUDA(cudaGraphDestroy(graph));
-  }
+  });
   untouched();
 }

@@ -75,6 +75,7 @@ inline void record_cub_entry(const char* name)
 #include <memory>
 #include <mutex>
 #include <new>
+#include <random>
 #include <sstream>
 #include <thread>
 #include <type_traits>
@@ -914,6 +915,73 @@ void require_cuda_error(Call&& call, cudaError_t error, const std::string& algor
   CHECK(thrown);
   // A failure that was reported leaves no sticky error behind.
   STRATA_TEST_CUDA(cudaGetLastError());
+}
+
+
+// Runs `call` with the first allocation from the stream's allocator throwing: it must throw strata::cuda_error
+// (cudaErrorMemoryAllocation) naming `algorithm`; then `untouched()` checks what must not have been written, and every
+// allocation must have been given back on the stream.
+template <typename Call, typename Untouched>
+void require_allocation_failure(logged_stream& stream, const std::string& algorithm, Call&& call, Untouched&& untouched)
+{
+  INFO(algorithm);
+  stream.alloc.log().clear();
+  stream.alloc.log().fail_at(1, failure::throws);
+  require_cuda_error(call, cudaErrorMemoryAllocation, algorithm);
+  stream.alloc.log().fail_at(0, failure::none);
+  untouched();
+  stream.require_clean();
+}
+
+// Runs `call`, an algorithm that returns a host value, while `stream` is being captured: it must throw
+// strata::cuda_error (cudaErrorStreamCaptureUnsupported) before enqueueing anything.
+template <typename Call>
+void require_capture_refused(cudaStream_t stream, Call&& call)
+{
+  STRATA_TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  bool thrown = false;
+  try
+  {
+    call();
+  }
+  catch (const strata::cuda_error& e)
+  {
+    thrown = e.error() == cudaErrorStreamCaptureUnsupported;
+  }
+  cudaGraph_t graph = nullptr;
+  STRATA_TEST_CUDA(cudaStreamEndCapture(stream, &graph));
+  CHECK(thrown);
+  if (graph != nullptr)
+  {
+    STRATA_TEST_CUDA(cudaGraphDestroy(graph));
+  }
+}
+
+// -- runs and prefixes (the compaction tests) ---------------------------------------------------------------------
+
+// `h` with runs of mean length `mean` (1: as random as `h`; 0: all equal): each item starts a new run with
+// probability 1 / mean, else repeats the one before.
+template <typename T>
+std::vector<T> with_runs(std::vector<T> h, std::size_t mean, std::uint64_t salt)
+{
+  std::mt19937_64 rng(salt);
+  for (std::size_t i = 1; i < h.size(); ++i)
+  {
+    if (mean == 0 || (mean > 1 && rng() % mean != 0))
+    {
+      h[i] = h[i - 1];
+    }
+  }
+  return h;
+}
+
+// The first `count` items of `d`.
+template <typename T>
+std::vector<T> prefix(const thrust::device_vector<T>& d, std::size_t count)
+{
+  std::vector<T> all = download(d);
+  all.resize(count);
+  return all;
 }
 
 } // namespace exec_test
