@@ -28,7 +28,7 @@ STRATA_NAMESPACE_BEGIN
 struct DevicePartition
 {
   template <typename InputIteratorT, typename OutputIteratorT, typename NumSelectedIteratorT, typename SelectOp,
-            typename NumItemsT, detail::select::enable_if_count_t<NumItemsT> = 0>
+            typename NumItemsT, detail::enable_if_count_t<NumItemsT> = 0>
   static cudaError_t If(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
                         NumSelectedIteratorT d_num_selected_out, NumItemsT num_items, SelectOp select_op,
                         cudaStream_t stream = 0)
@@ -52,7 +52,7 @@ struct DevicePartition
   // -- If with two selection operators: three parts -----------------------------------------------------------------
   template <typename InputIteratorT, typename FirstOutputIteratorT, typename SecondOutputIteratorT,
             typename UnselectedOutputIteratorT, typename NumSelectedIteratorT, typename SelectFirstPartOp,
-            typename SelectSecondPartOp, typename NumItemsT, detail::select::enable_if_count_t<NumItemsT> = 0>
+            typename SelectSecondPartOp, typename NumItemsT, detail::enable_if_count_t<NumItemsT> = 0>
   static cudaError_t If(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
                         FirstOutputIteratorT d_first_part_out, SecondOutputIteratorT d_second_part_out,
                         UnselectedOutputIteratorT d_unselected_out, NumSelectedIteratorT d_num_selected_out,
@@ -80,7 +80,7 @@ struct DevicePartition
   }
 
   template <typename InputIteratorT, typename FlagIterator, typename OutputIteratorT, typename NumSelectedIteratorT,
-            typename NumItemsT, detail::select::enable_if_count_t<NumItemsT> = 0>
+            typename NumItemsT, detail::enable_if_count_t<NumItemsT> = 0>
   static cudaError_t Flagged(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
                              FlagIterator d_flags, OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out,
                              NumItemsT num_items, cudaStream_t stream = 0)

@@ -199,9 +199,8 @@ struct DeviceReduce
   // (dispatch/dispatch_reduce_by_key.cuh); aggregates are the same bits run to run, floating point included.
   template <typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
             typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename ReductionOpT,
-            typename NumItemsT, typename EqualityOpT,
-            cuda::std::enable_if_t<cuda::std::is_integral<NumItemsT>::value, int> = 0,
-            detail::enable_if_equality_op_t<EqualityOpT>                          = 0>
+            typename NumItemsT, typename EqualityOpT, detail::enable_if_count_t<NumItemsT> = 0,
+            detail::enable_if_equality_op_t<EqualityOpT> = 0>
   static cudaError_t ReduceByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,
                                  UniqueOutputIteratorT d_unique_out, ValuesInputIteratorT d_values_in,
                                  AggregatesOutputIteratorT d_aggregates_out, NumRunsOutputIteratorT d_num_runs_out,
@@ -214,7 +213,7 @@ struct DeviceReduce
   }
   template <typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
             typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename ReductionOpT,
-            typename NumItemsT, cuda::std::enable_if_t<cuda::std::is_integral<NumItemsT>::value, int> = 0>
+            typename NumItemsT, detail::enable_if_count_t<NumItemsT> = 0>
   static cudaError_t ReduceByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,
                                  UniqueOutputIteratorT d_unique_out, ValuesInputIteratorT d_values_in,
                                  AggregatesOutputIteratorT d_aggregates_out, NumRunsOutputIteratorT d_num_runs_out,

@@ -25,7 +25,7 @@ STRATA_NAMESPACE_BEGIN
 struct DeviceRunLengthEncode
 {
   template <typename InputIteratorT, typename UniqueOutputIteratorT, typename LengthsOutputIteratorT,
-            typename NumRunsOutputIteratorT, typename NumItemsT, detail::select::enable_if_count_t<NumItemsT> = 0>
+            typename NumRunsOutputIteratorT, typename NumItemsT, detail::enable_if_count_t<NumItemsT> = 0>
   static cudaError_t Encode(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
                             UniqueOutputIteratorT d_unique_out, LengthsOutputIteratorT d_counts_out,
                             NumRunsOutputIteratorT d_num_runs_out, NumItemsT num_items, cudaStream_t stream = 0)
@@ -46,7 +46,7 @@ struct DeviceRunLengthEncode
   }
 
   template <typename InputIteratorT, typename OffsetsOutputIteratorT, typename LengthsOutputIteratorT,
-            typename NumRunsOutputIteratorT, typename NumItemsT, detail::select::enable_if_count_t<NumItemsT> = 0>
+            typename NumRunsOutputIteratorT, typename NumItemsT, detail::enable_if_count_t<NumItemsT> = 0>
   static cudaError_t NonTrivialRuns(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
                                     OffsetsOutputIteratorT d_offsets_out, LengthsOutputIteratorT d_lengths_out,
                                     NumRunsOutputIteratorT d_num_runs_out, NumItemsT num_items, cudaStream_t stream = 0)

@@ -31,9 +31,6 @@ namespace detail
 {
 namespace select
 {
-// Enables a two-phase overload whose item count is NumItemsT (an integer: keeps the in-place forms apart).
-template <typename NumItemsT>
-using enable_if_count_t = cuda::std::enable_if_t<cuda::std::is_integral<NumItemsT>::value, int>;
 
 // The select operator of the modes that take none.
 struct no_select_op
@@ -45,7 +42,7 @@ struct DeviceSelect
 {
   // -- If: select_op(item) --------------------------------------------------------------------------------------------
   template <typename InputIteratorT, typename OutputIteratorT, typename NumSelectedIteratorT, typename SelectOp,
-            typename NumItemsT, detail::select::enable_if_count_t<NumItemsT> = 0>
+            typename NumItemsT, detail::enable_if_count_t<NumItemsT> = 0>
   static cudaError_t If(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
                         NumSelectedIteratorT d_num_selected_out, NumItemsT num_items, SelectOp select_op,
                         cudaStream_t stream = 0)
@@ -57,7 +54,7 @@ struct DeviceSelect
                                                                        cuda::std::equal_to<>{}, num_items, stream);
   }
   template <typename IteratorT, typename NumSelectedIteratorT, typename SelectOp, typename NumItemsT,
-            detail::select::enable_if_count_t<NumItemsT> = 0>
+            detail::enable_if_count_t<NumItemsT> = 0>
   static cudaError_t If(void* d_temp_storage, size_t& temp_storage_bytes, IteratorT d_data,
                         NumSelectedIteratorT d_num_selected_out, NumItemsT num_items, SelectOp select_op,
                         cudaStream_t stream = 0)
@@ -83,7 +80,7 @@ struct DeviceSelect
 
   // -- Flagged: d_flags[i] --------------------------------------------------------------------------------------------
   template <typename InputIteratorT, typename FlagIterator, typename OutputIteratorT, typename NumSelectedIteratorT,
-            typename NumItemsT, detail::select::enable_if_count_t<NumItemsT> = 0>
+            typename NumItemsT, detail::enable_if_count_t<NumItemsT> = 0>
   static cudaError_t Flagged(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
                              FlagIterator d_flags, OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out,
                              NumItemsT num_items, cudaStream_t stream = 0)
@@ -95,7 +92,7 @@ struct DeviceSelect
                                                                      cuda::std::equal_to<>{}, num_items, stream);
   }
   template <typename IteratorT, typename FlagIterator, typename NumSelectedIteratorT, typename NumItemsT,
-            detail::select::enable_if_count_t<NumItemsT> = 0>
+            detail::enable_if_count_t<NumItemsT> = 0>
   static cudaError_t Flagged(void* d_temp_storage, size_t& temp_storage_bytes, IteratorT d_data, FlagIterator d_flags,
                              NumSelectedIteratorT d_num_selected_out, NumItemsT num_items, cudaStream_t stream = 0)
   {
@@ -120,7 +117,7 @@ struct DeviceSelect
 
   // -- FlaggedIf: select_op(d_flags[i]) -------------------------------------------------------------------------------
   template <typename InputIteratorT, typename FlagIterator, typename OutputIteratorT, typename NumSelectedIteratorT,
-            typename SelectOp, typename NumItemsT, detail::select::enable_if_count_t<NumItemsT> = 0>
+            typename SelectOp, typename NumItemsT, detail::enable_if_count_t<NumItemsT> = 0>
   static cudaError_t FlaggedIf(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
                                FlagIterator d_flags, OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out,
                                NumItemsT num_items, SelectOp select_op, cudaStream_t stream = 0)
@@ -131,7 +128,7 @@ struct DeviceSelect
                                                                         cuda::std::equal_to<>{}, num_items, stream);
   }
   template <typename IteratorT, typename FlagIterator, typename NumSelectedIteratorT, typename SelectOp,
-            typename NumItemsT, detail::select::enable_if_count_t<NumItemsT> = 0>
+            typename NumItemsT, detail::enable_if_count_t<NumItemsT> = 0>
   static cudaError_t FlaggedIf(void* d_temp_storage, size_t& temp_storage_bytes, IteratorT d_data, FlagIterator d_flags,
                                NumSelectedIteratorT d_num_selected_out, NumItemsT num_items, SelectOp select_op,
                                cudaStream_t stream = 0)
@@ -160,7 +157,7 @@ struct DeviceSelect
 
   // -- Unique: the first item of each run of equal items ---------------------------------------------------------------
   template <typename InputIteratorT, typename OutputIteratorT, typename NumSelectedIteratorT, typename NumItemsT,
-            detail::select::enable_if_count_t<NumItemsT> = 0>
+            detail::enable_if_count_t<NumItemsT> = 0>
   static cudaError_t Unique(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
                             OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out, NumItemsT num_items,
                             cudaStream_t stream = 0)
@@ -182,7 +179,7 @@ struct DeviceSelect
   // -- UniqueByKey: the first key of each run of equal keys, and its value --------------------------------------------
   template <typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyOutputIteratorT,
             typename ValueOutputIteratorT, typename NumSelectedIteratorT, typename NumItemsT, typename EqualityOpT,
-            detail::select::enable_if_count_t<NumItemsT> = 0, detail::enable_if_equality_op_t<EqualityOpT> = 0>
+            detail::enable_if_count_t<NumItemsT> = 0, detail::enable_if_equality_op_t<EqualityOpT> = 0>
   static cudaError_t UniqueByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in,
                                  ValueInputIteratorT d_values_in, KeyOutputIteratorT d_keys_out,
                                  ValueOutputIteratorT d_values_out, NumSelectedIteratorT d_num_selected_out,
@@ -196,7 +193,7 @@ struct DeviceSelect
   }
   template <typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyOutputIteratorT,
             typename ValueOutputIteratorT, typename NumSelectedIteratorT, typename NumItemsT,
-            detail::select::enable_if_count_t<NumItemsT> = 0>
+            detail::enable_if_count_t<NumItemsT> = 0>
   static cudaError_t UniqueByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_keys_in,
                                  ValueInputIteratorT d_values_in, KeyOutputIteratorT d_keys_out,
                                  ValueOutputIteratorT d_values_out, NumSelectedIteratorT d_num_selected_out,

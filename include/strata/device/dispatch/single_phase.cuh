@@ -301,6 +301,10 @@ using enable_if_env_t = std::enable_if_t<is_env_v<T>, int>;
 // out-of-place forms apart) and whose environment is EnvT.
 template <typename NumItemsT, typename EnvT>
 using enable_if_single_phase_t = std::enable_if_t<std::is_integral<NumItemsT>::value && is_env_v<EnvT>, int>;
+// Enables a two-phase overload whose item count is NumItemsT (an integer: keeps the in-place forms, and the forms with
+// an equality operator, apart).
+template <typename NumItemsT>
+using enable_if_count_t = std::enable_if_t<std::is_integral<NumItemsT>::value, int>;
 // Enables the forms with an equality operator (UniqueByKey's, ReduceByKey's): not a stream (a cudaStream_t, 0, a
 // policy), which the forms without one take in the same place.
 template <typename EqualityOpT>
