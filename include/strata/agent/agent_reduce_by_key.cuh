@@ -1,18 +1,18 @@
 // AgentReduceByKey: the block-wide body of DeviceReduce::ReduceByKey's single-pass kernel.
 //
-// A reduction by key is a single-pass inclusive scan of (runs, value) pairs. Item i is (head, values[i]), where head
-// is 1 when key i starts a run (i == 0, or !equality_op(keys[i - 1], keys[i])), under the operator
-// (r1, v1) . (r2, v2) = (r1 + r2, r2 ? v2 : v1 op v2), which counts the runs and restarts the value at every head
-// (associative whenever op is). After the scan, item i holds the number of runs up to it and the reduction of its
-// run up to it, so the last item of a run (a tail) writes its key to unique_out[runs - 1] and its value to
-// aggregates_out[runs - 1] (a run's last key, as CUB and Thrust's CUDA backend write: under a coarser equality than
-// ==, a run's keys may differ), and the input's last item writes the number of runs. Heads and tails come from
+// A reduction by key is a single-pass inclusive scan of (runs, value) pairs. Item i is (head, values[i]), where head is
+// 1 when key i starts a run (i == 0, or !equality_op(keys[i - 1], keys[i])), under the operator (r1, v1) . (r2, v2) =
+// (r1 + r2, r2 ? v2 : v1 op v2), which counts the runs and restarts the value at every head (associative whenever op
+// is). After the scan, item i holds the number of runs up to it and the reduction of its run up to it, so the last item
+// of a run (a tail) writes its key to unique_out[runs - 1] and its value to aggregates_out[runs - 1] (a run's last key,
+// as CUB and Thrust's CUDA backend write: under a coarser equality than ==, a run's keys may differ), and the last
+// tile's last item (past the end nothing is counted) holds the number of runs. Heads and tails come from
 // BlockDiscontinuity against the keys just before and just after the tile. A tile's runs are consecutive: where it
-// holds more than a thread each, they are compacted in shared memory and leave as consecutive stores. The tile scan and its decoupled
-// look-back are AgentScan's (detail::scan::tile_scan): operands are combined in sequence order, and where op is
-// not exact (floating point, user operators) the look-back folds its predecessors in order too, so aggregates are
-// the same bits run to run. Tiles are claimed from a counter by one wave of resident blocks, which prefetch the
-// keys and values of the tile a wave ahead into L2, as AgentScan's do.
+// holds more than a thread each, they are compacted in shared memory and leave as consecutive stores. The tile scan and
+// its decoupled look-back are AgentScan's (detail::scan::tile_scan): operands are combined in sequence order, and where
+// op is not exact (floating point, user operators) the look-back folds its predecessors in order too, so aggregates are
+// the same bits run to run. Tiles are claimed from a counter by one wave of resident blocks, which prefetch the keys
+// and values of the tile a wave ahead into L2, as AgentScan's do.
 #pragma once
 
 #include <strata/agent/agent_scan.cuh>
@@ -370,20 +370,11 @@ private:
         }
       }
     }
-    if (IS_LAST_TILE)
+    // Past the end nothing is counted, so the tile's last item holds the input's count (read from registers: picking
+    // the last valid item by index would put the scanned items in local memory).
+    if (IS_LAST_TILE && threadIdx.x == BLOCK_THREADS - 1)
     {
-      const int last = valid_items - 1;
-      if (static_cast<int>(threadIdx.x) == last / ITEMS_PER_THREAD)
-      {
-        STRATA_UNROLL
-        for (int i = 0; i < ITEMS_PER_THREAD; ++i)
-        {
-          if (i == last % ITEMS_PER_THREAD)
-          {
-            *d_num_runs_out_ = static_cast<CountT>(scanned[i].runs);
-          }
-        }
-      }
+      *d_num_runs_out_ = static_cast<CountT>(scanned[ITEMS_PER_THREAD - 1].runs);
     }
     if (claim_next != nullptr && threadIdx.x == 0)
     {

@@ -1,0 +1,165 @@
+// DeviceReduce::ReduceByKey in the tuning format: sums of the values of runs of equal keys of random length (8 on
+// average, bench_util's run keys). The search space is declared below; the tuning driver compiles this file once per
+// point with -DTUNE_BASE=0 and the TUNE_* values, and once with TUNE_BASE=1 (the tuned defaults of
+// tuning_reduce_by_key.cuh) to compare against. TUNE_LOAD: 0 warp-striped reads transposed through shared memory, 1
+// vectorized reads. A point whose tile does not fit in 48 KiB of static shared memory for a type reports that case as
+// skipped.
+//
+// %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:1024:32
+// %RANGE% TUNE_ITEMS_PER_THREAD ipt 4:32:1
+// %RANGE% TUNE_LOAD ld 0:1:1
+// %RANGE% TUNE_DELAY_NS d0 0:256:16
+// %RANGE% TUNE_MAX_DELAY_NS dmax 0:2048:64
+// %RANGE% TUNE_PREFETCH_QUARTERS pq 0:12:1
+// %RANGE% TUNE_PERSISTENT ps 0:1:1
+// %RANGE% TUNE_MIN_BLOCKS mb 1:8:1
+#include <strata/device/device_reduce.cuh>
+
+#include "bench_util.cuh"
+#include "look_back_tuning_defaults.cuh"
+#include "tuning_axes.cuh"
+
+#include <cuda/std/functional>
+
+#include <cmath>
+#include <cstdint>
+#include <set>
+#include <type_traits>
+#include <vector>
+
+namespace
+{
+#if !TUNE_BASE
+struct reduce_by_key_tuning_policy_hub
+{
+  struct Policy : strata::ChainedPolicy<300, Policy, Policy>
+  {
+    using ScanPolicy =
+      strata::AgentScanPolicy<TUNE_THREADS_PER_BLOCK, TUNE_ITEMS_PER_THREAD,
+                              TUNE_LOAD == 0 ? strata::BLOCK_LOAD_WARP_TRANSPOSE : strata::BLOCK_LOAD_VECTORIZE,
+                              strata::LOAD_DEFAULT, strata::BLOCK_STORE_WARP_TRANSPOSE, strata::BLOCK_SCAN_WARP_SCANS,
+                              TUNE_DELAY_NS, TUNE_MAX_DELAY_NS, TUNE_PREFETCH_QUARTERS, TUNE_PERSISTENT != 0,
+                              TUNE_MIN_BLOCKS>;
+  };
+  using MaxPolicy = Policy;
+};
+template <typename KeyT, typename ValueT>
+using hub_t = reduce_by_key_tuning_policy_hub;
+#else
+template <typename KeyT, typename ValueT>
+using hub_t = strata::detail::reduce_by_key::policy_hub<KeyT, ValueT>;
+#endif
+
+template <typename KeyT, typename ValueT>
+using dispatch_t =
+  strata::DispatchReduceByKey<const KeyT*, KeyT*, const ValueT*, ValueT*, std::uint32_t*, cuda::std::equal_to<>,
+                              cuda::std::plus<>, std::uint32_t, ValueT, hub_t<KeyT, ValueT>>;
+
+// Whether the kernel's shared memory fits the 48 KiB a kernel may declare statically.
+template <typename KeyT, typename ValueT>
+constexpr bool fits_shared_memory()
+{
+  using Policy = typename hub_t<KeyT, ValueT>::MaxPolicy::ScanPolicy;
+  using Agent  = strata::AgentReduceByKey<Policy, const KeyT*, KeyT*, const ValueT*, ValueT*, std::uint32_t*,
+                                         cuda::std::equal_to<>, cuda::std::plus<>, std::uint32_t, ValueT>;
+  return sizeof(typename Agent::TempStorage) <= 48 * 1024;
+}
+
+// Whether the runs' last keys, sums (floats: within a relative 1e-4 of a double sum) and count are right.
+template <typename KeyT, typename ValueT>
+bool reductions_match(const KeyT* d_keys, const ValueT* d_values, const KeyT* d_unique, const ValueT* d_sums,
+                      const std::uint32_t* d_count, std::size_t n)
+{
+  std::vector<KeyT> keys(n), unique(n);
+  std::vector<ValueT> values(n), sums(n);
+  std::uint32_t count = 0;
+  STRATA_BENCH_CHECK(cudaMemcpy(keys.data(), d_keys, n * sizeof(KeyT), cudaMemcpyDeviceToHost));
+  STRATA_BENCH_CHECK(cudaMemcpy(values.data(), d_values, n * sizeof(ValueT), cudaMemcpyDeviceToHost));
+  STRATA_BENCH_CHECK(cudaMemcpy(unique.data(), d_unique, n * sizeof(KeyT), cudaMemcpyDeviceToHost));
+  STRATA_BENCH_CHECK(cudaMemcpy(sums.data(), d_sums, n * sizeof(ValueT), cudaMemcpyDeviceToHost));
+  STRATA_BENCH_CHECK(cudaMemcpy(&count, d_count, sizeof(count), cudaMemcpyDeviceToHost));
+  std::size_t run     = 0;
+  std::uint64_t exact = 0;
+  double approx       = 0.0;
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    exact += static_cast<std::uint64_t>(values[i]);
+    approx += static_cast<double>(values[i]);
+    if (i + 1 == n || keys[i + 1] != keys[i])
+    {
+      if (run >= count || unique[run] != keys[i])
+      {
+        return false;
+      }
+      const bool sum_ok = std::is_floating_point<ValueT>::value
+                          ? std::fabs(static_cast<double>(sums[run]) - approx) <= 1e-4 * std::fabs(approx) + 1e-3
+                          : sums[run] == static_cast<ValueT>(exact);
+      if (!sum_ok)
+      {
+        return false;
+      }
+      ++run;
+      exact  = 0;
+      approx = 0.0;
+    }
+  }
+  return run == count;
+}
+
+template <typename KeyT, typename ValueT>
+void sum_by_key(benchmark::State& state)
+{
+  if constexpr (!fits_shared_memory<KeyT, ValueT>())
+  {
+    state.SkipWithError("the tile does not fit in static shared memory");
+  }
+  else
+  {
+    using Dispatch      = dispatch_t<KeyT, ValueT>;
+    const std::size_t n = std::size_t(1) << state.range(0);
+    strata_bench::rotating_inputs<ValueT> values(n);
+    strata_bench::rotating_run_keys<KeyT> keys(values.sets(), n);
+    strata_bench::device_array<KeyT> unique(n);
+    strata_bench::device_array<ValueT> sums(n);
+    strata_bench::device_array<std::uint32_t> count(1);
+    const auto run = [&](void* d_temp, std::size_t& temp_bytes, std::size_t turn, cudaStream_t s) {
+      return Dispatch::Dispatch(d_temp, temp_bytes, keys.at(turn), unique.get(), values.at(turn), sums.get(),
+                                count.get(), {}, {}, std::uint32_t(n), s);
+    };
+    std::size_t bytes = 0;
+    STRATA_BENCH_CHECK(run(nullptr, bytes, 0, 0));
+    strata_bench::device_array<char> temp(bytes);
+    std::size_t turn = 0;
+    strata_bench::time_loop(state, [&](cudaStream_t s) {
+      STRATA_BENCH_CHECK(run(temp.get(), bytes, turn++, s));
+    });
+    std::uint32_t runs = 0;
+    STRATA_BENCH_CHECK(cudaMemcpy(&runs, count.get(), sizeof(runs), cudaMemcpyDeviceToHost));
+    strata_bench::set_counters(state, n, n * (sizeof(KeyT) + sizeof(ValueT)) + runs * (sizeof(KeyT) + sizeof(ValueT)));
+
+    // Validate once per size (Google Benchmark calls this function several times while it sizes the run).
+    static std::set<std::int64_t> validated;
+    if (validated.insert(state.range(0)).second)
+    {
+      STRATA_BENCH_CHECK(cudaMemset(sums.get(), 0xa5, n * sizeof(ValueT)));
+      STRATA_BENCH_CHECK(run(temp.get(), bytes, 0, 0));
+      if (!reductions_match(keys.at(0), values.at(0), unique.get(), sums.get(), count.get(), n))
+      {
+        state.SkipWithError("wrong reductions by key");
+      }
+    }
+  }
+}
+} // namespace
+
+#define STRATA_REDUCE_BY_KEY_BENCH(key, value) STRATA_TUNING_BENCH_PAIRS(sum_by_key, "reduce_by_key", key, value)
+
+#if defined(TUNE_KeyT) && defined(TUNE_ValueT)
+STRATA_REDUCE_BY_KEY_BENCH(TUNE_KeyT, TUNE_ValueT)
+#else
+STRATA_REDUCE_BY_KEY_BENCH(I32, I32)
+STRATA_REDUCE_BY_KEY_BENCH(I64, I64)
+STRATA_REDUCE_BY_KEY_BENCH(I32, F32)
+#endif
+
+STRATA_BENCHMARK_MAIN()
