@@ -20,6 +20,7 @@
 #include "select_test.cuh"
 #include "test_util.cuh"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -338,8 +339,11 @@ TEST_CASE("DeviceReduce::ReduceByKey float aggregates are the same bits run to r
   using K             = std::int64_t;
   const std::size_t t = tile_items<K, float, cuda::std::plus<>>();
   const std::size_t n = strata_test::capped(MAX_ITEMS);
-  // Runs of up to 8 tiles, of floats with full mantissas: every grouping of their additions rounds differently.
-  const std::vector<K> keys       = run_keys<K>(n, 8 * t, 0x4e1);
+  // Runs of up to 8 tiles, and one of 40 (longer than a look-back window of 32 tiles: the look-back finds no head in
+  // it), of floats with full mantissas: every grouping of their additions rounds differently.
+  std::vector<K> keys = run_keys<K>(n, 8 * t, 0x4e1);
+  std::fill(keys.begin() + static_cast<std::ptrdiff_t>(n / 4),
+            keys.begin() + static_cast<std::ptrdiff_t>(std::min(n, n / 4 + 40 * t)), keys[n / 4]);
   const std::vector<float> values = strata_test::full_mantissa_floats(n, 0x4e2);
   const host_runs<K, float> want  = reference<float>(keys, values, cuda::std::equal_to<>{}, strata_test::host_plus{});
   const strata_test::device_buffer<K> d_keys(keys);

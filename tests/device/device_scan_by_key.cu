@@ -1,10 +1,15 @@
 // DeviceScan::ExclusiveSumByKey and InclusiveSumByKey (int and double values), ExclusiveScanByKey and
 // InclusiveScanByKey (cuda::maximum<> on int, cuda::std::plus<> with an initial value on double, the
 // non-commutative mat_mul on mat2x2), over keys in short runs, long runs, one run and no runs, with the default
-// and a custom key equality, in place and out of place. The references are plain loops over the keys.
+// and a custom key equality, in place and out of place; float sums by key that are the same bits run to run. The
+// references are plain loops over the keys.
 #include "device_scan_harness.cuh"
 
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -331,4 +336,60 @@ TEST_CASE("DeviceScan by key defaults to cuda::std::equal_to<> and stream 0", "[
                                                        h_keys, h_values, 5, strata_test::host_max{}, host_equal{}));
     }
   }
+}
+
+TEST_CASE("DeviceScan float sums by key are the same bits run to run and close to the exact sums",
+          "[device][scan][by-key][determinism]")
+{
+  const std::size_t tile = device_scan_test::by_key_tile_items<float, cuda::std::plus<>>();
+  const std::size_t n    = strata_test::capped(std::size_t(1) << 22);
+  // Segments of up to 8 tiles, and one of 40 (longer than a look-back window of 32 tiles: the look-back finds no
+  // head in it), of floats with full mantissas: every grouping of their additions rounds differently.
+  std::vector<int> h_keys = device_scan_test::run_keys<int>(n, key_pattern{"up to 8 tiles", 1, 8 * tile}, 0x5eed);
+  std::fill(h_keys.begin() + static_cast<std::ptrdiff_t>(n / 4),
+            h_keys.begin() + static_cast<std::ptrdiff_t>(std::min(n, n / 4 + 40 * tile)), h_keys[n / 4]);
+  const std::vector<float> h_values = strata_test::full_mantissa_floats(n, 0x5eee);
+  strata_test::device_buffer<int> d_keys(h_keys);
+  strata_test::device_buffer<float> d_values(h_values);
+  strata_test::device_buffer<float> d_out(n);
+
+  std::vector<std::vector<float>> results;
+  for (int run = 0; run < 3; ++run)
+  {
+    d_out.poison();
+    strata_test::launch(
+      [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+        return strata::DeviceScan::InclusiveSumByKey(temp, bytes, d_keys.data(), d_values.data(), d_out.data(),
+                                                     static_cast<int>(n), cuda::std::equal_to<>{}, s);
+      },
+      run == 1 ? strata_test::launch_mode::graph : strata_test::launch_mode::stream);
+    results.push_back(d_out.download());
+  }
+  for (int run = 1; run < 3; ++run)
+  {
+    CAPTURE(run);
+    CHECK(std::memcmp(results[run].data(), results[0].data(), n * sizeof(float)) == 0);
+  }
+  // Against the exact sums (in double): rounding errors grow like the square root of the additions behind an output;
+  // the bound leaves a wide margin and still catches a tile added twice or left out.
+  std::size_t first_bad = n;
+  double exact          = 0;
+  std::size_t behind    = 0;
+  for (std::size_t i = 0; i < n && first_bad == n; ++i)
+  {
+    if (i == 0 || h_keys[i] != h_keys[i - 1])
+    {
+      exact  = 0;
+      behind = 0;
+    }
+    exact += h_values[i];
+    ++behind;
+    const double bound = 2e-4 * std::sqrt(static_cast<double>(behind)) + 1e-6;
+    if (!(std::abs(static_cast<double>(results[0][i]) - exact) <= bound))
+    {
+      first_bad = i;
+    }
+  }
+  CAPTURE(first_bad);
+  CHECK(first_bad == n);
 }

@@ -2,12 +2,14 @@
 // average, bench_util's run keys). The search space is declared below; the tuning driver compiles this file once per
 // point with -DTUNE_BASE=0 and the TUNE_* values, and once with TUNE_BASE=1 (the tuned defaults of
 // tuning_reduce_by_key.cuh) to compare against. TUNE_LOAD: 0 warp-striped reads transposed through shared memory, 1
-// vectorized reads. A point whose tile does not fit in 48 KiB of static shared memory for a type reports that case as
-// skipped.
+// vectorized reads; TUNE_LOAD_MODIFIER: 0 LOAD_DEFAULT (tiles read with L2 evict_last priority, put back to normal once
+// loaded: block_load_transpose.cuh), 1 LOAD_PLAIN. A point whose tile does not fit in 48 KiB of static shared memory
+// for a type reports that case as skipped.
 //
 // %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:1024:32
 // %RANGE% TUNE_ITEMS_PER_THREAD ipt 4:32:1
 // %RANGE% TUNE_LOAD ld 0:1:1
+// %RANGE% TUNE_LOAD_MODIFIER lm 0:1:1
 // %RANGE% TUNE_DELAY_NS d0 0:256:16
 // %RANGE% TUNE_MAX_DELAY_NS dmax 0:2048:64
 // %RANGE% TUNE_PREFETCH_QUARTERS pq 0:12:1
@@ -27,6 +29,10 @@
 #include <type_traits>
 #include <vector>
 
+#ifndef TUNE_LOAD_MODIFIER
+#  define TUNE_LOAD_MODIFIER 0
+#endif
+
 namespace
 {
 #if !TUNE_BASE
@@ -37,9 +43,9 @@ struct reduce_by_key_tuning_policy_hub
     using ScanPolicy =
       strata::AgentScanPolicy<TUNE_THREADS_PER_BLOCK, TUNE_ITEMS_PER_THREAD,
                               TUNE_LOAD == 0 ? strata::BLOCK_LOAD_WARP_TRANSPOSE : strata::BLOCK_LOAD_VECTORIZE,
-                              strata::LOAD_DEFAULT, strata::BLOCK_STORE_WARP_TRANSPOSE, strata::BLOCK_SCAN_WARP_SCANS,
-                              TUNE_DELAY_NS, TUNE_MAX_DELAY_NS, TUNE_PREFETCH_QUARTERS, TUNE_PERSISTENT != 0,
-                              TUNE_MIN_BLOCKS>;
+                              TUNE_LOAD_MODIFIER == 0 ? strata::LOAD_DEFAULT : strata::LOAD_PLAIN,
+                              strata::BLOCK_STORE_WARP_TRANSPOSE, strata::BLOCK_SCAN_WARP_SCANS, TUNE_DELAY_NS,
+                              TUNE_MAX_DELAY_NS, TUNE_PREFETCH_QUARTERS, TUNE_PERSISTENT != 0, TUNE_MIN_BLOCKS>;
   };
   using MaxPolicy = Policy;
 };

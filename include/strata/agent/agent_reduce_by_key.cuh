@@ -81,6 +81,18 @@ template <typename OffsetT, typename V, typename ReductionOpT>
 struct scan_op_is_exact<reduce_by_key::run_value<OffsetT, V>, reduce_by_key::run_op<ReductionOpT>>
     : scan_op_is_exact<V, ReductionOpT>
 {};
+
+// A head restarts the run-counting operator's value (its run count is exact): an inexact one's look-back folds in order
+// from the nearest tile with a head.
+template <typename OffsetT, typename V, typename ReductionOpT>
+struct scan_op_restarts<reduce_by_key::run_value<OffsetT, V>, reduce_by_key::run_op<ReductionOpT>>
+    : cuda::std::true_type
+{
+  static STRATA_DEVICE STRATA_FORCEINLINE bool restarts(const reduce_by_key::run_value<OffsetT, V>& b)
+  {
+    return b.runs != OffsetT(0);
+  }
+};
 } // namespace detail
 
 // PolicyT: an AgentScanPolicy (its store algorithm unused). AccumT: the values' accumulator.
@@ -104,6 +116,9 @@ class AgentReduceByKey
   using UniqueT =
     detail::non_void_value_t<UniqueOutputIteratorT, cuda::std::conditional_t<NON_TRIVIAL_RUNS, OffsetT, KeyT>>;
   using AggregateT = detail::non_void_value_t<AggregatesOutputIteratorT, AccumT>;
+  // What the first output gets for a run, before its conversion to UniqueT: the key, or in NON_TRIVIAL_RUNS the run's
+  // start. Runs pass through shared memory in this type and AccumT, the types the policy sized the tile for.
+  using RunKeyT    = cuda::std::conditional_t<NON_TRIVIAL_RUNS, OffsetT, KeyT>;
   using CountT     = detail::non_void_value_t<NumRunsOutputIteratorT, OffsetT>;
   using PairT      = detail::reduce_by_key::run_value<OffsetT, AccumT>;
   using PairOpT    = detail::reduce_by_key::run_op<ReductionOpT>;
@@ -130,8 +145,8 @@ public:
       // The runs that end in the tile, compacted in order: their keys, then their values.
       struct
       {
-        Uninitialized<UniqueT[TILE_ITEMS]> keys;
-        Uninitialized<AggregateT[TILE_ITEMS]> values;
+        Uninitialized<RunKeyT[TILE_ITEMS]> keys;
+        Uninitialized<AccumT[TILE_ITEMS]> values;
       } runs;
     };
     typename FlagsT::TempStorage flags;
@@ -179,16 +194,16 @@ private:
 
   // What a run's end writes to the first output: its key, or in NON_TRIVIAL_RUNS the run's start (the ending item's
   // index less the run's length, plus one).
-  STRATA_DEVICE STRATA_FORCEINLINE UniqueT run_key(const KeyT& key, OffsetT tile_offset, int i, const AccumT& length)
+  STRATA_DEVICE STRATA_FORCEINLINE RunKeyT run_key(const KeyT& key, OffsetT tile_offset, int i, const AccumT& length)
   {
     if constexpr (NON_TRIVIAL_RUNS)
     {
       const OffsetT item = tile_offset + static_cast<OffsetT>(static_cast<int>(threadIdx.x) * ITEMS_PER_THREAD + i);
-      return static_cast<UniqueT>(item - static_cast<OffsetT>(length) + OffsetT(1));
+      return item - static_cast<OffsetT>(length) + OffsetT(1);
     }
     else
     {
-      return static_cast<UniqueT>(key);
+      return key;
     }
   }
 
@@ -347,14 +362,14 @@ private:
         {
           const int slot   = static_cast<int>(scanned[i].runs - OffsetT(1) - first_run);
           run_keys[slot]   = run_key(keys[i], tile_offset, i, scanned[i].value);
-          run_values[slot] = static_cast<AggregateT>(scanned[i].value);
+          run_values[slot] = scanned[i].value;
         }
       }
       __syncthreads();
       for (int slot = static_cast<int>(threadIdx.x); slot < tile_runs; slot += BLOCK_THREADS)
       {
-        d_unique_out_[first_run + OffsetT(slot)]     = run_keys[slot];
-        d_aggregates_out_[first_run + OffsetT(slot)] = run_values[slot];
+        d_unique_out_[first_run + OffsetT(slot)]     = static_cast<UniqueT>(run_keys[slot]);
+        d_aggregates_out_[first_run + OffsetT(slot)] = static_cast<AggregateT>(run_values[slot]);
       }
     }
     else
@@ -365,7 +380,7 @@ private:
         if (ends_run(heads[i], tails[i]))
         {
           const OffsetT run      = scanned[i].runs - OffsetT(1);
-          d_unique_out_[run]     = run_key(keys[i], tile_offset, i, scanned[i].value);
+          d_unique_out_[run]     = static_cast<UniqueT>(run_key(keys[i], tile_offset, i, scanned[i].value));
           d_aggregates_out_[run] = static_cast<AggregateT>(scanned[i].value);
         }
       }

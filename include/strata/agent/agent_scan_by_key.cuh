@@ -171,5 +171,15 @@ struct segmented_exclusive_output
 template <typename V, typename ScanOpT>
 struct scan_op_is_exact<scan::segmented_value<V>, scan::segmented_op<ScanOpT>> : scan_op_is_exact<V, ScanOpT>
 {};
+
+// A head restarts the segmented operator: an inexact one's look-back folds in order from the nearest head.
+template <typename V, typename ScanOpT>
+struct scan_op_restarts<scan::segmented_value<V>, scan::segmented_op<ScanOpT>> : cuda::std::true_type
+{
+  static STRATA_DEVICE STRATA_FORCEINLINE bool restarts(const scan::segmented_value<V>& b)
+  {
+    return b.head != 0;
+  }
+};
 } // namespace detail
 STRATA_NAMESPACE_END

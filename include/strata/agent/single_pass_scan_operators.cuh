@@ -295,6 +295,15 @@ struct scan_op_is_exact
     : cuda::std::bool_constant<cuda::std::is_integral<T>::value && op_kind_v<ScanOpT> != op_kind::other>
 {};
 
+// Operators under which some right operands restart the value: op(a, b) == b in everything but parts that are exact
+// in any association (the run count of ReduceByKey's operator, whose values restart at every run's head). Such an
+// operator specializes this with `value` true and `static bool restarts(const T& b)`; an inexact one's look-back then
+// folds in order only from the nearest restarting (or inclusive) predecessor, and sums the exact parts before it with a
+// tree.
+template <typename T, typename ScanOpT>
+struct scan_op_restarts : cuda::std::false_type
+{};
+
 // How long a look-back waits between polls of a window that still has an INVALID tile: DELAY_NS first,
 // doubling up to MAX_DELAY_NS (0: poll without sleeping).
 template <int DELAY_NS, int MAX_DELAY_NS>
@@ -354,7 +363,19 @@ public:
     {
       tile_state_.SetPartial(tile_idx_, block_aggregate);
     }
-    const T prefix = EXACT ? look_back_tree(lane) : look_back_in_order(lane);
+    T prefix;
+    if constexpr (EXACT)
+    {
+      prefix = look_back_tree(lane, static_cast<long long>(tile_idx_) - 1);
+    }
+    else if constexpr (RESTARTS)
+    {
+      prefix = look_back_from_restart(lane);
+    }
+    else
+    {
+      prefix = look_back_in_order(lane);
+    }
     if (lane == 0)
     {
       const T inclusive_prefix = op_(prefix, block_aggregate);
@@ -380,7 +401,8 @@ private:
   // strictly left to right, starting at the nearest inclusive prefix: every inclusive prefix is then the left
   // fold of all aggregates before it, whichever predecessor a look-back stopped at, so results are the same
   // bits run to run.
-  static constexpr bool EXACT = detail::scan_op_is_exact<T, ScanOpT>::value;
+  static constexpr bool EXACT    = detail::scan_op_is_exact<T, ScanOpT>::value;
+  static constexpr bool RESTARTS = detail::scan_op_restarts<T, ScanOpT>::value;
 
   // Lane l reads predecessor window_end - l (predecessors before tile 0 read as inclusive: tile 0 always is),
   // and the warp polls until no lane sees an INVALID tile.
@@ -404,10 +426,10 @@ private:
     }
   }
 
-  // The exact look-back: each window's part up to the nearest inclusive predecessor is reduced with a tree.
-  STRATA_DEVICE STRATA_FORCEINLINE T look_back_tree(unsigned int lane)
+  // The exact look-back from predecessor `window_end` on: each window's part up to the nearest inclusive predecessor
+  // is reduced with a tree.
+  STRATA_DEVICE STRATA_FORCEINLINE T look_back_tree(unsigned int lane, long long window_end)
   {
-    long long window_end = static_cast<long long>(tile_idx_) - 1;
     T prefix{};
     bool have_prefix = false;
     while (true)
@@ -508,6 +530,39 @@ private:
       {
         fold_window(windows[w % CACHED_WINDOWS], first, restart, acc);
       }
+    }
+    return acc;
+  }
+
+  // The look-back of an inexact operator that restarts (detail::scan_op_restarts): in the nearest window, the nearest
+  // predecessor that is inclusive or restarts starts the fold, which goes on in sequence order; the predecessors
+  // before a restarting one contribute only exact parts, summed with the tree look-back. Every inclusive prefix is
+  // still the left fold of all aggregates before it. Where no predecessor of the window starts a fold, the in-order
+  // look-back runs instead.
+  STRATA_DEVICE STRATA_FORCEINLINE T look_back_from_restart(unsigned int lane)
+  {
+    const long long nearest = static_cast<long long>(tile_idx_) - 1;
+    cuda::std::uint32_t status;
+    T value{};
+    read_window(nearest, lane, status, value);
+    const unsigned int inclusive = __ballot_sync(0xffffffffu, status == SCAN_TILE_INCLUSIVE);
+    const unsigned int starts =
+      inclusive | __ballot_sync(0xffffffffu, detail::scan_op_restarts<T, ScanOpT>::restarts(value));
+    if (starts == 0)
+    {
+      return look_back_in_order(lane);
+    }
+    const int first = __ffs(starts) - 1;
+    T acc           = ShuffleIndex<WARP_THREADS>(value, first, 0xffffffffu);
+    if ((inclusive >> first & 1u) == 0)
+    {
+      const T before = look_back_tree(lane, nearest - first - 1);
+      acc            = op_(before, acc);
+    }
+    for (int j = first - 1; j >= 0; --j)
+    {
+      const T next = ShuffleIndex<WARP_THREADS>(value, j, 0xffffffffu);
+      acc          = op_(acc, next);
     }
     return acc;
   }
