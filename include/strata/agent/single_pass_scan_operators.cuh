@@ -398,9 +398,9 @@ public:
 
 private:
   // Exact operators may combine a window with a tree. Anything else (floating point, user operators) is folded
-  // strictly left to right, starting at the nearest inclusive prefix: every inclusive prefix is then the left
-  // fold of all aggregates before it, whichever predecessor a look-back stopped at, so results are the same
-  // bits run to run.
+  // strictly left to right, starting at the nearest inclusive prefix (or, for an operator that restarts, at the
+  // nearest restarting predecessor: look_back_from_restart): every inclusive prefix is then the left fold of all
+  // aggregates before it, whichever predecessor a look-back stopped at, so results are the same bits run to run.
   static constexpr bool EXACT    = detail::scan_op_is_exact<T, ScanOpT>::value;
   static constexpr bool RESTARTS = detail::scan_op_restarts<T, ScanOpT>::value;
 
