@@ -6,11 +6,10 @@
 #include "device_scan_harness.cuh"
 
 #include <algorithm>
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace
@@ -353,43 +352,26 @@ TEST_CASE("DeviceScan float sums by key are the same bits run to run and close t
   strata_test::device_buffer<float> d_values(h_values);
   strata_test::device_buffer<float> d_out(n);
 
-  std::vector<std::vector<float>> results;
-  for (int run = 0; run < 3; ++run)
-  {
-    d_out.poison();
-    strata_test::launch(
-      [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-        return strata::DeviceScan::InclusiveSumByKey(temp, bytes, d_keys.data(), d_values.data(), d_out.data(),
-                                                     static_cast<int>(n), cuda::std::equal_to<>{}, s);
-      },
-      run == 1 ? strata_test::launch_mode::graph : strata_test::launch_mode::stream);
-    results.push_back(d_out.download());
-  }
-  for (int run = 1; run < 3; ++run)
-  {
-    CAPTURE(run);
-    CHECK(std::memcmp(results[run].data(), results[0].data(), n * sizeof(float)) == 0);
-  }
-  // Against the exact sums (in double): rounding errors grow like the square root of the additions behind an output;
-  // the bound leaves a wide margin and still catches a tile added twice or left out.
-  std::size_t first_bad = n;
-  double exact          = 0;
-  std::size_t behind    = 0;
-  for (std::size_t i = 0; i < n && first_bad == n; ++i)
-  {
-    if (i == 0 || h_keys[i] != h_keys[i - 1])
+  const std::vector<float> got =
+    device_scan_test::same_bits_three_runs(d_out, [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+      return strata::DeviceScan::InclusiveSumByKey(temp, bytes, d_keys.data(), d_values.data(), d_out.data(),
+                                                   static_cast<int>(n), cuda::std::equal_to<>{}, s);
+    });
+  // Against the exact sums of each segment up to each item.
+  double exact       = 0;
+  std::size_t behind = 0;
+  std::size_t next   = 0; // the item the running sums have reached
+  device_scan_test::require_within_rounding(got, [&](std::size_t i) {
+    for (; next <= i; ++next)
     {
-      exact  = 0;
-      behind = 0;
+      if (next == 0 || h_keys[next] != h_keys[next - 1])
+      {
+        exact  = 0;
+        behind = 0;
+      }
+      exact += h_values[next];
+      ++behind;
     }
-    exact += h_values[i];
-    ++behind;
-    const double bound = 2e-4 * std::sqrt(static_cast<double>(behind)) + 1e-6;
-    if (!(std::abs(static_cast<double>(results[0][i]) - exact) <= bound))
-    {
-      first_bad = i;
-    }
-  }
-  CAPTURE(first_bad);
-  CHECK(first_bad == n);
+    return std::make_pair(exact, behind);
+  });
 }

@@ -13,6 +13,7 @@
 #include <cuda/std/functional>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -256,4 +257,51 @@ T read_element(const T* d_ptr, std::size_t i)
   return value;
 }
 
+// Runs `launch` (a strata_test::launch body that writes d_out) three times, the second under graph capture, and
+// checks that the three outputs are the same bits; returns the first.
+template <typename Launch>
+std::vector<float> same_bits_three_runs(strata_test::device_buffer<float>& d_out, Launch launch)
+{
+  std::vector<std::vector<float>> results;
+  for (int run = 0; run < 3; ++run)
+  {
+    d_out.poison();
+    strata_test::launch(launch, run == 1 ? strata_test::launch_mode::graph : strata_test::launch_mode::stream);
+    results.push_back(d_out.download());
+  }
+  for (int run = 1; run < 3; ++run)
+  {
+    CAPTURE(run);
+    CHECK(std::memcmp(results[run].data(), results[0].data(), results[0].size() * sizeof(float)) == 0);
+  }
+  return results[0];
+}
+
+// Checks float sums against exact ones: exact(i) gives output i's exact sum (a double holds every partial sum of
+// floats to far better than float precision) and the number of additions behind it. Rounding errors grow like the
+// square root of that number; the bound leaves a wide margin over it and still catches a tile added twice or left
+// out.
+template <typename Exact>
+void require_within_rounding(const std::vector<float>& got, Exact exact)
+{
+  const std::size_t n   = got.size();
+  std::size_t first_bad = n;
+  double want           = 0;
+  for (std::size_t i = 0; i < n && first_bad == n; ++i)
+  {
+    const auto sum_and_count = exact(i);
+    want                     = sum_and_count.first;
+    const double bound       = 2e-4 * std::sqrt(static_cast<double>(sum_and_count.second)) + 1e-6;
+    if (!(std::abs(static_cast<double>(got[i]) - want) <= bound))
+    {
+      first_bad = i;
+    }
+  }
+  INFO("first output too far from the exact sum: " << first_bad);
+  if (first_bad < n)
+  {
+    INFO("device " << got[first_bad] << ", exact " << want);
+    CHECK(first_bad == n);
+  }
+}
 } // namespace device_scan_test

@@ -4,8 +4,7 @@
 #include "device_scan_harness.cuh"
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
+#include <utility>
 #include <vector>
 
 namespace
@@ -163,43 +162,15 @@ TEST_CASE("DeviceScan float sums are the same bits run to run and close to the e
   }
 
   auto check = [&](bool inclusive) {
-    std::vector<std::vector<float>> results;
-    for (int run = 0; run < 3; ++run)
-    {
-      d_out.poison();
-      strata_test::launch(
-        [&](void* temp, std::size_t& bytes, cudaStream_t s) {
-          return inclusive ? strata::DeviceScan::InclusiveSum(temp, bytes, d_in.data(), d_out.data(), n, s)
-                           : strata::DeviceScan::ExclusiveSum(temp, bytes, d_in.data(), d_out.data(), n, s);
-        },
-        run == 1 ? strata_test::launch_mode::graph : strata_test::launch_mode::stream);
-      results.push_back(d_out.download());
-    }
-    for (int run = 1; run < 3; ++run)
-    {
-      CAPTURE(run);
-      CHECK(std::memcmp(results[run].data(), results[0].data(), n * sizeof(float)) == 0);
-    }
-    // Rounding errors of a scan grow like the square root of the number of additions behind an output; the
-    // bound leaves a wide margin over that and still catches a tile added twice or left out.
-    std::size_t first_bad = n;
-    for (std::size_t i = 0; i < n && first_bad == n; ++i)
-    {
+    const std::vector<float> got =
+      device_scan_test::same_bits_three_runs(d_out, [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+        return inclusive ? strata::DeviceScan::InclusiveSum(temp, bytes, d_in.data(), d_out.data(), n, s)
+                         : strata::DeviceScan::ExclusiveSum(temp, bytes, d_in.data(), d_out.data(), n, s);
+      });
+    device_scan_test::require_within_rounding(got, [&](std::size_t i) {
       const double exact = inclusive ? exact_inclusive[i] : (i == 0 ? 0.0 : exact_inclusive[i - 1]);
-      const double bound = 2e-4 * std::sqrt(static_cast<double>(i + 1)) + 1e-6;
-      if (!(std::abs(static_cast<double>(results[0][i]) - exact) <= bound))
-      {
-        first_bad = i;
-      }
-    }
-    INFO("first output too far from the exact sum: " << first_bad);
-    if (first_bad < n)
-    {
-      INFO("device " << results[0][first_bad] << ", exact "
-                     << (inclusive ? exact_inclusive[first_bad]
-                                   : (first_bad == 0 ? 0.0 : exact_inclusive[first_bad - 1])));
-      CHECK(first_bad == n);
-    }
+      return std::make_pair(exact, i + 1);
+    });
   };
   SECTION("InclusiveSum")
   {
