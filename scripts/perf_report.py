@@ -128,7 +128,19 @@ class Run:
         self.slug = re.sub(r"[^a-z0-9]+", "-", self.name.lower()).strip("-")
 
     def repetitions(self):
-        return max([r.repetitions for r in self.results.values()] + [1])
+        """(fewest, most) repetitions behind a result of this run."""
+        reps = [r.repetitions for r in self.results.values()] or [1]
+        return min(reps), max(reps)
+
+
+def numbers_label(fewest, most):
+    """How a run's numbers were taken ("median of 3 repetitions"), naming the cases measured fewer times."""
+    if most <= 1:
+        return "one repetition"
+    if fewest == most:
+        return f"median of {most} repetitions"
+    some = "one" if fewest <= 1 else f"median of {fewest}"
+    return f"median of {most} repetitions ({some} for some cases)"
 
 
 def split_name(name):
@@ -239,7 +251,9 @@ def update_run(old_path, new_path, merged_path):
     """Writes to merged_path the benchmarks of new_path and those of old_path whose (algorithm, case, library) the
     new run does not have: a run of some algorithms refreshes them in the GPU's data file and keeps the rest. The
     context is the new run's; its strata_commit names, besides the new run's commit, the old file's commits for what
-    is kept: "new (algorithms or algorithm/cases refreshed); old (the kept ones it names); ..."."""
+    is kept: "new (algorithms or algorithm/cases refreshed); old (the kept ones it names); ...". Where some of the old
+    file is kept, so are its benchmark settings (STRATA_BENCH, STRATA_BENCH_ARGS): those that measure the file whole,
+    which a refresh of a few cases (one repetition, a filter) does not."""
     with open(old_path) as f:
         old = json.load(f)
     with open(new_path) as f:
@@ -260,6 +274,9 @@ def update_run(old_path, new_path, merged_path):
             if still:
                 groups.append(f"{commit} ({', '.join(still)})")
         context["strata_commit"] = "; ".join(groups)
+        for setting in ("strata_bench", "strata_bench_args"):
+            if setting in (old.get("context") or {}):
+                context[setting] = old["context"][setting]
     with open(merged_path, "w") as f:
         json.dump({"context": context, "benchmarks": kept + new.get("benchmarks", [])}, f, indent=1)
     return len(kept), len(new.get("benchmarks", []))
@@ -590,8 +607,7 @@ def runs_table(runs):
                           f"{c.get('cccl_version', '?')}" for c in contexts],
         ["strata commit"] + [f"`{c.get('strata_commit', '?')}`" for c in contexts],
         ["date"] + [context_date(c) for c in contexts],
-        ["numbers"] + [f"median of {run.repetitions()} repetitions" if run.repetitions() > 1 else "one repetition"
-                       for run in runs]]
+        ["numbers"] + [numbers_label(*run.repetitions()) for run in runs]]
     return table(["GPU"] + [run.name for run in runs], rows, numeric=False)
 
 
@@ -841,13 +857,15 @@ def self_test():
                                         write("a2.json", context_a, shuffled)]))
         md = markdown(runs)
         # --update: the new run's cases replace the old ones, the rest of the old file stays.
-        refreshed = write("fresh.json", dict(context_b, strata_commit="def5678"),
+        refreshed = write("fresh.json", dict(context_b, strata_commit="def5678", strata_bench="compare.reduce",
+                                             strata_bench_args="--benchmark_filter=reduce_sum/i32"),
                           [entry("reduce_sum/i32/2^20/strata", 0.5, bps=mb / 5e-7)])
         with contextlib.redirect_stdout(io.StringIO()):
             update_run(paths[1], refreshed, os.path.join(tmp, "merged.json"))
         merged = load_run(os.path.join(tmp, "merged.json"))
         with open(os.path.join(tmp, "merged.json")) as f:
-            merged_commit = json.load(f)["context"]["strata_commit"]
+            merged_context = json.load(f)["context"]
+        merged_commit = merged_context["strata_commit"]
         # A second refresh, of a whole algorithm: each commit keeps naming what is still its own.
         block_scan = [b for b in gpu_a if b["name"].startswith("block_scan/")]
         again_fresh = write("fresh2.json", dict(context_b, strata_commit="fed9876"), block_scan)
@@ -856,12 +874,19 @@ def self_test():
         with open(os.path.join(tmp, "merged2.json")) as f:
             merged2_commit = json.load(f)["context"]["strata_commit"]
 
+    check("the numbers row names repetitions, and cases measured fewer times",
+          [numbers_label(1, 1), numbers_label(3, 3), numbers_label(1, 3), numbers_label(2, 3)]
+          == ["one repetition", "median of 3 repetitions", "median of 3 repetitions (one for some cases)",
+              "median of 3 repetitions (median of 2 for some cases)"])
     check("--update replaces the refreshed case and keeps the others",
           abs(merged.results[("reduce_sum", "i32/2^20", "strata")].seconds - 5e-7) < 1e-12
           and abs(merged.results[("reduce_sum", "i32/2^20", "cub")].seconds - 5e-6) < 1e-12
           and ("block_scan", "f64/128x8/direct(vector)/raking", "strata") in merged.results
           and merged_commit == "def5678 (reduce_sum/i32); abc1234 (block_scan, radix_sort_keys, reduce_sum/i32, "
                                "reduce_sum/i8, sort_keys)")
+    check("--update keeps the settings that measured the old file whole",
+          (merged_context.get("strata_bench"), merged_context.get("strata_bench_args"))
+          == (context_a.get("strata_bench"), context_a.get("strata_bench_args")))
     check("--update names each commit's algorithms and cases, refresh after refresh",
           merged2_commit == "fed9876 (block_scan); def5678 (reduce_sum/i32); abc1234 (radix_sort_keys, reduce_sum/i32, "
                             "reduce_sum/i8, sort_keys)")
