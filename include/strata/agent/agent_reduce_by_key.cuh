@@ -241,16 +241,8 @@ private:
     // value.
     KeyT keys[ITEMS_PER_THREAD];
     ValueInT values[ITEMS_PER_THREAD];
-    if (IS_LAST_TILE)
-    {
-      const KeyT first_key = d_keys_in_[tile_offset];
-      KeyLoadT(temp_storage_.keys)
-        .template Load<PolicyT::LOAD_MODIFIER>(d_keys_in_ + tile_offset, keys, valid_items, first_key);
-    }
-    else
-    {
-      KeyLoadT(temp_storage_.keys).template Load<PolicyT::LOAD_MODIFIER>(d_keys_in_ + tile_offset, keys);
-    }
+    detail::scan::load_tile<PolicyT, KeyLoadT, IS_LAST_TILE>(temp_storage_.keys, d_keys_in_, tile_offset, valid_items,
+                                                             keys);
     if constexpr (NON_TRIVIAL_RUNS)
     {
       STRATA_UNROLL
@@ -262,16 +254,8 @@ private:
     else
     {
       __syncthreads();
-      if (IS_LAST_TILE)
-      {
-        const ValueInT first_value = d_values_in_[tile_offset];
-        ValueLoadT(temp_storage_.values)
-          .template Load<PolicyT::LOAD_MODIFIER>(d_values_in_ + tile_offset, values, valid_items, first_value);
-      }
-      else
-      {
-        ValueLoadT(temp_storage_.values).template Load<PolicyT::LOAD_MODIFIER>(d_values_in_ + tile_offset, values);
-      }
+      detail::scan::load_tile<PolicyT, ValueLoadT, IS_LAST_TILE>(temp_storage_.values, d_values_in_, tile_offset,
+                                                                 valid_items, values);
     }
 
     // Heads and tails: the first item of the input is a head, its last a tail; elsewhere the keys around the tile

@@ -78,6 +78,24 @@ STRATA_DEVICE STRATA_FORCEINLINE void prefetch_tile(V* ptr, OffsetT tile_offset)
   }
 }
 
+// Loads the tile of PolicyT at `tile_offset` with BlockLoadT; past the end of the last tile, items are copies of its
+// first (they take part in nothing written).
+template <typename PolicyT, typename BlockLoadT, bool IS_LAST_TILE, typename InputIteratorT, typename OffsetT,
+          typename T, int ITEMS>
+STRATA_DEVICE STRATA_FORCEINLINE void load_tile(typename BlockLoadT::TempStorage& storage, InputIteratorT d_in,
+                                                OffsetT tile_offset, int valid_items, T (&items)[ITEMS])
+{
+  if (IS_LAST_TILE)
+  {
+    BlockLoadT(storage).template Load<PolicyT::LOAD_MODIFIER>(d_in + tile_offset, items, valid_items,
+                                                              T(d_in[tile_offset]));
+  }
+  else
+  {
+    BlockLoadT(storage).template Load<PolicyT::LOAD_MODIFIER>(d_in + tile_offset, items);
+  }
+}
+
 // The tile loop of the single-pass agents that claim tiles from a counter: `consume_tile(tile_idx, is_last,
 // claim_next)` handles one tile; with `claim_next`, its thread 0 claims the block's next tile from it and leaves the
 // index in `shared_tile_idx` (read here after a barrier). Tile 0 alone when `tile_counter` is null (a single tile);
@@ -146,15 +164,7 @@ struct scan_tile_input
                                              AccumT (&items)[ITEMS_PER_THREAD]) const
   {
     InputT loaded[ITEMS_PER_THREAD];
-    if (IS_LAST_TILE)
-    {
-      BlockLoadT(storage).template Load<PolicyT::LOAD_MODIFIER>(d_in + tile_offset, loaded, valid_items,
-                                                                InputT(d_in[tile_offset]));
-    }
-    else
-    {
-      BlockLoadT(storage).template Load<PolicyT::LOAD_MODIFIER>(d_in + tile_offset, loaded);
-    }
+    load_tile<PolicyT, BlockLoadT, IS_LAST_TILE>(storage, d_in, tile_offset, valid_items, loaded);
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {

@@ -108,22 +108,9 @@ struct scan_tile_input<PolicyT, by_key_input<KeysInputIteratorT, ValuesInputIter
   {
     KeyT keys[ITEMS_PER_THREAD];
     ValueInT values[ITEMS_PER_THREAD];
-    if (IS_LAST_TILE)
-    {
-      const KeyT first_key       = d_in.keys[tile_offset];
-      const ValueInT first_value = d_in.values[tile_offset];
-      KeyLoadT(storage.keys)
-        .template Load<PolicyT::LOAD_MODIFIER>(d_in.keys + tile_offset, keys, valid_items, first_key);
-      __syncthreads();
-      ValueLoadT(storage.values)
-        .template Load<PolicyT::LOAD_MODIFIER>(d_in.values + tile_offset, values, valid_items, first_value);
-    }
-    else
-    {
-      KeyLoadT(storage.keys).template Load<PolicyT::LOAD_MODIFIER>(d_in.keys + tile_offset, keys);
-      __syncthreads();
-      ValueLoadT(storage.values).template Load<PolicyT::LOAD_MODIFIER>(d_in.values + tile_offset, values);
-    }
+    load_tile<PolicyT, KeyLoadT, IS_LAST_TILE>(storage.keys, d_in.keys, tile_offset, valid_items, keys);
+    __syncthreads();
+    load_tile<PolicyT, ValueLoadT, IS_LAST_TILE>(storage.values, d_in.values, tile_offset, valid_items, values);
     int heads[ITEMS_PER_THREAD];
     const keys_differ<EqualityOpT> differ{d_in.equality_op};
     if (tile_offset == OffsetT(0))

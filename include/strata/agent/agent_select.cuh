@@ -130,23 +130,6 @@ STRATA_DEVICE STRATA_FORCEINLINE void prefetch_ahead(InputIteratorT d_in, unsign
     }
   }
 }
-
-// Loads the tile at `tile_offset` with BlockLoadT; past the end of the last tile, items are copies of its first.
-template <typename PolicyT, typename BlockLoadT, bool IS_LAST_TILE, typename InputIteratorT, typename OffsetT,
-          typename T, int ITEMS>
-STRATA_DEVICE STRATA_FORCEINLINE void load_tile(typename BlockLoadT::TempStorage& storage, InputIteratorT d_in,
-                                                OffsetT tile_offset, int valid_items, T (&items)[ITEMS])
-{
-  if (IS_LAST_TILE)
-  {
-    BlockLoadT(storage).template Load<PolicyT::LOAD_MODIFIER>(d_in + tile_offset, items, valid_items,
-                                                              T(d_in[tile_offset]));
-  }
-  else
-  {
-    BlockLoadT(storage).template Load<PolicyT::LOAD_MODIFIER>(d_in + tile_offset, items);
-  }
-}
 } // namespace select
 } // namespace detail
 
@@ -236,15 +219,15 @@ private:
                                                               int valid_items, T (&items)[ITEMS_PER_THREAD])
   {
     unsigned int selected = 0;
-    detail::select::load_tile<PolicyT, BlockLoadT, IS_LAST_TILE>(temp_storage_.load, d_in_, tile_offset, valid_items,
-                                                                 items);
+    detail::scan::load_tile<PolicyT, BlockLoadT, IS_LAST_TILE>(temp_storage_.load, d_in_, tile_offset, valid_items,
+                                                               items);
     const int first = static_cast<int>(threadIdx.x) * ITEMS_PER_THREAD;
     if constexpr (HAS_FLAGS)
     {
       FlagT flags[ITEMS_PER_THREAD];
       __syncthreads();
-      detail::select::load_tile<PolicyT, BlockLoadFlagsT, IS_LAST_TILE>(temp_storage_.load_flags, d_flags_, tile_offset,
-                                                                        valid_items, flags);
+      detail::scan::load_tile<PolicyT, BlockLoadFlagsT, IS_LAST_TILE>(temp_storage_.load_flags, d_flags_, tile_offset,
+                                                                      valid_items, flags);
       STRATA_UNROLL
       for (int i = 0; i < ITEMS_PER_THREAD; ++i)
       {
@@ -392,8 +375,8 @@ private:
       }
       else
       {
-        detail::select::load_tile<PolicyT, BlockLoadValuesT, IS_LAST_TILE>(temp_storage_.load_values, values_.in,
-                                                                           tile_offset, valid_items, values);
+        detail::scan::load_tile<PolicyT, BlockLoadValuesT, IS_LAST_TILE>(temp_storage_.load_values, values_.in,
+                                                                         tile_offset, valid_items, values);
         __syncthreads();
       }
       ValueT* const compacted_values = temp_storage_.compacted_values.Alias();

@@ -133,8 +133,8 @@ private:
                                                                                    prefetch_distance);
 
     T items[ITEMS_PER_THREAD];
-    detail::select::load_tile<PolicyT, BlockLoadT, IS_LAST_TILE>(temp_storage_.load, d_in_, tile_offset, valid_items,
-                                                                 items);
+    detail::scan::load_tile<PolicyT, BlockLoadT, IS_LAST_TILE>(temp_storage_.load, d_in_, tile_offset, valid_items,
+                                                               items);
     // Bit i of `first` / `second`: items[i] goes to the first / the second part (neither: unselected or past the
     // end of the input).
     const int thread_first = static_cast<int>(threadIdx.x) * ITEMS_PER_THREAD;
