@@ -917,7 +917,6 @@ void require_cuda_error(Call&& call, cudaError_t error, const std::string& algor
   STRATA_TEST_CUDA(cudaGetLastError());
 }
 
-
 // Runs `call` with the first allocation from the stream's allocator throwing: it must throw strata::cuda_error
 // (cudaErrorMemoryAllocation) naming `algorithm`; then `untouched()` checks what must not have been written, and every
 // allocation must have been given back on the stream.
@@ -983,5 +982,4 @@ std::vector<T> prefix(const thrust::device_vector<T>& d, std::size_t count)
   all.resize(count);
   return all;
 }
-
 } // namespace exec_test
