@@ -56,7 +56,7 @@ void unary(benchmark::State& state)
 {
   const std::size_t n = std::size_t(1) << state.range(0);
   using OpT           = strata_bench::twice<T>;
-  using Dispatch      = strata::DispatchTransform<std::uint32_t, OpT, T*, hub_t, const T*>;
+  using Dispatch      = strata::DispatchTransform<std::uint32_t, OpT, T*, hub_t, strata::detail::host_count, const T*>;
   strata_bench::rotating_inputs<T> inputs(n);
   strata_bench::device_array<T> out(n);
   strata_bench::time_loop(state, [&](cudaStream_t s) {

@@ -33,11 +33,18 @@ namespace detail
 {
 namespace for_each
 {
-// cudaErrorInvalidValue for a negative count, or a null pointer with items.
-template <typename IteratorT, typename NumItemsT>
-cudaError_t check_range(IteratorT first, NumItemsT num_items)
+// cudaErrorInvalidValue for a negative count (a device_count's bound), or a null pointer with items (a device_count's
+// among them).
+template <typename IteratorT, typename CountT>
+cudaError_t check_range(IteratorT first, const CountT& count)
 {
-  static_assert(cuda::std::is_integral<NumItemsT>::value, "the count must be an integer");
+  static_assert(is_item_count_v<CountT>, "the count must be an integer or a strata::device_count");
+  const auto num_items = count_bound(count);
+  using NumItemsT      = cuda::std::remove_const_t<decltype(num_items)>;
+  if (is_null_count(count))
+  {
+    return cudaErrorInvalidValue;
+  }
   if constexpr (cuda::std::is_signed<NumItemsT>::value)
   {
     if (num_items < 0)
@@ -61,7 +68,8 @@ cudaError_t for_each_n(IteratorT first, NumItemsT num_items, OpT op, cudaStream_
 {
   STRATA_RETURN_IF_ERROR(check_range(first, num_items));
   return dispatch_offset(num_items, [&](auto offset) {
-    return DispatchFor<IteratorT, decltype(offset), OpT>::Dispatch(first, offset, op, stream);
+    return DispatchFor<IteratorT, decltype(offset), OpT, for_each::policy_hub, item_count_t<NumItemsT>>::Dispatch(
+      first, offset, op, stream, item_count_of(num_items));
   });
 }
 
@@ -72,8 +80,9 @@ cudaError_t for_each_copy_n(IteratorT first, NumItemsT num_items, OpT op, cudaSt
   STRATA_RETURN_IF_ERROR(check_range(first, num_items));
   return dispatch_offset(num_items, [&](auto offset) {
     using OffsetT = decltype(offset);
-    return DispatchTransform<OffsetT, OpT, transform::no_output, transform::policy_hub, IteratorT>::Dispatch(
-      cuda::std::make_tuple(first), transform::no_output{}, offset, op, stream);
+    return DispatchTransform<OffsetT, OpT, transform::no_output, transform::policy_hub, item_count_t<NumItemsT>,
+                             IteratorT>::Dispatch(cuda::std::make_tuple(first), transform::no_output{}, offset, op,
+                                                  stream, item_count_of(num_items));
   });
 }
 
@@ -92,14 +101,15 @@ inline bool size_query(void* d_temp_storage, size_t& temp_storage_bytes)
 
 struct DeviceFor
 {
-  // op(i) for every i in [0, shape) (ShapeT: an integer type).
+  // op(i) for every i in [0, shape) (ShapeT: an integer type, or a strata::device_count).
   template <typename ShapeT, typename OpT>
   static cudaError_t Bulk(ShapeT shape, OpT op, detail::stream_arg stream = {})
   {
     STRATA_NVTX_RANGE("strata::DeviceFor::Bulk");
     STRATA_RETURN_IF_ERROR(stream.check());
-    static_assert(cuda::std::is_integral<ShapeT>::value, "Bulk's shape must be an integer");
-    return detail::for_each::for_each_n(thrust::counting_iterator<ShapeT>(ShapeT(0)), shape, op, stream.get());
+    static_assert(detail::is_item_count_v<ShapeT>, "Bulk's shape must be an integer or a strata::device_count");
+    using IndexT = cuda::std::remove_const_t<decltype(detail::count_bound(shape))>;
+    return detail::for_each::for_each_n(thrust::counting_iterator<IndexT>(IndexT(0)), shape, op, stream.get());
   }
 
   // NAME##N(first, num_items, op) and NAME(first, last = first + num_items, op), each also in CUB's two-phase form

@@ -148,9 +148,13 @@ private:
     }
     return detail::dispatch_offset(num_items, [&](auto offset) {
       using OffsetT = decltype(offset);
-      return DispatchMergeSort<KeyInputIteratorT, ValueInputIteratorT, KeyIteratorT, ValueIteratorT, OffsetT,
-                               CompareOpT>::Dispatch(d_temp_storage, temp_storage_bytes, d_input_keys, d_input_items,
-                                                     d_output_keys, d_output_items, offset, compare_op, stream);
+      return DispatchMergeSort<
+        KeyInputIteratorT, ValueInputIteratorT, KeyIteratorT, ValueIteratorT, OffsetT, CompareOpT,
+        detail::merge_sort::policy_hub<detail::merge_sort::key_t<KeyIteratorT, KeyInputIteratorT>,
+                                       detail::merge_sort::key_t<ValueIteratorT, ValueInputIteratorT>>,
+        detail::item_count_t<NumItemsT>>::Dispatch(d_temp_storage, temp_storage_bytes, d_input_keys, d_input_items,
+                                                   d_output_keys, d_output_items, offset, compare_op, stream,
+                                                   detail::item_count_of(num_items));
     });
   }
 };

@@ -56,7 +56,7 @@ constexpr bool is_decomposer_v = !cuda::std::is_integral<DecomposerT>::value && 
 template <typename DecomposerT>
 using enable_if_decomposer_t = cuda::std::enable_if_t<is_decomposer_v<DecomposerT>, int>;
 template <typename NumItemsT>
-using enable_if_integral_t = cuda::std::enable_if_t<cuda::std::is_integral<NumItemsT>::value, int>;
+using enable_if_integral_t = cuda::std::enable_if_t<is_item_count_v<NumItemsT>, int>;
 
 // The NVTX name of each entry point.
 template <bool IS_DESCENDING, bool KEYS_ONLY>
@@ -164,11 +164,19 @@ private:
                           bool is_overwrite_okay, cudaStream_t stream, DecomposerT decomposer)
   {
     STRATA_NVTX_RANGE((detail::radix_sort::entry_name<IS_DESCENDING, cuda::std::is_same<ValueT, NullType>::value>()));
-    static_assert(cuda::std::is_integral<NumItemsT>::value, "num_items must be an integer");
+    static_assert(detail::is_item_count_v<NumItemsT>, "num_items must be an integer or a strata::device_count");
+    if (d_temp_storage != nullptr && detail::is_null_count(num_items))
+    {
+      return cudaErrorInvalidValue;
+    }
     // The dispatch refuses a negative count and runs the sort on 64-bit offsets, whatever NumItemsT.
-    return DispatchRadixSort<IS_DESCENDING, KeyT, ValueT, NumItemsT, DecomposerT>::Dispatch(
-      d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit, is_overwrite_okay, stream,
-      decomposer);
+    using BoundT = cuda::std::remove_const_t<decltype(detail::count_bound(num_items))>;
+    return DispatchRadixSort<IS_DESCENDING, KeyT, ValueT, BoundT, DecomposerT,
+                             detail::radix_sort::policy_hub<KeyT, ValueT, BoundT>,
+                             detail::item_count_t<NumItemsT>>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys,
+                                                                        d_values, detail::count_bound(num_items),
+                                                                        begin_bit, end_bit, is_overwrite_okay, stream,
+                                                                        decomposer, detail::item_count_of(num_items));
   }
 
   // The in/out forms: the inputs are read only, the results land in the outputs.

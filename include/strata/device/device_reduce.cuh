@@ -161,7 +161,7 @@ struct DeviceReduce
   //   d_index_out[0]; for no items the value type's largest (lowest) value and position 1.
 #define STRATA_DETAIL_REDUCE_ARG(NAME)                                                                               \
   template <typename InputIteratorT, typename OutputIteratorT, typename NumItemsT,                                   \
-            typename = cuda::std::enable_if_t<cuda::std::is_integral<NumItemsT>::value>>                             \
+            typename = cuda::std::enable_if_t<detail::is_item_count_v<NumItemsT>>>                                   \
   static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,                     \
                           OutputIteratorT d_out, NumItemsT num_items, cudaStream_t stream = 0)                       \
   {                                                                                                                  \
@@ -261,9 +261,11 @@ private:
     using AccumT = detail::accumulator_t<ReductionOpT, InputT, InitT>;
     return detail::dispatch_offset(num_items, [&](auto offset) {
       using OffsetT = decltype(offset);
-      return DispatchReduce<InputIteratorT, OutputIteratorT, OffsetT, ReductionOpT, InitT, AccumT,
-                            TransformOpT>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, offset, op, init,
-                                                    stream, transform);
+      return DispatchReduce<InputIteratorT, OutputIteratorT, OffsetT, ReductionOpT, InitT, AccumT, TransformOpT,
+                            detail::reduce::policy_hub<detail::it_value_t<InputIteratorT>, AccumT, ReductionOpT>,
+                            detail::item_count_t<NumItemsT>>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                                                       offset, op, init, stream, transform,
+                                                                       detail::item_count_of(num_items));
     });
   }
 
@@ -285,8 +287,11 @@ private:
       using PairOp  = detail::arg_pair_op<KeyT, ValueT>;
       // Items are read as they are (vectorized where possible) and paired with their positions; the smallest
       // position wins ties.
-      return DispatchReduce<InputIteratorT, OutputIteratorT, OffsetT, ArgOpT, EmptyT, PairT, PairOp>::Dispatch(
-        d_temp_storage, temp_storage_bytes, d_in, d_out, offset, ArgOpT{}, empty, stream, PairOp{});
+      return DispatchReduce<InputIteratorT, OutputIteratorT, OffsetT, ArgOpT, EmptyT, PairT, PairOp,
+                            detail::reduce::policy_hub<detail::it_value_t<InputIteratorT>, PairT, ArgOpT>,
+                            detail::item_count_t<NumItemsT>>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                                                       offset, ArgOpT{}, empty, stream, PairOp{},
+                                                                       detail::item_count_of(num_items));
     });
   }
 

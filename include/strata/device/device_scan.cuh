@@ -68,8 +68,10 @@ cudaError_t run(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT
   return dispatch_offset(num_items, [&](auto offset) {
     using OffsetT = decltype(offset);
     using Hub     = policy_hub<A, ScanOpT, stage_bytes_v<InputIteratorT, OutputIteratorT, A>>;
-    return DispatchScan<InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, A, Hub, INCLUSIVE>::Dispatch(
-      d_temp_storage, temp_storage_bytes, d_in, d_out, op, init, offset, stream);
+    return DispatchScan<InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, OffsetT, A, Hub, INCLUSIVE,
+                        scanned_output, item_count_t<NumItemsT>>::Dispatch(d_temp_storage, temp_storage_bytes, d_in,
+                                                                           d_out, op, init, offset, stream,
+                                                                           scanned_output{}, item_count_of(num_items));
   });
 }
 
@@ -86,9 +88,10 @@ cudaError_t run_by_key(void* d_temp_storage, size_t& temp_storage_bytes, KeysInp
   return dispatch_offset(num_items, [&](auto offset) {
     using OffsetT = decltype(offset);
     return DispatchScanByKey<KeysInputIteratorT, ValuesInputIteratorT, ValuesOutputIteratorT, EqualityOpT, ScanOpT,
-                             InitValueT, OffsetT, A, INCLUSIVE>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys_in,
-                                                                          d_values_in, d_values_out, equality_op, op,
-                                                                          init, offset, stream);
+                             InitValueT, OffsetT, A, INCLUSIVE, policy_hub<segmented_value<A>, segmented_op<ScanOpT>>,
+                             item_count_t<NumItemsT>>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys_in,
+                                                                d_values_in, d_values_out, equality_op, op, init,
+                                                                offset, stream, item_count_of(num_items));
   });
 }
 // The initial value of a sum: none for an inclusive one, else the zero of the output's value type (of the input's

@@ -59,12 +59,12 @@ private:
 };
 
 // cudaErrorInvalidValue for a negative count, or a null pointer among the output and inputs with items.
-template <typename OutputIteratorT, typename NumItemsT, typename... InputIteratorsT>
+template <typename OutputIteratorT, typename CountT, typename... InputIteratorsT>
 cudaError_t check_arguments(const cuda::std::tuple<InputIteratorsT...>& inputs, OutputIteratorT output,
-                            NumItemsT num_items)
+                            const CountT& count)
 {
   bool null = false;
-  if (num_items > NumItemsT(0))
+  if (count_bound(count) > 0)
   {
     cuda::std::apply(
       [&](const auto&... it) {
@@ -72,7 +72,7 @@ cudaError_t check_arguments(const cuda::std::tuple<InputIteratorsT...>& inputs, 
       },
       cuda::std::tuple_cat(inputs, cuda::std::make_tuple(output)));
   }
-  return null ? cudaErrorInvalidValue : for_each::check_range(output, num_items);
+  return null ? cudaErrorInvalidValue : for_each::check_range(output, count);
 }
 
 // Checks the arguments and launches, with the narrowest offset type that holds num_items.
@@ -83,9 +83,9 @@ cudaError_t transform(cuda::std::tuple<InputIteratorsT...> inputs, OutputIterato
   STRATA_RETURN_IF_ERROR(check_arguments(inputs, output, num_items));
   return dispatch_offset(num_items, [&](auto offset) {
     using OffsetT = decltype(offset);
-    return DispatchTransform<OffsetT, OpT, OutputIteratorT, policy_hub, InputIteratorsT...>::Dispatch(inputs, output,
-                                                                                                      offset, op,
-                                                                                                      stream);
+    return DispatchTransform<OffsetT, OpT, OutputIteratorT, policy_hub, item_count_t<NumItemsT>,
+                             InputIteratorsT...>::Dispatch(inputs, output, offset, op, stream,
+                                                           item_count_of(num_items));
   });
 }
 } // namespace transform
@@ -147,7 +147,8 @@ struct DeviceTransform
     STRATA_RETURN_IF_ERROR(stream.check());
     STRATA_RETURN_IF_ERROR(detail::transform::check_arguments(inputs, output, num_items));
     using OpT = detail::transform::stable_address_op<TransformOp, RandomAccessIteratorOut, RandomAccessIteratorsIn...>;
-    return detail::for_each::for_each_n(thrust::counting_iterator<NumItemsT>(NumItemsT(0)), num_items,
+    using IndexT = cuda::std::remove_const_t<decltype(detail::count_bound(num_items))>;
+    return detail::for_each::for_each_n(thrust::counting_iterator<IndexT>(IndexT(0)), num_items,
                                         OpT{transform_op, output, inputs}, stream.get());
   }
 

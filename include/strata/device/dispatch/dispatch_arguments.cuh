@@ -2,6 +2,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/util/device_count.cuh>
 
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
@@ -13,13 +14,20 @@
 STRATA_NAMESPACE_BEGIN
 namespace detail
 {
-// Checks the arguments every device algorithm shares: a non-negative count, and non-null pointers where
-// something will be read or written. Pointers are checked on the run only (a size query may pass nulls).
-template <typename NumItemsT, typename InputIteratorT, typename OutputIteratorT>
-cudaError_t check_arguments(const void* d_temp_storage, NumItemsT num_items, InputIteratorT d_in, OutputIteratorT d_out,
+// Checks the arguments every device algorithm shares: a non-negative count (a device_count's bound), and non-null
+// pointers where something will be read or written (a device_count's pointer among them). Pointers are checked on the
+// run only (a size query may pass nulls).
+template <typename CountT, typename InputIteratorT, typename OutputIteratorT>
+cudaError_t check_arguments(const void* d_temp_storage, const CountT& count, InputIteratorT d_in, OutputIteratorT d_out,
                             bool output_written_when_empty)
 {
-  static_assert(cuda::std::is_integral<NumItemsT>::value, "num_items must be an integer");
+  static_assert(is_item_count_v<CountT>, "num_items must be an integer or a strata::device_count");
+  const auto num_items = count_bound(count);
+  using NumItemsT      = cuda::std::remove_const_t<decltype(num_items)>;
+  if (d_temp_storage != nullptr && is_null_count(count))
+  {
+    return cudaErrorInvalidValue;
+  }
   if constexpr (cuda::std::is_signed<NumItemsT>::value)
   {
     if (num_items < 0)
@@ -63,14 +71,16 @@ constexpr bool is_null_pointer(const IteratorT& it)
   }
 }
 
-// Calls f(offset) with num_items as the narrowest offset type that holds it with room for rounding up to
-// whole tiles: 32-bit up to 2^31 - 1 items, 64-bit beyond. Each algorithm so builds two sets of kernels. A
+// Calls f(offset) with num_items (a device_count's bound) as the narrowest offset type that holds it with room for
+// rounding up to whole tiles: 32-bit up to 2^31 - 1 items, 64-bit beyond. Each algorithm so builds two sets of kernels. A
 // translation unit that defines STRATA_FORCE_32_BIT_OFFSETS builds the 32-bit set only (a call with more than
 // 2^31 - 1 items fails with cudaErrorInvalidValue, before anything is touched), one that defines
 // STRATA_FORCE_64_BIT_OFFSETS the 64-bit set only: Thrust's THRUST_FORCE_32/64_BIT_OFFSET_TYPE, for compile time.
-template <typename NumItemsT, typename F>
-cudaError_t dispatch_offset(NumItemsT num_items, F&& f)
+template <typename CountT, typename F>
+cudaError_t dispatch_offset(const CountT& count, F&& f)
 {
+  const auto num_items = count_bound(count);
+  using NumItemsT      = cuda::std::remove_const_t<decltype(num_items)>;
 #if defined(STRATA_FORCE_64_BIT_OFFSETS)
   return f(static_cast<cuda::std::uint64_t>(num_items));
 #else

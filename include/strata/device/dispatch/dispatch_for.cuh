@@ -6,6 +6,7 @@
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/device/dispatch/tuning/tuning_for.cuh>
 #include <strata/util/device.cuh>
+#include <strata/util/device_count.cuh>
 #include <strata/util/error.cuh>
 
 STRATA_NAMESPACE_BEGIN
@@ -16,12 +17,17 @@ namespace for_each
 STRATA_KERNELS_BEGIN
 
 // Block b applies op to the items of tile b.
-template <typename MaxPolicyT, typename OffsetT, typename RandomAccessIteratorT, typename OpT>
+template <typename MaxPolicyT, typename OffsetT, typename RandomAccessIteratorT, typename OpT, typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ForPolicy::BLOCK_THREADS,
                                            MaxPolicyT::ActivePolicy::ForPolicy::MIN_BLOCKS_PER_SM) void
-DeviceForEachKernel(RandomAccessIteratorT first, OffsetT num_items, OpT op)
+DeviceForEachKernel(RandomAccessIteratorT first, OffsetT num_items, CountT count, OpT op)
 {
-  using Policy = typename MaxPolicyT::ActivePolicy::ForPolicy;
+  using Policy       = typename MaxPolicyT::ActivePolicy::ForPolicy;
+  unsigned int tiles = gridDim.x;
+  if (!resolve_tiles(count, num_items, tiles, Policy::TILE_ITEMS) || blockIdx.x >= tiles)
+  {
+    return;
+  }
   AgentFor<Policy, OffsetT, RandomAccessIteratorT, OpT>(first, op).ConsumeTile(static_cast<OffsetT>(blockIdx.x),
                                                                                num_items);
 }
@@ -31,13 +37,14 @@ STRATA_KERNELS_END
 } // namespace detail
 
 template <typename RandomAccessIteratorT, typename OffsetT, typename OpT,
-          typename PolicyHub = detail::for_each::policy_hub>
+          typename PolicyHub = detail::for_each::policy_hub, typename CountT = detail::host_count>
 struct DispatchFor
 {
   RandomAccessIteratorT first;
-  OffsetT num_items;
+  OffsetT num_items; // the count, or the bound of a count in device memory
   OpT op;
   cudaStream_t stream;
+  CountT count;
 
   using MaxPolicy = typename PolicyHub::MaxPolicy;
 
@@ -52,13 +59,14 @@ struct DispatchFor
     }
     return detail::check_launch(
       Launch(dim3(static_cast<unsigned int>(tiles)), dim3(Policy::BLOCK_THREADS), stream,
-             detail::for_each::DeviceForEachKernel<MaxPolicy, OffsetT, RandomAccessIteratorT, OpT>, first, num_items,
-             op),
+             detail::for_each::DeviceForEachKernel<MaxPolicy, OffsetT, RandomAccessIteratorT, OpT, CountT>, first,
+             num_items, count, op),
       stream);
   }
 
   // Picks the policy for the current device's PTX version and launches (nothing for no items).
-  static cudaError_t Dispatch(RandomAccessIteratorT first, OffsetT num_items, OpT op, cudaStream_t stream)
+  static cudaError_t Dispatch(RandomAccessIteratorT first, OffsetT num_items, OpT op, cudaStream_t stream,
+                              CountT count = {})
   {
     if (num_items == OffsetT(0))
     {
@@ -66,7 +74,7 @@ struct DispatchFor
     }
     int ptx_version = 0;
     STRATA_RETURN_IF_ERROR(PtxVersion(ptx_version));
-    DispatchFor closure{first, num_items, op, stream};
+    DispatchFor closure{first, num_items, op, stream, count};
     return MaxPolicy::Invoke(ptx_version, closure);
   }
 };

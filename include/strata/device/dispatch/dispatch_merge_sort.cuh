@@ -9,6 +9,10 @@
 // the output when P is even and to the temporary copy when it is odd, so that the last pass writes the output. One
 // tile: one launch, no temporary storage. No items: nothing is launched.
 //
+// A count in device memory (strata::device_count) sizes the storage and the launches by its bound, P among them, so
+// that the last pass writes the output whatever the count; the kernels read the count, the blocks past its tiles
+// return, and a pass whose runs already span the count's tiles copies its one run.
+//
 // From sm_90 on, each launch after the first may start while the one before it finishes (programmatic stream
 // serialization); every kernel waits in GridDependencyWait before it reads what the one before wrote.
 //
@@ -21,6 +25,7 @@
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/device/dispatch/tuning/tuning_merge_sort.cuh>
 #include <strata/util/device.cuh>
+#include <strata/util/device_count.cuh>
 #include <strata/util/error.cuh>
 #include <strata/util/ptx.cuh>
 #include <strata/util/temporary_storage.cuh>
@@ -38,10 +43,11 @@ STRATA_KERNELS_BEGIN
 
 // Sorts tile blockIdx.x of the input into the same positions of the output.
 template <typename MaxPolicyT, typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyOutputIteratorT,
-          typename ValueOutputIteratorT, typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
+          typename ValueOutputIteratorT, typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT,
+          typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::MergeSortPolicy::BLOCK_THREADS) void
 DeviceMergeSortBlockSortKernel(KeyInputIteratorT keys_in, ValueInputIteratorT values_in, KeyOutputIteratorT keys_out,
-                               ValueOutputIteratorT values_out, OffsetT num_items, CompareOpT compare_op)
+                               ValueOutputIteratorT values_out, OffsetT num_items, CountT count, CompareOpT compare_op)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::MergeSortPolicy;
   using Agent = AgentBlockSort<Policy, KeyInputIteratorT, ValueInputIteratorT, KeyOutputIteratorT, ValueOutputIteratorT,
@@ -50,15 +56,21 @@ DeviceMergeSortBlockSortKernel(KeyInputIteratorT keys_in, ValueInputIteratorT va
 
   GridLaunchDependents();
   GridDependencyWait();
+  unsigned int tiles = gridDim.x;
+  if (!resolve_tiles(count, num_items, tiles, Policy::TILE_ITEMS) || blockIdx.x >= tiles)
+  {
+    return;
+  }
   Agent(temp_storage, keys_in, values_in, keys_out, values_out, num_items, compare_op).Process(blockIdx.x);
 }
 
 // Writes output tile blockIdx.x of the pass that merges runs of tiles_per_run tiles.
 template <typename MaxPolicyT, typename KeyInputIteratorT, typename ValueInputIteratorT, typename KeyOutputIteratorT,
-          typename ValueOutputIteratorT, typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
+          typename ValueOutputIteratorT, typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT,
+          typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::MergeSortPolicy::BLOCK_THREADS) void
 DeviceMergeSortMergeKernel(KeyInputIteratorT keys_in, ValueInputIteratorT values_in, KeyOutputIteratorT keys_out,
-                           ValueOutputIteratorT values_out, OffsetT num_items, unsigned int tiles_per_run,
+                           ValueOutputIteratorT values_out, OffsetT num_items, CountT count, unsigned int tiles_per_run,
                            CompareOpT compare_op)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::MergeSortPolicy;
@@ -68,6 +80,11 @@ DeviceMergeSortMergeKernel(KeyInputIteratorT keys_in, ValueInputIteratorT values
 
   GridLaunchDependents();
   GridDependencyWait();
+  unsigned int tiles = gridDim.x;
+  if (!resolve_tiles(count, num_items, tiles, Policy::TILE_ITEMS) || blockIdx.x >= tiles)
+  {
+    return;
+  }
   Agent(temp_storage, keys_in, values_in, keys_out, values_out, num_items, compare_op)
     .Process(blockIdx.x, tiles_per_run);
 }
@@ -87,7 +104,8 @@ template <typename KeyInputIteratorT, typename ValueInputIteratorT, typename Key
           typename OffsetT, typename CompareOpT,
           typename PolicyHub =
             detail::merge_sort::policy_hub<detail::merge_sort::key_t<KeyIteratorT, KeyInputIteratorT>,
-                                           detail::merge_sort::key_t<ValueIteratorT, ValueInputIteratorT>>>
+                                           detail::merge_sort::key_t<ValueIteratorT, ValueInputIteratorT>>,
+          typename CountT = detail::host_count>
 struct DispatchMergeSort
 {
   using KeyT                      = detail::merge_sort::key_t<KeyIteratorT, KeyInputIteratorT>;
@@ -101,9 +119,10 @@ struct DispatchMergeSort
   ValueInputIteratorT d_input_items;
   KeyIteratorT d_output_keys;
   ValueIteratorT d_output_items;
-  OffsetT num_items;
+  OffsetT num_items; // the count, or the bound of a count in device memory
   CompareOpT compare_op;
   cudaStream_t stream;
+  CountT count;
   int device;
   int ptx_version;
 
@@ -171,9 +190,10 @@ struct DispatchMergeSort
   {
     const auto kernel =
       detail::merge_sort::DeviceMergeSortBlockSortKernel<MaxPolicy, KeyInputIteratorT, ValueInputIteratorT, KeyOutT,
-                                                         ValueOutT, OffsetT, CompareOpT, KeyT, ValueT>;
+                                                         ValueOutT, OffsetT, CompareOpT, KeyT, ValueT, CountT>;
     return detail::check_launch(LaunchAfter(programmatic, dim3(tiles), dim3(PolicyT::BLOCK_THREADS), stream, kernel,
-                                            d_input_keys, d_input_items, keys_out, values_out, num_items, compare_op),
+                                            d_input_keys, d_input_items, keys_out, values_out, num_items, count,
+                                            compare_op),
                                 stream);
   }
 
@@ -184,9 +204,9 @@ struct DispatchMergeSort
                          ValueInT values_in, KeyOutT keys_out, ValueOutT values_out) const
   {
     const auto kernel = detail::merge_sort::DeviceMergeSortMergeKernel<MaxPolicy, KeyInT, ValueInT, KeyOutT, ValueOutT,
-                                                                       OffsetT, CompareOpT, KeyT, ValueT>;
+                                                                       OffsetT, CompareOpT, KeyT, ValueT, CountT>;
     return detail::check_launch(LaunchAfter(programmatic, dim3(tiles), dim3(PolicyT::BLOCK_THREADS), stream, kernel,
-                                            keys_in, values_in, keys_out, values_out, num_items, tiles_per_run,
+                                            keys_in, values_in, keys_out, values_out, num_items, count, tiles_per_run,
                                             compare_op),
                                 stream);
   }
@@ -195,14 +215,14 @@ struct DispatchMergeSort
   static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, KeyInputIteratorT d_input_keys,
                               ValueInputIteratorT d_input_items, KeyIteratorT d_output_keys,
                               ValueIteratorT d_output_items, OffsetT num_items, CompareOpT compare_op,
-                              cudaStream_t stream)
+                              cudaStream_t stream, CountT count = {})
   {
     int device      = 0;
     int ptx_version = 0;
     STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
     DispatchMergeSort closure{d_temp_storage, temp_storage_bytes, d_input_keys, d_input_items, d_output_keys,
-                              d_output_items, num_items,          compare_op,   stream,        device,
-                              ptx_version};
+                              d_output_items, num_items,          compare_op,   stream,        count,
+                              device,         ptx_version};
     return MaxPolicy::Invoke(ptx_version, closure);
   }
 };

@@ -9,6 +9,9 @@
 //      with programmatic stream serialization on sm_90 so that its launch overlaps the kernel before it. Each block
 //      reads the plan of its pass (skip, sort or copy, and between which buffers) from the histogram's result, so
 //      that skipped passes cost one launch and no memory traffic, and the host never waits for the histogram.
+//
+// A count in device memory (strata::device_count) picks the tier or policy and sizes the storage and the grids by its
+// bound; every kernel reads the count, and the blocks of tiles past it return.
 #pragma once
 
 #include <strata/agent/agent_radix_sort_histogram.cuh>
@@ -17,6 +20,7 @@
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/device/dispatch/tuning/tuning_radix_sort.cuh>
 #include <strata/util/device.cuh>
+#include <strata/util/device_count.cuh>
 #include <strata/util/double_buffer.cuh>
 #include <strata/util/error.cuh>
 #include <strata/util/ptx.cuh>
@@ -93,10 +97,10 @@ STRATA_DEVICE STRATA_FORCEINLINE typename AgentT::TempStorage& agent_shared_stor
 
 STRATA_KERNELS_BEGIN
 
-template <typename MaxPolicyT, typename KeyT, typename OffsetT, typename CodecT>
+template <typename MaxPolicyT, typename KeyT, typename OffsetT, typename CodecT, typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::HistogramPolicy::BLOCK_THREADS) void
-DeviceRadixSortHistogramKernel(const KeyT* d_keys, OffsetT num_items, bit_range range, sort_state<OffsetT> state,
-                               CodecT codec)
+DeviceRadixSortHistogramKernel(const KeyT* d_keys, OffsetT num_items, CountT count, bit_range range,
+                               sort_state<OffsetT> state, CodecT codec)
 {
   using Policy             = typename MaxPolicyT::ActivePolicy::HistogramPolicy;
   constexpr int RADIX_BITS = MaxPolicyT::ActivePolicy::OnesweepPolicy::RADIX_BITS;
@@ -104,19 +108,22 @@ DeviceRadixSortHistogramKernel(const KeyT* d_keys, OffsetT num_items, bit_range 
   __shared__ typename Agent::TempStorage temp_storage;
   // The first digit pass may be launched now; it waits for this grid before it reads anything.
   GridLaunchDependents();
+  num_items = count.resolve(num_items);
   Agent(temp_storage, d_keys, num_items, pass_bits<RADIX_BITS>(range), state, codec).Process();
 }
 
 // One digit pass over one portion: each block sorts one tile of [portion_begin, portion_end), taken from
-// `tile_counter`. SMALL: the small-input policy (onesweep_policy_t).
-template <typename MaxPolicyT, bool SMALL, typename KeyT, typename ValueT, typename OffsetT, typename CodecT>
+// `tile_counter`. SMALL: the small-input policy (onesweep_policy_t). With a count in device memory, num_items and
+// portion_end are its bound's and the portion ends at the count.
+template <typename MaxPolicyT, bool SMALL, typename KeyT, typename ValueT, typename OffsetT, typename CodecT,
+          typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(
   onesweep_policy_t<typename MaxPolicyT::ActivePolicy, SMALL>::BLOCK_THREADS,
   onesweep_policy_t<typename MaxPolicyT::ActivePolicy, SMALL>::MIN_BLOCKS_PER_SM) void
 DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers, bool double_buffer, sort_state<OffsetT> state,
                               cuda::std::uint32_t* lookback, unsigned int* tile_counter, bit_range range, int pass,
-                              int portion, OffsetT portion_begin, OffsetT portion_end, cuda::std::uint32_t epoch,
-                              CodecT codec)
+                              int portion, OffsetT portion_begin, OffsetT portion_end, OffsetT num_items, CountT count,
+                              cuda::std::uint32_t epoch, CodecT codec)
 {
   using Policy             = onesweep_policy_t<typename MaxPolicyT::ActivePolicy, SMALL>;
   constexpr int RADIX_BITS = Policy::RADIX_BITS;
@@ -144,7 +151,20 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers, bool double_bu
     return;
   }
   __syncthreads();
-  const unsigned int tile  = tile_slot;
+  const unsigned int tile = tile_slot;
+  unsigned int tiles      = gridDim.x;
+  if constexpr (CountT::IN_DEVICE_MEMORY)
+  {
+    const OffsetT items = count.resolve(num_items);
+    portion_end         = items < portion_end ? items : portion_end;
+    tiles               = portion_end > portion_begin ? static_cast<unsigned int>(
+              (portion_end - portion_begin + OffsetT(Policy::TILE_ITEMS - 1)) / OffsetT(Policy::TILE_ITEMS))
+                                                      : 0u;
+    if (tile >= tiles)
+    {
+      return;
+    }
+  }
   const OffsetT tile_begin = portion_begin + static_cast<OffsetT>(tile) * Policy::TILE_ITEMS;
   const OffsetT rest       = portion_end - tile_begin;
   const int valid          = rest < OffsetT(Policy::TILE_ITEMS) ? static_cast<int>(rest) : Policy::TILE_ITEMS;
@@ -160,7 +180,7 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers, bool double_bu
   }
   OffsetT* row      = state.offsets + (static_cast<size_t>(pass) * state.portions + portion) * (1 << RADIX_BITS);
   OffsetT* next_row = portion + 1 < state.portions ? row + (1 << RADIX_BITS) : nullptr;
-  const bool last   = tile == gridDim.x - 1;
+  const bool last   = tile == tiles - 1;
   if (!Agent::ONE_BODY && valid == Policy::TILE_ITEMS)
   {
     agent.template SortTile<true>(keys_src, keys_dst, values_src, values_dst, tile_begin, valid, tile, last,
@@ -174,16 +194,38 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers, bool double_bu
 }
 
 // The whole sort of at most one tile of single-block tier TIER, in one block (its storage in dynamic shared memory).
-template <typename MaxPolicyT, int TIER, typename KeyT, typename ValueT, typename OffsetT, typename CodecT>
+template <typename MaxPolicyT, int TIER, typename KeyT, typename ValueT, typename OffsetT, typename CodecT,
+          typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(single_tile_policy_t<typename MaxPolicyT::ActivePolicy, TIER>::BLOCK_THREADS,
                                            1) void
 DeviceRadixSortSingleTileKernel(const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in,
-                                ValueT* d_values_out, int num_items, bit_range range, CodecT codec)
+                                ValueT* d_values_out, int num_items, CountT count, bit_range range, CodecT codec)
 {
   using Policy = single_tile_policy_t<typename MaxPolicyT::ActivePolicy, TIER>;
   using Agent  = AgentRadixSortOnesweep<Policy, KeyT, ValueT, OffsetT, CodecT>;
+  if constexpr (CountT::IN_DEVICE_MEMORY)
+  {
+    num_items = count.resolve(num_items);
+    if (num_items == 0)
+    {
+      return;
+    }
+  }
   Agent(agent_shared_storage<Agent>(), codec)
     .SortSingleTile(d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, pass_bits<Policy::RADIX_BITS>(range));
+}
+
+// The sort of no key bits with a count in device memory: the count's items of one array copied to the output.
+template <typename T, typename OffsetT>
+STRATA_KERNEL_ATTRIBUTES void DeviceRadixSortCountedCopyKernel(const T* d_in, T* d_out, OffsetT num_items,
+                                                               item_count count)
+{
+  num_items        = count.resolve(num_items);
+  const OffsetT di = static_cast<OffsetT>(gridDim.x) * blockDim.x;
+  for (OffsetT i = static_cast<OffsetT>(blockIdx.x) * blockDim.x + threadIdx.x; i < num_items; i += di)
+  {
+    d_out[i] = d_in[i];
+  }
 }
 
 STRATA_KERNELS_END
@@ -200,7 +242,8 @@ constexpr size_t onesweep_shared_bytes =
 // otherwise d_keys.Current() is the read-only input and d_keys.Alternate() the output.
 template <bool IS_DESCENDING, typename KeyT, typename ValueT, typename OffsetT,
           typename DecomposerT = detail::radix_sort::no_decomposer,
-          typename PolicyHub   = detail::radix_sort::policy_hub<KeyT, ValueT, OffsetT>>
+          typename PolicyHub   = detail::radix_sort::policy_hub<KeyT, ValueT, OffsetT>,
+          typename CountT      = detail::host_count>
 struct DispatchRadixSort
 {
   using MaxPolicy = typename PolicyHub::MaxPolicy;
@@ -218,12 +261,13 @@ struct DispatchRadixSort
   size_t& temp_storage_bytes;
   DoubleBuffer<KeyT>& d_keys;
   DoubleBuffer<ValueT>& d_values;
-  OffsetT num_items;
+  OffsetT num_items; // the count, or the bound of a count in device memory
   int begin_bit;
   int end_bit;
   bool is_overwrite_okay;
   cudaStream_t stream;
   CodecT codec;
+  CountT count;
   int device;
   int ptx_version;
 
@@ -364,6 +408,15 @@ struct DispatchRadixSort
     {
       return cudaSuccess;
     }
+    if constexpr (CountT::IN_DEVICE_MEMORY)
+    {
+      constexpr int THREADS = 256;
+      const size_t blocks   = (static_cast<size_t>(num_items) + THREADS - 1) / THREADS;
+      return detail::check_launch(Launch(dim3(static_cast<unsigned int>(blocks < 4096 ? blocks : 4096)), dim3(THREADS),
+                                         stream, detail::radix_sort::DeviceRadixSortCountedCopyKernel<T, OffsetT>, d_in,
+                                         d_out, num_items, count),
+                                  stream);
+    }
     return cudaMemcpyAsync(d_out, d_in, static_cast<size_t>(num_items) * sizeof(T), cudaMemcpyDeviceToDevice, stream);
   }
 
@@ -383,12 +436,12 @@ struct DispatchRadixSort
       }
     }
     const auto kernel =
-      detail::radix_sort::DeviceRadixSortSingleTileKernel<MaxPolicy, TIER, KeyT, ValueT, OffsetT, CodecT>;
+      detail::radix_sort::DeviceRadixSortSingleTileKernel<MaxPolicy, TIER, KeyT, ValueT, OffsetT, CodecT, CountT>;
     constexpr size_t SHARED_BYTES = detail::radix_sort::onesweep_shared_bytes<Policy, KeyT, ValueT, OffsetT, CodecT>;
     STRATA_RETURN_IF_ERROR(PrepareSharedMemoryOver48KiB<SHARED_BYTES>(kernel, Policy::BLOCK_THREADS, device));
     return detail::check_launch(LaunchAfterShared(false, dim3(1), dim3(Policy::BLOCK_THREADS), SHARED_BYTES, stream,
                                                   kernel, keys_in, keys_out, values_in, values_out,
-                                                  static_cast<int>(num_items),
+                                                  static_cast<int>(num_items), count,
                                                   detail::radix_sort::bit_range{begin_bit, end_bit}, codec),
                                 stream);
   }
@@ -414,23 +467,24 @@ struct DispatchRadixSort
 
     // A tile over 48 KiB needs the kernel's shared memory raised, before anything is launched.
     const auto onesweep =
-      detail::radix_sort::DeviceRadixSortOnesweepKernel<MaxPolicy, SMALL, KeyT, ValueT, OffsetT, CodecT>;
+      detail::radix_sort::DeviceRadixSortOnesweepKernel<MaxPolicy, SMALL, KeyT, ValueT, OffsetT, CodecT, CountT>;
     constexpr size_t SHARED_BYTES =
       detail::radix_sort::onesweep_shared_bytes<OnesweepPolicy, KeyT, ValueT, OffsetT, CodecT>;
     STRATA_RETURN_IF_ERROR(PrepareSharedMemoryOver48KiB<SHARED_BYTES>(onesweep, OnesweepPolicy::BLOCK_THREADS, device));
     STRATA_RETURN_IF_ERROR(cudaMemsetAsync(state_mem, 0, layout.bytes, stream));
 
     // Histogram: one wave, at most one block per tile of the histogram policy.
-    const auto histogram = detail::radix_sort::DeviceRadixSortHistogramKernel<MaxPolicy, KeyT, OffsetT, CodecT>;
+    const auto histogram = detail::radix_sort::DeviceRadixSortHistogramKernel<MaxPolicy, KeyT, OffsetT, CodecT, CountT>;
     size_t wave          = 0;
     STRATA_RETURN_IF_ERROR(WaveBlocks(wave, histogram, HistogramPolicy::BLOCK_THREADS, device));
     const size_t histogram_tiles = static_cast<size_t>((num_items + OffsetT(HistogramPolicy::TILE_ITEMS) - 1)
                                                        / OffsetT(HistogramPolicy::TILE_ITEMS));
-    STRATA_RETURN_IF_ERROR(detail::check_launch(
-      Launch(dim3(static_cast<unsigned int>(histogram_tiles < wave ? histogram_tiles : wave)),
-             dim3(HistogramPolicy::BLOCK_THREADS), stream, histogram,
-             static_cast<const KeyT*>(buffers.keys[detail::radix_sort::BUFFER_IN]), num_items, range, state, codec),
-      stream));
+    STRATA_RETURN_IF_ERROR(
+      detail::check_launch(Launch(dim3(static_cast<unsigned int>(histogram_tiles < wave ? histogram_tiles : wave)),
+                                  dim3(HistogramPolicy::BLOCK_THREADS), stream, histogram,
+                                  static_cast<const KeyT*>(buffers.keys[detail::radix_sort::BUFFER_IN]), num_items,
+                                  count, range, state, codec),
+                           stream));
 
     // The digit passes, portion by portion.
     constexpr OffsetT TILE = OnesweepPolicy::TILE_ITEMS;
@@ -447,7 +501,7 @@ struct DispatchRadixSort
         STRATA_RETURN_IF_ERROR(detail::check_launch(
           LaunchAfterShared(ptx_version >= 900, dim3(grid), dim3(OnesweepPolicy::BLOCK_THREADS), SHARED_BYTES, stream,
                             onesweep, buffers, is_overwrite_okay, state, lookback, tile_counters + launch, range, pass,
-                            portion, portion_begin, portion_end, epoch, codec),
+                            portion, portion_begin, portion_end, num_items, count, epoch, codec),
           stream));
       }
     }
@@ -457,7 +511,8 @@ struct DispatchRadixSort
   // Checks the bit range, picks the policy for the current device's PTX version and runs (or sizes) the sort.
   static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
                               DoubleBuffer<ValueT>& d_values, OffsetT num_items, int begin_bit, int end_bit,
-                              bool is_overwrite_okay, cudaStream_t stream, DecomposerT decomposer = {})
+                              bool is_overwrite_okay, cudaStream_t stream, DecomposerT decomposer = {},
+                              CountT count = {})
   {
     if (begin_bit < 0 || end_bit < begin_bit || end_bit > CodecT::BITS)
     {
@@ -473,9 +528,11 @@ struct DispatchRadixSort
     if constexpr (!RUNS_KERNELS)
     {
       return DispatchRadixSort<IS_DESCENDING, KeyT, ValueT, detail::radix_sort::kernel_offset_t, DecomposerT,
-                               kernel_hub>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys, d_values,
-                                                     static_cast<detail::radix_sort::kernel_offset_t>(num_items),
-                                                     begin_bit, end_bit, is_overwrite_okay, stream, decomposer);
+                               kernel_hub, CountT>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys, d_values,
+                                                             static_cast<detail::radix_sort::kernel_offset_t>(
+                                                               num_items),
+                                                             begin_bit, end_bit, is_overwrite_okay, stream, decomposer,
+                                                             count);
     }
     else
     {
@@ -483,7 +540,8 @@ struct DispatchRadixSort
       int ptx_version = 0;
       STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
       DispatchRadixSort closure{d_temp_storage, temp_storage_bytes, d_keys, d_values,           num_items, begin_bit,
-                                end_bit,        is_overwrite_okay,  stream, CodecT(decomposer), device,    ptx_version};
+                                end_bit,        is_overwrite_okay,  stream, CodecT(decomposer), count,     device,
+                                ptx_version};
       return MaxPolicy::Invoke(ptx_version, closure);
     }
   }

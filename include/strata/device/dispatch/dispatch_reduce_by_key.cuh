@@ -26,14 +26,15 @@ STRATA_KERNELS_BEGIN
 
 template <typename MaxPolicyT, typename KeysInputIteratorT, typename UniqueOutputIteratorT,
           typename ValuesInputIteratorT, typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT,
-          typename EqualityOpT, typename ReductionOpT, typename OffsetT, typename AccumT, bool NON_TRIVIAL_RUNS>
+          typename EqualityOpT, typename ReductionOpT, typename OffsetT, typename AccumT, bool NON_TRIVIAL_RUNS,
+          typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ScanPolicy::BLOCK_THREADS,
                                            MaxPolicyT::ActivePolicy::ScanPolicy::MIN_BLOCKS_PER_SM) void
 DeviceReduceByKeyKernel(KeysInputIteratorT d_keys_in, UniqueOutputIteratorT d_unique_out,
                         ValuesInputIteratorT d_values_in, AggregatesOutputIteratorT d_aggregates_out,
                         NumRunsOutputIteratorT d_num_runs_out, ScanTileState<run_value<OffsetT, AccumT>> tile_state,
                         unsigned int* tile_counter, EqualityOpT equality_op, ReductionOpT reduction_op,
-                        OffsetT num_items, unsigned int num_tiles, unsigned int prefetch_distance)
+                        OffsetT num_items, CountT count, unsigned int num_tiles, unsigned int prefetch_distance)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::ScanPolicy;
   using Agent =
@@ -42,6 +43,10 @@ DeviceReduceByKeyKernel(KeysInputIteratorT d_keys_in, UniqueOutputIteratorT d_un
   __shared__ typename Agent::TempStorage temp_storage;
 
   GridDependencyWait();
+  if (!single_pass::resolve_items<Policy::TILE_ITEMS>(count, num_items, num_tiles, d_num_runs_out))
+  {
+    return;
+  }
   Agent(temp_storage, d_keys_in, d_unique_out, d_values_in, d_aggregates_out, d_num_runs_out, equality_op, reduction_op,
         num_items)
     .ConsumeRange(num_tiles, tile_state, tile_counter, prefetch_distance);
@@ -62,7 +67,7 @@ template <typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename 
           typename ReductionOpT, typename OffsetT,
           typename AccumT       = detail::reduce_by_key::accum_t<ReductionOpT, ValuesInputIteratorT>,
           typename PolicyHub    = detail::reduce_by_key::policy_hub<detail::it_value_t<KeysInputIteratorT>, AccumT>,
-          bool NON_TRIVIAL_RUNS = false>
+          bool NON_TRIVIAL_RUNS = false, typename CountT = detail::host_count>
 struct DispatchReduceByKey
 {
   void* d_temp_storage;
@@ -74,7 +79,8 @@ struct DispatchReduceByKey
   NumRunsOutputIteratorT d_num_runs_out;
   EqualityOpT equality_op;
   ReductionOpT reduction_op;
-  OffsetT num_items;
+  OffsetT num_items; // the count, or the bound of a count in device memory
+  CountT count;
   cudaStream_t stream;
   int device;
   int ptx_version;
@@ -88,7 +94,7 @@ struct DispatchReduceByKey
     using Policy      = typename ActivePolicyT::ScanPolicy;
     const auto kernel = detail::reduce_by_key::DeviceReduceByKeyKernel<
       MaxPolicy, KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT, AggregatesOutputIteratorT,
-      NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, OffsetT, AccumT, NON_TRIVIAL_RUNS>;
+      NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, OffsetT, AccumT, NON_TRIVIAL_RUNS, CountT>;
     return detail::single_pass::launch<Policy, TileStateT>(
       d_temp_storage, temp_storage_bytes, num_items, d_num_runs_out,
       detail::single_pass::DeviceSinglePassInitKernel<TileStateT, NumRunsOutputIteratorT, OffsetT>, kernel,
@@ -97,7 +103,7 @@ struct DispatchReduceByKey
         return detail::check_launch(LaunchAfterShared(programmatic, dim3(grid), dim3(Policy::BLOCK_THREADS), 0, stream,
                                                       kernel, d_keys_in, d_unique_out, d_values_in, d_aggregates_out,
                                                       d_num_runs_out, tile_state, counter, equality_op, reduction_op,
-                                                      num_items, num_tiles, prefetch_distance),
+                                                      num_items, count, num_tiles, prefetch_distance),
                                     stream);
       },
       stream, device, ptx_version);
@@ -108,15 +114,15 @@ struct DispatchReduceByKey
                               UniqueOutputIteratorT d_unique_out, ValuesInputIteratorT d_values_in,
                               AggregatesOutputIteratorT d_aggregates_out, NumRunsOutputIteratorT d_num_runs_out,
                               EqualityOpT equality_op, ReductionOpT reduction_op, OffsetT num_items,
-                              cudaStream_t stream)
+                              cudaStream_t stream, CountT count = {})
   {
     int device      = 0;
     int ptx_version = 0;
     STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
     DispatchReduceByKey closure{d_temp_storage, temp_storage_bytes, d_keys_in,      d_unique_out,
                                 d_values_in,    d_aggregates_out,   d_num_runs_out, equality_op,
-                                reduction_op,   num_items,          stream,         device,
-                                ptx_version};
+                                reduction_op,   num_items,          count,          stream,
+                                device,         ptx_version};
     return MaxPolicy::Invoke(ptx_version, closure);
   }
 };
@@ -144,10 +150,12 @@ cudaError_t run(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputItera
     using A =
       cuda::std::conditional_t<cuda::std::is_void<AccumT>::value, accum_t<ReductionOpT, ValuesInputIteratorT>, AccumT>;
     return DispatchReduceByKey<KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT,
-                               AggregatesOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, OffsetT,
-                               A>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys_in, d_unique_out, d_values_in,
-                                            d_aggregates_out, d_num_runs_out, equality_op, reduction_op, offset,
-                                            stream);
+                               AggregatesOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, OffsetT, A,
+                               policy_hub<it_value_t<KeysInputIteratorT>, A>, false,
+                               item_count_t<NumItemsT>>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys_in,
+                                                                  d_unique_out, d_values_in, d_aggregates_out,
+                                                                  d_num_runs_out, equality_op, reduction_op, offset,
+                                                                  stream, item_count_of(num_items));
   });
 }
 } // namespace reduce_by_key

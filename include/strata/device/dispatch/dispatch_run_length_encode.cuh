@@ -31,12 +31,13 @@ namespace run_length_encode
 STRATA_KERNELS_BEGIN
 
 // The length of run j is run_starts[j + 1] (num_items for the last run) minus run_starts[j]; *num_runs runs.
-template <typename OffsetT, typename LengthsOutputIteratorT, typename NumRunsOutputIteratorT>
-STRATA_KERNEL_ATTRIBUTES void DeviceRunLengthsKernel(const OffsetT* run_starts, const OffsetT* num_runs,
-                                                     OffsetT num_items, LengthsOutputIteratorT d_lengths_out,
-                                                     NumRunsOutputIteratorT d_num_runs_out)
+template <typename OffsetT, typename LengthsOutputIteratorT, typename NumRunsOutputIteratorT, typename CountT>
+STRATA_KERNEL_ATTRIBUTES void
+DeviceRunLengthsKernel(const OffsetT* run_starts, const OffsetT* num_runs, OffsetT num_items, CountT count,
+                       LengthsOutputIteratorT d_lengths_out, NumRunsOutputIteratorT d_num_runs_out)
 {
   using LengthT    = non_void_value_t<LengthsOutputIteratorT, OffsetT>;
+  num_items        = count.resolve(num_items);
   const OffsetT k  = *num_runs;
   const OffsetT dj = static_cast<OffsetT>(gridDim.x) * blockDim.x;
   for (OffsetT j = static_cast<OffsetT>(blockIdx.x) * blockDim.x + threadIdx.x; j < k; j += dj)
@@ -59,18 +60,18 @@ constexpr int LENGTHS_THREADS  = 256;
 constexpr int LENGTHS_MAX_GRID = 4096;
 
 template <typename InputIteratorT, typename UniqueOutputIteratorT, typename LengthsOutputIteratorT,
-          typename NumRunsOutputIteratorT, typename OffsetT>
+          typename NumRunsOutputIteratorT, typename OffsetT, typename CountT>
 cudaError_t encode(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
                    UniqueOutputIteratorT d_unique_out, LengthsOutputIteratorT d_lengths_out,
-                   NumRunsOutputIteratorT d_num_runs_out, OffsetT num_items, cudaStream_t stream)
+                   NumRunsOutputIteratorT d_num_runs_out, OffsetT num_items, CountT count, cudaStream_t stream)
 {
-  using StartsT = select::item_indices<OffsetT*>;
-  using UniqueT =
-    DispatchSelect<InputIteratorT, select::no_flags, UniqueOutputIteratorT, OffsetT*, select::no_select_op,
-                   cuda::std::equal_to<>, OffsetT, select::mode::unique, false, StartsT>;
+  using StartsT     = select::item_indices<OffsetT*>;
+  using UniqueT     = DispatchSelect<InputIteratorT, select::no_flags, UniqueOutputIteratorT, OffsetT*,
+                                 select::no_select_op, cuda::std::equal_to<>, OffsetT, select::mode::unique, false,
+                                 StartsT, select::default_policy_hub_t<InputIteratorT, false, StartsT>, CountT>;
   const auto unique = [&](void* temp, size_t& bytes, OffsetT* run_starts, OffsetT* num_runs) {
     return UniqueT::Dispatch(temp, bytes, d_in, select::no_flags{}, d_unique_out, num_runs, select::no_select_op{},
-                             cuda::std::equal_to<>{}, num_items, stream, StartsT{run_starts});
+                             cuda::std::equal_to<>{}, num_items, stream, StartsT{run_starts}, count);
   };
   size_t unique_bytes = 0;
   STRATA_RETURN_IF_ERROR(unique(nullptr, unique_bytes, nullptr, nullptr));
@@ -90,9 +91,9 @@ cudaError_t encode(void* d_temp_storage, size_t& temp_storage_bytes, InputIterat
   const unsigned int grid =
     static_cast<unsigned int>(blocks == 0 ? 1 : (blocks < LENGTHS_MAX_GRID ? blocks : LENGTHS_MAX_GRID));
   return check_launch(Launch(dim3(grid), dim3(LENGTHS_THREADS), stream,
-                             DeviceRunLengthsKernel<OffsetT, LengthsOutputIteratorT, NumRunsOutputIteratorT>,
+                             DeviceRunLengthsKernel<OffsetT, LengthsOutputIteratorT, NumRunsOutputIteratorT, CountT>,
                              static_cast<const OffsetT*>(run_starts.get()), static_cast<const OffsetT*>(num_runs.get()),
-                             num_items, d_lengths_out, d_num_runs_out),
+                             num_items, count, d_lengths_out, d_num_runs_out),
                       stream);
 }
 
@@ -109,7 +110,7 @@ cudaError_t run_encode(void* d_temp_storage, size_t& temp_storage_bytes, InputIt
   STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_in, d_num_runs_out, true));
   return dispatch_offset(num_items, [&](auto offset) {
     return encode(d_temp_storage, temp_storage_bytes, d_in, d_unique_out, d_lengths_out, d_num_runs_out, offset,
-                  stream);
+                  item_count_of(num_items), stream);
   });
 }
 // DeviceRunLengthEncode::NonTrivialRuns's body: checks the arguments (the count is written even for no items) and
@@ -129,9 +130,11 @@ cudaError_t run_non_trivial_runs(void* d_temp_storage, size_t& temp_storage_byte
     using OnesT    = const OffsetT*;
     using Dispatch = DispatchReduceByKey<InputIteratorT, OffsetsOutputIteratorT, OnesT, LengthsOutputIteratorT,
                                          NumRunsOutputIteratorT, cuda::std::equal_to<>, cuda::std::plus<>, OffsetT,
-                                         OffsetT, reduce_by_key::policy_hub<it_value_t<InputIteratorT>, OffsetT>, true>;
+                                         OffsetT, reduce_by_key::policy_hub<it_value_t<InputIteratorT>, OffsetT>, true,
+                                         item_count_t<NumItemsT>>;
     return Dispatch::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_offsets_out, OnesT(nullptr), d_lengths_out,
-                              d_num_runs_out, cuda::std::equal_to<>{}, cuda::std::plus<>{}, offset, stream);
+                              d_num_runs_out, cuda::std::equal_to<>{}, cuda::std::plus<>{}, offset, stream,
+                              item_count_of(num_items));
   });
 }
 } // namespace run_length_encode

@@ -55,12 +55,12 @@ STRATA_KERNEL_ATTRIBUTES void DeviceScanInitKernel(TileStateT tile_state, size_t
 
 // Blocks take tiles from `tile_counter` until none is left; `tile_counter` is null when there is a single tile.
 template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT,
-          typename AccumT, typename OffsetT, bool INCLUSIVE, typename OutputOpT>
+          typename AccumT, typename OffsetT, bool INCLUSIVE, typename OutputOpT, typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ScanPolicy::BLOCK_THREADS,
                                            MaxPolicyT::ActivePolicy::ScanPolicy::MIN_BLOCKS_PER_SM) void
 DeviceScanKernel(InputIteratorT d_in, OutputIteratorT d_out, ScanTileState<AccumT> tile_state,
-                 unsigned int* tile_counter, ScanOpT op, InitValueT init, OffsetT num_items, unsigned int num_tiles,
-                 unsigned int prefetch_distance, OutputOpT out_op)
+                 unsigned int* tile_counter, ScanOpT op, InitValueT init, OffsetT num_items, CountT count,
+                 unsigned int num_tiles, unsigned int prefetch_distance, OutputOpT out_op)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::ScanPolicy;
   using Agent =
@@ -68,6 +68,10 @@ DeviceScanKernel(InputIteratorT d_in, OutputIteratorT d_out, ScanTileState<Accum
   __shared__ typename Agent::TempStorage temp_storage;
 
   GridDependencyWait();
+  if (!resolve_tiles(count, num_items, num_tiles, Policy::TILE_ITEMS))
+  {
+    return;
+  }
   Agent(temp_storage, d_in, d_out, op, init, out_op)
     .ConsumeRange(num_items, num_tiles, tile_state, tile_counter, prefetch_distance);
 }
@@ -88,11 +92,12 @@ struct bulk_policy<PolicyT, cuda::std::void_t<typename PolicyT::BulkScanPolicy>>
 
 // As DeviceScanKernel, over arrays of T that start on 16 bytes, with tiles in shared memory (sm_90).
 template <typename MaxPolicyT, typename T, typename ScanOpT, typename InitValueT, typename AccumT, typename OffsetT,
-          bool INCLUSIVE>
+          bool INCLUSIVE, typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(bulk_policy<typename MaxPolicyT::ActivePolicy>::type::BLOCK_THREADS,
                                            bulk_policy<typename MaxPolicyT::ActivePolicy>::type::MIN_BLOCKS_PER_SM) void
 DeviceScanBulkKernel(const T* d_in, T* d_out, ScanTileState<AccumT> tile_state, unsigned int* tile_counter, ScanOpT op,
-                     InitValueT init, OffsetT num_items, unsigned int num_tiles, unsigned int prefetch_distance)
+                     InitValueT init, OffsetT num_items, CountT count, unsigned int num_tiles,
+                     unsigned int prefetch_distance)
 {
   using Policy = typename bulk_policy<typename MaxPolicyT::ActivePolicy>::type;
   using Agent  = AgentScanBulk<Policy, T, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
@@ -102,6 +107,10 @@ DeviceScanBulkKernel(const T* d_in, T* d_out, ScanTileState<AccumT> tile_state, 
   auto& temp_storage = *reinterpret_cast<typename Agent::TempStorage*>(bulk_scan_shared_memory);
 
   GridDependencyWait();
+  if (!resolve_tiles(count, num_items, num_tiles, Policy::TILE_BYTES / static_cast<int>(sizeof(T))))
+  {
+    return;
+  }
   Agent(temp_storage, d_in, d_out, op, init)
     .ConsumeRange(num_items, num_tiles, tile_state, tile_counter, prefetch_distance);
 }
@@ -116,7 +125,7 @@ template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, t
           typename PolicyHub = detail::scan::policy_hub<
             AccumT, ScanOpT, detail::scan::stage_bytes_v<InputIteratorT, OutputIteratorT, AccumT>>,
           bool INCLUSIVE     = cuda::std::is_same<InitValueT, detail::scan::no_init>::value,
-          typename OutputOpT = detail::scan::scanned_output>
+          typename OutputOpT = detail::scan::scanned_output, typename CountT = detail::host_count>
 struct DispatchScan
 {
   void* d_temp_storage;
@@ -125,9 +134,10 @@ struct DispatchScan
   OutputIteratorT d_out;
   ScanOpT op;
   InitValueT init;
-  OffsetT num_items;
+  OffsetT num_items; // the count, or the bound of a count in device memory
   cudaStream_t stream;
   OutputOpT out_op;
+  CountT count;
   int device;
   int ptx_version;
 
@@ -137,9 +147,9 @@ struct DispatchScan
   template <typename ActivePolicyT>
   cudaError_t Invoke()
   {
-    using ScanPolicy = typename ActivePolicyT::ScanPolicy;
-    using Bulk       = detail::scan::bulk_policy<ActivePolicyT>;
-    using BulkValueT = cuda::std::remove_pointer_t<OutputIteratorT>;
+    using ScanPolicy    = typename ActivePolicyT::ScanPolicy;
+    using Bulk          = detail::scan::bulk_policy<ActivePolicyT>;
+    using BulkValueT    = cuda::std::remove_pointer_t<OutputIteratorT>;
     constexpr bool BULK = Bulk::exists && sizeof(OffsetT) <= 4
                        && detail::scan::bulk_scan_eligible<InputIteratorT, OutputIteratorT, AccumT>::value;
 
@@ -173,8 +183,8 @@ struct DispatchScan
     {
       if (ptx_version >= 900 && starts_on_16_bytes(d_in) && starts_on_16_bytes(d_out))
       {
-        const auto bulk_kernel =
-          detail::scan::DeviceScanBulkKernel<MaxPolicy, BulkValueT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
+        const auto bulk_kernel = detail::scan::DeviceScanBulkKernel<MaxPolicy, BulkValueT, ScanOpT, InitValueT, AccumT,
+                                                                    OffsetT, INCLUSIVE, CountT>;
         constexpr size_t smem_bytes =
           sizeof(typename AgentScanBulk<typename Bulk::type, BulkValueT, ScanOpT, InitValueT, AccumT, OffsetT,
                                         INCLUSIVE>::TempStorage);
@@ -191,7 +201,7 @@ struct DispatchScan
       }
     }
     const auto scan_kernel = detail::scan::DeviceScanKernel<MaxPolicy, InputIteratorT, OutputIteratorT, ScanOpT,
-                                                            InitValueT, AccumT, OffsetT, INCLUSIVE, OutputOpT>;
+                                                            InitValueT, AccumT, OffsetT, INCLUSIVE, OutputOpT, CountT>;
     return launch<ScanPolicy>(scan_kernel, 0, tiles, tile_state_bytes.get(), tile_counter.get(), d_in, d_out, out_op);
   }
 
@@ -220,7 +230,8 @@ struct DispatchScan
                           unsigned int prefetch_distance) {
       return detail::check_launch(LaunchAfterShared(programmatic, dim3(grid), dim3(PolicyT::BLOCK_THREADS), smem_bytes,
                                                     stream, kernel, in, out, tile_state, counter, op, init, num_items,
-                                                    static_cast<unsigned int>(tiles), prefetch_distance, rest...),
+                                                    count, static_cast<unsigned int>(tiles), prefetch_distance,
+                                                    rest...),
                                   stream);
     };
     if (tiles <= 1)
@@ -246,12 +257,12 @@ struct DispatchScan
   // Picks the policy for the current device's PTX version and runs (or sizes) the scan.
   static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
                               OutputIteratorT d_out, ScanOpT op, InitValueT init, OffsetT num_items,
-                              cudaStream_t stream, OutputOpT out_op = {})
+                              cudaStream_t stream, OutputOpT out_op = {}, CountT count = {})
   {
     int device      = 0;
     int ptx_version = 0;
     STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
-    DispatchScan closure{d_temp_storage, temp_storage_bytes, d_in, d_out, op, init, num_items, stream, out_op,
+    DispatchScan closure{d_temp_storage, temp_storage_bytes, d_in, d_out, op, init, num_items, stream, out_op, count,
                          device,         ptx_version};
     return MaxPolicy::Invoke(ptx_version, closure);
   }

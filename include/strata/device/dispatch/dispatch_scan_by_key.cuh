@@ -14,7 +14,8 @@ STRATA_NAMESPACE_BEGIN
 template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT,
           typename EqualityOpT, typename ScanOpT, typename InitValueT, typename OffsetT, typename V, bool INCLUSIVE,
           typename PolicyHub =
-            detail::scan::policy_hub<detail::scan::segmented_value<V>, detail::scan::segmented_op<ScanOpT>>>
+            detail::scan::policy_hub<detail::scan::segmented_value<V>, detail::scan::segmented_op<ScanOpT>>,
+          typename CountT = detail::host_count>
 struct DispatchScanByKey
 {
   using PairT     = detail::scan::segmented_value<V>;
@@ -24,12 +25,12 @@ struct DispatchScanByKey
                                              detail::scan::segmented_exclusive_output<V, ScanOpT>>;
   // The pairs are scanned without an initial value; an exclusive scan's init enters in the output.
   using PairDispatch = DispatchScan<InputIt, ValuesOutputIteratorT, PairOpT, detail::scan::no_init, OffsetT, PairT,
-                                    PolicyHub, INCLUSIVE, OutputOpT>;
+                                    PolicyHub, INCLUSIVE, OutputOpT, CountT>;
 
   static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,
                               ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out,
                               EqualityOpT equality_op, ScanOpT op, InitValueT init, OffsetT num_items,
-                              cudaStream_t stream)
+                              cudaStream_t stream, CountT count = {})
   {
     OutputOpT out_op{};
     if constexpr (!INCLUSIVE)
@@ -37,7 +38,7 @@ struct DispatchScanByKey
       out_op = OutputOpT{op, static_cast<V>(init)};
     }
     return PairDispatch::Dispatch(d_temp_storage, temp_storage_bytes, InputIt{d_keys_in, d_values_in, equality_op},
-                                  d_values_out, PairOpT{op}, detail::scan::no_init{}, num_items, stream, out_op);
+                                  d_values_out, PairOpT{op}, detail::scan::no_init{}, num_items, stream, out_op, count);
   }
 };
 

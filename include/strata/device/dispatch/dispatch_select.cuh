@@ -29,13 +29,13 @@ STRATA_KERNELS_BEGIN
 
 template <typename MaxPolicyT, typename InputIteratorT, typename FlagsIteratorT, typename OutputIteratorT,
           typename NumSelectedIteratorT, typename SelectOpT, typename EqualityOpT, typename OffsetT, mode MODE,
-          bool PARTITION, typename ValuesT>
+          bool PARTITION, typename ValuesT, typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SelectPolicy::BLOCK_THREADS,
                                            MaxPolicyT::ActivePolicy::SelectPolicy::MIN_BLOCKS_PER_SM) void
 DeviceSelectSweepKernel(InputIteratorT d_in, FlagsIteratorT d_flags, OutputIteratorT d_out,
                         NumSelectedIteratorT d_num_selected_out, ScanTileState<OffsetT> tile_state,
                         unsigned int* tile_counter, SelectOpT select_op, EqualityOpT equality_op, OffsetT num_items,
-                        unsigned int num_tiles, unsigned int prefetch_distance, ValuesT values)
+                        CountT count, unsigned int num_tiles, unsigned int prefetch_distance, ValuesT values)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::SelectPolicy;
   using Agent  = AgentSelect<Policy, InputIteratorT, FlagsIteratorT, OutputIteratorT, NumSelectedIteratorT, SelectOpT,
@@ -43,6 +43,10 @@ DeviceSelectSweepKernel(InputIteratorT d_in, FlagsIteratorT d_flags, OutputItera
   __shared__ typename Agent::TempStorage temp_storage;
 
   GridDependencyWait();
+  if (!single_pass::resolve_items<Policy::TILE_ITEMS>(count, num_items, num_tiles, d_num_selected_out))
+  {
+    return;
+  }
   Agent(temp_storage, d_in, d_flags, d_out, d_num_selected_out, select_op, equality_op, num_items, values)
     .ConsumeRange(num_tiles, tile_state, tile_counter, prefetch_distance);
 }
@@ -78,16 +82,19 @@ template <bool PARTITION, typename ValuesInputIteratorT, typename ValuesOutputIt
 constexpr workload policy_workload_v<PARTITION, by_key_values<ValuesInputIteratorT, ValuesOutputIteratorT>> =
   workload::by_key;
 
+template <typename InputIteratorT, bool PARTITION, typename ValuesT>
+using default_policy_hub_t = policy_hub<policy_item_t<InputIteratorT, ValuesT>, policy_workload_v<PARTITION, ValuesT>>;
 } // namespace select
 } // namespace detail
 
 // The dispatch closure of DeviceSelect and DevicePartition. FlagsIteratorT is detail::select::no_flags for the modes
-// without flags; SelectOpT and EqualityOpT are unused (any type) where the mode needs none.
+// without flags; SelectOpT and EqualityOpT are unused (any type) where the mode needs none. CountT: detail::item_count
+// where num_items is the bound of a count in device memory (strata::device_count).
 template <typename InputIteratorT, typename FlagsIteratorT, typename OutputIteratorT, typename NumSelectedIteratorT,
           typename SelectOpT, typename EqualityOpT, typename OffsetT, detail::select::mode MODE, bool PARTITION,
           typename ValuesT   = detail::select::no_values,
-          typename PolicyHub = detail::select::policy_hub<detail::select::policy_item_t<InputIteratorT, ValuesT>,
-                                                          detail::select::policy_workload_v<PARTITION, ValuesT>>>
+          typename PolicyHub = detail::select::default_policy_hub_t<InputIteratorT, PARTITION, ValuesT>,
+          typename CountT    = detail::host_count>
 struct DispatchSelect
 {
   void* d_temp_storage;
@@ -98,7 +105,8 @@ struct DispatchSelect
   NumSelectedIteratorT d_num_selected_out;
   SelectOpT select_op;
   EqualityOpT equality_op;
-  OffsetT num_items;
+  OffsetT num_items; // the count, or the bound of a count in device memory
+  CountT count;
   ValuesT values;
   cudaStream_t stream;
   int device;
@@ -113,7 +121,7 @@ struct DispatchSelect
     using Policy      = typename ActivePolicyT::SelectPolicy;
     const auto kernel = detail::select::DeviceSelectSweepKernel<MaxPolicy, InputIteratorT, FlagsIteratorT,
                                                                 OutputIteratorT, NumSelectedIteratorT, SelectOpT,
-                                                                EqualityOpT, OffsetT, MODE, PARTITION, ValuesT>;
+                                                                EqualityOpT, OffsetT, MODE, PARTITION, ValuesT, CountT>;
     return detail::single_pass::launch<Policy, TileStateT>(
       d_temp_storage, temp_storage_bytes, num_items, d_num_selected_out,
       detail::single_pass::DeviceSinglePassInitKernel<TileStateT, NumSelectedIteratorT, OffsetT>, kernel,
@@ -121,18 +129,19 @@ struct DispatchSelect
           unsigned int prefetch_distance, unsigned int num_tiles) {
         return detail::check_launch(LaunchAfterShared(programmatic, dim3(grid), dim3(Policy::BLOCK_THREADS), 0, stream,
                                                       kernel, d_in, d_flags, d_out, d_num_selected_out, tile_state,
-                                                      counter, select_op, equality_op, num_items, num_tiles,
+                                                      counter, select_op, equality_op, num_items, count, num_tiles,
                                                       prefetch_distance, values),
                                     stream);
       },
       stream, device, ptx_version);
   }
 
-  // Picks the policy for the current device's PTX version and runs (or sizes) the selection.
+  // Picks the policy for the current device's PTX version and runs (or sizes) the selection. `count`: where the
+  // count lies when num_items is a device_count's bound.
   static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
                               FlagsIteratorT d_flags, OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out,
                               SelectOpT select_op, EqualityOpT equality_op, OffsetT num_items, cudaStream_t stream,
-                              ValuesT values = {})
+                              ValuesT values = {}, CountT count = {})
   {
     if constexpr (cuda::std::is_signed<OffsetT>::value)
     {
@@ -144,8 +153,9 @@ struct DispatchSelect
     int device      = 0;
     int ptx_version = 0;
     STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
-    DispatchSelect closure{d_temp_storage, temp_storage_bytes, d_in,   d_flags, d_out,  d_num_selected_out, select_op,
-                           equality_op,    num_items,          values, stream,  device, ptx_version};
+    DispatchSelect closure{d_temp_storage, temp_storage_bytes, d_in,      d_flags, d_out,  d_num_selected_out,
+                           select_op,      equality_op,        num_items, count,   values, stream,
+                           device,         ptx_version};
     return MaxPolicy::Invoke(ptx_version, closure);
   }
 };
@@ -180,9 +190,10 @@ cudaError_t run(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT
   return dispatch_offset(num_items, [&](auto offset) {
     using OffsetT = decltype(offset);
     return DispatchSelect<InputIteratorT, FlagsIteratorT, OutputIteratorT, NumSelectedIteratorT, SelectOpT, EqualityOpT,
-                          OffsetT, MODE, PARTITION, ValuesT>::Dispatch(d_temp_storage, temp_storage_bytes, d_in,
-                                                                       d_flags, d_out, d_num_selected_out, select_op,
-                                                                       equality_op, offset, stream, values);
+                          OffsetT, MODE, PARTITION, ValuesT, default_policy_hub_t<InputIteratorT, PARTITION, ValuesT>,
+                          item_count_t<NumItemsT>>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_flags, d_out,
+                                                             d_num_selected_out, select_op, equality_op, offset, stream,
+                                                             values, item_count_of(num_items));
   });
 }
 } // namespace select

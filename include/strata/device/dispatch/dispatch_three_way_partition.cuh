@@ -27,15 +27,15 @@ STRATA_KERNELS_BEGIN
 
 template <typename MaxPolicyT, typename InputIteratorT, typename FirstOutputIteratorT, typename SecondOutputIteratorT,
           typename UnselectedOutputIteratorT, typename NumSelectedIteratorT, typename SelectFirstPartOpT,
-          typename SelectSecondPartOpT, typename OffsetT>
+          typename SelectSecondPartOpT, typename OffsetT, typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SelectPolicy::BLOCK_THREADS,
                                            MaxPolicyT::ActivePolicy::SelectPolicy::MIN_BLOCKS_PER_SM) void
 DeviceThreeWayPartitionKernel(InputIteratorT d_in, FirstOutputIteratorT d_first_part_out,
                               SecondOutputIteratorT d_second_part_out, UnselectedOutputIteratorT d_unselected_out,
                               NumSelectedIteratorT d_num_selected_out, ScanTileState<part_counts<OffsetT>> tile_state,
                               unsigned int* tile_counter, SelectFirstPartOpT select_first_part_op,
-                              SelectSecondPartOpT select_second_part_op, OffsetT num_items, unsigned int num_tiles,
-                              unsigned int prefetch_distance)
+                              SelectSecondPartOpT select_second_part_op, OffsetT num_items, CountT count,
+                              unsigned int num_tiles, unsigned int prefetch_distance)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::SelectPolicy;
   using Agent  = AgentThreeWayPartition<Policy, InputIteratorT, FirstOutputIteratorT, SecondOutputIteratorT,
@@ -44,6 +44,10 @@ DeviceThreeWayPartitionKernel(InputIteratorT d_in, FirstOutputIteratorT d_first_
   __shared__ typename Agent::TempStorage temp_storage;
 
   GridDependencyWait();
+  if (!single_pass::resolve_items<Policy::TILE_ITEMS, 2>(count, num_items, num_tiles, d_num_selected_out))
+  {
+    return;
+  }
   Agent(temp_storage, d_in, d_first_part_out, d_second_part_out, d_unselected_out, d_num_selected_out,
         select_first_part_op, select_second_part_op, num_items)
     .ConsumeRange(num_tiles, tile_state, tile_counter, prefetch_distance);
@@ -56,7 +60,8 @@ STRATA_KERNELS_END
 template <typename InputIteratorT, typename FirstOutputIteratorT, typename SecondOutputIteratorT,
           typename UnselectedOutputIteratorT, typename NumSelectedIteratorT, typename SelectFirstPartOpT,
           typename SelectSecondPartOpT, typename OffsetT,
-          typename PolicyHub = detail::select::policy_hub<detail::it_value_t<InputIteratorT>>>
+          typename PolicyHub = detail::select::policy_hub<detail::it_value_t<InputIteratorT>>,
+          typename CountT    = detail::host_count>
 struct DispatchThreeWayPartition
 {
   void* d_temp_storage;
@@ -68,7 +73,8 @@ struct DispatchThreeWayPartition
   NumSelectedIteratorT d_num_selected_out;
   SelectFirstPartOpT select_first_part_op;
   SelectSecondPartOpT select_second_part_op;
-  OffsetT num_items;
+  OffsetT num_items; // the count, or the bound of a count in device memory
+  CountT count;
   cudaStream_t stream;
   int device;
   int ptx_version;
@@ -82,7 +88,7 @@ struct DispatchThreeWayPartition
     using Policy      = typename ActivePolicyT::SelectPolicy;
     const auto kernel = detail::three_way_partition::DeviceThreeWayPartitionKernel<
       MaxPolicy, InputIteratorT, FirstOutputIteratorT, SecondOutputIteratorT, UnselectedOutputIteratorT,
-      NumSelectedIteratorT, SelectFirstPartOpT, SelectSecondPartOpT, OffsetT>;
+      NumSelectedIteratorT, SelectFirstPartOpT, SelectSecondPartOpT, OffsetT, CountT>;
     return detail::single_pass::launch<Policy, TileStateT>(
       d_temp_storage, temp_storage_bytes, num_items, d_num_selected_out,
       detail::single_pass::DeviceSinglePassInitKernel<TileStateT, NumSelectedIteratorT, OffsetT, 2>, kernel,
@@ -91,8 +97,8 @@ struct DispatchThreeWayPartition
         return detail::check_launch(LaunchAfterShared(programmatic, dim3(grid), dim3(Policy::BLOCK_THREADS), 0, stream,
                                                       kernel, d_in, d_first_part_out, d_second_part_out,
                                                       d_unselected_out, d_num_selected_out, tile_state, counter,
-                                                      select_first_part_op, select_second_part_op, num_items, num_tiles,
-                                                      prefetch_distance),
+                                                      select_first_part_op, select_second_part_op, num_items, count,
+                                                      num_tiles, prefetch_distance),
                                     stream);
       },
       stream, device, ptx_version);
@@ -103,7 +109,7 @@ struct DispatchThreeWayPartition
                               FirstOutputIteratorT d_first_part_out, SecondOutputIteratorT d_second_part_out,
                               UnselectedOutputIteratorT d_unselected_out, NumSelectedIteratorT d_num_selected_out,
                               SelectFirstPartOpT select_first_part_op, SelectSecondPartOpT select_second_part_op,
-                              OffsetT num_items, cudaStream_t stream)
+                              OffsetT num_items, cudaStream_t stream, CountT count = {})
   {
     int device      = 0;
     int ptx_version = 0;
@@ -118,6 +124,7 @@ struct DispatchThreeWayPartition
                                       select_first_part_op,
                                       select_second_part_op,
                                       num_items,
+                                      count,
                                       stream,
                                       device,
                                       ptx_version};
@@ -154,11 +161,12 @@ cudaError_t run(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT
     using OffsetT = decltype(offset);
     return DispatchThreeWayPartition<InputIteratorT, FirstOutputIteratorT, SecondOutputIteratorT,
                                      UnselectedOutputIteratorT, NumSelectedIteratorT, SelectFirstPartOpT,
-                                     SelectSecondPartOpT, OffsetT>::Dispatch(d_temp_storage, temp_storage_bytes, d_in,
-                                                                             d_first_part_out, d_second_part_out,
-                                                                             d_unselected_out, d_num_selected_out,
-                                                                             select_first_part_op,
-                                                                             select_second_part_op, offset, stream);
+                                     SelectSecondPartOpT, OffsetT, select::policy_hub<it_value_t<InputIteratorT>>,
+                                     item_count_t<NumItemsT>>::Dispatch(d_temp_storage, temp_storage_bytes, d_in,
+                                                                        d_first_part_out, d_second_part_out,
+                                                                        d_unselected_out, d_num_selected_out,
+                                                                        select_first_part_op, select_second_part_op,
+                                                                        offset, stream, item_count_of(num_items));
   });
 }
 } // namespace three_way_partition

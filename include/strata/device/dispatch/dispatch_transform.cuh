@@ -7,6 +7,7 @@
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/device/dispatch/tuning/tuning_transform.cuh>
 #include <strata/util/device.cuh>
+#include <strata/util/device_count.cuh>
 #include <strata/util/error.cuh>
 
 #include <cuda/std/tuple>
@@ -19,14 +20,20 @@ namespace transform
 STRATA_KERNELS_BEGIN
 
 // Block b transforms tile b.
-template <typename MaxPolicyT, typename OffsetT, typename OpT, typename OutputIteratorT, typename... InputIteratorsT>
+template <typename MaxPolicyT, typename OffsetT, typename OpT, typename OutputIteratorT, typename CountT,
+          typename... InputIteratorsT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::TransformPolicy::BLOCK_THREADS,
                                            MaxPolicyT::ActivePolicy::TransformPolicy::MIN_BLOCKS_PER_SM) void
-DeviceTransformKernel(cuda::std::tuple<InputIteratorsT...> inputs, OutputIteratorT output, OffsetT num_items, OpT op,
-                      bool chunked, unsigned int prefetch_distance)
+DeviceTransformKernel(cuda::std::tuple<InputIteratorsT...> inputs, OutputIteratorT output, OffsetT num_items,
+                      CountT count, OpT op, bool chunked, unsigned int prefetch_distance)
 {
-  using Policy = typename MaxPolicyT::ActivePolicy::TransformPolicy;
-  using Agent  = AgentTransform<Policy, OffsetT, OpT, OutputIteratorT, InputIteratorsT...>;
+  using Policy       = typename MaxPolicyT::ActivePolicy::TransformPolicy;
+  using Agent        = AgentTransform<Policy, OffsetT, OpT, OutputIteratorT, InputIteratorsT...>;
+  unsigned int tiles = gridDim.x;
+  if (!resolve_tiles(count, num_items, tiles, Agent::TILE_ITEMS) || blockIdx.x >= tiles)
+  {
+    return;
+  }
   Agent(inputs, output, op).ConsumeTile(static_cast<OffsetT>(blockIdx.x), num_items, chunked, prefetch_distance);
 }
 
@@ -36,14 +43,15 @@ STRATA_KERNELS_END
 
 // The dispatch closure of DeviceTransform (and of DeviceFor's copying forms, with no output).
 template <typename OffsetT, typename OpT, typename OutputIteratorT, typename PolicyHub = detail::transform::policy_hub,
-          typename... InputIteratorsT>
+          typename CountT = detail::host_count, typename... InputIteratorsT>
 struct DispatchTransform
 {
   cuda::std::tuple<InputIteratorsT...> inputs;
   OutputIteratorT output;
-  OffsetT num_items;
+  OffsetT num_items; // the count, or the bound of a count in device memory
   OpT op;
   cudaStream_t stream;
+  CountT count;
 
   using MaxPolicy = typename PolicyHub::MaxPolicy;
 
@@ -53,7 +61,7 @@ struct DispatchTransform
     using Policy = typename ActivePolicyT::TransformPolicy;
     using Agent  = AgentTransform<Policy, OffsetT, OpT, OutputIteratorT, InputIteratorsT...>;
     const auto kernel =
-      detail::transform::DeviceTransformKernel<MaxPolicy, OffsetT, OpT, OutputIteratorT, InputIteratorsT...>;
+      detail::transform::DeviceTransformKernel<MaxPolicy, OffsetT, OpT, OutputIteratorT, CountT, InputIteratorsT...>;
     const OffsetT tiles = (num_items + OffsetT(Agent::TILE_ITEMS) - 1) / OffsetT(Agent::TILE_ITEMS);
     if (static_cast<unsigned long long>(tiles) > 0x7fffffffULL)
     {
@@ -70,14 +78,14 @@ struct DispatchTransform
       prefetch_distance = static_cast<unsigned int>(wave * Policy::PREFETCH_QUARTER_WAVES / 4);
     }
     return detail::check_launch(Launch(dim3(static_cast<unsigned int>(tiles)), dim3(Policy::BLOCK_THREADS), stream,
-                                       kernel, inputs, output, num_items, op, Agent::Aligned(inputs, output),
+                                       kernel, inputs, output, num_items, count, op, Agent::Aligned(inputs, output),
                                        prefetch_distance),
                                 stream);
   }
 
   // Picks the policy for the current device's PTX version and launches (nothing for no items).
   static cudaError_t Dispatch(cuda::std::tuple<InputIteratorsT...> inputs, OutputIteratorT output, OffsetT num_items,
-                              OpT op, cudaStream_t stream)
+                              OpT op, cudaStream_t stream, CountT count = {})
   {
     if (num_items == OffsetT(0))
     {
@@ -85,7 +93,7 @@ struct DispatchTransform
     }
     int ptx_version = 0;
     STRATA_RETURN_IF_ERROR(PtxVersion(ptx_version));
-    DispatchTransform closure{inputs, output, num_items, op, stream};
+    DispatchTransform closure{inputs, output, num_items, op, stream, count};
     return MaxPolicy::Invoke(ptx_version, closure);
   }
 };

@@ -6,10 +6,14 @@
 //   stream serialization on sm_90; it waits in-kernel before touching the tile state);
 // - one tile: the single-pass kernel alone, without tile state;
 // - no items: one thread writes the counts, 0.
+//
+// A count in device memory (strata::device_count) sizes all of that by its bound; the single-pass kernel reads the
+// count (resolve_items) and takes only its tiles, and where the count is 0 its first thread writes the counts, 0.
 #pragma once
 
 #include <strata/config.cuh>
 #include <strata/util/device.cuh>
+#include <strata/util/device_count.cuh>
 #include <strata/util/error.cuh>
 #include <strata/util/ptx.cuh>
 #include <strata/util/temporary_storage.cuh>
@@ -20,6 +24,35 @@ namespace detail
 {
 namespace single_pass
 {
+// Writes the NUM_COUNTS counts, 0.
+template <int NUM_COUNTS, typename OffsetT, typename NumSelectedIteratorT>
+STRATA_DEVICE STRATA_FORCEINLINE void write_zero_counts(NumSelectedIteratorT d_num_selected_out)
+{
+  using CountT = non_void_value_t<NumSelectedIteratorT, OffsetT>;
+  for (int k = 0; k < NUM_COUNTS; ++k)
+  {
+    d_num_selected_out[k] = static_cast<CountT>(0);
+  }
+}
+
+// The items and tiles of a single-pass kernel's run, where its count is in device memory (num_items and num_tiles
+// came from the bound): reads the count, after the kernel's grid dependency wait. False when there are no items; the
+// first thread has then written the NUM_COUNTS counts, 0.
+template <int TILE_ITEMS, int NUM_COUNTS = 1, typename CountT, typename OffsetT, typename NumSelectedIteratorT>
+STRATA_DEVICE STRATA_FORCEINLINE bool resolve_items(const CountT& count, OffsetT& num_items, unsigned int& num_tiles,
+                                                    NumSelectedIteratorT d_num_selected_out)
+{
+  if (resolve_tiles(count, num_items, num_tiles, TILE_ITEMS))
+  {
+    return true;
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+  {
+    write_zero_counts<NUM_COUNTS, OffsetT>(d_num_selected_out);
+  }
+  return false;
+}
+
 STRATA_KERNELS_BEGIN
 
 // Marks every tile INVALID and zeroes the tile counter; with `write_zero` (no items), writes the NUM_COUNTS counts
@@ -41,11 +74,7 @@ STRATA_KERNEL_ATTRIBUTES void DeviceSinglePassInitKernel(TileStateT tile_state, 
   }
   if (tile == 0 && write_zero)
   {
-    using CountT = non_void_value_t<NumSelectedIteratorT, OffsetT>;
-    for (int k = 0; k < NUM_COUNTS; ++k)
-    {
-      d_num_selected_out[k] = static_cast<CountT>(0);
-    }
+    write_zero_counts<NUM_COUNTS, OffsetT>(d_num_selected_out);
   }
 }
 
@@ -55,7 +84,8 @@ STRATA_KERNELS_END
 // partition's and DeviceReduce::ReduceByKey's): sizes or maps the temporary storage (tile states and the tile
 // counter), then launches `init_kernel` (a DeviceSinglePassInitKernel) and `sweep(programmatic, grid, tile_state,
 // tile_counter, prefetch_distance, num_tiles)`, the single-pass kernel `kernel` on `grid` blocks. No items:
-// init_kernel writes the counts, 0. One tile: the sweep alone, without tile state.
+// init_kernel writes the counts, 0. One tile: the sweep alone, without tile state. num_items is the bound of a count
+// in device memory (the sweep's kernel then calls resolve_items).
 template <typename Policy, typename TileStateT, typename OffsetT, typename NumSelectedIteratorT, typename InitKernelT,
           typename KernelT, typename SweepT>
 cudaError_t launch(void* d_temp_storage, size_t& temp_storage_bytes, OffsetT num_items,

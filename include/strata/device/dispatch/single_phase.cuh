@@ -30,6 +30,7 @@
 #include <strata/config.cuh>
 #include <strata/nvtx.cuh>
 #include <strata/util/cuda_error.cuh>
+#include <strata/util/device_count.cuh>
 #include <strata/util/error.cuh>
 #include <strata/util/temporary_storage.cuh>
 
@@ -297,14 +298,14 @@ constexpr bool is_env_v =
   || std::is_same<::cuda::std::remove_cvref_t<T>, ::cuda::stream_ref>::value;
 template <typename T>
 using enable_if_env_t = std::enable_if_t<is_env_v<T>, int>;
-// Enables a single-phase overload whose item count is NumItemsT (an integer: this keeps the in-place and
-// out-of-place forms apart) and whose environment is EnvT.
+// Enables a single-phase overload whose item count is NumItemsT (an integer or a strata::device_count: this keeps the
+// in-place and out-of-place forms apart) and whose environment is EnvT.
 template <typename NumItemsT, typename EnvT>
-using enable_if_single_phase_t = std::enable_if_t<std::is_integral<NumItemsT>::value && is_env_v<EnvT>, int>;
-// Enables a two-phase overload whose item count is NumItemsT (an integer: keeps the in-place forms, and the forms with
-// an equality operator, apart).
+using enable_if_single_phase_t = std::enable_if_t<is_item_count_v<NumItemsT> && is_env_v<EnvT>, int>;
+// Enables a two-phase overload whose item count is NumItemsT (an integer or a strata::device_count: keeps the in-place
+// forms, and the forms with an equality operator, apart).
 template <typename NumItemsT>
-using enable_if_count_t = std::enable_if_t<std::is_integral<NumItemsT>::value, int>;
+using enable_if_count_t = std::enable_if_t<is_item_count_v<NumItemsT>, int>;
 // Enables the forms with an equality operator (UniqueByKey's, ReduceByKey's): not a stream (a cudaStream_t, 0, a
 // policy), which the forms without one take in the same place.
 template <typename EqualityOpT>
