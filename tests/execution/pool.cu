@@ -13,7 +13,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <numeric>
 #include <string>
@@ -448,8 +450,18 @@ std::vector<T> read_back(const T* d, std::size_t n, cudaStream_t s)
   return h;
 }
 
-// 40 rounds of reduce, reduce_into, inclusive_scan and transform on the thread's own stream and data, alternately
-// with the shared allocator and with the pool, each result checked against the host.
+// Selects odd items: the compaction of the worker threads.
+struct odd_int
+{
+  __host__ __device__ bool operator()(int x) const
+  {
+    return (x & 1) != 0;
+  }
+};
+
+// 40 rounds of reduce, reduce_into, inclusive_scan, transform, copy_if and copy_if_into (its count left in device
+// memory) on the thread's own stream and data, alternately with the shared allocator and with the pool, each result
+// checked against the host.
 void worker(int id, exec_test::stream_allocator& shared, worker_report& report)
 {
   report.thread = std::this_thread::get_id();
@@ -467,10 +479,14 @@ void worker(int id, exec_test::stream_allocator& shared, worker_report& report)
     std::vector<int> prefix(n), doubled(n);
     std::inclusive_scan(h.begin(), h.end(), prefix.begin());
     std::transform(h.begin(), h.end(), doubled.begin(), twice{});
+    std::vector<int> odd;
+    std::copy_if(h.begin(), h.end(), std::back_inserter(odd), odd_int{});
     int* d_in        = nullptr;
     int* d_out       = nullptr;
     long long* d_sum = nullptr;
+    int* d_count     = nullptr;
     cudaMallocAsync(&d_in, n * sizeof(int), s);
+    cudaMallocAsync(&d_count, sizeof(int), s);
     cudaMallocAsync(&d_out, n * sizeof(int), s);
     cudaMallocAsync(&d_sum, sizeof(long long), s);
     cudaMemcpyAsync(d_in, h.data(), n * sizeof(int), cudaMemcpyHostToDevice, s);
@@ -497,6 +513,17 @@ void worker(int id, exec_test::stream_allocator& shared, worker_report& report)
         {
           report.failures += "transform; ";
         }
+        const int* end = strata::copy_if(policy, d_in, d_in + n, d_out, odd_int{});
+        if (end - d_out != static_cast<std::ptrdiff_t>(odd.size()) || read_back(d_out, odd.size(), s) != odd)
+        {
+          report.failures += "copy_if; ";
+        }
+        cudaMemsetAsync(d_out, 0xA5, n * sizeof(int), s);
+        strata::copy_if_into(policy, d_in, d_in + n, d_out, d_count, odd_int{});
+        if (read_back(d_count, 1, s)[0] != static_cast<int>(odd.size()) || read_back(d_out, odd.size(), s) != odd)
+        {
+          report.failures += "copy_if_into; ";
+        }
       };
       if (round % 2 == 0)
       {
@@ -510,6 +537,7 @@ void worker(int id, exec_test::stream_allocator& shared, worker_report& report)
     cudaFreeAsync(d_in, s);
     cudaFreeAsync(d_out, s);
     cudaFreeAsync(d_sum, s);
+    cudaFreeAsync(d_count, s);
     if (const cudaError_t e = cudaStreamSynchronize(s); e != cudaSuccess)
     {
       report.failures += std::string(cudaGetErrorString(e)) + "; ";
