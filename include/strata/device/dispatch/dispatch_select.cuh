@@ -7,6 +7,7 @@
 #pragma once
 
 #include <strata/agent/agent_select.cuh>
+#include <strata/agent/agent_select_bulk.cuh>
 #include <strata/config.cuh>
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/device/dispatch/dispatch_arguments.cuh>
@@ -18,6 +19,7 @@
 #include <strata/util/temporary_storage.cuh>
 #include <strata/util/type_traits.cuh>
 
+#include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
@@ -25,6 +27,20 @@ namespace detail
 {
 namespace select
 {
+// The bulk policy of a hub's policy (AgentSelectBulk): its BulkSelectPolicy where it has one.
+template <typename PolicyT, typename = void>
+struct bulk_policy
+{
+  static constexpr bool exists = false;
+  using type                   = AgentSelectBulkPolicy<32, 1>;
+};
+template <typename PolicyT>
+struct bulk_policy<PolicyT, cuda::std::void_t<typename PolicyT::BulkSelectPolicy>>
+{
+  static constexpr bool exists = true;
+  using type                   = typename PolicyT::BulkSelectPolicy;
+};
+
 STRATA_KERNELS_BEGIN
 
 template <typename MaxPolicyT, typename InputIteratorT, typename FlagsIteratorT, typename OutputIteratorT,
@@ -48,6 +64,32 @@ DeviceSelectSweepKernel(InputIteratorT d_in, FlagsIteratorT d_flags, OutputItera
     return;
   }
   Agent(temp_storage, d_in, d_flags, d_out, d_num_selected_out, select_op, equality_op, num_items, values)
+    .ConsumeRange(num_tiles, tile_state, tile_counter, prefetch_distance);
+}
+
+// As DeviceSelectSweepKernel, for items of T in an array that starts on 16 bytes, selected by a predicate or as
+// Unique, with the tiles in shared memory (AgentSelectBulk, sm_90).
+template <typename MaxPolicyT, typename T, typename OutputIteratorT, typename NumSelectedIteratorT, typename SelectOpT,
+          typename EqualityOpT, typename OffsetT, mode MODE, bool PARTITION, typename CountT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(bulk_policy<typename MaxPolicyT::ActivePolicy>::type::BLOCK_THREADS,
+                                           bulk_policy<typename MaxPolicyT::ActivePolicy>::type::MIN_BLOCKS_PER_SM) void
+DeviceSelectBulkSweepKernel(const T* d_in, OutputIteratorT d_out, NumSelectedIteratorT d_num_selected_out,
+                            ScanTileState<OffsetT> tile_state, unsigned int* tile_counter, SelectOpT select_op,
+                            EqualityOpT equality_op, OffsetT num_items, CountT count, unsigned int num_tiles,
+                            unsigned int prefetch_distance)
+{
+  using Policy = typename bulk_policy<typename MaxPolicyT::ActivePolicy>::type;
+  using Agent =
+    AgentSelectBulk<Policy, T, OutputIteratorT, NumSelectedIteratorT, SelectOpT, EqualityOpT, OffsetT, MODE, PARTITION>;
+  extern __shared__ __align__(128) unsigned char select_bulk_shared_memory[];
+  auto& temp_storage = *reinterpret_cast<typename Agent::TempStorage*>(select_bulk_shared_memory);
+
+  GridDependencyWait();
+  if (!single_pass::resolve_items<Policy::TILE_ITEMS>(count, num_items, num_tiles, d_num_selected_out))
+  {
+    return;
+  }
+  Agent(temp_storage, d_in, d_out, d_num_selected_out, select_op, equality_op, num_items)
     .ConsumeRange(num_tiles, tile_state, tile_counter, prefetch_distance);
 }
 
@@ -118,7 +160,32 @@ struct DispatchSelect
   template <typename ActivePolicyT>
   cudaError_t Invoke()
   {
-    using Policy      = typename ActivePolicyT::SelectPolicy;
+    using Policy = typename ActivePolicyT::SelectPolicy;
+    using Bulk   = detail::select::bulk_policy<ActivePolicyT>;
+    using T      = detail::it_value_t<InputIteratorT>;
+    // The bulk agent: items in an array (of a type that moves by bytes), selected by a predicate or as Unique.
+    constexpr bool BULK = Bulk::exists && cuda::std::is_pointer<InputIteratorT>::value
+                       && (MODE == detail::select::mode::predicate || MODE == detail::select::mode::unique)
+                       && cuda::std::is_same<ValuesT, detail::select::no_values>::value
+                       && cuda::std::is_trivially_copyable<T>::value && (Bulk::type::TILE_ITEMS * sizeof(T)) % 16 == 0;
+    size_t state_tiles = 0;
+    if constexpr (BULK)
+    {
+      using BulkPolicy = typename Bulk::type;
+      const size_t bulk_tiles =
+        static_cast<size_t>((num_items + OffsetT(BulkPolicy::TILE_ITEMS) - 1) / OffsetT(BulkPolicy::TILE_ITEMS));
+      state_tiles = bulk_tiles;
+      if (ptx_version >= 900 && reinterpret_cast<cuda::std::uintptr_t>(d_in) % 16 == 0)
+      {
+        int sm_count = 0;
+        STRATA_RETURN_IF_ERROR(SmCount(sm_count, device));
+        if (bulk_tiles >= static_cast<size_t>(sm_count) * BulkPolicy::MIN_TILES_PER_SM)
+        {
+          return invoke_bulk<BulkPolicy>(
+            static_cast<size_t>((num_items + OffsetT(Policy::TILE_ITEMS) - 1) / OffsetT(Policy::TILE_ITEMS)));
+        }
+      }
+    }
     const auto kernel = detail::select::DeviceSelectSweepKernel<MaxPolicy, InputIteratorT, FlagsIteratorT,
                                                                 OutputIteratorT, NumSelectedIteratorT, SelectOpT,
                                                                 EqualityOpT, OffsetT, MODE, PARTITION, ValuesT, CountT>;
@@ -133,7 +200,35 @@ struct DispatchSelect
                                                       prefetch_distance, values),
                                     stream);
       },
-      stream, device, ptx_version);
+      stream, device, ptx_version, 0, state_tiles);
+  }
+
+  // The selection by AgentSelectBulk (its tiles in dynamic shared memory), with storage for `state_tiles` tiles (the
+  // register path's, which the size query may have taken).
+  template <typename BulkPolicy>
+  cudaError_t invoke_bulk(size_t state_tiles)
+  {
+    using T = detail::it_value_t<InputIteratorT>;
+    const auto kernel =
+      detail::select::DeviceSelectBulkSweepKernel<MaxPolicy, T, OutputIteratorT, NumSelectedIteratorT, SelectOpT,
+                                                  EqualityOpT, OffsetT, MODE, PARTITION, CountT>;
+    using Agent = AgentSelectBulk<BulkPolicy, T, OutputIteratorT, NumSelectedIteratorT, SelectOpT, EqualityOpT, OffsetT,
+                                  MODE, PARTITION>;
+    constexpr size_t SMEM_BYTES = sizeof(typename Agent::TempStorage);
+    STRATA_RETURN_IF_ERROR(PrepareSharedMemory(kernel, BulkPolicy::BLOCK_THREADS, SMEM_BYTES, device));
+    const T* const in = d_in;
+    return detail::single_pass::launch<BulkPolicy, TileStateT>(
+      d_temp_storage, temp_storage_bytes, num_items, d_num_selected_out,
+      detail::single_pass::DeviceSinglePassInitKernel<TileStateT, NumSelectedIteratorT, OffsetT>, kernel,
+      [&](bool programmatic, unsigned int grid, const TileStateT& tile_state, unsigned int* counter,
+          unsigned int prefetch_distance, unsigned int num_tiles) {
+        return detail::check_launch(LaunchAfterShared(programmatic, dim3(grid), dim3(BulkPolicy::BLOCK_THREADS),
+                                                      SMEM_BYTES, stream, kernel, in, d_out, d_num_selected_out,
+                                                      tile_state, counter, select_op, equality_op, num_items, count,
+                                                      num_tiles, prefetch_distance),
+                                    stream);
+      },
+      stream, device, ptx_version, SMEM_BYTES, state_tiles);
   }
 
   // Picks the policy for the current device's PTX version and runs (or sizes) the selection. `count`: where the

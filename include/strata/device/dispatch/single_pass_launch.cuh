@@ -85,24 +85,28 @@ STRATA_KERNELS_END
 // counter), then launches `init_kernel` (a DeviceSinglePassInitKernel) and `sweep(programmatic, grid, tile_state,
 // tile_counter, prefetch_distance, num_tiles)`, the single-pass kernel `kernel` on `grid` blocks. No items:
 // init_kernel writes the counts, 0. One tile: the sweep alone, without tile state. num_items is the bound of a count
-// in device memory (the sweep's kernel then calls resolve_items).
+// in device memory (the sweep's kernel then calls resolve_items). `dynamic_smem`: the kernel's dynamic shared memory
+// per block; `state_tiles`: the most tiles of any policy the call may run on (the size query and the run must agree
+// on the storage, and the run's choice of policy may depend on what the query does not see, such as alignment).
 template <typename Policy, typename TileStateT, typename OffsetT, typename NumSelectedIteratorT, typename InitKernelT,
           typename KernelT, typename SweepT>
 cudaError_t launch(void* d_temp_storage, size_t& temp_storage_bytes, OffsetT num_items,
                    NumSelectedIteratorT d_num_selected_out, InitKernelT init_kernel, KernelT kernel, SweepT&& sweep,
-                   cudaStream_t stream, int device, int ptx_version)
+                   cudaStream_t stream, int device, int ptx_version, size_t dynamic_smem = 0, size_t state_tiles = 0)
 {
   const size_t tiles = static_cast<size_t>((num_items + OffsetT(Policy::TILE_ITEMS) - 1) / OffsetT(Policy::TILE_ITEMS));
-  if (tiles > size_t(0xffffffffu) / 2)
+  state_tiles        = state_tiles > tiles ? state_tiles : tiles;
+  if (state_tiles > size_t(0xffffffffu) / 2)
   {
     return cudaErrorInvalidValue; // tiles are numbered by a 32-bit counter
   }
 
   temporary_storage::layout<2> layout;
-  const bool look_back  = tiles > 1;
-  auto tile_state_bytes = layout.get_slot(0)->create_alias<char>(look_back ? TileStateT::AllocationSize(tiles) : 0);
-  auto tile_counter     = layout.get_slot(1)->create_alias<unsigned int>(look_back ? 1 : 0);
-  bool mapped           = false;
+  const bool look_back = state_tiles > 1;
+  auto tile_state_bytes =
+    layout.get_slot(0)->create_alias<char>(look_back ? TileStateT::AllocationSize(state_tiles) : 0);
+  auto tile_counter = layout.get_slot(1)->create_alias<unsigned int>(look_back ? 1 : 0);
+  bool mapped       = false;
   STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
   if (!mapped)
   {
@@ -122,7 +126,7 @@ cudaError_t launch(void* d_temp_storage, size_t& temp_storage_bytes, OffsetT num
   }
 
   size_t wave = 0;
-  STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, Policy::BLOCK_THREADS, device, 0));
+  STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, Policy::BLOCK_THREADS, device, dynamic_smem));
   const unsigned int grid_size = static_cast<unsigned int>(!Policy::PERSISTENT || tiles < wave ? tiles : wave);
   const TileStateT tile_state(tile_state_bytes.get(), tiles);
   const unsigned int init_grid = static_cast<unsigned int>((tiles + INIT_THREADS - 1) / INIT_THREADS);
