@@ -8,7 +8,8 @@
 // chain of calls can be captured into one CUDA graph whose replays each see another count. Every buffer must hold
 // `bound` items, but nothing past the count is read or written. A count above `bound` is taken as `bound` (a kernel
 // cannot report it), a negative one as 0. Results are those of the same call given the count on the host, bit for
-// bit (floating-point reductions included).
+// bit, floating-point reductions included; a floating-point scan repeats its bits run to run, but its bits may differ
+// from the host call's (the bound, not the count, picks its kernel).
 #pragma once
 
 #include <strata/config.cuh>
