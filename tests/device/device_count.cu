@@ -331,6 +331,24 @@ TEST_CASE("device_count: DeviceReduce takes its count from device memory, the sa
     });
     return bytes_of(d_out);
   });
+  require_same_as_host_count<std::int64_t>("Reduce::ArgMax, value and index apart", [](auto num_items,
+                                                                                       std::size_t bound) {
+    const device_buffer<float> d_in(random_items<float>(bound, 32));
+    device_buffer<float> d_value(1);
+    device_buffer<std::int64_t> d_index(1);
+    two_phase([&](void* temp, std::size_t& bytes) {
+      if constexpr (std::is_integral<decltype(num_items)>::value)
+      {
+        return strata::DeviceReduce::ArgMax(temp, bytes, d_in.data(), d_value.data(), d_index.data(),
+                                            static_cast<std::int64_t>(num_items));
+      }
+      else
+      {
+        return strata::DeviceReduce::ArgMax(temp, bytes, d_in.data(), d_value.data(), d_index.data(), num_items);
+      }
+    });
+    return bytes_of(d_value, d_index);
+  });
   require_same_as_host_count<short>("Reduce::Reduce max with init", [](auto num_items, std::size_t bound) {
     const device_buffer<std::int32_t> d_in(random_items<std::int32_t>(bound, 16));
     device_buffer<std::int32_t> d_out(1);

@@ -177,11 +177,27 @@ struct DeviceReduce
     return split_arg_reduce<::strata::NAME>(d_temp_storage, temp_storage_bytes, d_in, d_value_out, d_index_out,      \
                                             num_items, stream);                                                      \
   }                                                                                                                  \
+  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT, typename CountT>     \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,                     \
+                          ExtremumOutIteratorT d_value_out, IndexOutIteratorT d_index_out,                           \
+                          device_count<CountT> num_items, cudaStream_t stream = 0)                                   \
+  {                                                                                                                  \
+    STRATA_NVTX_RANGE("strata::DeviceReduce::" #NAME);                                                               \
+    return split_arg_reduce<::strata::NAME>(d_temp_storage, temp_storage_bytes, d_in, d_value_out, d_index_out,      \
+                                            num_items, stream);                                                      \
+  }                                                                                                                  \
   STRATA_DETAIL_REDUCE_SINGLE_PHASE(NAME)                                                                            \
   template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT,                      \
             typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                                  \
   static cudaError_t NAME(InputIteratorT d_in, ExtremumOutIteratorT d_value_out, IndexOutIteratorT d_index_out,      \
                           cuda::std::int64_t num_items, const EnvT& env = {})                                        \
+  {                                                                                                                  \
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_in, d_value_out, d_index_out, num_items); \
+  }                                                                                                                  \
+  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT, typename CountT,     \
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                                  \
+  static cudaError_t NAME(InputIteratorT d_in, ExtremumOutIteratorT d_value_out, IndexOutIteratorT d_index_out,      \
+                          device_count<CountT> num_items, const EnvT& env = {})                                      \
   {                                                                                                                  \
     return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_in, d_value_out, d_index_out, num_items); \
   }
@@ -295,14 +311,16 @@ private:
     });
   }
 
-  template <typename ArgOpT, typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT>
+  // NumItemsT: cuda::std::int64_t, or a device_count.
+  template <typename ArgOpT, typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT,
+            typename NumItemsT>
   static cudaError_t split_arg_reduce(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
                                       ExtremumOutIteratorT d_value_out, IndexOutIteratorT d_index_out,
-                                      cuda::std::int64_t num_items, cudaStream_t stream)
+                                      NumItemsT num_items, cudaStream_t stream)
   {
     using ValueT = detail::non_void_value_t<ExtremumOutIteratorT, detail::it_value_t<InputIteratorT>>;
     using PairT  = KeyValuePair<cuda::std::int64_t, ValueT>;
-    if (d_temp_storage != nullptr && num_items >= 0)
+    if (d_temp_storage != nullptr && detail::count_bound(num_items) >= 0)
     {
       if constexpr (cuda::std::is_pointer<ExtremumOutIteratorT>::value)
       {
@@ -321,9 +339,8 @@ private:
     }
     auto d_out = thrust::make_tabulate_output_iterator(
       detail::unzip_pair<ExtremumOutIteratorT, IndexOutIteratorT>{d_value_out, d_index_out});
-    return arg_reduce<ArgOpT, InputIteratorT, decltype(d_out), cuda::std::int64_t, PairT>(d_temp_storage,
-                                                                                          temp_storage_bytes, d_in,
-                                                                                          d_out, num_items, stream);
+    return arg_reduce<ArgOpT, InputIteratorT, decltype(d_out), NumItemsT, PairT>(d_temp_storage, temp_storage_bytes,
+                                                                                 d_in, d_out, num_items, stream);
   }
 };
 
