@@ -113,26 +113,25 @@ public:
 private:
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
   // The loader's claim of the block's next tile (num_tiles once the block has claimed the last tile, or the only
-  // one without `tile_counter`). The atomic's result is used only in fill, so the claim's latency runs under the
+  // one without `tile_counter`). Nothing reads the atomic's result before fill, so that its latency runs under the
   // loader warp's first pass.
-  STRATA_DEVICE STRATA_FORCEINLINE unsigned int claim(bool& exhausted, unsigned int num_tiles,
+  STRATA_DEVICE STRATA_FORCEINLINE unsigned int claim(bool exhausted, unsigned int num_tiles,
                                                       unsigned int* tile_counter)
   {
     if (exhausted)
     {
       return num_tiles;
     }
-    const unsigned int tile_idx = tile_counter == nullptr ? 0u : atomicAdd(tile_counter, 1u);
-    exhausted                   = tile_counter == nullptr || tile_idx + 1 >= num_tiles;
-    return tile_idx;
+    return tile_counter == nullptr ? 0u : atomicAdd(tile_counter, 1u);
   }
 
   // The loader publishes the claimed tile in `buffer` and starts loading it there: a whole tile by one bulk copy,
-  // else (the last tile, or none) a plain arrival. The buffer is free: its last tile's reads ended before a barrier
-  // the loader has passed.
-  STRATA_DEVICE STRATA_FORCEINLINE void fill(int buffer, unsigned int tile_idx, unsigned int num_tiles,
-                                             unsigned int prefetch_distance)
+  // else (the last tile, or none) a plain arrival; `exhausted` once the block has claimed the last tile (or the only
+  // one). The buffer is free: its last tile's reads ended before a barrier the loader has passed.
+  STRATA_DEVICE STRATA_FORCEINLINE void fill(int buffer, unsigned int tile_idx, bool& exhausted, unsigned int num_tiles,
+                                             unsigned int* tile_counter, unsigned int prefetch_distance)
   {
+    exhausted                      = exhausted || tile_counter == nullptr || tile_idx + 1 >= num_tiles;
     temp_storage_.tile_idx[buffer] = tile_idx;
     const OffsetT tile_offset      = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
     if (tile_idx < num_tiles && num_items_ - tile_offset > OffsetT(TILE_ITEMS))
@@ -162,7 +161,7 @@ private:
     __syncthreads();
     if (threadIdx.x == LOADER)
     {
-      fill(0, claim(exhausted, num_tiles, tile_counter), num_tiles, prefetch_distance);
+      fill(0, claim(exhausted, num_tiles, tile_counter), exhausted, num_tiles, tile_counter, prefetch_distance);
     }
     unsigned int phases = 0; // bit b: the parity of buffer b's next load
     int buffer          = 0;
@@ -258,7 +257,7 @@ private:
     }
     if (threadIdx.x == LOADER)
     {
-      fill(buffer ^ 1, next_tile, num_tiles, prefetch_distance);
+      fill(buffer ^ 1, next_tile, exhausted, num_tiles, tile_counter, prefetch_distance);
     }
     __syncthreads();
 
