@@ -39,8 +39,8 @@ template <typename IteratorT, typename CountT>
 cudaError_t check_range(IteratorT first, const CountT& count)
 {
   static_assert(is_item_count_v<CountT>, "the count must be an integer or a strata::device_count");
-  const auto num_items = count_bound(count);
-  using NumItemsT      = cuda::std::remove_const_t<decltype(num_items)>;
+  using NumItemsT           = count_value_t<CountT>;
+  const NumItemsT num_items = count_bound(count);
   if (is_null_count(count))
   {
     return cudaErrorInvalidValue;
@@ -108,7 +108,7 @@ struct DeviceFor
     STRATA_NVTX_RANGE("strata::DeviceFor::Bulk");
     STRATA_RETURN_IF_ERROR(stream.check());
     static_assert(detail::is_item_count_v<ShapeT>, "Bulk's shape must be an integer or a strata::device_count");
-    using IndexT = cuda::std::remove_const_t<decltype(detail::count_bound(shape))>;
+    using IndexT = detail::count_value_t<ShapeT>;
     return detail::for_each::for_each_n(thrust::counting_iterator<IndexT>(IndexT(0)), shape, op, stream.get());
   }
 

@@ -170,7 +170,7 @@ private:
       return cudaErrorInvalidValue;
     }
     // The dispatch refuses a negative count and runs the sort on 64-bit offsets, whatever NumItemsT.
-    using BoundT = cuda::std::remove_const_t<decltype(detail::count_bound(num_items))>;
+    using BoundT = detail::count_value_t<NumItemsT>;
     return DispatchRadixSort<IS_DESCENDING, KeyT, ValueT, BoundT, DecomposerT,
                              detail::radix_sort::policy_hub<KeyT, ValueT, BoundT>,
                              detail::item_count_t<NumItemsT>>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys,

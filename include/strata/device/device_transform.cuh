@@ -147,7 +147,7 @@ struct DeviceTransform
     STRATA_RETURN_IF_ERROR(stream.check());
     STRATA_RETURN_IF_ERROR(detail::transform::check_arguments(inputs, output, num_items));
     using OpT = detail::transform::stable_address_op<TransformOp, RandomAccessIteratorOut, RandomAccessIteratorsIn...>;
-    using IndexT = cuda::std::remove_const_t<decltype(detail::count_bound(num_items))>;
+    using IndexT = detail::count_value_t<NumItemsT>;
     return detail::for_each::for_each_n(thrust::counting_iterator<IndexT>(IndexT(0)), num_items,
                                         OpT{transform_op, output, inputs}, stream.get());
   }

@@ -51,9 +51,23 @@ constexpr bool is_item_count_v = (::cuda::std::is_integral<NumItemsT>::value
                                   && !::cuda::std::is_same<NumItemsT, bool>::value)
                               || is_device_count<NumItemsT>::value;
 
+// The integer type of num_items: its own, or a device_count's.
+template <typename NumItemsT>
+struct count_value
+{
+  using type = NumItemsT;
+};
+template <typename T>
+struct count_value<device_count<T>>
+{
+  using type = T;
+};
+template <typename NumItemsT>
+using count_value_t = typename count_value<NumItemsT>::type;
+
 // The host-known number of items of num_items: the integer, or a device_count's bound.
 template <typename NumItemsT>
-constexpr auto count_bound(const NumItemsT& num_items)
+constexpr count_value_t<NumItemsT> count_bound(const NumItemsT& num_items)
 {
   if constexpr (is_device_count<NumItemsT>::value)
   {

@@ -22,8 +22,8 @@ cudaError_t check_arguments(const void* d_temp_storage, const CountT& count, Inp
                             bool output_written_when_empty)
 {
   static_assert(is_item_count_v<CountT>, "num_items must be an integer or a strata::device_count");
-  const auto num_items = count_bound(count);
-  using NumItemsT      = cuda::std::remove_const_t<decltype(num_items)>;
+  using NumItemsT           = count_value_t<CountT>;
+  const NumItemsT num_items = count_bound(count);
   if (d_temp_storage != nullptr && is_null_count(count))
   {
     return cudaErrorInvalidValue;
@@ -79,8 +79,8 @@ constexpr bool is_null_pointer(const IteratorT& it)
 template <typename CountT, typename F>
 cudaError_t dispatch_offset(const CountT& count, F&& f)
 {
-  const auto num_items = count_bound(count);
-  using NumItemsT      = cuda::std::remove_const_t<decltype(num_items)>;
+  using NumItemsT           = count_value_t<CountT>;
+  const NumItemsT num_items = count_bound(count);
 #if defined(STRATA_FORCE_64_BIT_OFFSETS)
   return f(static_cast<cuda::std::uint64_t>(num_items));
 #else
