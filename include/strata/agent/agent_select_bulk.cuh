@@ -262,6 +262,7 @@ private:
     __syncthreads();
 
     // Warp 0: the selected items before each warp, the tile's count, and the tile's place among all selected items.
+    PrefixOpT prefix_op(tile_state, temp_storage_.prefix, cuda::std::plus<>{}, tile_idx);
     if (warp == 0)
     {
       const OffsetT count = lane < static_cast<unsigned int>(WARPS) ? temp_storage_.warp_rank[lane] : OffsetT(0);
@@ -293,7 +294,6 @@ private:
       }
       else
       {
-        PrefixOpT prefix_op(tile_state, temp_storage_.prefix, cuda::std::plus<>{}, tile_idx);
         prefix_op(tile_count);
       }
     }
@@ -306,7 +306,6 @@ private:
     }
     else
     {
-      PrefixOpT prefix_op(tile_state, temp_storage_.prefix, cuda::std::plus<>{}, tile_idx);
       tile_prefix = prefix_op.ExclusivePrefix();
       tile_count  = prefix_op.InclusivePrefix() - tile_prefix;
     }
