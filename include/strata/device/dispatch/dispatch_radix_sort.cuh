@@ -18,7 +18,9 @@
 #include <strata/agent/agent_radix_sort_onesweep.cuh>
 #include <strata/config.cuh>
 #include <strata/device/dispatch/chained_policy.cuh>
+#include <strata/device/dispatch/dispatch_transform.cuh>
 #include <strata/device/dispatch/tuning/tuning_radix_sort.cuh>
+#include <strata/thread/thread_operators.cuh>
 #include <strata/util/device.cuh>
 #include <strata/util/device_count.cuh>
 #include <strata/util/double_buffer.cuh>
@@ -29,6 +31,7 @@
 #include <strata/util/uninitialized.cuh>
 
 #include <cuda/std/cstdint>
+#include <cuda/std/tuple>
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
@@ -215,19 +218,6 @@ DeviceRadixSortSingleTileKernel(const KeyT* d_keys_in, KeyT* d_keys_out, const V
     .SortSingleTile(d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, pass_bits<Policy::RADIX_BITS>(range));
 }
 
-// The sort of no key bits with a count in device memory: the count's items of one array copied to the output.
-template <typename T, typename OffsetT>
-STRATA_KERNEL_ATTRIBUTES void DeviceRadixSortCountedCopyKernel(const T* d_in, T* d_out, OffsetT num_items,
-                                                               item_count count)
-{
-  num_items        = count.resolve(num_items);
-  const OffsetT di = static_cast<OffsetT>(gridDim.x) * blockDim.x;
-  for (OffsetT i = static_cast<OffsetT>(blockIdx.x) * blockDim.x + threadIdx.x; i < num_items; i += di)
-  {
-    d_out[i] = d_in[i];
-  }
-}
-
 STRATA_KERNELS_END
 
 // The dynamic shared memory of a block of a onesweep or single-tile kernel of policy OnesweepPolicyT.
@@ -410,12 +400,9 @@ struct DispatchRadixSort
     }
     if constexpr (CountT::IN_DEVICE_MEMORY)
     {
-      constexpr int THREADS = 256;
-      const size_t blocks   = (static_cast<size_t>(num_items) + THREADS - 1) / THREADS;
-      return detail::check_launch(Launch(dim3(static_cast<unsigned int>(blocks < 4096 ? blocks : 4096)), dim3(THREADS),
-                                         stream, detail::radix_sort::DeviceRadixSortCountedCopyKernel<T, OffsetT>, d_in,
-                                         d_out, num_items, count),
-                                  stream);
+      // The count's items, copied by DeviceTransform's kernel (which reads the count).
+      return DispatchTransform<OffsetT, Identity, T*, detail::transform::policy_hub, CountT, const T*>::Dispatch(
+        cuda::std::make_tuple(d_in), d_out, num_items, Identity{}, stream, count);
     }
     return cudaMemcpyAsync(d_out, d_in, static_cast<size_t>(num_items) * sizeof(T), cudaMemcpyDeviceToDevice, stream);
   }
