@@ -9,8 +9,7 @@ ignored). An include is an error where it points
   up        to a higher rank,
   sideways  to a different layer of the same rank, or to another directory of the same layer (the layer's own
             specializations/ subfolder counts as its directory; an `open` layer may include anywhere within),
-  thrust    to <thrust/...> from a layer that is not `thrust` (or, for an "iterator" layer, outside
-            <thrust/iterator/...>),
+  thrust    to <thrust/...> from a layer that is not `thrust` (execution/ and the umbrella header),
   host-only from a host-only layer (backend/) to a header that is not host-safe,
   missing   to a strata header that does not exist;
 
@@ -30,9 +29,8 @@ from collections import namedtuple
 # A layer: its rank (includes point to a lower rank), a name, and its members: paths relative to include/strata,
 # where a trailing "/" takes the directory and everything below it (the longest matching member decides).
 #   open:     any member may include any other member (not only within its own directory)
-#   thrust:   may include <thrust/...> (True), or only Thrust's fancy iterators, <thrust/iterator/...> ("iterator"):
-#             header-only value types the device algorithms build on (the dependency rules prefer them to
-#             hand-written ones); Thrust's execution policies and systems stay in execution/
+#   thrust:   may include <thrust/...>: the layers built on Thrust (execution/ and the umbrella); everything below
+#             them, the device layer included, knows nothing of Thrust
 #   host:     host-only: holds no device code and includes only host-safe headers
 #   reaches:  names of higher layers it may include nonetheless (a host-only layer, only their host-safe headers)
 Layer = namedtuple("Layer", "rank name members open thrust host reaches")
@@ -49,11 +47,11 @@ LAYERS = (
     layer(1, "thread", "thread/"),
     layer(2, "warp", "warp/"),
     layer(3, "block", "block/"),
-    layer(4, "agent", "agent/", thrust="iterator"),
+    layer(4, "agent", "agent/"),
     # ChainedPolicy, the chain every tuning is built as, sits with the tunings.
-    layer(5, "tuning", "device/dispatch/tuning/", "device/dispatch/chained_policy.cuh", open=True, thrust="iterator"),
-    layer(6, "dispatch", "device/dispatch/", thrust="iterator"),
-    layer(7, "device", "device/", thrust="iterator"),
+    layer(5, "tuning", "device/dispatch/tuning/", "device/dispatch/chained_policy.cuh", open=True),
+    layer(6, "dispatch", "device/dispatch/"),
+    layer(7, "device", "device/"),
     layer(8, "execution", "execution/", thrust=True),
     layer(9, "umbrella", "strata.cuh", open=True, thrust=True),
 )
@@ -267,8 +265,7 @@ def check(directory, layers=LAYERS):
         for inc in h.includes:
             what = "'%s'" % inc.text
             if inc.name.startswith("thrust/"):
-                if lay and not (lay.thrust is True
-                                or (lay.thrust == "iterator" and inc.name.startswith("thrust/iterator/"))):
+                if lay and not lay.thrust:
                     allowed = ", ".join(x.name for x in layers if x.thrust is True)
                     error(rel, inc.line, "thrust", "%s: Thrust is known to %s alone, not to %s"
                           % (what, allowed, lay.name))

@@ -26,7 +26,6 @@
 #include <cuda/std/tuple>
 #include <cuda/std/type_traits>
 
-#include <thrust/iterator/counting_iterator.h>
 
 STRATA_NAMESPACE_BEGIN
 namespace detail
@@ -61,6 +60,18 @@ cudaError_t check_range(IteratorT first, const CountT& count)
   }
   return cudaSuccess;
 }
+
+// The indices DeviceFor::Bulk and DeviceTransform::TransformStableArgumentAddresses hand their operators: reads as
+// first[i] == i.
+template <typename IndexT>
+struct index_range
+{
+  template <typename OffsetT>
+  STRATA_HOST_DEVICE IndexT operator[](OffsetT i) const
+  {
+    return static_cast<IndexT>(i);
+  }
+};
 
 // op(first[i]) for i in [0, num_items), on the item itself.
 template <typename IteratorT, typename NumItemsT, typename OpT>
@@ -109,7 +120,7 @@ struct DeviceFor
     STRATA_RETURN_IF_ERROR(stream.check());
     static_assert(detail::is_item_count_v<ShapeT>, "Bulk's shape must be an integer or a strata::device_count");
     using IndexT = detail::count_value_t<ShapeT>;
-    return detail::for_each::for_each_n(thrust::counting_iterator<IndexT>(IndexT(0)), shape, op, stream.get());
+    return detail::for_each::for_each_n(detail::for_each::index_range<IndexT>{}, shape, op, stream.get());
   }
 
   // NAME##N(first, num_items, op) and NAME(first, last = first + num_items, op), each also in CUB's two-phase form

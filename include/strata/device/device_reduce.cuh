@@ -34,12 +34,12 @@
 #include <strata/util/type_traits.cuh>
 
 #include <cuda/functional>
+#include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
 #include <cuda/std/functional>
+#include <cuda/std/iterator>
 #include <cuda/std/limits>
 #include <cuda/std/type_traits>
-
-#include <thrust/iterator/tabulate_output_iterator.h>
 
 STRATA_NAMESPACE_BEGIN
 namespace detail
@@ -56,17 +56,38 @@ struct arg_pair_op
   }
 };
 
-// Writes the (position, value) result of an arg reduction to two iterators.
+// The output of ArgMin/ArgMax's split form: `*out = pair` (or `out[i] = pair`) writes pair.value to d_value_out and
+// pair.key to d_index_out.
 template <typename ExtremumOutIteratorT, typename IndexOutIteratorT>
 struct unzip_pair
 {
+  struct reference
+  {
+    ExtremumOutIteratorT d_value_out;
+    IndexOutIteratorT d_index_out;
+    template <typename PairT>
+    STRATA_HOST_DEVICE void operator=(const PairT& pair) const
+    {
+      *d_value_out = pair.value;
+      *d_index_out = pair.key;
+    }
+  };
+  using value_type        = void;
+  using difference_type   = cuda::std::ptrdiff_t;
+  using pointer           = void;
+  using iterator_category = cuda::std::output_iterator_tag;
+
   ExtremumOutIteratorT d_value_out;
   IndexOutIteratorT d_index_out;
-  template <typename Index, typename PairT>
-  STRATA_HOST_DEVICE void operator()(Index, const PairT& pair) const
+
+  STRATA_HOST_DEVICE reference operator*() const
   {
-    *d_value_out = pair.value;
-    *d_index_out = pair.key;
+    return reference{d_value_out, d_index_out};
+  }
+  template <typename IndexT>
+  STRATA_HOST_DEVICE reference operator[](IndexT) const
+  {
+    return **this;
   }
 };
 } // namespace detail
@@ -337,8 +358,7 @@ private:
         }
       }
     }
-    auto d_out = thrust::make_tabulate_output_iterator(
-      detail::unzip_pair<ExtremumOutIteratorT, IndexOutIteratorT>{d_value_out, d_index_out});
+    const detail::unzip_pair<ExtremumOutIteratorT, IndexOutIteratorT> d_out{d_value_out, d_index_out};
     return arg_reduce<ArgOpT, InputIteratorT, decltype(d_out), NumItemsT, PairT>(d_temp_storage, temp_storage_bytes,
                                                                                  d_in, d_out, num_items, stream);
   }

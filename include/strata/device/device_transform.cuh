@@ -29,7 +29,6 @@
 #include <cuda/std/tuple>
 #include <cuda/std/type_traits>
 
-#include <thrust/iterator/counting_iterator.h>
 
 STRATA_NAMESPACE_BEGIN
 namespace detail
@@ -148,7 +147,7 @@ struct DeviceTransform
     STRATA_RETURN_IF_ERROR(detail::transform::check_arguments(inputs, output, num_items));
     using OpT = detail::transform::stable_address_op<TransformOp, RandomAccessIteratorOut, RandomAccessIteratorsIn...>;
     using IndexT = detail::count_value_t<NumItemsT>;
-    return detail::for_each::for_each_n(thrust::counting_iterator<IndexT>(IndexT(0)), num_items,
+    return detail::for_each::for_each_n(detail::for_each::index_range<IndexT>{}, num_items,
                                         OpT{transform_op, output, inputs}, stream.get());
   }
 
