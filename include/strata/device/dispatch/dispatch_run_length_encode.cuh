@@ -31,9 +31,9 @@ namespace run_length_encode
 STRATA_KERNELS_BEGIN
 
 // The length of run j is run_starts[j + 1] (num_items for the last run) minus run_starts[j]; *num_runs runs.
-template <typename OffsetT, typename LengthsOutputIteratorT, typename NumRunsOutputIteratorT, typename CountT>
+template <typename OffsetT, typename LengthsOutputIteratorT, typename NumRunsOutputIteratorT, typename ItemCountT>
 STRATA_KERNEL_ATTRIBUTES void
-DeviceRunLengthsKernel(const OffsetT* run_starts, const OffsetT* num_runs, OffsetT num_items, CountT count,
+DeviceRunLengthsKernel(const OffsetT* run_starts, const OffsetT* num_runs, OffsetT num_items, ItemCountT count,
                        LengthsOutputIteratorT d_lengths_out, NumRunsOutputIteratorT d_num_runs_out)
 {
   using LengthT    = non_void_value_t<LengthsOutputIteratorT, OffsetT>;
@@ -47,8 +47,8 @@ DeviceRunLengthsKernel(const OffsetT* run_starts, const OffsetT* num_runs, Offse
   }
   if (blockIdx.x == 0 && threadIdx.x == 0)
   {
-    using CountT    = non_void_value_t<NumRunsOutputIteratorT, OffsetT>;
-    *d_num_runs_out = static_cast<CountT>(k);
+    using NumRunsT  = non_void_value_t<NumRunsOutputIteratorT, OffsetT>;
+    *d_num_runs_out = static_cast<NumRunsT>(k);
   }
 }
 
