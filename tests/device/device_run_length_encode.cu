@@ -1,8 +1,9 @@
 // DeviceRunLengthEncode::Encode and NonTrivialRuns against runs counted on the host: items of 1, 4 and 8 bytes and a
-// 16-byte user struct in runs of random length, one run of everything, runs of one; every size class and partial last
-// tile; lengths, offsets and counts written as int, unsigned int and size_t; stream and graph launches; a
-// transform_iterator input and a discard_iterator for the unique items; the single-phase forms; bad input rejected
-// before anything is written; no items write 0 runs.
+// 16-byte user struct in runs of random length, one run of everything, runs of one; Encode's unique items the runs'
+// first, bit for bit (zeros of both signs); every size class and partial last tile; lengths, offsets and counts
+// written as int, unsigned int and size_t; stream and graph launches; a transform_iterator input and a
+// discard_iterator for the unique items; the single-phase forms; bad input rejected before anything is written; no
+// items write 0 runs.
 #include <strata/device/device_run_length_encode.cuh>
 #include <strata/execution/policy.cuh>
 
@@ -16,13 +17,20 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
 namespace
 {
 using select_test::MAX_ITEMS;
-using select_test::tile_items;
+
+// The tile of both forms, which run on DeviceReduce::ReduceByKey's kernel (items T, 32-bit lengths here).
+template <typename T>
+constexpr std::size_t runs_tile()
+{
+  return strata::detail::reduce_by_key::policy_hub<T, std::uint32_t>::MaxPolicy::ScanPolicy::TILE_ITEMS;
+}
 
 // n items in runs of 1 to `max_run` copies of one of `pool`'s items; neighbouring runs differ.
 template <typename T>
@@ -138,25 +146,18 @@ template <typename T>
 void check_sizes(std::uint64_t salt)
 {
   std::size_t round = 0;
-  for (const std::size_t n : strata_test::test_sizes(tile_items<T>(), MAX_ITEMS, salt))
+  for (const std::size_t n : strata_test::test_sizes(runs_tile<T>(), MAX_ITEMS, salt))
   {
     const auto mode = (n + round++) % 4 == 0 ? strata_test::launch_mode::graph : strata_test::launch_mode::stream;
     check_encode<T, int, std::size_t>(run_items<T>(n, 1 + n % 13, salt + n), mode);
   }
 }
 
-// The reduction's tile for keys T (NonTrivialRuns runs on DeviceReduce::ReduceByKey's kernel, 32-bit lengths here).
-template <typename T>
-constexpr std::size_t non_trivial_tile()
-{
-  return strata::detail::reduce_by_key::policy_hub<T, std::uint32_t>::MaxPolicy::ScanPolicy::TILE_ITEMS;
-}
-
 template <typename T>
 void check_non_trivial_sizes(std::uint64_t salt)
 {
   std::size_t round = 0;
-  for (const std::size_t n : strata_test::test_sizes(non_trivial_tile<T>(), MAX_ITEMS, salt))
+  for (const std::size_t n : strata_test::test_sizes(runs_tile<T>(), MAX_ITEMS, salt))
   {
     const auto mode = (n + round++) % 4 == 0 ? strata_test::launch_mode::graph : strata_test::launch_mode::stream;
     // Runs of 1 to 1 + n % 5 items: many runs of one between longer ones.
@@ -177,7 +178,7 @@ TEST_CASE("DeviceRunLengthEncode::Encode of one run, of runs of one, and at ever
           "[device][run_length_encode]")
 {
   using T             = std::int32_t;
-  const std::size_t t = tile_items<T>();
+  const std::size_t t = runs_tile<T>();
   for (const std::size_t n : {std::size_t(1), t - 1, t, 3 * t + 5, strata_test::capped(MAX_ITEMS)})
   {
     check_encode<T, unsigned int, int>(std::vector<T>(n, 42), strata_test::launch_mode::stream);
@@ -201,6 +202,52 @@ TEST_CASE("DeviceRunLengthEncode::Encode of one run, of runs of one, and at ever
   }
 }
 
+TEST_CASE("DeviceRunLengthEncode::Encode writes each run's first item, bit for bit", "[device][run_length_encode]")
+{
+  // Runs of zeros of both signs (equal under ==, different bits) between runs of other values: a run's unique item is
+  // its first, as CUB documents, whether the run starts in an earlier tile than it ends and whether its tile holds
+  // more runs than threads (shared-memory stores) or fewer (direct stores).
+  const std::size_t t = runs_tile<float>();
+  for (const std::size_t max_run : {std::size_t(3), t / 3 + 1, 2 * t})
+  {
+    CAPTURE(max_run);
+    std::mt19937_64 rng(0x7e9 + max_run);
+    std::uniform_int_distribution<std::size_t> length(1, max_run);
+    const std::size_t n = 5 * t + 17;
+    std::vector<float> in;
+    bool zeros  = true;
+    float other = 1.0f;
+    while (in.size() < n)
+    {
+      for (std::size_t i = length(rng); i > 0 && in.size() < n; --i)
+      {
+        in.push_back(zeros ? ((rng() & 1u) != 0 ? -0.0f : 0.0f) : other);
+      }
+      other += zeros ? 0.0f : 1.0f;
+      zeros = !zeros;
+    }
+    std::vector<float> want_unique;
+    std::vector<int> want_lengths;
+    reference(in, want_unique, want_lengths);
+    const strata_test::device_buffer<float> d_in(in);
+    strata_test::device_buffer<float> d_unique(n);
+    strata_test::device_buffer<int> d_lengths(n), d_num(1);
+    strata_test::launch(
+      [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+        return strata::DeviceRunLengthEncode::Encode(temp, bytes, d_in.data(), d_unique.data(), d_lengths.data(),
+                                                     d_num.data(), n, s);
+      },
+      strata_test::launch_mode::stream);
+    REQUIRE(static_cast<std::size_t>(d_num.download()[0]) == want_unique.size());
+    const std::vector<float> unique = d_unique.download();
+    std::vector<std::uint32_t> got_bits(want_unique.size()), want_bits(want_unique.size());
+    std::memcpy(got_bits.data(), unique.data(), want_unique.size() * sizeof(float));
+    std::memcpy(want_bits.data(), want_unique.data(), want_unique.size() * sizeof(float));
+    STRATA_REQUIRE_EQUAL_VECTORS(got_bits, want_bits);
+    strata_test::require_written_prefix("run lengths", d_lengths, want_lengths);
+  }
+}
+
 TEST_CASE("DeviceRunLengthEncode::NonTrivialRuns finds every run of more than one item at every size class",
           "[device][run_length_encode][non_trivial]")
 {
@@ -215,7 +262,7 @@ TEST_CASE("DeviceRunLengthEncode::NonTrivialRuns of one run, of runs of one, of 
           "[device][run_length_encode][non_trivial]")
 {
   using T             = std::int32_t;
-  const std::size_t t = non_trivial_tile<T>();
+  const std::size_t t = runs_tile<T>();
   for (const std::size_t n :
        {std::size_t(1), std::size_t(2), t - 1, t, t + 1, 3 * t + 5, strata_test::capped(MAX_ITEMS)})
   {

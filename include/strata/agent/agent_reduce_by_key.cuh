@@ -31,6 +31,14 @@ namespace detail
 {
 namespace reduce_by_key
 {
+// What AgentReduceByKey computes and writes for each run.
+enum class runs
+{
+  reduce,      // DeviceReduce::ReduceByKey: the run's last key and the reduction of its values
+  encode,      // DeviceRunLengthEncode::Encode: the run's first key and its length (the values are 1s, never loaded)
+  non_trivial, // DeviceRunLengthEncode::NonTrivialRuns: the start and length of each run of more than one item
+};
+
 // A scanned item: the number of runs that started up to it, and the reduction of its run up to it.
 template <typename OffsetT, typename V>
 struct run_value
@@ -97,19 +105,26 @@ struct scan_op_restarts<reduce_by_key::run_value<OffsetT, V>, reduce_by_key::run
 
 // PolicyT: an AgentScanPolicy (its store algorithm unused). AccumT: the values' accumulator.
 //
-// NON_TRIVIAL_RUNS: DeviceRunLengthEncode::NonTrivialRuns instead, over the runs of more than one item. The values are
-// 1s, never loaded (d_values_in is unused; op is plus), the count goes up only where such a run starts (a head that
-// is no tail), which also restarts the value: the lengths of runs of one item run on into the next longer run's start
-// and are never written. Where such a run ends (a tail that is no head), its start (the item's index less its length,
-// plus one) goes to the first output and its length to the second.
+// MODE (detail::reduce_by_key::runs): what a run writes. Both run-length encodings take 1s for values, never loaded
+// (d_values_in is unused; op is plus), so a run's reduction is its length.
+// - encode: each run's first key (written where the run starts, to the slot the head's count names) and its length
+//   (where it ends).
+// - non_trivial: the count goes up only where a run of more than one item starts (a head that is no tail), which also
+//   restarts the value: the lengths of runs of one item run on into the next longer run's start and are never
+//   written. Where such a run ends (a tail that is no head), its start (the item's index less its length, plus one)
+//   goes to the first output and its length to the second.
 template <typename PolicyT, typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
           typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename EqualityOpT,
-          typename ReductionOpT, typename OffsetT, typename AccumT, bool NON_TRIVIAL_RUNS = false>
+          typename ReductionOpT, typename OffsetT, typename AccumT,
+          detail::reduce_by_key::runs MODE = detail::reduce_by_key::runs::reduce>
 class AgentReduceByKey
 {
-  static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
-  static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
-  static constexpr int TILE_ITEMS       = PolicyT::TILE_ITEMS;
+  static constexpr bool NON_TRIVIAL_RUNS = MODE == detail::reduce_by_key::runs::non_trivial;
+  static constexpr bool ENCODE           = MODE == detail::reduce_by_key::runs::encode;
+  static constexpr bool ONES             = MODE != detail::reduce_by_key::runs::reduce; // values are 1s
+  static constexpr int BLOCK_THREADS     = PolicyT::BLOCK_THREADS;
+  static constexpr int ITEMS_PER_THREAD  = PolicyT::ITEMS_PER_THREAD;
+  static constexpr int TILE_ITEMS        = PolicyT::TILE_ITEMS;
 
   using KeyT     = detail::it_value_t<KeysInputIteratorT>;
   using ValueInT = detail::it_value_t<ValuesInputIteratorT>;
@@ -130,7 +145,7 @@ class AgentReduceByKey
 
   static constexpr bool PREFETCH_KEYS = detail::scan::prefetchable_tiles_v<PolicyT, KeysInputIteratorT, KeyT>;
   static constexpr bool PREFETCH_VALUES =
-    !NON_TRIVIAL_RUNS && detail::scan::prefetchable_tiles_v<PolicyT, ValuesInputIteratorT, ValueInT>;
+    !ONES && detail::scan::prefetchable_tiles_v<PolicyT, ValuesInputIteratorT, ValueInT>;
 
 public:
   // Shared memory: the key and value loads, one after the other, and the scan with its look-back are never live at
@@ -150,8 +165,10 @@ public:
       } runs;
     };
     typename FlagsT::TempStorage flags;
-    // The run count of the tile's first item, and of its last with whether a run ends there.
+    // The run count of the tile's first item, and of its last with whether a run ends there; encode: the runs started
+    // before the tile.
     OffsetT first_runs;
+    OffsetT runs_before;
     OffsetT last_runs;
     int last_is_tail;
     unsigned int tile_idx;
@@ -237,13 +254,13 @@ private:
       }
     }
 
-    // Load the keys and values (NON_TRIVIAL_RUNS: 1s); items past the end of the last tile repeat its first key and
+    // Load the keys and values (or make the 1s); items past the end of the last tile repeat its first key and
     // value.
     KeyT keys[ITEMS_PER_THREAD];
     ValueInT values[ITEMS_PER_THREAD];
     detail::scan::load_tile<PolicyT, KeyLoadT, IS_LAST_TILE>(temp_storage_.keys, d_keys_in_, tile_offset, valid_items,
                                                              keys);
-    if constexpr (NON_TRIVIAL_RUNS)
+    if constexpr (ONES)
     {
       STRATA_UNROLL
       for (int i = 0; i < ITEMS_PER_THREAD; ++i)
@@ -322,6 +339,10 @@ private:
     if (threadIdx.x == 0)
     {
       temp_storage_.first_runs = scanned[0].runs + OffsetT(NON_TRIVIAL_RUNS && heads[0] && tails[0] ? 1 : 0);
+      if constexpr (ENCODE)
+      {
+        temp_storage_.runs_before = scanned[0].runs - OffsetT(heads[0]);
+      }
     }
     if (threadIdx.x == BLOCK_THREADS - 1)
     {
@@ -333,9 +354,13 @@ private:
     const int tile_runs =
       static_cast<int>(temp_storage_.last_runs - temp_storage_.first_runs) + temp_storage_.last_is_tail;
 
-    // Each run's last key and its value, written where the run ends: through shared memory as consecutive stores
-    // where the tile holds more runs than threads, directly otherwise.
-    if (tile_runs > BLOCK_THREADS)
+    // Each run's last key and its value, written where the run ends (encode: its first key where it starts): through
+    // shared memory as consecutive stores where the tile holds more runs than threads, directly otherwise.
+    if constexpr (ENCODE)
+    {
+      write_encoded(heads, tails, keys, scanned, first_run, tile_runs);
+    }
+    else if (tile_runs > BLOCK_THREADS)
     {
       auto& run_keys   = temp_storage_.runs.keys.Alias();
       auto& run_values = temp_storage_.runs.values.Alias();
@@ -378,6 +403,65 @@ private:
     if (claim_next != nullptr && threadIdx.x == 0)
     {
       temp_storage_.tile_idx = claimed;
+    }
+  }
+
+  // encode's outputs: each run's first key to the first output, at the slot its head's count names (the heads of the
+  // tile name the runs from temp_storage_.runs_before on), and its length to the second where it ends (the tails name
+  // first_run on: tile_runs of them); through shared memory where the tile holds more runs than threads.
+  STRATA_DEVICE STRATA_FORCEINLINE void write_encoded(const int (&heads)[ITEMS_PER_THREAD],
+                                                      const int (&tails)[ITEMS_PER_THREAD],
+                                                      const KeyT (&keys)[ITEMS_PER_THREAD],
+                                                      const PairT (&scanned)[ITEMS_PER_THREAD], OffsetT first_run,
+                                                      int tile_runs)
+  {
+    const OffsetT runs_before = temp_storage_.runs_before;
+    if (tile_runs > BLOCK_THREADS)
+    {
+      const int tile_heads = static_cast<int>(temp_storage_.last_runs - runs_before);
+      auto& run_keys       = temp_storage_.runs.keys.Alias();
+      auto& run_values     = temp_storage_.runs.values.Alias();
+      STRATA_UNROLL
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      {
+        if (heads[i])
+        {
+          run_keys[static_cast<int>(scanned[i].runs - OffsetT(1) - runs_before)] = keys[i];
+        }
+        if (tails[i])
+        {
+          run_values[static_cast<int>(scanned[i].runs - OffsetT(1) - first_run)] = scanned[i].value;
+        }
+      }
+      __syncthreads();
+      const int slots = tile_heads > tile_runs ? tile_heads : tile_runs;
+      for (int slot = static_cast<int>(threadIdx.x); slot < slots; slot += BLOCK_THREADS)
+      {
+        if (slot < tile_heads)
+        {
+          d_unique_out_[runs_before + OffsetT(slot)] = static_cast<UniqueT>(run_keys[slot]);
+        }
+        if (slot < tile_runs)
+        {
+          d_aggregates_out_[first_run + OffsetT(slot)] = static_cast<AggregateT>(run_values[slot]);
+        }
+      }
+    }
+    else
+    {
+      STRATA_UNROLL
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      {
+        const OffsetT run = scanned[i].runs - OffsetT(1);
+        if (heads[i])
+        {
+          d_unique_out_[run] = static_cast<UniqueT>(keys[i]);
+        }
+        if (tails[i])
+        {
+          d_aggregates_out_[run] = static_cast<AggregateT>(scanned[i].value);
+        }
+      }
     }
   }
 

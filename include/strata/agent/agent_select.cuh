@@ -72,25 +72,11 @@ struct by_key_values
   ValuesOutputIteratorT out;
 };
 
-// The values of a run-length encoding: each selected item's index, computed rather than loaded.
-template <typename IndexOutputIteratorT>
-struct item_indices
-{
-  IndexOutputIteratorT out;
-};
-
 // The values argument of the selections without values.
 struct no_values
 {};
 
-template <typename ValuesT>
-struct is_item_indices : cuda::std::false_type
-{};
-template <typename IndexOutputIteratorT>
-struct is_item_indices<item_indices<IndexOutputIteratorT>> : cuda::std::true_type
-{};
-
-// The value type of a ValuesT (OffsetT for item indices; char without values: never loaded).
+// The value type of a ValuesT (char without values: never loaded).
 template <typename ValuesT, typename OffsetT>
 struct values_value
 {
@@ -100,11 +86,6 @@ template <typename ValuesInputIteratorT, typename ValuesOutputIteratorT, typenam
 struct values_value<by_key_values<ValuesInputIteratorT, ValuesOutputIteratorT>, OffsetT>
 {
   using type = it_value_t<ValuesInputIteratorT>;
-};
-template <typename IndexOutputIteratorT, typename OffsetT>
-struct values_value<item_indices<IndexOutputIteratorT>, OffsetT>
-{
-  using type = OffsetT;
 };
 
 // The flag iterator of the modes without flags (never read).
@@ -134,8 +115,7 @@ STRATA_DEVICE STRATA_FORCEINLINE void prefetch_ahead(InputIteratorT d_in, unsign
 } // namespace detail
 
 // PARTITION: also write the rejected items, in reverse order, after the selected ones. ValuesT: no_values,
-// by_key_values (UniqueByKey: MODE unique over the keys, each selected key's value written too) or item_indices
-// (each selected item's index written too).
+// or by_key_values (UniqueByKey: MODE unique over the keys, each selected key's value written too).
 template <typename PolicyT, typename InputIteratorT, typename FlagsIteratorT, typename OutputIteratorT,
           typename NumSelectedIteratorT, typename SelectOpT, typename EqualityOpT, typename OffsetT,
           detail::select::mode MODE, bool PARTITION, typename ValuesT = detail::select::no_values>
@@ -150,16 +130,15 @@ class AgentSelect
   static constexpr bool HAS_VALUES = !cuda::std::is_same<ValuesT, detail::select::no_values>::value;
   static_assert(!HAS_VALUES || (MODE == detail::select::mode::unique && !PARTITION), "values go with Unique only");
 
-  using T                           = detail::it_value_t<InputIteratorT>;
-  using ValueT                      = typename detail::select::values_value<ValuesT, OffsetT>::type;
-  using BlockLoadValuesT            = BlockLoad<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  static constexpr bool HAS_INDICES = detail::select::is_item_indices<ValuesT>::value;
-  using FlagT                       = cuda::std::conditional_t<HAS_FLAGS, detail::it_value_t<FlagsIteratorT>, char>;
-  using TileStateT                  = ScanTileState<OffsetT>;
-  using BlockLoadT                  = BlockLoad<T, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using BlockLoadFlagsT             = BlockLoad<FlagT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using BlockDiscontinuityT         = BlockDiscontinuity<T, BLOCK_THREADS>;
-  using BlockScanT                  = BlockScan<OffsetT, BLOCK_THREADS, PolicyT::SCAN_ALGORITHM>;
+  using T                   = detail::it_value_t<InputIteratorT>;
+  using ValueT              = typename detail::select::values_value<ValuesT, OffsetT>::type;
+  using BlockLoadValuesT    = BlockLoad<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using FlagT               = cuda::std::conditional_t<HAS_FLAGS, detail::it_value_t<FlagsIteratorT>, char>;
+  using TileStateT          = ScanTileState<OffsetT>;
+  using BlockLoadT          = BlockLoad<T, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using BlockLoadFlagsT     = BlockLoad<FlagT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using BlockDiscontinuityT = BlockDiscontinuity<T, BLOCK_THREADS>;
+  using BlockScanT          = BlockScan<OffsetT, BLOCK_THREADS, PolicyT::SCAN_ALGORITHM>;
   using PrefixOpT =
     TilePrefixCallbackOp<OffsetT, cuda::std::plus<>, TileStateT,
                          detail::scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
@@ -361,24 +340,12 @@ private:
     }
     if constexpr (HAS_VALUES)
     {
-      // The selected keys' values (or the selected items' indices), through shared memory as the keys went, once
-      // every key has left it.
+      // The selected keys' values, through shared memory as the keys went, once every key has left it.
       ValueT values[ITEMS_PER_THREAD];
       __syncthreads();
-      if constexpr (HAS_INDICES)
-      {
-        STRATA_UNROLL
-        for (int i = 0; i < ITEMS_PER_THREAD; ++i)
-        {
-          values[i] = tile_offset + OffsetT(first + i);
-        }
-      }
-      else
-      {
-        detail::scan::load_tile<PolicyT, BlockLoadValuesT, IS_LAST_TILE>(temp_storage_.load_values, values_.in,
-                                                                         tile_offset, valid_items, values);
-        __syncthreads();
-      }
+      detail::scan::load_tile<PolicyT, BlockLoadValuesT, IS_LAST_TILE>(temp_storage_.load_values, values_.in,
+                                                                       tile_offset, valid_items, values);
+      __syncthreads();
       ValueT* const compacted_values = temp_storage_.compacted_values.Alias();
       int value_rank                 = static_cast<int>(thread_rank - tile_prefix);
       STRATA_UNROLL

@@ -5,10 +5,10 @@
 //   strata::DeviceRunLengthEncode::NonTrivialRuns(d_temp, bytes, d_in, d_offsets_out, d_lengths_out, d_num_runs_out, n);
 //
 // Encode: for each run of consecutive equal items (operator==), its first item to d_unique_out, its length to
-// d_counts_out, and the number of runs to *d_num_runs_out (in device memory). Two launches: DeviceSelect's Unique
-// with each run's start alongside, then the lengths from the starts (dispatch/dispatch_run_length_encode.cuh).
+// d_counts_out, and the number of runs to *d_num_runs_out (in device memory).
 // NonTrivialRuns: for each run of more than one equal item, its first item's index to d_offsets_out and its length to
-// d_lengths_out, and the number of such runs to *d_num_runs_out; one pass (DeviceReduce::ReduceByKey's kernel). Bad
+// d_lengths_out, and the number of such runs to *d_num_runs_out.
+// Each is one pass, DeviceReduce::ReduceByKey's kernel over 1s (dispatch/dispatch_run_length_encode.cuh). Bad
 // arguments (a negative count; a null input or output when there are items; a null count output) give
 // cudaErrorInvalidValue and launch nothing; no items write 0 runs. Two-phase and single-phase forms, as
 // DeviceSelect's (strata/device/device_select.cuh).
@@ -31,8 +31,9 @@ struct DeviceRunLengthEncode
                             NumRunsOutputIteratorT d_num_runs_out, NumItemsT num_items, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceRunLengthEncode::Encode");
-    return detail::run_length_encode::run_encode(d_temp_storage, temp_storage_bytes, d_in, d_unique_out, d_counts_out,
-                                                 d_num_runs_out, num_items, stream);
+    return detail::run_length_encode::run<detail::reduce_by_key::runs::encode>(d_temp_storage, temp_storage_bytes, d_in,
+                                                                               d_unique_out, d_counts_out,
+                                                                               d_num_runs_out, num_items, stream);
   }
   template <typename InputIteratorT, typename UniqueOutputIteratorT, typename LengthsOutputIteratorT,
             typename NumRunsOutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,
@@ -52,8 +53,9 @@ struct DeviceRunLengthEncode
                                     NumRunsOutputIteratorT d_num_runs_out, NumItemsT num_items, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceRunLengthEncode::NonTrivialRuns");
-    return detail::run_length_encode::run_non_trivial_runs(d_temp_storage, temp_storage_bytes, d_in, d_offsets_out,
-                                                           d_lengths_out, d_num_runs_out, num_items, stream);
+    return detail::run_length_encode::run<detail::reduce_by_key::runs::non_trivial>(d_temp_storage, temp_storage_bytes,
+                                                                                    d_in, d_offsets_out, d_lengths_out,
+                                                                                    d_num_runs_out, num_items, stream);
   }
   template <typename InputIteratorT, typename OffsetsOutputIteratorT, typename LengthsOutputIteratorT,
             typename NumRunsOutputIteratorT, typename NumItemsT, typename EnvT = detail::default_env,

@@ -26,8 +26,7 @@ STRATA_KERNELS_BEGIN
 
 template <typename MaxPolicyT, typename KeysInputIteratorT, typename UniqueOutputIteratorT,
           typename ValuesInputIteratorT, typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT,
-          typename EqualityOpT, typename ReductionOpT, typename OffsetT, typename AccumT, bool NON_TRIVIAL_RUNS,
-          typename CountT>
+          typename EqualityOpT, typename ReductionOpT, typename OffsetT, typename AccumT, runs MODE, typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::ScanPolicy::BLOCK_THREADS,
                                            MaxPolicyT::ActivePolicy::ScanPolicy::MIN_BLOCKS_PER_SM) void
 DeviceReduceByKeyKernel(KeysInputIteratorT d_keys_in, UniqueOutputIteratorT d_unique_out,
@@ -39,7 +38,7 @@ DeviceReduceByKeyKernel(KeysInputIteratorT d_keys_in, UniqueOutputIteratorT d_un
   using Policy = typename MaxPolicyT::ActivePolicy::ScanPolicy;
   using Agent =
     AgentReduceByKey<Policy, KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT, AggregatesOutputIteratorT,
-                     NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, OffsetT, AccumT, NON_TRIVIAL_RUNS>;
+                     NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, OffsetT, AccumT, MODE>;
   __shared__ typename Agent::TempStorage temp_storage;
 
   GridDependencyWait();
@@ -60,14 +59,14 @@ using accum_t = accumulator_t<ReductionOpT, it_value_t<ValuesInputIteratorT>>;
 } // namespace reduce_by_key
 } // namespace detail
 
-// NON_TRIVIAL_RUNS: DeviceRunLengthEncode::NonTrivialRuns (AgentReduceByKey's form): the values are 1s and the outputs
-// the starts and lengths of the runs of more than one item.
+// MODE: runs::reduce for DeviceReduce::ReduceByKey; runs::encode and runs::non_trivial for DeviceRunLengthEncode's
+// Encode and NonTrivialRuns (AgentReduceByKey's forms over 1s, which never read d_values_in).
 template <typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
           typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename EqualityOpT,
           typename ReductionOpT, typename OffsetT,
-          typename AccumT       = detail::reduce_by_key::accum_t<ReductionOpT, ValuesInputIteratorT>,
-          typename PolicyHub    = detail::reduce_by_key::policy_hub<detail::it_value_t<KeysInputIteratorT>, AccumT>,
-          bool NON_TRIVIAL_RUNS = false, typename CountT = detail::host_count>
+          typename AccumT    = detail::reduce_by_key::accum_t<ReductionOpT, ValuesInputIteratorT>,
+          typename PolicyHub = detail::reduce_by_key::policy_hub<detail::it_value_t<KeysInputIteratorT>, AccumT>,
+          detail::reduce_by_key::runs MODE = detail::reduce_by_key::runs::reduce, typename CountT = detail::host_count>
 struct DispatchReduceByKey
 {
   void* d_temp_storage;
@@ -94,7 +93,7 @@ struct DispatchReduceByKey
     using Policy      = typename ActivePolicyT::ScanPolicy;
     const auto kernel = detail::reduce_by_key::DeviceReduceByKeyKernel<
       MaxPolicy, KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT, AggregatesOutputIteratorT,
-      NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, OffsetT, AccumT, NON_TRIVIAL_RUNS, CountT>;
+      NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, OffsetT, AccumT, MODE, CountT>;
     return detail::single_pass::launch<Policy, TileStateT>(
       d_temp_storage, temp_storage_bytes, num_items, d_num_runs_out,
       detail::single_pass::DeviceSinglePassInitKernel<TileStateT, NumRunsOutputIteratorT, OffsetT>, kernel,
@@ -151,7 +150,7 @@ cudaError_t run(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputItera
       cuda::std::conditional_t<cuda::std::is_void<AccumT>::value, accum_t<ReductionOpT, ValuesInputIteratorT>, AccumT>;
     return DispatchReduceByKey<KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT,
                                AggregatesOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, OffsetT, A,
-                               policy_hub<it_value_t<KeysInputIteratorT>, A>, false,
+                               policy_hub<it_value_t<KeysInputIteratorT>, A>, runs::reduce,
                                item_count_t<NumItemsT>>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys_in,
                                                                   d_unique_out, d_values_in, d_aggregates_out,
                                                                   d_num_runs_out, equality_op, reduction_op, offset,

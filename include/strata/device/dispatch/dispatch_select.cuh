@@ -108,12 +108,6 @@ struct policy_item<InputIteratorT, by_key_values<ValuesInputIteratorT, ValuesOut
   using type = cuda::std::conditional_t<(sizeof(it_value_t<ValuesInputIteratorT>) > sizeof(it_value_t<InputIteratorT>)),
                                         it_value_t<ValuesInputIteratorT>, it_value_t<InputIteratorT>>;
 };
-template <typename InputIteratorT, typename IndexOutputIteratorT>
-struct policy_item<InputIteratorT, item_indices<IndexOutputIteratorT>>
-{
-  using type = cuda::std::conditional_t<(sizeof(it_value_t<IndexOutputIteratorT>) > sizeof(it_value_t<InputIteratorT>)),
-                                        it_value_t<IndexOutputIteratorT>, it_value_t<InputIteratorT>>;
-};
 template <typename InputIteratorT, typename ValuesT>
 using policy_item_t = typename policy_item<InputIteratorT, ValuesT>::type;
 
@@ -274,11 +268,7 @@ cudaError_t run(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT
   {
     STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_flags, d_out, false));
   }
-  if constexpr (is_item_indices<ValuesT>::value)
-  {
-    STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_in, values.out, false));
-  }
-  else if constexpr (!cuda::std::is_same<ValuesT, no_values>::value)
+  if constexpr (!cuda::std::is_same<ValuesT, no_values>::value)
   {
     STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, values.in, values.out, false));
   }
