@@ -96,6 +96,8 @@ template <typename OffsetT, typename V, typename ReductionOpT>
 struct scan_op_restarts<reduce_by_key::run_value<OffsetT, V>, reduce_by_key::run_op<ReductionOpT>>
     : cuda::std::true_type
 {
+  // The run count goes on through a head: the counts before it are summed.
+  static constexpr bool absorbs = false;
   static STRATA_DEVICE STRATA_FORCEINLINE bool restarts(const reduce_by_key::run_value<OffsetT, V>& b)
   {
     return b.runs != OffsetT(0);

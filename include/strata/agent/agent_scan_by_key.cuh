@@ -163,6 +163,8 @@ struct scan_op_is_exact<scan::segmented_value<V>, scan::segmented_op<ScanOpT>> :
 template <typename V, typename ScanOpT>
 struct scan_op_restarts<scan::segmented_value<V>, scan::segmented_op<ScanOpT>> : cuda::std::true_type
 {
+  // op(a, b) is b for a head b: nothing before the nearest head counts.
+  static constexpr bool absorbs = true;
   static STRATA_DEVICE STRATA_FORCEINLINE bool restarts(const scan::segmented_value<V>& b)
   {
     return b.head != 0;

@@ -297,9 +297,10 @@ struct scan_op_is_exact
 
 // Operators under which some right operands restart the value: op(a, b) == b in everything but parts that are exact
 // in any association (the run count of ReduceByKey's operator, whose values restart at every run's head). Such an
-// operator specializes this with `value` true and `static bool restarts(const T& b)`; an inexact one's look-back then
-// folds in order only from the nearest restarting (or inclusive) predecessor, and sums the exact parts before it with a
-// tree.
+// operator specializes this with `value` true, `static bool restarts(const T& b)` and `static constexpr bool absorbs`:
+// whether op(a, b) == b whole for a restarting b (the by-key scans' segmented operator), so that nothing before it
+// counts. An inexact one's look-back then folds in order only from the nearest restarting (or inclusive) predecessor,
+// and sums the exact parts before it with a tree unless the restart absorbs them.
 template <typename T, typename ScanOpT>
 struct scan_op_restarts : cuda::std::false_type
 {};
@@ -430,19 +431,28 @@ private:
   // is reduced with a tree.
   STRATA_DEVICE STRATA_FORCEINLINE T look_back_tree(unsigned int lane, long long window_end)
   {
+    cuda::std::uint32_t status;
+    T value{};
+    read_window(window_end, lane, status, value);
+    return look_back_tree(lane, window_end, status, value, 0);
+  }
+
+  // The same with the window ending at `window_end` already read (read_window's status and value), from its lane
+  // `skip` on (the predecessors window_end - skip and before).
+  STRATA_DEVICE STRATA_FORCEINLINE T look_back_tree(unsigned int lane, long long window_end, cuda::std::uint32_t status,
+                                                    T value, int skip)
+  {
     T prefix{};
     bool have_prefix = false;
     while (true)
     {
-      cuda::std::uint32_t status;
-      T value{};
-      read_window(window_end, lane, status, value);
-      const unsigned int inclusive = __ballot_sync(0xffffffffu, status == SCAN_TILE_INCLUSIVE);
+      const unsigned int inclusive = __ballot_sync(0xffffffffu, status == SCAN_TILE_INCLUSIVE) & ~((1u << skip) - 1u);
       const int last_lane          = inclusive ? (__ffs(inclusive) - 1) : (WARP_THREADS - 1);
-      // Lane j takes the value of lane last_lane - j, so ascending lanes hold the window in sequence order.
+      // Lane j takes the value of lane last_lane - j, so ascending lanes hold lanes skip to last_lane in sequence
+      // order.
       const int source     = last_lane - static_cast<int>(lane);
       const T ordered      = ShuffleIndex<WARP_THREADS>(value, source < 0 ? 0 : source, 0xffffffffu);
-      const T window_value = WarpReduceT(temp_storage_.reduce).Reduce(ordered, op_, last_lane + 1);
+      const T window_value = WarpReduceT(temp_storage_.reduce).Reduce(ordered, op_, last_lane + 1 - skip);
       if (lane == 0)
       {
         prefix      = have_prefix ? op_(window_value, prefix) : window_value;
@@ -453,7 +463,9 @@ private:
         return prefix;
       }
       window_end -= WARP_THREADS;
+      skip = 0;
       __syncwarp();
+      read_window(window_end, lane, status, value);
     }
   }
 
@@ -554,9 +566,11 @@ private:
     }
     const int first = __ffs(starts) - 1;
     T acc           = ShuffleIndex<WARP_THREADS>(value, first, 0xffffffffu);
-    if ((inclusive >> first & 1u) == 0)
+    if (!detail::scan_op_restarts<T, ScanOpT>::absorbs && (inclusive >> first & 1u) == 0)
     {
-      const T before = look_back_tree(lane, nearest - first - 1);
+      // The exact parts before the restart, from the lanes of this window past it on (read again only beyond it).
+      const T before = first + 1 < WARP_THREADS ? look_back_tree(lane, nearest, status, value, first + 1)
+                                                : look_back_tree(lane, nearest - WARP_THREADS);
       acc            = op_(before, acc);
     }
     for (int j = first - 1; j >= 0; --j)
