@@ -300,10 +300,13 @@ struct scan_op_is_exact
 // operator specializes this with `value` true, `static bool restarts(const T& b)` and `static constexpr bool absorbs`:
 // whether op(a, b) == b whole for a restarting b (the by-key scans' segmented operator), so that nothing before it
 // counts. An inexact one's look-back then folds in order only from the nearest restarting (or inclusive) predecessor,
-// and sums the exact parts before it with a tree unless the restart absorbs them.
+// and sums the exact parts before it with a tree unless the restart absorbs them; an exact one's that absorbs stops
+// at the nearest restarting predecessor too.
 template <typename T, typename ScanOpT>
 struct scan_op_restarts : cuda::std::false_type
-{};
+{
+  static constexpr bool absorbs = false;
+};
 
 // How long a look-back waits between polls of a window that still has an INVALID tile: DELAY_NS first,
 // doubling up to MAX_DELAY_NS (0: poll without sleeping).
@@ -404,6 +407,7 @@ private:
   // aggregates before it, whichever predecessor a look-back stopped at, so results are the same bits run to run.
   static constexpr bool EXACT    = detail::scan_op_is_exact<T, ScanOpT>::value;
   static constexpr bool RESTARTS = detail::scan_op_restarts<T, ScanOpT>::value;
+  static constexpr bool ABSORBS  = detail::scan_op_restarts<T, ScanOpT>::absorbs;
 
   // Lane l reads predecessor window_end - l (predecessors before tile 0 read as inclusive: tile 0 always is),
   // and the warp polls until no lane sees an INVALID tile.
@@ -428,7 +432,7 @@ private:
   }
 
   // The exact look-back from predecessor `window_end` on: each window's part up to the nearest inclusive predecessor
-  // is reduced with a tree.
+  // (or, where a restart absorbs, restarting one) is reduced with a tree.
   STRATA_DEVICE STRATA_FORCEINLINE T look_back_tree(unsigned int lane, long long window_end)
   {
     cuda::std::uint32_t status;
@@ -446,7 +450,12 @@ private:
     bool have_prefix = false;
     while (true)
     {
-      const unsigned int inclusive = __ballot_sync(0xffffffffu, status == SCAN_TILE_INCLUSIVE) & ~((1u << skip) - 1u);
+      bool stops = status == SCAN_TILE_INCLUSIVE;
+      if constexpr (ABSORBS)
+      {
+        stops = stops || detail::scan_op_restarts<T, ScanOpT>::restarts(value);
+      }
+      const unsigned int inclusive = __ballot_sync(0xffffffffu, stops) & ~((1u << skip) - 1u);
       const int last_lane          = inclusive ? (__ffs(inclusive) - 1) : (WARP_THREADS - 1);
       // Lane j takes the value of lane last_lane - j, so ascending lanes hold lanes skip to last_lane in sequence
       // order.
@@ -566,7 +575,7 @@ private:
     }
     const int first = __ffs(starts) - 1;
     T acc           = ShuffleIndex<WARP_THREADS>(value, first, 0xffffffffu);
-    if (!detail::scan_op_restarts<T, ScanOpT>::absorbs && (inclusive >> first & 1u) == 0)
+    if (!ABSORBS && (inclusive >> first & 1u) == 0)
     {
       // The exact parts before the restart, from the lanes of this window past it on (read again only beyond it).
       const T before = first + 1 < WARP_THREADS ? look_back_tree(lane, nearest, status, value, first + 1)
