@@ -35,7 +35,7 @@ STRATA_NAMESPACE_BEGIN
 template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, BlockLoadAlgorithm LOAD_ALGORITHM_,
           CacheLoadModifier LOAD_MODIFIER_, BlockScanAlgorithm SCAN_ALGORITHM_, int LOOK_BACK_DELAY_NS_ = 32,
           int LOOK_BACK_MAX_DELAY_NS_ = 256, int PREFETCH_QUARTER_WAVES_ = 4, bool PERSISTENT_ = true,
-          int MIN_BLOCKS_PER_SM_ = 1>
+          int MIN_BLOCKS_PER_SM_ = 1, bool PREFETCH_VALUES_ = false>
 struct AgentSelectPolicy
 {
   static constexpr int BLOCK_THREADS                 = BLOCK_THREADS_;
@@ -49,6 +49,9 @@ struct AgentSelectPolicy
   static constexpr int PREFETCH_QUARTER_WAVES        = PREFETCH_QUARTER_WAVES_;
   static constexpr bool PERSISTENT                   = PERSISTENT_;
   static constexpr int MIN_BLOCKS_PER_SM             = MIN_BLOCKS_PER_SM_;
+  // UniqueByKey: ask L2 for a tile's values as the tile starts, so that their load after the keys' look-back
+  // finds them there.
+  static constexpr bool PREFETCH_VALUES = PREFETCH_VALUES_;
 };
 
 namespace detail
@@ -87,6 +90,17 @@ struct values_value<by_key_values<ValuesInputIteratorT, ValuesOutputIteratorT>, 
 {
   using type = it_value_t<ValuesInputIteratorT>;
 };
+
+// Whether AgentSelect asks L2 for a tile's values as the tile starts: where PolicyT says so and the values are an
+// array of whole 16-byte tiles.
+template <typename PolicyT, typename ValuesT>
+struct prefetchable_values : cuda::std::false_type
+{};
+template <typename PolicyT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT>
+struct prefetchable_values<PolicyT, by_key_values<ValuesInputIteratorT, ValuesOutputIteratorT>>
+    : cuda::std::bool_constant<PolicyT::PREFETCH_VALUES && cuda::std::is_pointer<ValuesInputIteratorT>::value
+                               && (PolicyT::TILE_ITEMS * sizeof(it_value_t<ValuesInputIteratorT>)) % 16 == 0>
+{};
 
 // The flag iterator of the modes without flags (never read).
 using no_flags = const char*;
@@ -130,15 +144,16 @@ class AgentSelect
   static constexpr bool HAS_VALUES = !cuda::std::is_same<ValuesT, detail::select::no_values>::value;
   static_assert(!HAS_VALUES || (MODE == detail::select::mode::unique && !PARTITION), "values go with Unique only");
 
-  using T                   = detail::it_value_t<InputIteratorT>;
-  using ValueT              = typename detail::select::values_value<ValuesT, OffsetT>::type;
-  using BlockLoadValuesT    = BlockLoad<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using FlagT               = cuda::std::conditional_t<HAS_FLAGS, detail::it_value_t<FlagsIteratorT>, char>;
-  using TileStateT          = ScanTileState<OffsetT>;
-  using BlockLoadT          = BlockLoad<T, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using BlockLoadFlagsT     = BlockLoad<FlagT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using BlockDiscontinuityT = BlockDiscontinuity<T, BLOCK_THREADS>;
-  using BlockScanT          = BlockScan<OffsetT, BLOCK_THREADS, PolicyT::SCAN_ALGORITHM>;
+  using T                               = detail::it_value_t<InputIteratorT>;
+  using ValueT                          = typename detail::select::values_value<ValuesT, OffsetT>::type;
+  static constexpr bool PREFETCH_VALUES = detail::select::prefetchable_values<PolicyT, ValuesT>::value;
+  using BlockLoadValuesT                = BlockLoad<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using FlagT                           = cuda::std::conditional_t<HAS_FLAGS, detail::it_value_t<FlagsIteratorT>, char>;
+  using TileStateT                      = ScanTileState<OffsetT>;
+  using BlockLoadT                      = BlockLoad<T, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using BlockLoadFlagsT                 = BlockLoad<FlagT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using BlockDiscontinuityT             = BlockDiscontinuity<T, BLOCK_THREADS>;
+  using BlockScanT                      = BlockScan<OffsetT, BLOCK_THREADS, PolicyT::SCAN_ALGORITHM>;
   using PrefixOpT =
     TilePrefixCallbackOp<OffsetT, cuda::std::plus<>, TileStateT,
                          detail::scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
@@ -267,6 +282,13 @@ private:
 
     detail::select::prefetch_ahead<PolicyT, PREFETCHABLE, InputIteratorT, OffsetT>(d_in_, tile_idx, num_tiles,
                                                                                    prefetch_distance);
+    if constexpr (PREFETCH_VALUES && !IS_LAST_TILE)
+    {
+      if (threadIdx.x == BLOCK_THREADS - 1)
+      {
+        detail::scan::prefetch_tile<PolicyT>(values_.in, tile_offset);
+      }
+    }
 
     T items[ITEMS_PER_THREAD];
     const unsigned int selected = load_and_flag<IS_LAST_TILE>(tile_idx, tile_offset, valid_items, items);
