@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -407,6 +408,19 @@ inline int run_benchmarks(int argc, char** argv)
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
+}
+
+// The threshold below which `pct` percent of the random items of bench_util (x >> 7 of 64 random bits, in T) lie:
+// their low bits are uniform, so a threshold on a T's full range, less its top bit for signed types, gives the rate.
+template <typename T>
+T threshold_for(int pct)
+{
+  using U              = std::make_unsigned_t<T>;
+  const double top     = std::is_signed<T>::value ? double(std::numeric_limits<T>::max()) : double(U(~U(0)));
+  const double lowest  = std::is_signed<T>::value ? double(std::numeric_limits<T>::min()) : 0.0;
+  const double span    = top - lowest;
+  const double at_rate = lowest + span * pct / 100.0;
+  return static_cast<T>(at_rate);
 }
 
 // The select operator of the DeviceSelect benchmarks: an item is selected when it is below the threshold.

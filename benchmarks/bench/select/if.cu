@@ -25,9 +25,7 @@
 #include "tuning_axes.cuh"
 #include "select_tuning_policy.cuh"
 
-#include <algorithm>
 #include <cstdint>
-#include <limits>
 #include <set>
 #include <type_traits>
 #include <vector>
@@ -57,19 +55,6 @@ constexpr bool fits_shared_memory()
                                     strata_bench::less_than<T>, strata::NullType, std::uint32_t,
                                     strata::detail::select::mode::predicate, false>;
   return sizeof(typename Agent::TempStorage) <= 48 * 1024;
-}
-
-// The threshold below which `pct` percent of the random items of bench_util (x >> 7 of 64 random bits, in T) lie:
-// their low bits are uniform, so a threshold on a T's full range, less its top bit for signed types, gives the rate.
-template <typename T>
-T threshold_for(int pct)
-{
-  using U              = std::make_unsigned_t<T>;
-  const double top     = std::is_signed<T>::value ? double(std::numeric_limits<T>::max()) : double(U(~U(0)));
-  const double lowest  = std::is_signed<T>::value ? double(std::numeric_limits<T>::min()) : 0.0;
-  const double span    = top - lowest;
-  const double at_rate = lowest + span * pct / 100.0;
-  return static_cast<T>(at_rate);
 }
 
 // Whether d_out[0, count) holds the selected items of d_in in order and count is their number.
@@ -107,7 +92,7 @@ void select_if(benchmark::State& state)
   {
     using Dispatch      = dispatch_t<T>;
     const std::size_t n = std::size_t(1) << state.range(0);
-    const strata_bench::less_than<T> op{threshold_for<T>(static_cast<int>(state.range(1)))};
+    const strata_bench::less_than<T> op{strata_bench::threshold_for<T>(static_cast<int>(state.range(1)))};
     strata_bench::rotating_inputs<T> inputs(n);
     strata_bench::device_array<T> out(n);
     strata_bench::device_array<std::uint32_t> count(1);
