@@ -18,6 +18,7 @@
 #include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace strata_bench
@@ -299,6 +300,41 @@ void time_loop(benchmark::State& state, Launch&& launch, cudaStream_t stream = 0
   }
   STRATA_BENCH_CHECK(cudaGetLastError());
 }
+
+// A two-phase call over rotating input sets, `run(d_temp, temp_bytes, set, stream)`: its temporary storage sized by
+// the size query, timed on set after set (time), and run once more on a set of choice for validation (once).
+template <typename Run>
+class two_phase_turns
+{
+public:
+  explicit two_phase_turns(Run run)
+      : run_(std::move(run))
+      , bytes_(size_query(run_))
+      , temp_(bytes_)
+  {}
+  void time(benchmark::State& state)
+  {
+    std::size_t turn = 0;
+    time_loop(state, [&](cudaStream_t s) {
+      STRATA_BENCH_CHECK(run_(temp_.get(), bytes_, turn++, s));
+    });
+  }
+  void once(std::size_t turn)
+  {
+    STRATA_BENCH_CHECK(run_(temp_.get(), bytes_, turn, 0));
+  }
+
+private:
+  static std::size_t size_query(Run& run)
+  {
+    std::size_t bytes = 0;
+    STRATA_BENCH_CHECK(run(nullptr, bytes, 0, 0));
+    return bytes;
+  }
+  Run run_;
+  std::size_t bytes_;
+  device_array<char> temp_;
+};
 
 // Times one device-to-device cudaMemcpyAsync of `copy_bytes` per iteration, from the next of `sources` to `dst`:
 // a copy reads and writes at the rate DRAM sustains, the bound of an algorithm that streams as many bytes.

@@ -101,13 +101,8 @@ void sum_by_key(benchmark::State& state)
       return Dispatch::Dispatch(d_temp, temp_bytes, keys.at(turn), values.at(turn), out.get(), {}, {}, {},
                                 std::uint32_t(n), s);
     };
-    std::size_t bytes = 0;
-    STRATA_BENCH_CHECK(run(nullptr, bytes, 0, 0));
-    strata_bench::device_array<char> temp(bytes);
-    std::size_t turn = 0;
-    strata_bench::time_loop(state, [&](cudaStream_t s) {
-      STRATA_BENCH_CHECK(run(temp.get(), bytes, turn++, s));
-    });
+    strata_bench::two_phase_turns<decltype(run)> timed(run);
+    timed.time(state);
     strata_bench::set_counters(state, n, n * (sizeof(KeyT) + 2 * sizeof(ValueT)));
 
     // Validate once per size (Google Benchmark calls this function several times while it sizes the run).
@@ -115,7 +110,7 @@ void sum_by_key(benchmark::State& state)
     if (validated.insert(state.range(0)).second)
     {
       STRATA_BENCH_CHECK(cudaMemset(out.get(), 0xa5, n * sizeof(ValueT)));
-      STRATA_BENCH_CHECK(run(temp.get(), bytes, 0, 0));
+      timed.once(0);
       if (!sums_by_key_match(keys.at(0), values.at(0), out.get(), n))
       {
         state.SkipWithError("wrong inclusive sums by key");

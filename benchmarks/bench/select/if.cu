@@ -25,11 +25,6 @@
 #include "tuning_axes.cuh"
 #include "select_tuning_policy.cuh"
 
-#include <cstdint>
-#include <set>
-#include <type_traits>
-#include <vector>
-
 namespace
 {
 #if !TUNE_BASE
@@ -41,87 +36,9 @@ using hub_t = strata::detail::select::policy_hub<T>;
 #endif
 
 template <typename T>
-using dispatch_t =
-  strata::DispatchSelect<const T*, strata::detail::select::no_flags, T*, std::uint32_t*, strata_bench::less_than<T>,
-                         strata::NullType, std::uint32_t, strata::detail::select::mode::predicate, false,
-                         strata::detail::select::no_values, hub_t<T>>;
-
-// Whether the select kernel's shared memory fits the 48 KiB a kernel may declare statically.
-template <typename T>
-constexpr bool fits_shared_memory()
-{
-  using Policy = typename hub_t<T>::MaxPolicy::SelectPolicy;
-  using Agent  = strata::AgentSelect<Policy, const T*, strata::detail::select::no_flags, T*, std::uint32_t*,
-                                    strata_bench::less_than<T>, strata::NullType, std::uint32_t,
-                                    strata::detail::select::mode::predicate, false>;
-  return sizeof(typename Agent::TempStorage) <= 48 * 1024;
-}
-
-// Whether d_out[0, count) holds the selected items of d_in in order and count is their number.
-template <typename T>
-bool selection_matches(const T* d_in, const T* d_out, const std::uint32_t* d_count, std::size_t n, T threshold)
-{
-  std::vector<T> in(n), out(n);
-  std::uint32_t count = 0;
-  STRATA_BENCH_CHECK(cudaMemcpy(in.data(), d_in, n * sizeof(T), cudaMemcpyDeviceToHost));
-  STRATA_BENCH_CHECK(cudaMemcpy(out.data(), d_out, n * sizeof(T), cudaMemcpyDeviceToHost));
-  STRATA_BENCH_CHECK(cudaMemcpy(&count, d_count, sizeof(count), cudaMemcpyDeviceToHost));
-  std::size_t k = 0;
-  for (std::size_t i = 0; i < n; ++i)
-  {
-    if (in[i] < threshold)
-    {
-      if (k >= count || out[k] != in[i])
-      {
-        return false;
-      }
-      ++k;
-    }
-  }
-  return k == count;
-}
-
-template <typename T>
 void select_if(benchmark::State& state)
 {
-  if constexpr (!fits_shared_memory<T>())
-  {
-    state.SkipWithError("the tile does not fit in static shared memory");
-  }
-  else
-  {
-    using Dispatch      = dispatch_t<T>;
-    const std::size_t n = std::size_t(1) << state.range(0);
-    const strata_bench::less_than<T> op{strata_bench::threshold_for<T>(static_cast<int>(state.range(1)))};
-    strata_bench::rotating_inputs<T> inputs(n);
-    strata_bench::device_array<T> out(n);
-    strata_bench::device_array<std::uint32_t> count(1);
-    const auto run = [&](void* d_temp, std::size_t& temp_bytes, const T* in, cudaStream_t s) {
-      return Dispatch::Dispatch(d_temp, temp_bytes, in, nullptr, out.get(), count.get(), op, {}, std::uint32_t(n), s);
-    };
-    std::size_t bytes = 0;
-    STRATA_BENCH_CHECK(run(nullptr, bytes, inputs.at(0), 0));
-    strata_bench::device_array<char> temp(bytes);
-    strata_bench::time_loop(state, [&](cudaStream_t s) {
-      STRATA_BENCH_CHECK(run(temp.get(), bytes, inputs.next(), s));
-    });
-    std::uint32_t selected = 0;
-    STRATA_BENCH_CHECK(cudaMemcpy(&selected, count.get(), sizeof(selected), cudaMemcpyDeviceToHost));
-    strata_bench::set_counters(state, n, (n + selected) * sizeof(T));
-
-    // Validate once per case (Google Benchmark calls this function several times while it sizes the run).
-    static std::set<std::pair<std::int64_t, std::int64_t>> validated;
-    if (validated.insert({state.range(0), state.range(1)}).second)
-    {
-      STRATA_BENCH_CHECK(cudaMemset(out.get(), 0xa5, n * sizeof(T)));
-      STRATA_BENCH_CHECK(run(temp.get(), bytes, inputs.at(0), 0));
-      STRATA_BENCH_CHECK(cudaDeviceSynchronize());
-      if (!selection_matches(inputs.at(0), out.get(), count.get(), n, op.threshold))
-      {
-        state.SkipWithError("wrong selection");
-      }
-    }
-  }
+  time_predicate_selection<T, false, hub_t<T>>(state, static_cast<int>(state.range(1)));
 }
 } // namespace
 

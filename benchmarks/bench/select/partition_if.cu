@@ -21,10 +21,6 @@
 #include "tuning_axes.cuh"
 #include "select_tuning_policy.cuh"
 
-#include <cstdint>
-#include <set>
-#include <vector>
-
 namespace
 {
 #if !TUNE_BASE
@@ -36,85 +32,9 @@ using hub_t = strata::detail::select::policy_hub<T, strata::detail::select::work
 #endif
 
 template <typename T>
-using dispatch_t =
-  strata::DispatchSelect<const T*, strata::detail::select::no_flags, T*, std::uint32_t*, strata_bench::less_than<T>,
-                         strata::NullType, std::uint32_t, strata::detail::select::mode::predicate, true,
-                         strata::detail::select::no_values, hub_t<T>>;
-
-// Whether the partition kernel's shared memory fits the 48 KiB a kernel may declare statically.
-template <typename T>
-constexpr bool fits_shared_memory()
-{
-  using Policy = typename hub_t<T>::MaxPolicy::SelectPolicy;
-  using Agent  = strata::AgentSelect<Policy, const T*, strata::detail::select::no_flags, T*, std::uint32_t*,
-                                    strata_bench::less_than<T>, strata::NullType, std::uint32_t,
-                                    strata::detail::select::mode::predicate, true>;
-  return sizeof(typename Agent::TempStorage) <= 48 * 1024;
-}
-
-// Whether d_out holds the selected items of d_in in order, then the rejected ones in reverse order, and count is the
-// number selected.
-template <typename T>
-bool partition_matches(const T* d_in, const T* d_out, const std::uint32_t* d_count, std::size_t n, T threshold)
-{
-  std::vector<T> in(n), out(n);
-  std::uint32_t count = 0;
-  STRATA_BENCH_CHECK(cudaMemcpy(in.data(), d_in, n * sizeof(T), cudaMemcpyDeviceToHost));
-  STRATA_BENCH_CHECK(cudaMemcpy(out.data(), d_out, n * sizeof(T), cudaMemcpyDeviceToHost));
-  STRATA_BENCH_CHECK(cudaMemcpy(&count, d_count, sizeof(count), cudaMemcpyDeviceToHost));
-  std::size_t selected = 0;
-  std::size_t rejected = 0;
-  for (std::size_t i = 0; i < n; ++i)
-  {
-    const bool keep      = in[i] < threshold;
-    const std::size_t at = keep ? selected++ : n - 1 - rejected++;
-    if (at >= n || out[at] != in[i])
-    {
-      return false;
-    }
-  }
-  return selected == count;
-}
-
-template <typename T>
 void partition_if(benchmark::State& state)
 {
-  if constexpr (!fits_shared_memory<T>())
-  {
-    state.SkipWithError("the tile does not fit in static shared memory");
-  }
-  else
-  {
-    using Dispatch      = dispatch_t<T>;
-    const std::size_t n = std::size_t(1) << state.range(0);
-    const strata_bench::less_than<T> op{strata_bench::threshold_for<T>(50)};
-    strata_bench::rotating_inputs<T> inputs(n);
-    strata_bench::device_array<T> out(n);
-    strata_bench::device_array<std::uint32_t> count(1);
-    const auto run = [&](void* d_temp, std::size_t& temp_bytes, const T* in, cudaStream_t s) {
-      return Dispatch::Dispatch(d_temp, temp_bytes, in, nullptr, out.get(), count.get(), op, {}, std::uint32_t(n), s);
-    };
-    std::size_t bytes = 0;
-    STRATA_BENCH_CHECK(run(nullptr, bytes, inputs.at(0), 0));
-    strata_bench::device_array<char> temp(bytes);
-    strata_bench::time_loop(state, [&](cudaStream_t s) {
-      STRATA_BENCH_CHECK(run(temp.get(), bytes, inputs.next(), s));
-    });
-    strata_bench::set_counters(state, n, 2 * n * sizeof(T));
-
-    // Validate once per size (Google Benchmark calls this function several times while it sizes the run).
-    static std::set<std::int64_t> validated;
-    if (validated.insert(state.range(0)).second)
-    {
-      STRATA_BENCH_CHECK(cudaMemset(out.get(), 0xa5, n * sizeof(T)));
-      STRATA_BENCH_CHECK(run(temp.get(), bytes, inputs.at(0), 0));
-      STRATA_BENCH_CHECK(cudaDeviceSynchronize());
-      if (!partition_matches(inputs.at(0), out.get(), count.get(), n, op.threshold))
-      {
-        state.SkipWithError("wrong partition");
-      }
-    }
-  }
+  time_predicate_selection<T, true, hub_t<T>>(state, 50);
 }
 } // namespace
 

@@ -132,13 +132,8 @@ void sum_by_key(benchmark::State& state)
       return Dispatch::Dispatch(d_temp, temp_bytes, keys.at(turn), unique.get(), values.at(turn), sums.get(),
                                 count.get(), {}, {}, std::uint32_t(n), s);
     };
-    std::size_t bytes = 0;
-    STRATA_BENCH_CHECK(run(nullptr, bytes, 0, 0));
-    strata_bench::device_array<char> temp(bytes);
-    std::size_t turn = 0;
-    strata_bench::time_loop(state, [&](cudaStream_t s) {
-      STRATA_BENCH_CHECK(run(temp.get(), bytes, turn++, s));
-    });
+    strata_bench::two_phase_turns<decltype(run)> timed(run);
+    timed.time(state);
     std::uint32_t runs = 0;
     STRATA_BENCH_CHECK(cudaMemcpy(&runs, count.get(), sizeof(runs), cudaMemcpyDeviceToHost));
     strata_bench::set_counters(state, n, n * (sizeof(KeyT) + sizeof(ValueT)) + runs * (sizeof(KeyT) + sizeof(ValueT)));
@@ -148,7 +143,7 @@ void sum_by_key(benchmark::State& state)
     if (validated.insert(state.range(0)).second)
     {
       STRATA_BENCH_CHECK(cudaMemset(sums.get(), 0xa5, n * sizeof(ValueT)));
-      STRATA_BENCH_CHECK(run(temp.get(), bytes, 0, 0));
+      timed.once(0);
       if (!reductions_match(keys.at(0), values.at(0), unique.get(), sums.get(), count.get(), n))
       {
         state.SkipWithError("wrong reductions by key");

@@ -107,13 +107,8 @@ void unique_by_key(benchmark::State& state)
       return Dispatch::Dispatch(d_temp, temp_bytes, keys.at(turn), nullptr, unique.get(), count.get(), {}, {},
                                 std::uint32_t(n), s, values_t<ValueT>{values.at(turn), firsts.get()});
     };
-    std::size_t bytes = 0;
-    STRATA_BENCH_CHECK(run(nullptr, bytes, 0, 0));
-    strata_bench::device_array<char> temp(bytes);
-    std::size_t turn = 0;
-    strata_bench::time_loop(state, [&](cudaStream_t s) {
-      STRATA_BENCH_CHECK(run(temp.get(), bytes, turn++, s));
-    });
+    strata_bench::two_phase_turns<decltype(run)> timed(run);
+    timed.time(state);
     std::uint32_t runs = 0;
     STRATA_BENCH_CHECK(cudaMemcpy(&runs, count.get(), sizeof(runs), cudaMemcpyDeviceToHost));
     strata_bench::set_counters(state, n, (n + runs) * (sizeof(KeyT) + sizeof(ValueT)));
@@ -123,7 +118,7 @@ void unique_by_key(benchmark::State& state)
     if (validated.insert(state.range(0)).second)
     {
       STRATA_BENCH_CHECK(cudaMemset(firsts.get(), 0xa5, n * sizeof(ValueT)));
-      STRATA_BENCH_CHECK(run(temp.get(), bytes, 0, 0));
+      timed.once(0);
       if (!firsts_match(keys.at(0), values.at(0), unique.get(), firsts.get(), count.get(), n))
       {
         state.SkipWithError("wrong unique keys or values");
