@@ -26,7 +26,6 @@
 #include <cuda/std/tuple>
 #include <cuda/std/type_traits>
 
-
 STRATA_NAMESPACE_BEGIN
 namespace detail
 {

@@ -358,9 +358,10 @@ private:
         }
       }
     }
-    const detail::unzip_pair<ExtremumOutIteratorT, IndexOutIteratorT> d_out{d_value_out, d_index_out};
-    return arg_reduce<ArgOpT, InputIteratorT, decltype(d_out), NumItemsT, PairT>(d_temp_storage, temp_storage_bytes,
-                                                                                 d_in, d_out, num_items, stream);
+    using OutT = detail::unzip_pair<ExtremumOutIteratorT, IndexOutIteratorT>;
+    return arg_reduce<ArgOpT, InputIteratorT, OutT, NumItemsT, PairT>(d_temp_storage, temp_storage_bytes, d_in,
+                                                                      OutT{d_value_out, d_index_out}, num_items,
+                                                                      stream);
   }
 };
 

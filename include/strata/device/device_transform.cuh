@@ -29,7 +29,6 @@
 #include <cuda/std/tuple>
 #include <cuda/std/type_traits>
 
-
 STRATA_NAMESPACE_BEGIN
 namespace detail
 {
