@@ -99,7 +99,8 @@ TEST_CASE("thrust::transform through strata::par: value types, iterator kinds, o
       });
     });
     compare("transform", "binary, zip input, non-const operator()", n, [&](auto policy, record& r) {
-      thrust::device_vector<int> a(in.begin(), in.end()), b(in.rbegin(), in.rend());
+      const std::vector<int> reversed(in.rbegin(), in.rend());
+      thrust::device_vector<int> a(in.begin(), in.end()), b(reversed.begin(), reversed.end());
       with_output<kind::vector>(r, "output", n, -1, [&](auto out) {
         return thrust::transform(policy, a.begin(), a.end(), b.begin(), out, mutable_plus{});
       });
