@@ -455,8 +455,8 @@ private:
       {
         stops = stops || detail::scan_op_restarts<T, ScanOpT>::restarts(value);
       }
-      const unsigned int inclusive = __ballot_sync(0xffffffffu, stops) & ~((1u << skip) - 1u);
-      const int last_lane          = inclusive ? (__ffs(inclusive) - 1) : (WARP_THREADS - 1);
+      const unsigned int stop = __ballot_sync(0xffffffffu, stops) & ~((1u << skip) - 1u);
+      const int last_lane     = stop ? (__ffs(stop) - 1) : (WARP_THREADS - 1);
       // Lane j takes the value of lane last_lane - j, so ascending lanes hold lanes skip to last_lane in sequence
       // order.
       const int source     = last_lane - static_cast<int>(lane);
@@ -467,7 +467,7 @@ private:
         prefix      = have_prefix ? op_(window_value, prefix) : window_value;
         have_prefix = true;
       }
-      if (inclusive)
+      if (stop)
       {
         return prefix;
       }
