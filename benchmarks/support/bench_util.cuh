@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -335,6 +336,49 @@ private:
   std::size_t bytes_;
   device_array<char> temp_;
 };
+
+// The body of the benchmarks that make one key and one value of each run of equal keys (bench_util's run keys, with
+// values) and count the runs (ReduceByKey, UniqueByKey): `launch(d_temp, temp_bytes, keys, values, unique_out,
+// values_out, count_out, n, stream)` is the two-phase call, timed over the rotating input sets; `matches(keys, values,
+// unique_out, values_out, count)`, given host copies, validates its output once per size, `wrong` naming a failure.
+template <typename KeyT, typename ValueT, typename Launch, typename Matches>
+void time_runs_by_key(benchmark::State& state, Launch launch, Matches matches, const char* wrong)
+{
+  const std::size_t n = std::size_t(1) << state.range(0);
+  rotating_inputs<ValueT> values(n);
+  rotating_run_keys<KeyT> keys(values.sets(), n);
+  device_array<KeyT> unique(n);
+  device_array<ValueT> values_out(n);
+  device_array<std::uint32_t> count(1);
+  const auto run = [&](void* d_temp, std::size_t& temp_bytes, std::size_t turn, cudaStream_t s) {
+    return launch(d_temp, temp_bytes, keys.at(turn), values.at(turn), unique.get(), values_out.get(), count.get(), n,
+                  s);
+  };
+  two_phase_turns<decltype(run)> timed(run);
+  timed.time(state);
+  std::uint32_t runs = 0;
+  STRATA_BENCH_CHECK(cudaMemcpy(&runs, count.get(), sizeof(runs), cudaMemcpyDeviceToHost));
+  set_counters(state, n, (n + runs) * (sizeof(KeyT) + sizeof(ValueT)));
+
+  // Validate once per size (Google Benchmark calls the benchmark several times while it sizes the run).
+  static std::set<std::int64_t> validated;
+  if (validated.insert(state.range(0)).second)
+  {
+    STRATA_BENCH_CHECK(cudaMemset(values_out.get(), 0xa5, n * sizeof(ValueT)));
+    timed.once(0);
+    std::vector<KeyT> h_keys(n), h_unique(n);
+    std::vector<ValueT> h_values(n), h_values_out(n);
+    STRATA_BENCH_CHECK(cudaMemcpy(h_keys.data(), keys.at(0), n * sizeof(KeyT), cudaMemcpyDeviceToHost));
+    STRATA_BENCH_CHECK(cudaMemcpy(h_values.data(), values.at(0), n * sizeof(ValueT), cudaMemcpyDeviceToHost));
+    STRATA_BENCH_CHECK(cudaMemcpy(h_unique.data(), unique.get(), n * sizeof(KeyT), cudaMemcpyDeviceToHost));
+    STRATA_BENCH_CHECK(cudaMemcpy(h_values_out.data(), values_out.get(), n * sizeof(ValueT), cudaMemcpyDeviceToHost));
+    STRATA_BENCH_CHECK(cudaMemcpy(&runs, count.get(), sizeof(runs), cudaMemcpyDeviceToHost));
+    if (!matches(h_keys, h_values, h_unique, h_values_out, runs))
+    {
+      state.SkipWithError(wrong);
+    }
+  }
+}
 
 // Times one device-to-device cudaMemcpyAsync of `copy_bytes` per iteration, from the next of `sources` to `dst`:
 // a copy reads and writes at the rate DRAM sustains, the bound of an algorithm that streams as many bytes.

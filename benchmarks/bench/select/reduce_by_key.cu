@@ -25,7 +25,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <set>
 #include <type_traits>
 #include <vector>
 
@@ -73,25 +72,17 @@ constexpr bool fits_shared_memory()
 
 // Whether the runs' last keys, sums (floats: within a relative 1e-4 of a double sum) and count are right.
 template <typename KeyT, typename ValueT>
-bool reductions_match(const KeyT* d_keys, const ValueT* d_values, const KeyT* d_unique, const ValueT* d_sums,
-                      const std::uint32_t* d_count, std::size_t n)
+bool reductions_match(const std::vector<KeyT>& keys, const std::vector<ValueT>& values, const std::vector<KeyT>& unique,
+                      const std::vector<ValueT>& sums, std::uint32_t count)
 {
-  std::vector<KeyT> keys(n), unique(n);
-  std::vector<ValueT> values(n), sums(n);
-  std::uint32_t count = 0;
-  STRATA_BENCH_CHECK(cudaMemcpy(keys.data(), d_keys, n * sizeof(KeyT), cudaMemcpyDeviceToHost));
-  STRATA_BENCH_CHECK(cudaMemcpy(values.data(), d_values, n * sizeof(ValueT), cudaMemcpyDeviceToHost));
-  STRATA_BENCH_CHECK(cudaMemcpy(unique.data(), d_unique, n * sizeof(KeyT), cudaMemcpyDeviceToHost));
-  STRATA_BENCH_CHECK(cudaMemcpy(sums.data(), d_sums, n * sizeof(ValueT), cudaMemcpyDeviceToHost));
-  STRATA_BENCH_CHECK(cudaMemcpy(&count, d_count, sizeof(count), cudaMemcpyDeviceToHost));
   std::size_t run     = 0;
   std::uint64_t exact = 0;
   double approx       = 0.0;
-  for (std::size_t i = 0; i < n; ++i)
+  for (std::size_t i = 0; i < keys.size(); ++i)
   {
     exact += static_cast<std::uint64_t>(values[i]);
     approx += static_cast<double>(values[i]);
-    if (i + 1 == n || keys[i + 1] != keys[i])
+    if (i + 1 == keys.size() || keys[i + 1] != keys[i])
     {
       if (run >= count || unique[run] != keys[i])
       {
@@ -121,34 +112,14 @@ void sum_by_key(benchmark::State& state)
   }
   else
   {
-    using Dispatch      = dispatch_t<KeyT, ValueT>;
-    const std::size_t n = std::size_t(1) << state.range(0);
-    strata_bench::rotating_inputs<ValueT> values(n);
-    strata_bench::rotating_run_keys<KeyT> keys(values.sets(), n);
-    strata_bench::device_array<KeyT> unique(n);
-    strata_bench::device_array<ValueT> sums(n);
-    strata_bench::device_array<std::uint32_t> count(1);
-    const auto run = [&](void* d_temp, std::size_t& temp_bytes, std::size_t turn, cudaStream_t s) {
-      return Dispatch::Dispatch(d_temp, temp_bytes, keys.at(turn), unique.get(), values.at(turn), sums.get(),
-                                count.get(), {}, {}, std::uint32_t(n), s);
-    };
-    strata_bench::two_phase_turns<decltype(run)> timed(run);
-    timed.time(state);
-    std::uint32_t runs = 0;
-    STRATA_BENCH_CHECK(cudaMemcpy(&runs, count.get(), sizeof(runs), cudaMemcpyDeviceToHost));
-    strata_bench::set_counters(state, n, n * (sizeof(KeyT) + sizeof(ValueT)) + runs * (sizeof(KeyT) + sizeof(ValueT)));
-
-    // Validate once per size (Google Benchmark calls this function several times while it sizes the run).
-    static std::set<std::int64_t> validated;
-    if (validated.insert(state.range(0)).second)
-    {
-      STRATA_BENCH_CHECK(cudaMemset(sums.get(), 0xa5, n * sizeof(ValueT)));
-      timed.once(0);
-      if (!reductions_match(keys.at(0), values.at(0), unique.get(), sums.get(), count.get(), n))
-      {
-        state.SkipWithError("wrong reductions by key");
-      }
-    }
+    using Dispatch = dispatch_t<KeyT, ValueT>;
+    strata_bench::time_runs_by_key<KeyT, ValueT>(
+      state,
+      [](void* d_temp, std::size_t& temp_bytes, const KeyT* keys, const ValueT* values, KeyT* unique, ValueT* out,
+         std::uint32_t* count, std::size_t n, cudaStream_t s) {
+        return Dispatch::Dispatch(d_temp, temp_bytes, keys, unique, values, out, count, {}, {}, std::uint32_t(n), s);
+      },
+      reductions_match<KeyT, ValueT>, "wrong reductions by key");
   }
 }
 } // namespace

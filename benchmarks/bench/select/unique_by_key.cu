@@ -25,7 +25,6 @@
 #include <cuda/std/functional>
 
 #include <cstdint>
-#include <set>
 #include <type_traits>
 #include <vector>
 
@@ -61,19 +60,11 @@ constexpr bool fits_shared_memory()
 
 // Whether the first key of each run and its value, and the number of runs, are right.
 template <typename KeyT, typename ValueT>
-bool firsts_match(const KeyT* d_keys, const ValueT* d_values, const KeyT* d_unique, const ValueT* d_firsts,
-                  const std::uint32_t* d_count, std::size_t n)
+bool firsts_match(const std::vector<KeyT>& keys, const std::vector<ValueT>& values, const std::vector<KeyT>& unique,
+                  const std::vector<ValueT>& firsts, std::uint32_t count)
 {
-  std::vector<KeyT> keys(n), unique(n);
-  std::vector<ValueT> values(n), firsts(n);
-  std::uint32_t count = 0;
-  STRATA_BENCH_CHECK(cudaMemcpy(keys.data(), d_keys, n * sizeof(KeyT), cudaMemcpyDeviceToHost));
-  STRATA_BENCH_CHECK(cudaMemcpy(values.data(), d_values, n * sizeof(ValueT), cudaMemcpyDeviceToHost));
-  STRATA_BENCH_CHECK(cudaMemcpy(unique.data(), d_unique, n * sizeof(KeyT), cudaMemcpyDeviceToHost));
-  STRATA_BENCH_CHECK(cudaMemcpy(firsts.data(), d_firsts, n * sizeof(ValueT), cudaMemcpyDeviceToHost));
-  STRATA_BENCH_CHECK(cudaMemcpy(&count, d_count, sizeof(count), cudaMemcpyDeviceToHost));
   std::size_t run = 0;
-  for (std::size_t i = 0; i < n; ++i)
+  for (std::size_t i = 0; i < keys.size(); ++i)
   {
     if (i == 0 || keys[i] != keys[i - 1])
     {
@@ -96,34 +87,15 @@ void unique_by_key(benchmark::State& state)
   }
   else
   {
-    using Dispatch      = dispatch_t<KeyT, ValueT>;
-    const std::size_t n = std::size_t(1) << state.range(0);
-    strata_bench::rotating_inputs<ValueT> values(n);
-    strata_bench::rotating_run_keys<KeyT> keys(values.sets(), n);
-    strata_bench::device_array<KeyT> unique(n);
-    strata_bench::device_array<ValueT> firsts(n);
-    strata_bench::device_array<std::uint32_t> count(1);
-    const auto run = [&](void* d_temp, std::size_t& temp_bytes, std::size_t turn, cudaStream_t s) {
-      return Dispatch::Dispatch(d_temp, temp_bytes, keys.at(turn), nullptr, unique.get(), count.get(), {}, {},
-                                std::uint32_t(n), s, values_t<ValueT>{values.at(turn), firsts.get()});
-    };
-    strata_bench::two_phase_turns<decltype(run)> timed(run);
-    timed.time(state);
-    std::uint32_t runs = 0;
-    STRATA_BENCH_CHECK(cudaMemcpy(&runs, count.get(), sizeof(runs), cudaMemcpyDeviceToHost));
-    strata_bench::set_counters(state, n, (n + runs) * (sizeof(KeyT) + sizeof(ValueT)));
-
-    // Validate once per size (Google Benchmark calls this function several times while it sizes the run).
-    static std::set<std::int64_t> validated;
-    if (validated.insert(state.range(0)).second)
-    {
-      STRATA_BENCH_CHECK(cudaMemset(firsts.get(), 0xa5, n * sizeof(ValueT)));
-      timed.once(0);
-      if (!firsts_match(keys.at(0), values.at(0), unique.get(), firsts.get(), count.get(), n))
-      {
-        state.SkipWithError("wrong unique keys or values");
-      }
-    }
+    using Dispatch = dispatch_t<KeyT, ValueT>;
+    strata_bench::time_runs_by_key<KeyT, ValueT>(
+      state,
+      [](void* d_temp, std::size_t& temp_bytes, const KeyT* keys, const ValueT* values, KeyT* unique, ValueT* out,
+         std::uint32_t* count, std::size_t n, cudaStream_t s) {
+        return Dispatch::Dispatch(d_temp, temp_bytes, keys, nullptr, unique, count, {}, {}, std::uint32_t(n), s,
+                                  values_t<ValueT>{values, out});
+      },
+      firsts_match<KeyT, ValueT>, "wrong unique keys or values");
   }
 }
 } // namespace
