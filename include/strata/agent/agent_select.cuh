@@ -35,7 +35,7 @@ STRATA_NAMESPACE_BEGIN
 template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, BlockLoadAlgorithm LOAD_ALGORITHM_,
           CacheLoadModifier LOAD_MODIFIER_, BlockScanAlgorithm SCAN_ALGORITHM_, int LOOK_BACK_DELAY_NS_ = 32,
           int LOOK_BACK_MAX_DELAY_NS_ = 256, int PREFETCH_QUARTER_WAVES_ = 4, bool PERSISTENT_ = true,
-          int MIN_BLOCKS_PER_SM_ = 1, bool PREFETCH_VALUES_ = false>
+          int MIN_BLOCKS_PER_SM_ = 1, bool VALUES_WITH_KEYS_ = false>
 struct AgentSelectPolicy
 {
   static constexpr int BLOCK_THREADS                 = BLOCK_THREADS_;
@@ -49,9 +49,9 @@ struct AgentSelectPolicy
   static constexpr int PREFETCH_QUARTER_WAVES        = PREFETCH_QUARTER_WAVES_;
   static constexpr bool PERSISTENT                   = PERSISTENT_;
   static constexpr int MIN_BLOCKS_PER_SM             = MIN_BLOCKS_PER_SM_;
-  // UniqueByKey: ask L2 for a tile's values as the tile starts, so that their load after the keys' look-back
-  // finds them there.
-  static constexpr bool PREFETCH_VALUES = PREFETCH_VALUES_;
+  // UniqueByKey: load a tile's values into registers right after its keys, so that their load overlaps the flags,
+  // the scan and the look-back (registers then hold both), rather than once the selected keys have been stored.
+  static constexpr bool VALUES_WITH_KEYS = VALUES_WITH_KEYS_;
 };
 
 namespace detail
@@ -90,17 +90,6 @@ struct values_value<by_key_values<ValuesInputIteratorT, ValuesOutputIteratorT>, 
 {
   using type = it_value_t<ValuesInputIteratorT>;
 };
-
-// Whether AgentSelect asks L2 for a tile's values as the tile starts: where PolicyT says so and the values are an
-// array of whole 16-byte tiles.
-template <typename PolicyT, typename ValuesT>
-struct prefetchable_values : cuda::std::false_type
-{};
-template <typename PolicyT, typename ValuesInputIteratorT, typename ValuesOutputIteratorT>
-struct prefetchable_values<PolicyT, by_key_values<ValuesInputIteratorT, ValuesOutputIteratorT>>
-    : cuda::std::bool_constant<PolicyT::PREFETCH_VALUES && cuda::std::is_pointer<ValuesInputIteratorT>::value
-                               && (PolicyT::TILE_ITEMS * sizeof(it_value_t<ValuesInputIteratorT>)) % 16 == 0>
-{};
 
 // The flag iterator of the modes without flags (never read).
 using no_flags = const char*;
@@ -144,16 +133,16 @@ class AgentSelect
   static constexpr bool HAS_VALUES = !cuda::std::is_same<ValuesT, detail::select::no_values>::value;
   static_assert(!HAS_VALUES || (MODE == detail::select::mode::unique && !PARTITION), "values go with Unique only");
 
-  using T                               = detail::it_value_t<InputIteratorT>;
-  using ValueT                          = typename detail::select::values_value<ValuesT, OffsetT>::type;
-  static constexpr bool PREFETCH_VALUES = detail::select::prefetchable_values<PolicyT, ValuesT>::value;
-  using BlockLoadValuesT                = BlockLoad<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using FlagT                           = cuda::std::conditional_t<HAS_FLAGS, detail::it_value_t<FlagsIteratorT>, char>;
-  using TileStateT                      = ScanTileState<OffsetT>;
-  using BlockLoadT                      = BlockLoad<T, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using BlockLoadFlagsT                 = BlockLoad<FlagT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using BlockDiscontinuityT             = BlockDiscontinuity<T, BLOCK_THREADS>;
-  using BlockScanT                      = BlockScan<OffsetT, BLOCK_THREADS, PolicyT::SCAN_ALGORITHM>;
+  using T                                = detail::it_value_t<InputIteratorT>;
+  using ValueT                           = typename detail::select::values_value<ValuesT, OffsetT>::type;
+  static constexpr bool VALUES_WITH_KEYS = HAS_VALUES && PolicyT::VALUES_WITH_KEYS;
+  using BlockLoadValuesT                 = BlockLoad<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using FlagT               = cuda::std::conditional_t<HAS_FLAGS, detail::it_value_t<FlagsIteratorT>, char>;
+  using TileStateT          = ScanTileState<OffsetT>;
+  using BlockLoadT          = BlockLoad<T, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using BlockLoadFlagsT     = BlockLoad<FlagT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using BlockDiscontinuityT = BlockDiscontinuity<T, BLOCK_THREADS>;
+  using BlockScanT          = BlockScan<OffsetT, BLOCK_THREADS, PolicyT::SCAN_ALGORITHM>;
   using PrefixOpT =
     TilePrefixCallbackOp<OffsetT, cuda::std::plus<>, TileStateT,
                          detail::scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
@@ -206,11 +195,12 @@ public:
   }
 
 private:
-  // Loads tile items and returns their selection flags, bit i for items[i] (0 past the end of the input). Leaves
-  // shared memory to be reused after a barrier.
+  // Loads tile items (and, with VALUES_WITH_KEYS, their values) and returns their selection flags, bit i for items[i]
+  // (0 past the end of the input). Leaves shared memory to be reused after a barrier.
   template <bool IS_LAST_TILE>
   STRATA_DEVICE STRATA_FORCEINLINE unsigned int load_and_flag(unsigned int tile_idx, OffsetT tile_offset,
-                                                              int valid_items, T (&items)[ITEMS_PER_THREAD])
+                                                              int valid_items, T (&items)[ITEMS_PER_THREAD],
+                                                              ValueT (&values)[ITEMS_PER_THREAD])
   {
     unsigned int selected = 0;
     detail::scan::load_tile<PolicyT, BlockLoadT, IS_LAST_TILE>(temp_storage_.load, d_in_, tile_offset, valid_items,
@@ -243,6 +233,12 @@ private:
       const auto differ = [this](const T& a, const T& b) {
         return !static_cast<bool>(equality_op_(a, b));
       };
+      if constexpr (VALUES_WITH_KEYS)
+      {
+        __syncthreads();
+        detail::scan::load_tile<PolicyT, BlockLoadValuesT, IS_LAST_TILE>(temp_storage_.load_values, values_.in,
+                                                                         tile_offset, valid_items, values);
+      }
       __syncthreads();
       if (tile_idx == 0)
       {
@@ -282,16 +278,10 @@ private:
 
     detail::select::prefetch_ahead<PolicyT, PREFETCHABLE, InputIteratorT, OffsetT>(d_in_, tile_idx, num_tiles,
                                                                                    prefetch_distance);
-    if constexpr (PREFETCH_VALUES && !IS_LAST_TILE)
-    {
-      if (threadIdx.x == BLOCK_THREADS - 1)
-      {
-        detail::scan::prefetch_tile<PolicyT>(values_.in, tile_offset);
-      }
-    }
 
     T items[ITEMS_PER_THREAD];
-    const unsigned int selected = load_and_flag<IS_LAST_TILE>(tile_idx, tile_offset, valid_items, items);
+    ValueT values[ITEMS_PER_THREAD];
+    const unsigned int selected = load_and_flag<IS_LAST_TILE>(tile_idx, tile_offset, valid_items, items, values);
     __syncthreads();
 
     // The place of the thread's first selected item among all selected items, and the tile's place among them.
@@ -363,11 +353,13 @@ private:
     if constexpr (HAS_VALUES)
     {
       // The selected keys' values, through shared memory as the keys went, once every key has left it.
-      ValueT values[ITEMS_PER_THREAD];
       __syncthreads();
-      detail::scan::load_tile<PolicyT, BlockLoadValuesT, IS_LAST_TILE>(temp_storage_.load_values, values_.in,
-                                                                       tile_offset, valid_items, values);
-      __syncthreads();
+      if constexpr (!VALUES_WITH_KEYS)
+      {
+        detail::scan::load_tile<PolicyT, BlockLoadValuesT, IS_LAST_TILE>(temp_storage_.load_values, values_.in,
+                                                                         tile_offset, valid_items, values);
+        __syncthreads();
+      }
       ValueT* const compacted_values = temp_storage_.compacted_values.Alias();
       int value_rank                 = static_cast<int>(thread_rank - tile_prefix);
       STRATA_UNROLL
