@@ -15,8 +15,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <set>
 #include <limits>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <utility>

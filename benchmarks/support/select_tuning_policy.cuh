@@ -2,11 +2,12 @@
 // TUNE_BASE=1 (the default) the library's own tuning, otherwise `select_tuning_policy_hub`, a hub with a single
 // policy built from the TUNE_* values the tuning driver passes. Knobs a variant leaves out take the library's
 // defaults. TUNE_LOAD picks how a tile is read: 0 warp-striped reads transposed through shared memory, 1 vectorized
-// reads straight into each thread's consecutive items. TUNE_BULK=1 adds a BulkSelectPolicy (agent/agent_select_bulk.cuh)
-// of the same threads and look-back and prefetch knobs, TUNE_BULK_ITEMS items per thread, TUNE_BULK_MIN_BLOCKS blocks
-// per SM and TUNE_BULK_MIN_TILES tiles per SM below which the register agent runs. TUNE_VALUES_WITH_KEYS=1 (UniqueByKey)
-// loads each tile's values right after its keys (AgentSelectPolicy's VALUES_WITH_KEYS). Also the body of the benchmarks of `x < threshold` selections and
-// partitions (time_predicate_selection).
+// reads straight into each thread's consecutive items. TUNE_BULK=1 adds a BulkSelectPolicy
+// (agent/agent_select_bulk.cuh) of the same threads and look-back and prefetch knobs, TUNE_BULK_ITEMS items per
+// thread, TUNE_BULK_MIN_BLOCKS blocks per SM and TUNE_BULK_MIN_TILES tiles per SM below which the register agent runs.
+// TUNE_VALUES_WITH_KEYS=1 (UniqueByKey) loads each tile's values right after its keys (AgentSelectPolicy's
+// VALUES_WITH_KEYS). Also the body of the benchmarks of `x < threshold` selections and partitions
+// (time_predicate_selection).
 #pragma once
 
 #include <strata/device/device_select.cuh>

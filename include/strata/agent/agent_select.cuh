@@ -195,6 +195,15 @@ public:
   }
 
 private:
+  // Loads the tile's values (UniqueByKey), through shared memory. Leaves it to be reused after a barrier.
+  template <bool IS_LAST_TILE>
+  STRATA_DEVICE STRATA_FORCEINLINE void load_values(OffsetT tile_offset, int valid_items,
+                                                    ValueT (&values)[ITEMS_PER_THREAD])
+  {
+    detail::scan::load_tile<PolicyT, BlockLoadValuesT, IS_LAST_TILE>(temp_storage_.load_values, values_.in, tile_offset,
+                                                                     valid_items, values);
+  }
+
   // Loads tile items (and, with VALUES_WITH_KEYS, their values) and returns their selection flags, bit i for items[i]
   // (0 past the end of the input). Leaves shared memory to be reused after a barrier.
   template <bool IS_LAST_TILE>
@@ -236,8 +245,7 @@ private:
       if constexpr (VALUES_WITH_KEYS)
       {
         __syncthreads();
-        detail::scan::load_tile<PolicyT, BlockLoadValuesT, IS_LAST_TILE>(temp_storage_.load_values, values_.in,
-                                                                         tile_offset, valid_items, values);
+        load_values<IS_LAST_TILE>(tile_offset, valid_items, values);
       }
       __syncthreads();
       if (tile_idx == 0)
@@ -356,8 +364,7 @@ private:
       __syncthreads();
       if constexpr (!VALUES_WITH_KEYS)
       {
-        detail::scan::load_tile<PolicyT, BlockLoadValuesT, IS_LAST_TILE>(temp_storage_.load_values, values_.in,
-                                                                         tile_offset, valid_items, values);
+        load_values<IS_LAST_TILE>(tile_offset, valid_items, values);
         __syncthreads();
       }
       ValueT* const compacted_values = temp_storage_.compacted_values.Alias();
