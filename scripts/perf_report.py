@@ -42,6 +42,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ALGORITHMS = OrderedDict([
     ("reduce_sum", ("DeviceReduce::Sum", "GB/s counts the bytes read.")),
     ("reduce_argmin", ("DeviceReduce::ArgMin", "GB/s counts the bytes read.")),
+    ("segmented_reduce", ("DeviceSegmentedReduce::Sum",
+                          "Segments from one offsets array (begin = offsets, end = offsets + 1). uniform_<m>: lengths "
+                          "uniform in [1, 2m-1]; power_law_64: lengths k in [1, 2^20] with probability ~k^-1.79, 64 "
+                          "on average; giant_tiny: one segment of half the items amid segments of 1 to 8. GB/s counts "
+                          "the items and offsets read and the sums written. `read`: a kernel that only reads the "
+                          "items.")),
     ("scan_inclusive_sum", ("DeviceScan::InclusiveSum", "GB/s counts the bytes read and written.")),
     ("scan_inclusive_sum_by_key", ("DeviceScan::InclusiveSumByKey",
                                    "int32 keys in runs of 8 on average; GB/s counts keys and values read and values "
