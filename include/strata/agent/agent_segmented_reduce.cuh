@@ -98,6 +98,7 @@ struct record
 // its position in its segment.
 struct plain_items
 {
+  static constexpr bool POSITIONS = false;
   template <typename AccumT, typename InputT>
   static STRATA_DEVICE STRATA_FORCEINLINE AccumT make(const InputT& item, position_t)
   {
@@ -113,6 +114,7 @@ struct plain_items
 template <typename KeyT, typename ValueT>
 struct arg_items
 {
+  static constexpr bool POSITIONS = true;
   template <typename AccumT, typename InputT>
   static STRATA_DEVICE STRATA_FORCEINLINE AccumT make(const InputT& item, position_t position)
   {
@@ -193,9 +195,12 @@ public:
     {
       struct
       {
-        // The sub-tile's segments: P[s .. s + SEGMENTS_PER_TILE] and their first items' indices in d_in.
-        position_t prefix[SEGMENTS_PER_TILE + 1];
-        position_t begin[SEGMENTS_PER_TILE];
+        // The sub-tile's segments s + k, relative to its first item i: where each ends (P[s + k + 1] - i, at most
+        // TILE_ITEMS + 1), the index in d_in of item i's place in it (its begin offset - P[s + k] + i) and, for
+        // positions, i's position in it (i - P[s + k]).
+        int end[SEGMENTS_PER_TILE];
+        position_t base[SEGMENTS_PER_TILE];
+        position_t position[ItemsT::POSITIONS ? SEGMENTS_PER_TILE : 1];
       } window;
       typename BlockScanT::TempStorage scan;
       typename FastReduceT::TempStorage fast;
@@ -303,68 +308,91 @@ private:
   // Items [item, item + run) of `segment`, all in this block: folded into the carry.
   STRATA_DEVICE STRATA_FORCEINLINE void consume_run(position_t segment, position_t item, position_t run)
   {
-    const position_t first = static_cast<position_t>(d_begin_[segment]) + (item - d_prefix_[segment]);
-    const position_t base  = item - d_prefix_[segment]; // the run's first position in its segment
-    const AccumT aggregate =
-      FastReduceT(temp_storage_.fast, d_in_ + first, op_, ItemsT::transform(base)).ConsumeRange(position_t(0), run);
+    position_t base  = item - d_prefix_[segment]; // the run's first position in its segment
+    position_t first = static_cast<position_t>(d_begin_[segment]) + base;
+    // An array is read as 16-byte vectors from its first aligned item on; thread 0 folds the few before it.
+    int peel = 0;
+    if constexpr (detail::is_vectorizable_input_v<InputIteratorT>)
+    {
+      const int misaligned = static_cast<int>(reinterpret_cast<cuda::std::uintptr_t>(d_in_ + first) % 16);
+      peel                 = misaligned == 0 ? 0 : (16 - misaligned) / static_cast<int>(sizeof(InputT));
+    }
+    const PartialOpT pop{op_};
+    PartialT carry = temp_storage_.carry;
     if (threadIdx.x == 0)
     {
-      temp_storage_.carry = PartialOpT{op_}(temp_storage_.carry, PartialT{aggregate, true, false});
+      for (int j = 0; j < peel; ++j)
+      {
+        carry = pop(carry, PartialT{ItemsT::template make<AccumT>(InputT(d_in_[first + j]), base + j), true, false});
+      }
+    }
+    base += peel;
+    first += peel;
+    const AccumT aggregate = FastReduceT(temp_storage_.fast, d_in_ + first, op_, ItemsT::transform(base))
+                               .ConsumeRange(position_t(0), run - peel);
+    if (threadIdx.x == 0)
+    {
+      temp_storage_.carry = pop(carry, PartialT{aggregate, true, false});
     }
     __syncthreads();
   }
 
   // One sub-tile from step (segment, item) at `diagonal`: at most TILE_ITEMS steps and SEGMENTS_PER_TILE ends, not
-  // past `diagonal_end`. Leaves the step after it in temp_storage_.step_segment / step_item.
+  // past `diagonal_end`. Leaves the step after it in temp_storage_.step_segment / step_item. Steps and items are
+  // counted from the sub-tile's first (32-bit).
   STRATA_DEVICE STRATA_FORCEINLINE void consume_tile(position_t segment, position_t item, position_t diagonal,
                                                      position_t diagonal_end)
   {
     // Stage the sub-tile's segments.
-    const position_t left = num_segments_ - segment;
-    const int segments    = left < position_t(SEGMENTS_PER_TILE) ? static_cast<int>(left) : SEGMENTS_PER_TILE;
-    position_t* const pre = temp_storage_.window.prefix;
-    position_t* const beg = temp_storage_.window.begin;
-    for (int k = static_cast<int>(threadIdx.x); k <= segments; k += BLOCK_THREADS)
+    const position_t left   = num_segments_ - segment;
+    const int segments      = left < position_t(SEGMENTS_PER_TILE) ? static_cast<int>(left) : SEGMENTS_PER_TILE;
+    int* const ends         = temp_storage_.window.end;
+    position_t* const bases = temp_storage_.window.base;
+    for (int k = static_cast<int>(threadIdx.x); k < segments; k += BLOCK_THREADS)
     {
-      pre[k] = d_prefix_[segment + k];
-      if (k < segments)
+      const position_t start = d_prefix_[segment + k];
+      const position_t stop  = d_prefix_[segment + k + 1] - item;
+      ends[k]                = stop < position_t(TILE_ITEMS + 1) ? static_cast<int>(stop) : TILE_ITEMS + 1;
+      bases[k]               = static_cast<position_t>(d_begin_[segment + k]) - start + item;
+      if constexpr (ItemsT::POSITIONS)
       {
-        beg[k] = static_cast<position_t>(d_begin_[segment + k]);
+        temp_storage_.window.position[k] = item - start;
       }
     }
     __syncthreads();
 
-    // The sub-tile ends after TILE_ITEMS steps, at the block's end, or after the last staged segment's end.
-    position_t tile_end = diagonal + TILE_ITEMS;
-    tile_end            = tile_end < diagonal_end ? tile_end : diagonal_end;
+    // The sub-tile ends after TILE_ITEMS steps, at the block's end, or after the last staged segment's end (the end
+    // of staged segment k is step ends[k] + k).
+    const position_t to_block_end = diagonal_end - diagonal;
+    int tile_end                  = to_block_end < position_t(TILE_ITEMS) ? static_cast<int>(to_block_end) : TILE_ITEMS;
     if (segments > 0)
     {
-      const position_t window_end = pre[segments] + segment + segments;
-      tile_end                    = tile_end < window_end ? tile_end : window_end;
+      const int window_end = ends[segments - 1] + segments;
+      tile_end             = tile_end < window_end ? tile_end : window_end;
     }
 
     // The thread's first step: the staged segment k whose end is the first at or after it.
-    const position_t first = diagonal + static_cast<position_t>(threadIdx.x) * ITEMS_PER_THREAD;
-    int k                  = local_search(pre, segment, segments, first);
-    position_t at          = first - (segment + k); // the item of the thread's first step
+    const int first = static_cast<int>(threadIdx.x) * ITEMS_PER_THREAD;
+    const int k     = local_search(ends, segments, first);
+    const int at    = first - k; // the item of the thread's first step
 
     // Classify the steps (bit j: step j is an item) and read the items.
     unsigned int items_mask = 0;
     unsigned int valid_mask = 0;
     InputT values[ITEMS_PER_THREAD];
     {
-      int kk        = k;
-      position_t ii = at;
+      int kk = k;
+      int ii = at;
       STRATA_UNROLL
       for (int j = 0; j < ITEMS_PER_THREAD; ++j)
       {
         if (first + j < tile_end)
         {
           valid_mask |= 1u << j;
-          if (kk < segments && ii < pre[kk + 1])
+          if (kk < segments && ii < ends[kk])
           {
             items_mask |= 1u << j;
-            values[j] = d_in_[beg[kk] + (ii - pre[kk])];
+            values[j] = d_in_[bases[kk] + ii];
             ++ii;
           }
           else
@@ -382,8 +410,8 @@ private:
     int head_k = -1;
     const PartialOpT pop{op_};
     {
-      int kk        = k;
-      position_t ii = at;
+      int kk = k;
+      int ii = at;
       STRATA_UNROLL
       for (int j = 0; j < ITEMS_PER_THREAD; ++j)
       {
@@ -391,7 +419,12 @@ private:
         {
           if (items_mask >> j & 1u)
           {
-            acc = pop(acc, PartialT{ItemsT::template make<AccumT>(values[j], ii - pre[kk]), true, false});
+            position_t position = 0;
+            if constexpr (ItemsT::POSITIONS)
+            {
+              position = temp_storage_.window.position[kk] + ii;
+            }
+            acc = pop(acc, PartialT{ItemsT::template make<AccumT>(values[j], position), true, false});
             ++ii;
           }
           else
@@ -412,6 +445,15 @@ private:
       }
     }
 
+    // The step after the sub-tile, from the thread that took its last step.
+    if (first < tile_end && first + ITEMS_PER_THREAD >= tile_end)
+    {
+      const unsigned int taken   = (tile_end - first) >= 32 ? 0xffffffffu : (1u << (tile_end - first)) - 1u;
+      const int items            = __popc(items_mask & taken);
+      temp_storage_.step_segment = segment + k + (tile_end - first - items);
+      temp_storage_.step_item    = item + at + items;
+    }
+
     // Carry the open segments' parts across the threads, from the sub-tile's carry.
     __syncthreads(); // the window is read; the scan reuses it
     PartialT carry_in;
@@ -430,27 +472,6 @@ private:
       }
     }
     const PartialT carry = pop(temp_storage_.carry, aggregate);
-
-    // The step after the sub-tile.
-    if (first < tile_end && first + ITEMS_PER_THREAD >= tile_end)
-    {
-      // This thread took the last step: walk its steps to tile_end.
-      int kk        = k;
-      position_t ii = at;
-      for (position_t d = first; d < tile_end; ++d)
-      {
-        if (items_mask >> static_cast<int>(d - first) & 1u)
-        {
-          ++ii;
-        }
-        else
-        {
-          ++kk;
-        }
-      }
-      temp_storage_.step_segment = segment + kk;
-      temp_storage_.step_item    = ii;
-    }
     __syncthreads();
     if (threadIdx.x == 0)
     {
@@ -459,17 +480,16 @@ private:
     __syncthreads();
   }
 
-  // The staged segment k (0..segments) of the step at merged position `diagonal`: the first whose end is at or after
-  // it (segments: none of the staged ones).
-  STRATA_DEVICE STRATA_FORCEINLINE static int local_search(const position_t* pre, position_t segment, int segments,
-                                                           position_t diagonal)
+  // The staged segment k (0..segments) of the step `step` of the sub-tile: the first whose end (step ends[k] + k) is
+  // at or after it (segments: none of the staged ones).
+  STRATA_DEVICE STRATA_FORCEINLINE static int local_search(const int* ends, int segments, int step)
   {
     int lo = 0;
     int hi = segments;
     while (lo < hi)
     {
       const int mid = (lo + hi) / 2;
-      if (pre[mid + 1] + segment + mid < diagonal)
+      if (ends[mid] + mid < step)
       {
         lo = mid + 1;
       }
