@@ -5,11 +5,14 @@
 //   strata::segmented_reduce(strata::par.on(stream), d_in, offsets.begin(), offsets.end(), d_max, INT_MIN,
 //                            cuda::maximum<>{});
 //
-// Results go to device memory and nothing synchronizes the host (the calls are capturable into a graph); temporary
-// storage comes from the policy's allocator. The work is split by items plus segments, so skewed lengths cost no
-// more than their total (DeviceSegmentedReduce). Errors throw strata::cuda_error naming the algorithm; bad arguments
-// are found before anything is launched. Operators must be associative and commutative; results, floats included,
-// are the same run to run.
+// Results go to device memory and nothing synchronizes the host (the calls are capturable into a graph; an allocator
+// that synchronizes to give memory back still does); temporary storage comes from the policy's allocator. The work
+// is split by items plus segments, so skewed lengths cost no more than their total (DeviceSegmentedReduce).
+// Complexity: one read of the items and two of the offsets, four launches. Errors throw strata::cuda_error naming
+// the algorithm; bad arguments (an offsets range whose last is before its first, a null input or output with
+// segments) are found before anything is launched. Operators must be associative and commutative; results, floats
+// included, are the same run to run. As thrust::reduce, the sum without an initial value adds in the items' value
+// type (DeviceSegmentedReduce::Sum adds in the output's).
 #pragma once
 
 #include <strata/config.cuh>
@@ -33,6 +36,10 @@ OutputIt segmented_reduce(const execution_policy<A>& policy, InputIt first, Offs
 {
   STRATA_NVTX_RANGE("strata::segmented_reduce");
   const auto offsets = cuda::std::distance(offsets_first, offsets_last);
+  if (offsets < 0)
+  {
+    detail::throw_on_error(cudaErrorInvalidValue, "strata::segmented_reduce");
+  }
   if (offsets < 2)
   {
     return out;
