@@ -708,47 +708,11 @@ TEST_CASE("strata::segmented_reduce throws strata::cuda_error naming itself, its
   CHECK(cudaGetLastError() == cudaSuccess);
 }
 
-namespace
-{
-// A non-blocking stream of another device than the current one (which stays current); skips the test case on a
-// machine with fewer than two GPUs (as tests/execution/contracts.cu's).
-class other_device_stream
-{
-public:
-  other_device_stream()
-  {
-    int devices = 0;
-    STRATA_TEST_CUDA(cudaGetDeviceCount(&devices));
-    if (devices < 2)
-    {
-      STRATA_TEST_SKIP("a stream of another device needs two GPUs; this machine has " << devices);
-    }
-    int home = 0;
-    STRATA_TEST_CUDA(cudaGetDevice(&home));
-    STRATA_TEST_CUDA(cudaSetDevice(home == 0 ? 1 : 0));
-    STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    STRATA_TEST_CUDA(cudaSetDevice(home));
-  }
-  other_device_stream(const other_device_stream&)            = delete;
-  other_device_stream& operator=(const other_device_stream&) = delete;
-  ~other_device_stream()
-  {
-    cudaStreamDestroy(stream_);
-  }
-  cudaStream_t get() const
-  {
-    return stream_;
-  }
-
-private:
-  cudaStream_t stream_ = nullptr;
-};
-} // namespace
 
 TEST_CASE("strata::segmented_reduce on a stream of another device throws before anything is launched",
           "[execution][segmented_reduce][errors][multi_gpu]")
 {
-  const other_device_stream other;
+  const exec_test::other_device_stream other;
   std::mt19937_64 rng                        = strata_test::make_rng(139);
   const layout l                             = {"random offsets", random_offsets(1000, 100003, rng)};
   const std::vector<int> h                   = strata_test::random_vector<int>(l.items(), 149);
