@@ -122,20 +122,6 @@ std::vector<std::size_t> uniform_lengths(std::size_t num, std::size_t max_length
   return v;
 }
 
-// Mostly short, sometimes medium, rarely long: empty 30%, 1..32 30%, 33..1024 25%, 1025..16384 14%, 16385..2^18 1%.
-std::size_t mixed_length(std::mt19937_64& rng)
-{
-  const int r        = std::uniform_int_distribution<int>(0, 99)(rng);
-  const auto between = [&](std::size_t lo, std::size_t hi) {
-    return std::uniform_int_distribution<std::size_t>(lo, hi)(rng);
-  };
-  return r < 30 ? 0
-       : r < 60 ? between(1, 32)
-       : r < 85 ? between(33, 1024)
-       : r < 99 ? between(1025, 16384)
-                : between(16385, 1 << 18);
-}
-
 // Zipf-like lengths: floor(u^-1.5) - 1 for u uniform in (0, 1], at most long_length(). Half of the segments have
 // fewer than 2 items, one in 10^4 reaches long_length(); one segment of long_length() is placed at random.
 std::vector<std::size_t> power_law_lengths(std::size_t num, std::mt19937_64& rng)
@@ -170,7 +156,7 @@ layout scattered(std::size_t num, std::size_t n, std::mt19937_64& rng)
     }
     else if (kind >= 24)
     {
-      end = std::min(static_cast<long long>(n), begin + static_cast<long long>(mixed_length(rng)));
+      end = std::min(static_cast<long long>(n), begin + static_cast<long long>(strata_test::mixed_segment_length(rng)));
     }
     const std::size_t length = end > begin ? static_cast<std::size_t>(end - begin) : 0;
     if (total + length > budget())
@@ -263,7 +249,7 @@ const std::vector<layout>& layouts()
       std::vector<std::size_t> lengths(num);
       for (auto& x : lengths)
       {
-        x = mixed_length(rng);
+        x = strata_test::mixed_segment_length(rng);
       }
       v.push_back(contiguous("mixed lengths", lengths));
     }

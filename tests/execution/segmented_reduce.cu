@@ -91,20 +91,6 @@ std::vector<std::size_t> lengths_up_to(std::size_t total, Draw&& draw)
   return lengths;
 }
 
-// Mostly short, sometimes medium, rarely long: empty 30%, 1..32 30%, 33..1024 25%, 1025..16384 14%, up to 2^18 1%.
-std::size_t mixed_length(std::mt19937_64& rng)
-{
-  const int r        = std::uniform_int_distribution<int>(0, 99)(rng);
-  const auto between = [&](std::size_t lo, std::size_t hi) {
-    return std::uniform_int_distribution<std::size_t>(lo, hi)(rng);
-  };
-  return r < 30 ? 0
-       : r < 60 ? between(1, 32)
-       : r < 85 ? between(33, 1024)
-       : r < 99 ? between(1025, 16384)
-                : between(16385, 1 << 18);
-}
-
 // `segments` segments over at most `n` items from a random item near the start: lengths of a random mixture, one
 // step in six back to an earlier item (an empty segment, then one that overlaps those before it).
 std::vector<long long> random_offsets(std::size_t segments, std::size_t n, std::mt19937_64& rng)
@@ -120,7 +106,7 @@ std::vector<long long> random_offsets(std::size_t segments, std::size_t n, std::
     }
     else
     {
-      offsets.push_back(std::min(n_ll, at + static_cast<long long>(mixed_length(rng) % 2000)));
+      offsets.push_back(std::min(n_ll, at + static_cast<long long>(strata_test::mixed_segment_length(rng) % 2000)));
     }
   }
   return offsets;
@@ -149,7 +135,7 @@ std::vector<layout> layouts(std::uint64_t salt)
                                  return uniform(0, 3 * TILE);
                                })));
     all.push_back(from_lengths("a random mixture of lengths" + of, 0, lengths_up_to(n, [&] {
-                                 return mixed_length(rng);
+                                 return strata_test::mixed_segment_length(rng);
                                })));
   }
   all.push_back(from_lengths("3001 empty segments at item 500", 500, std::vector<std::size_t>(3001, 0)));
@@ -428,7 +414,7 @@ TEMPLATE_TEST_CASE("strata::segmented_reduce returns before its kernels run, and
     std::mt19937_64 rng = strata_test::make_rng(n + 71);
     // The first segment starts at item 0 and holds it: the decoy's changed first item changes its result.
     const auto mixed = [&] {
-      return mixed_length(rng);
+      return strata_test::mixed_segment_length(rng);
     };
     std::vector<std::size_t> lengths              = lengths_up_to(n, mixed);
     lengths[0]                                    = std::max<std::size_t>(lengths[0], 1);
@@ -464,7 +450,7 @@ TEST_CASE("strata::segmented_reduce takes its storage from the policy's allocato
   const cudaStream_t s = stream.get();
   std::mt19937_64 rng  = strata_test::make_rng(83);
   const auto mixed     = [&] {
-    return mixed_length(rng);
+    return strata_test::mixed_segment_length(rng);
   };
   const layout l                             = from_lengths("a random mixture", 0, lengths_up_to(100003, mixed));
   const std::vector<int> h                   = strata_test::random_vector<int>(l.items(), 89);
@@ -557,7 +543,7 @@ TEST_CASE("strata::segmented_reduce reads Thrust's fancy iterators and sums in i
   {
     CAPTURE(n);
     std::vector<std::size_t> lengths = lengths_up_to(n, [&] {
-      return mixed_length(rng);
+      return strata_test::mixed_segment_length(rng);
     });
     lengths.push_back(long_length());
     const layout l                                = from_lengths("a random mixture and a long segment", 0, lengths);
@@ -613,7 +599,7 @@ TEST_CASE("strata::segmented_reduce of floats gives the same bits run to run, wi
   exec_test::logged_stream stream;
   std::mt19937_64 rng              = strata_test::make_rng(113);
   std::vector<std::size_t> lengths = lengths_up_to(strata_test::capped(std::size_t(1) << 21), [&] {
-    return mixed_length(rng);
+    return strata_test::mixed_segment_length(rng);
   });
   lengths.insert(lengths.begin() + static_cast<std::ptrdiff_t>(lengths.size() / 2), long_length());
   const layout l                             = from_lengths("a random mixture and a long segment", 0, lengths);
