@@ -47,11 +47,12 @@ std::size_t long_length()
   return std::min(std::size_t(1) << 20, budget() / 8);
 }
 
-// The size lists are built around a block's sub-tile of merged steps (items and segment ends; also the length from
-// which a run of one segment is read as DeviceReduce reads it) and its most segment ends per sub-tile.
+// The size lists are built around a warp's sub-tile of items, its most segment ends per sub-tile and the length from
+// which a run of one segment is read in vectors.
 using policy_t             = strata::detail::segmented_reduce::policy_hub<int, int>::MaxPolicy::SegmentedReducePolicy;
 constexpr std::size_t TILE = policy_t::TILE_ITEMS;
 constexpr std::size_t SEGMENTS_PER_TILE = policy_t::SEGMENTS_PER_TILE;
+constexpr std::size_t FAST_ITEMS        = policy_t::FAST_ITEMS;
 
 // Segment s is items [begin[s], end[s]) of the input; end[s] <= begin[s] is an empty segment. A CSR layout has
 // end[s] == begin[s + 1] and is passed as (d_offsets, d_offsets + 1); the others as two arrays.
@@ -171,6 +172,29 @@ layout scattered(std::size_t num, std::size_t n, std::mt19937_64& rng)
   return l;
 }
 
+// A CSR layout of `num` segments of 0 to 100 items whose offsets step back by 1 to 50 items before one segment in
+// forty (that segment ends before it begins: it is empty, and the next one begins where it ends).
+layout stepping_back(std::size_t num, std::mt19937_64& rng)
+{
+  layout l;
+  std::uniform_int_distribution<long long> length(0, 100), back(1, 50);
+  std::uniform_int_distribution<int> odds(0, 39);
+  long long at = 60;
+  for (std::size_t s = 0; s < num; ++s)
+  {
+    const long long end = odds(rng) == 0 ? std::max(0LL, at - back(rng)) : at + length(rng);
+    if (static_cast<std::size_t>(end) > budget())
+    {
+      break;
+    }
+    l.begin.push_back(at);
+    l.end.push_back(end);
+    at = end;
+  }
+  l.name = described("CSR offsets that step back now and then", l);
+  return l;
+}
+
 // `num` segments in order with gaps of 0 to 16 items between them, of 0 to 100 items each.
 layout gapped(std::size_t num, std::mt19937_64& rng)
 {
@@ -235,6 +259,21 @@ const std::vector<layout>& layouts()
       }
       v.push_back(contiguous("a few long segments among short ones", lengths));
     }
+    {
+      // Runs read in vectors and sub-tiles around them: lengths of FAST_ITEMS and a sub-tile, one less and one more,
+      // in random order (so the vectors start at every alignment).
+      std::vector<std::size_t> lengths;
+      for (int copy = 0; copy < 40; ++copy)
+      {
+        for (const std::size_t length :
+             {FAST_ITEMS - 1, FAST_ITEMS, FAST_ITEMS + 1, 2 * FAST_ITEMS + 3, TILE - 1, TILE, TILE + 1, std::size_t(3)})
+        {
+          lengths.push_back(length);
+        }
+      }
+      std::shuffle(lengths.begin(), lengths.end(), rng);
+      v.push_back(contiguous("lengths around a vector run and a sub-tile", lengths));
+    }
     for (const std::size_t num : {997, 20011})
     {
       v.push_back(contiguous("power-law lengths", power_law_lengths(num, rng)));
@@ -258,6 +297,10 @@ const std::vector<layout>& layouts()
       v.push_back(scattered(num, budget() / 2, rng));
     }
     v.push_back(gapped(5003, rng));
+    for (const std::size_t num : {3, 5003})
+    {
+      v.push_back(stepping_back(num, rng));
+    }
     return v;
   }();
   return all;

@@ -33,8 +33,8 @@ namespace
 {
 using strata_test::custom_t;
 
-// The merged steps (items and segment ends) of a block's sub-tile, and the length from which a run of one segment is
-// read as DeviceReduce reads it: the sizes around which the segment lengths are chosen.
+// A warp's sub-tile of items, and the length from which a run of one segment is read in vectors: the sizes around
+// which the segment lengths are chosen.
 using segmented_policy     = strata::detail::segmented_reduce::policy_hub<int, int>::MaxPolicy::SegmentedReducePolicy;
 constexpr std::size_t TILE = segmented_policy::TILE_ITEMS;
 constexpr std::size_t FAST_ITEMS = segmented_policy::FAST_ITEMS;

@@ -1,10 +1,11 @@
 // DispatchSegmentedReduce: DeviceSegmentedReduce's kernels and the host closure that sizes, checks and launches them.
 //
-// Three steps, none of which waits for the host: the segments' lengths are scanned into P (DispatchScan: P[0] = 0,
-// P[s + 1] = P[s] + the length of segment s); one wave of blocks splits the merged list of items and segment ends
-// evenly (AgentSegmentedReduce), writing every segment that starts and ends within one block and a record of each
-// part of a segment at a block's edge; one block combines the records in block order into the segments that cross
-// blocks. The wave depends only on the device, so results are the same bits run to run.
+// Three steps, none of which waits for the host: the segments' lengths are scanned into P (DispatchScan: P(0) = 0,
+// P(s + 1) = P(s) + the length of segment s; the scan also tells whether the segments lie back to back; fixed-size
+// segments skip it); one wave of blocks splits the merged list of items and segment ends evenly between its warps
+// (AgentSegmentedReduce), writing every segment that starts and ends within one warp's share and a record of each
+// part of a segment at a share's edge; one block combines the records in order into the segments that cross shares.
+// The wave depends only on the device, so results are the same bits run to run.
 #pragma once
 
 #include <strata/agent/agent_segmented_reduce.cuh>
@@ -27,8 +28,8 @@ namespace detail
 {
 namespace segmented_reduce
 {
-// The lengths of the segments [begin[s], end[s]) (0 where end <= begin), as a random-access iterator: the input of
-// the scan that makes P.
+// The words whose scan makes scanned_prefix's: the length of segment s (end[s] - begin[s], 0 where end <= begin) and,
+// in bit 62, whether it breaks contiguity (ends before it begins, or does not begin where segment s - 1 ends).
 template <typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
 class length_iterator
 {
@@ -47,9 +48,11 @@ public:
 
   STRATA_HOST_DEVICE STRATA_FORCEINLINE position_t operator[](difference_type i) const
   {
-    const position_t first = static_cast<position_t>(begin_[offset_ + i]);
-    const position_t last  = static_cast<position_t>(end_[offset_ + i]);
-    return last > first ? last - first : position_t(0);
+    const difference_type s = offset_ + i;
+    const position_t first  = static_cast<position_t>(begin_[s]);
+    const position_t last   = static_cast<position_t>(end_[s]);
+    const bool broken       = last < first || (s > 0 && first != static_cast<position_t>(end_[s - 1]));
+    return (last > first ? last - first : position_t(0)) | (broken ? scanned_prefix::BREAK : position_t(0));
   }
   STRATA_HOST_DEVICE STRATA_FORCEINLINE position_t operator*() const
   {
@@ -110,37 +113,49 @@ struct fixed_offsets
   }
 };
 
+// Sums the lengths in the low 62 bits of scanned_prefix's words and keeps any break.
+struct length_plus
+{
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE position_t operator()(position_t a, position_t b) const
+  {
+    constexpr position_t LENGTH = scanned_prefix::BREAK - 1;
+    return ((a & LENGTH) + (b & LENGTH)) | ((a | b) & scanned_prefix::BREAK);
+  }
+};
+
 STRATA_KERNELS_BEGIN
 
-// One wave: block b takes an even share of the merged steps (items and segment ends) and leaves its two edge records
-// at d_records[2b] and [2b + 1].
+// One wave: block b takes an even share of the merged steps (items and segment ends), and each of its W warps an even
+// share of that, leaving its two edge records at d_records[2 (W b + w)] and [2 (W b + w) + 1].
 template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
-          typename AccumT, typename ReductionOpT, typename InitT, typename ItemsT, typename CountT>
+          typename PrefixT, typename AccumT, typename ReductionOpT, typename InitT, typename ItemsT, typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedReducePolicy::BLOCK_THREADS,
                                            MaxPolicyT::ActivePolicy::SegmentedReducePolicy::MIN_BLOCKS_PER_SM) void
 DeviceSegmentedReduceKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOffsetIteratorT d_begin_offsets,
-                            const position_t* d_prefix, position_t num_segments, CountT count,
-                            record<AccumT>* d_records, ReductionOpT op, InitT init)
+                            PrefixT prefix, position_t num_segments, CountT count, record<AccumT>* d_records,
+                            ReductionOpT op, InitT init)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::SegmentedReducePolicy;
-  using Agent  = AgentSegmentedReduce<Policy, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, AccumT,
+  using Agent  = AgentSegmentedReduce<Policy, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, PrefixT, AccumT,
                                      ReductionOpT, InitT, ItemsT>;
   __shared__ typename Agent::TempStorage temp_storage;
 
   num_segments            = count.resolve(num_segments);
-  const position_t steps  = d_prefix[num_segments] + num_segments;
+  const position_t steps  = prefix(num_segments) + num_segments;
+  const bool contiguous   = prefix.contiguous(num_segments);
+  const position_t base   = contiguous && num_segments > 0 ? static_cast<position_t>(d_begin_offsets[0]) : 0;
   const position_t blocks = static_cast<position_t>(gridDim.x);
   const position_t block  = static_cast<position_t>(blockIdx.x);
   const position_t share  = steps / blocks;
   const position_t extra  = steps % blocks;
   const position_t first  = block * share + (block < extra ? block : extra);
   const position_t last   = first + share + (block < extra ? 1 : 0);
-  Agent(temp_storage, d_in, d_out, d_begin_offsets, d_prefix, num_segments, op, init)
-    .ConsumeRange(first, last, d_records + 2 * block);
+  Agent(temp_storage, d_in, d_out, d_begin_offsets, prefix, num_segments, contiguous, base, op, init)
+    .ConsumeRange(first, last, d_records + 2 * (Policy::BLOCK_THREADS / 32) * block);
 }
 
-// One block: the records of all blocks, in block order, folded under the segmented operator; each segment that ends
-// in a block it did not start in gets the fold of its records.
+// One block: the records of all warps, in order, folded under the segmented operator; each segment that ends in a
+// warp's share it did not start in gets the fold of its records.
 template <int BLOCK_THREADS, typename OutputIteratorT, typename AccumT, typename ReductionOpT, typename InitT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(BLOCK_THREADS, 1) void
 DeviceSegmentedReduceRecordsKernel(const record<AccumT>* d_records, int num_records, OutputIteratorT d_out,
@@ -209,10 +224,14 @@ struct DispatchSegmentedReduce
   using MaxPolicy  = typename PolicyHub::MaxPolicy;
   using position_t = detail::segmented_reduce::position_t;
   using LengthsT   = detail::segmented_reduce::length_iterator<BeginOffsetIteratorT, EndOffsetIteratorT>;
-  using ScanT =
-    DispatchScan<LengthsT, position_t*, cuda::std::plus<>, detail::scan::no_init, OffsetT, position_t,
-                 detail::scan::policy_hub<position_t, cuda::std::plus<>, static_cast<int>(sizeof(position_t))>, true,
-                 detail::scan::scanned_output, CountT>;
+  // Segments of one size (the fixed-size forms) need no scan: P(s) = s * size.
+  static constexpr bool FIXED = cuda::std::is_same_v<BeginOffsetIteratorT, detail::segmented_reduce::fixed_offsets>;
+  using PrefixT =
+    cuda::std::conditional_t<FIXED, detail::segmented_reduce::fixed_prefix, detail::segmented_reduce::scanned_prefix>;
+  using ScanT = DispatchScan<
+    LengthsT, position_t*, detail::segmented_reduce::length_plus, detail::scan::no_init, OffsetT, position_t,
+    detail::scan::policy_hub<position_t, detail::segmented_reduce::length_plus, static_cast<int>(sizeof(position_t))>,
+    true, detail::scan::scanned_output, CountT>;
   using RecordT                        = detail::segmented_reduce::record<AccumT>;
   static constexpr int RECORDS_THREADS = 256;
 
@@ -229,21 +248,27 @@ struct DispatchSegmentedReduce
       return cudaSuccess;
     }
 
-    const auto kernel = detail::segmented_reduce::DeviceSegmentedReduceKernel<
-      MaxPolicy, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, AccumT, ReductionOpT, InitT, ItemsT, CountT>;
+    const auto kernel =
+      detail::segmented_reduce::DeviceSegmentedReduceKernel<MaxPolicy, InputIteratorT, OutputIteratorT,
+                                                            BeginOffsetIteratorT, PrefixT, AccumT, ReductionOpT, InitT,
+                                                            ItemsT, CountT>;
     size_t wave = 0;
     STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, Policy::BLOCK_THREADS, device, 0, Policy::MIN_BLOCKS_PER_SM));
-    const int grid_size = static_cast<int>(wave < 0x3fffffffu ? wave : 0x3fffffffu);
+    const int grid_size   = static_cast<int>(wave < 0x3fffffu ? wave : 0x3fffffu);
+    const int num_records = 2 * (Policy::BLOCK_THREADS / 32) * grid_size; // two for each warp
 
     const LengthsT lengths(d_begin_offsets, d_end_offsets);
     size_t scan_bytes = 0;
-    STRATA_RETURN_IF_ERROR(ScanT::Dispatch(nullptr, scan_bytes, lengths, static_cast<position_t*>(nullptr),
-                                           cuda::std::plus<>{}, detail::scan::no_init{}, num_segments, stream,
-                                           detail::scan::scanned_output{}, count));
+    if constexpr (!FIXED)
+    {
+      STRATA_RETURN_IF_ERROR(ScanT::Dispatch(nullptr, scan_bytes, lengths, static_cast<position_t*>(nullptr),
+                                             detail::segmented_reduce::length_plus{}, detail::scan::no_init{},
+                                             num_segments, stream, detail::scan::scanned_output{}, count));
+    }
 
     detail::temporary_storage::layout<3> layout;
-    auto prefix  = layout.get_slot(0)->create_alias<position_t>(static_cast<size_t>(num_segments) + 1);
-    auto records = layout.get_slot(1)->create_alias<RecordT>(2 * static_cast<size_t>(grid_size));
+    auto words   = layout.get_slot(0)->create_alias<position_t>(FIXED ? 0 : static_cast<size_t>(num_segments) + 1);
+    auto records = layout.get_slot(1)->create_alias<RecordT>(static_cast<size_t>(num_records));
     auto scan    = layout.get_slot(2)->create_alias<char>(scan_bytes);
     bool mapped  = false;
     STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
@@ -252,20 +277,28 @@ struct DispatchSegmentedReduce
       return cudaSuccess;
     }
 
-    // P[0] = 0; P[1..] = the inclusive sums of the lengths.
-    STRATA_RETURN_IF_ERROR(cudaMemsetAsync(prefix.get(), 0, sizeof(position_t), stream));
-    STRATA_RETURN_IF_ERROR(ScanT::Dispatch(scan.get(), scan_bytes, lengths, prefix.get() + 1, cuda::std::plus<>{},
-                                           detail::scan::no_init{}, num_segments, stream,
-                                           detail::scan::scanned_output{}, count));
-    STRATA_RETURN_IF_ERROR(
-      detail::check_launch(Launch(dim3(static_cast<unsigned int>(grid_size)), dim3(Policy::BLOCK_THREADS), stream,
-                                  kernel, d_in, d_out, d_begin_offsets, static_cast<const position_t*>(prefix.get()),
-                                  static_cast<position_t>(num_segments), count, records.get(), op, init),
-                           stream));
+    PrefixT prefix{};
+    if constexpr (FIXED)
+    {
+      prefix.size = d_begin_offsets.size;
+    }
+    else
+    {
+      // Word 0: P(0) = 0, no break; words 1.. the inclusive scan of the lengths.
+      STRATA_RETURN_IF_ERROR(cudaMemsetAsync(words.get(), 0, sizeof(position_t), stream));
+      STRATA_RETURN_IF_ERROR(ScanT::Dispatch(scan.get(), scan_bytes, lengths, words.get() + 1,
+                                             detail::segmented_reduce::length_plus{}, detail::scan::no_init{},
+                                             num_segments, stream, detail::scan::scanned_output{}, count));
+      prefix.words = words.get();
+    }
+    STRATA_RETURN_IF_ERROR(detail::check_launch(
+      Launch(dim3(static_cast<unsigned int>(grid_size)), dim3(Policy::BLOCK_THREADS), stream, kernel, d_in, d_out,
+             d_begin_offsets, prefix, static_cast<position_t>(num_segments), count, records.get(), op, init),
+      stream));
     return detail::check_launch(Launch(dim3(1), dim3(RECORDS_THREADS), stream,
                                        detail::segmented_reduce::DeviceSegmentedReduceRecordsKernel<
                                          RECORDS_THREADS, OutputIteratorT, AccumT, ReductionOpT, InitT>,
-                                       static_cast<const RecordT*>(records.get()), 2 * grid_size, d_out, op, init),
+                                       static_cast<const RecordT*>(records.get()), num_records, d_out, op, init),
                                 stream);
   }
 

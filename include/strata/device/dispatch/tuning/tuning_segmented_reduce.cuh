@@ -15,15 +15,14 @@ template <typename InputT, typename AccumT>
 struct policy_hub
 {
   static constexpr int INPUT_SIZE = static_cast<int>(sizeof(InputT));
+  static constexpr int STEPS =
+    reduce::items_for_bytes(64, INPUT_SIZE) < 16 ? reduce::items_for_bytes(64, INPUT_SIZE) : 16;
 
-  // Every architecture: 256 threads of 8 merged steps each and up to 1024 segment ends a sub-tile, registers bounded
-  // for 2 blocks per SM (the walk spills at 4); runs of at least 2048 items of one segment read as DeviceReduce reads
-  // them (64 bytes of input per thread per tile).
+  // Every architecture: 256 threads, each warp's sub-tiles 32 x 16 items (at most 64 bytes a lane) and up to 128
+  // segment ends, registers bounded for 2 blocks per SM; runs of at least 2048 items of one segment read in vectors.
   struct Policy600 : ChainedPolicy<600, Policy600, Policy600>
   {
-    using ReducePolicy =
-      AgentReducePolicy<256, reduce::items_for_bytes(64, INPUT_SIZE), BLOCK_REDUCE_WARP_REDUCTIONS, LOAD_LDG>;
-    using SegmentedReducePolicy = AgentSegmentedReducePolicy<256, 8, 1024, 2048, 2, ReducePolicy>;
+    using SegmentedReducePolicy = AgentSegmentedReducePolicy<256, STEPS, 128, 2048, 2>;
   };
 
   using MaxPolicy = Policy600;
