@@ -338,22 +338,27 @@ private:
 
     const PartialOpT pop{op_};
     loads next;
-    bool loaded = false;
+    bool loaded    = false;
+    bool after_run = false; // at the end of a run just read (so not at a long run)
     while (at.item < end_item_ || at.segment < end_segment_)
     {
       if (!loaded)
       {
         // A long run of one segment's items: read in vectors.
-        const position_t run_end = at.segment < end_segment_ ? prefix_(at.segment + 1) : end_item_;
+        const position_t run_end = after_run                 ? at.item
+                                 : at.segment < end_segment_ ? prefix_(at.segment + 1)
+                                                             : end_item_;
         const position_t run     = run_end - at.item;
         if (run >= position_t(PolicyT::FAST_ITEMS))
         {
           carry = pop(carry, consume_run(at, run));
           at.item += run;
+          after_run = true;
           continue;
         }
         load(at, next);
       }
+      after_run         = false;
       const cursor from = at;
       consume_tile(from, next, at, loaded, carry);
     }
@@ -517,7 +522,8 @@ private:
       }
       const position_t vectors = (run - peel) / ITEMS_PER_VECTOR;
       const vector_t* const in = reinterpret_cast<const vector_t*>(d_in_ + first + peel);
-      // Rounds of RUN_VECTORS vectors a lane, the next round's loads issued before this one is folded.
+      // Rounds of RUN_VECTORS vectors a lane in two buffers: a round's loads are issued before the round before it is
+      // folded.
       constexpr position_t ROUND = 32 * RUN_VECTORS;
       const auto fetch           = [&](vector_t(&buffer)[RUN_VECTORS], position_t round) {
         STRATA_UNROLL
@@ -530,15 +536,7 @@ private:
           }
         }
       };
-      vector_t current[RUN_VECTORS];
-      vector_t coming[RUN_VECTORS];
-      fetch(current, 0);
-      for (position_t round = 0; round < vectors; round += ROUND)
-      {
-        if (round + ROUND < vectors)
-        {
-          fetch(coming, round + ROUND);
-        }
+      const auto consume = [&](const vector_t(&buffer)[RUN_VECTORS], position_t round) {
         STRATA_UNROLL
         for (int u = 0; u < RUN_VECTORS; ++u)
         {
@@ -548,11 +546,20 @@ private:
             STRATA_UNROLL
             for (int i = 0; i < ITEMS_PER_VECTOR; ++i)
             {
-              fold(current[u].items[i], position + peel + v * ITEMS_PER_VECTOR + i);
+              fold(buffer[u].items[i], position + peel + v * ITEMS_PER_VECTOR + i);
             }
           }
-          current[u] = coming[u];
         }
+      };
+      vector_t even[RUN_VECTORS];
+      vector_t odd[RUN_VECTORS];
+      fetch(even, 0);
+      for (position_t round = 0; round < vectors; round += 2 * ROUND)
+      {
+        fetch(odd, round + ROUND);
+        consume(even, round);
+        fetch(even, round + 2 * ROUND);
+        consume(odd, round + ROUND);
       }
       done = peel + vectors * ITEMS_PER_VECTOR;
     }
