@@ -103,16 +103,6 @@ __global__ void fill_uniform_kernel(T* data, std::size_t n, std::uint64_t seed)
   }
 }
 
-// Floats uniform in [0, 1), multiples of 2^-24.
-__global__ void fill_unit_float_kernel(float* data, std::size_t n, std::uint64_t seed)
-{
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::size_t(gridDim.x) * blockDim.x)
-  {
-    data[i] = static_cast<float>(mix(i, seed) >> 40) * 0x1p-24f;
-  }
-}
-
 // Runs of random length, 4 on average: a run starts wherever the hash of the index is 0 mod 4 (and at 0), so lengths
 // are geometric. Each item is the index of its run's first item, so neighbouring runs always differ.
 template <typename T>
@@ -160,8 +150,8 @@ public:
     if constexpr (ALG == algorithm::reduce_by_key_float)
     {
       static_assert(sizeof(T) == sizeof(float), "float values live in the keys' buffers");
-      fill_unit_float_kernel<<<1024, 256>>>(reinterpret_cast<float*>(unselected_.get()), static_cast<std::size_t>(n),
-                                            999);
+      strata_bench::fill_unit_kernel<<<1024, 256>>>(reinterpret_cast<float*>(unselected_.get()),
+                                                    static_cast<std::size_t>(n), 999);
       STRATA_BENCH_CHECK(cudaGetLastError());
     }
     else if constexpr (by_key(ALG))
@@ -305,73 +295,6 @@ std::size_t items_written(std::size_t n, std::size_t selected)
                                              : n;
 }
 
-// Reads `vectors` 16-byte words, four loads in flight per thread, and writes the XOR of the block's words: nothing
-// but the reads of the input, which the compiler cannot drop.
-__global__ void __launch_bounds__(256) read_kernel(const uint4* __restrict__ in, std::size_t vectors, unsigned int* out)
-{
-  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  std::size_t i            = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-  unsigned int acc         = 0;
-  for (; i + 3 * stride < vectors; i += 4 * stride)
-  {
-    const uint4 a = in[i];
-    const uint4 b = in[i + stride];
-    const uint4 c = in[i + 2 * stride];
-    const uint4 d = in[i + 3 * stride];
-    acc ^= (a.x ^ a.y ^ a.z ^ a.w) ^ (b.x ^ b.y ^ b.z ^ b.w) ^ (c.x ^ c.y ^ c.z ^ c.w) ^ (d.x ^ d.y ^ d.z ^ d.w);
-  }
-  for (; i < vectors; i += stride)
-  {
-    const uint4 a = in[i];
-    acc ^= a.x ^ a.y ^ a.z ^ a.w;
-  }
-  for (int offset = 16; offset > 0; offset /= 2)
-  {
-    acc ^= __shfl_xor_sync(0xffffffffu, acc, offset);
-  }
-  __shared__ unsigned int warp_acc[32];
-  if (threadIdx.x % 32 == 0)
-  {
-    warp_acc[threadIdx.x / 32] = acc;
-  }
-  __syncthreads();
-  if (threadIdx.x == 0)
-  {
-    unsigned int block_acc = 0;
-    for (unsigned int w = 0; w < blockDim.x / 32; ++w)
-    {
-      block_acc ^= warp_acc[w];
-    }
-    out[blockIdx.x] = block_acc;
-  }
-}
-
-// Times read_kernel over inputs of `n` items of T, rotated as the selections' are, on one wave of resident blocks.
-template <typename T>
-void time_read(benchmark::State& state, std::size_t n)
-{
-  constexpr int threads     = 256;
-  const std::size_t bytes   = n * sizeof(T);
-  const std::size_t vectors = bytes / sizeof(uint4);
-  if (bytes % sizeof(uint4) != 0)
-  {
-    state.SkipWithError("the read kernel wants a multiple of 16 bytes");
-    return;
-  }
-  int device = 0, sms = 0, per_sm = 0;
-  STRATA_BENCH_CHECK(cudaGetDevice(&device));
-  STRATA_BENCH_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  STRATA_BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_kernel, threads, 0));
-  const std::size_t wave = std::size_t(sms) * std::size_t(std::max(per_sm, 1));
-  const unsigned int grid =
-    static_cast<unsigned int>(std::max<std::size_t>(1, std::min(wave, (vectors + threads - 1) / threads)));
-  strata_bench::rotating_inputs<T> inputs(n);
-  strata_bench::device_array<unsigned int> out(grid);
-  strata_bench::time_loop(state, [&](cudaStream_t s) {
-    read_kernel<<<grid, threads, 0, s>>>(reinterpret_cast<const uint4*>(inputs.next()), vectors, out.get());
-  });
-}
-
 template <library LIB, algorithm ALG, typename T>
 void bench(benchmark::State& state, int log2_n, int pct)
 {
@@ -386,7 +309,7 @@ void bench(benchmark::State& state, int log2_n, int pct)
   }
   else if constexpr (LIB == library::read)
   {
-    time_read<T>(state, items);
+    strata_bench::time_read<T>(state, items);
     strata_bench::set_counters(state, items, in_bytes);
   }
   else

@@ -514,6 +514,87 @@ struct less_than
   }
 };
 
+// Floats uniform in [0, 1), multiples of 2^-24 (so that sums of up to 2^24 of them stay well inside float's range).
+template <typename T>
+__global__ void fill_unit_kernel(T* data, std::size_t n, std::uint64_t seed)
+{
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::size_t(gridDim.x) * blockDim.x)
+  {
+    data[i] = static_cast<T>(mix64((i + 1) * 0x9e3779b97f4a7c15ULL ^ seed) >> 40) * T(0x1p-24);
+  }
+}
+
+// Reads `vectors` 16-byte words, four loads in flight per thread, and writes the XOR of the block's words: nothing
+// but the reads of the input, which the compiler cannot drop.
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS)
+  read_kernel(const uint4* __restrict__ in, std::size_t vectors, unsigned int* out)
+{
+  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  std::size_t i            = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+  unsigned int acc         = 0;
+  for (; i + 3 * stride < vectors; i += 4 * stride)
+  {
+    const uint4 a = in[i];
+    const uint4 b = in[i + stride];
+    const uint4 c = in[i + 2 * stride];
+    const uint4 d = in[i + 3 * stride];
+    acc ^= (a.x ^ a.y ^ a.z ^ a.w) ^ (b.x ^ b.y ^ b.z ^ b.w) ^ (c.x ^ c.y ^ c.z ^ c.w) ^ (d.x ^ d.y ^ d.z ^ d.w);
+  }
+  for (; i < vectors; i += stride)
+  {
+    const uint4 a = in[i];
+    acc ^= a.x ^ a.y ^ a.z ^ a.w;
+  }
+  for (int offset = 16; offset > 0; offset /= 2)
+  {
+    acc ^= __shfl_xor_sync(0xffffffffu, acc, offset);
+  }
+  __shared__ unsigned int warp_acc[32];
+  if (threadIdx.x % 32 == 0)
+  {
+    warp_acc[threadIdx.x / 32] = acc;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0)
+  {
+    unsigned int block_acc = 0;
+    for (unsigned int w = 0; w < blockDim.x / 32; ++w)
+    {
+      block_acc ^= warp_acc[w];
+    }
+    out[blockIdx.x] = block_acc;
+  }
+}
+
+// Times read_kernel over inputs of `n` items of T (rotating_inputs), on one wave of resident blocks: the bandwidth of
+// a kernel that only reads its input, the baseline of algorithms that read much more than they write.
+template <typename T>
+void time_read(benchmark::State& state, std::size_t n)
+{
+  constexpr int threads     = 256;
+  const std::size_t bytes   = n * sizeof(T);
+  const std::size_t vectors = bytes / sizeof(uint4);
+  if (bytes % sizeof(uint4) != 0)
+  {
+    state.SkipWithError("the read kernel wants a multiple of 16 bytes");
+    return;
+  }
+  int device = 0, sms = 0, per_sm = 0;
+  STRATA_BENCH_CHECK(cudaGetDevice(&device));
+  STRATA_BENCH_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  STRATA_BENCH_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_kernel<threads>, threads, 0));
+  const std::size_t wave = std::size_t(sms) * std::size_t(std::max(per_sm, 1));
+  const unsigned int grid =
+    static_cast<unsigned int>(std::max<std::size_t>(1, std::min(wave, (vectors + threads - 1) / threads)));
+  rotating_inputs<T> inputs(n);
+  device_array<unsigned int> out(grid);
+  strata_bench::time_loop(state, [&](cudaStream_t s) {
+    read_kernel<threads><<<grid, threads, 0, s>>>(reinterpret_cast<const uint4*>(inputs.next()), vectors, out.get());
+  });
+}
+
 } // namespace strata_bench
 
 // In place of BENCHMARK_MAIN() for benchmarks registered statically (BENCHMARK(...)).

@@ -202,46 +202,6 @@ TEST_CASE("an argument error through the frontend leaves cudaGetLastError() clea
 
 namespace
 {
-// A non-blocking stream of another device than the current one (which stays current); skips the test case on a
-// machine with fewer than two GPUs.
-class other_device_stream
-{
-public:
-  other_device_stream()
-  {
-    int devices = 0;
-    STRATA_TEST_CUDA(cudaGetDeviceCount(&devices));
-    if (devices < 2)
-    {
-      STRATA_TEST_SKIP("a stream of another device needs two GPUs; this machine has " << devices);
-    }
-    STRATA_TEST_CUDA(cudaGetDevice(&home_));
-    other_ = home_ == 0 ? 1 : 0;
-    STRATA_TEST_CUDA(cudaSetDevice(other_));
-    STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    STRATA_TEST_CUDA(cudaSetDevice(home_));
-  }
-  other_device_stream(const other_device_stream&)            = delete;
-  other_device_stream& operator=(const other_device_stream&) = delete;
-  ~other_device_stream()
-  {
-    cudaStreamDestroy(stream_);
-  }
-  cudaStream_t get() const
-  {
-    return stream_;
-  }
-  int device() const
-  {
-    return other_;
-  }
-
-private:
-  int home_            = 0;
-  int other_           = 0;
-  cudaStream_t stream_ = nullptr;
-};
-
 // Makes `device` current for a scope.
 class device_scope
 {
@@ -304,7 +264,7 @@ struct home_data
 TEST_CASE("a single-phase device call on a stream of another device fails before anything is launched",
           "[execution][errors][device][multi_gpu]")
 {
-  const other_device_stream other;
+  const exec_test::other_device_stream other;
   const cudaStream_t s = other.get();
   home_data data;
   exec_test::stream_allocator alloc;
@@ -324,7 +284,7 @@ TEST_CASE("a single-phase device call on a stream of another device fails before
 TEST_CASE("DeviceFor and DeviceTransform on a stream of another device fail before anything is launched",
           "[execution][errors][device][multi_gpu]")
 {
-  const other_device_stream other;
+  const exec_test::other_device_stream other;
   const cudaStream_t s = other.get();
   home_data data;
   STRATA_TEST_CUDA(cudaGetLastError());
@@ -339,7 +299,7 @@ TEST_CASE("DeviceFor and DeviceTransform on a stream of another device fail befo
 TEST_CASE("the frontend on a stream of another device throws strata::cuda_error naming the algorithm",
           "[execution][errors][multi_gpu]")
 {
-  const other_device_stream other;
+  const exec_test::other_device_stream other;
   home_data data;
   exec_test::stream_allocator alloc;
   const auto policy = strata::par(alloc).on(other.get());
@@ -370,7 +330,7 @@ TEST_CASE("the frontend on a stream of another device throws strata::cuda_error 
 
 TEST_CASE("a stream of another device serves once its device is current", "[execution][multi_gpu]")
 {
-  const other_device_stream other;
+  const exec_test::other_device_stream other;
   const std::vector<int> h = strata_test::random_vector<int>(1 << 20, 43);
   const long long expected = std::accumulate(h.begin(), h.end(), 0LL);
   const device_scope there(other.device());

@@ -982,4 +982,44 @@ std::vector<T> prefix(const thrust::device_vector<T>& d, std::size_t count)
   all.resize(count);
   return all;
 }
+// A non-blocking stream of another device than the current one (which stays current); skips the test case on a
+// machine with fewer than two GPUs.
+class other_device_stream
+{
+public:
+  other_device_stream()
+  {
+    int devices = 0;
+    STRATA_TEST_CUDA(cudaGetDeviceCount(&devices));
+    if (devices < 2)
+    {
+      STRATA_TEST_SKIP("a stream of another device needs two GPUs; this machine has " << devices);
+    }
+    STRATA_TEST_CUDA(cudaGetDevice(&home_));
+    other_ = home_ == 0 ? 1 : 0;
+    STRATA_TEST_CUDA(cudaSetDevice(other_));
+    STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    STRATA_TEST_CUDA(cudaSetDevice(home_));
+  }
+  other_device_stream(const other_device_stream&)            = delete;
+  other_device_stream& operator=(const other_device_stream&) = delete;
+  ~other_device_stream()
+  {
+    cudaStreamDestroy(stream_);
+  }
+  cudaStream_t get() const
+  {
+    return stream_;
+  }
+  int device() const
+  {
+    return other_;
+  }
+
+private:
+  int home_            = 0;
+  int other_           = 0;
+  cudaStream_t stream_ = nullptr;
+};
+
 } // namespace exec_test

@@ -301,6 +301,21 @@ std::vector<T> random_vector(std::size_t n, std::uint64_t salt)
 
 // -- sizes ---------------------------------------------------------------------------------------------------
 
+// A segment length for segmented algorithms' tests, mostly short, sometimes medium, rarely long: empty 30%, 1..32 30%,
+// 33..1024 25%, 1025..16384 14%, up to 2^18 1%.
+inline std::size_t mixed_segment_length(std::mt19937_64& rng)
+{
+  const int r        = std::uniform_int_distribution<int>(0, 99)(rng);
+  const auto between = [&](std::size_t lo, std::size_t hi) {
+    return std::uniform_int_distribution<std::size_t>(lo, hi)(rng);
+  };
+  return r < 30 ? 0
+       : r < 60 ? between(1, 32)
+       : r < 85 ? between(33, 1024)
+       : r < 99 ? between(1025, 16384)
+                : between(16385, 1 << 18);
+}
+
 // The size classes every tile-based algorithm is tested at: 0, 1, tile-1, tile, tile+1, primes, 2^k±1 and
 // random sizes, all at most `max_size`, sorted and without duplicates. The environment variable
 // STRATA_TEST_MAX_ITEMS lowers `max_size` (scripts/gpu_check.sh sets it under compute-sanitizer, whose tools run

@@ -56,6 +56,56 @@ constexpr bool is_vectorizable_input_v =
   && (16 % sizeof(cuda::std::remove_pointer_t<InputIteratorT>) == 0);
 } // namespace detail
 
+namespace detail
+{
+namespace reduce
+{
+// An initial value that is only the output for an empty input and takes no part otherwise (ArgMin / ArgMax:
+// combining {1, max} with the result would move ties to position 1).
+template <typename T>
+struct empty_value
+{
+  T value;
+};
+
+template <typename T>
+struct is_empty_value : cuda::std::false_type
+{};
+template <typename T>
+struct is_empty_value<empty_value<T>> : cuda::std::true_type
+{};
+
+// The output of a reduction of no items.
+template <typename InitT>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE const auto& empty_result(const InitT& init)
+{
+  if constexpr (is_empty_value<InitT>::value)
+  {
+    return init.value;
+  }
+  else
+  {
+    return init;
+  }
+}
+
+// The output of a reduction whose items combine to `aggregate`: init op aggregate, or the aggregate alone where
+// init only stands for an empty input.
+template <typename AccumT, typename ReductionOpT, typename InitT>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE AccumT with_init(ReductionOpT op, const InitT& init, const AccumT& aggregate)
+{
+  if constexpr (is_empty_value<InitT>::value)
+  {
+    return aggregate;
+  }
+  else
+  {
+    return op(static_cast<AccumT>(init), aggregate);
+  }
+}
+} // namespace reduce
+} // namespace detail
+
 template <typename PolicyT, typename InputIteratorT, typename AccumT, typename OffsetT, typename ReductionOpT,
           typename TransformOpT>
 class AgentReduce

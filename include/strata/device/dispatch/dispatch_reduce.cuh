@@ -31,51 +31,6 @@ namespace detail
 {
 namespace reduce
 {
-
-// An initial value that is only the output for an empty input and takes no part otherwise (ArgMin / ArgMax:
-// combining {1, max} with the result would move ties to position 1).
-template <typename T>
-struct empty_value
-{
-  T value;
-};
-
-template <typename T>
-struct is_empty_value : cuda::std::false_type
-{};
-template <typename T>
-struct is_empty_value<empty_value<T>> : cuda::std::true_type
-{};
-
-// The output of a reduction of no items.
-template <typename InitT>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE const auto& empty_result(const InitT& init)
-{
-  if constexpr (is_empty_value<InitT>::value)
-  {
-    return init.value;
-  }
-  else
-  {
-    return init;
-  }
-}
-
-// The output of a reduction whose items combine to `aggregate`: init op aggregate, or the aggregate alone where
-// init only stands for an empty input.
-template <typename AccumT, typename ReductionOpT, typename InitT>
-STRATA_HOST_DEVICE STRATA_FORCEINLINE AccumT with_init(ReductionOpT op, const InitT& init, const AccumT& aggregate)
-{
-  if constexpr (is_empty_value<InitT>::value)
-  {
-    return aggregate;
-  }
-  else
-  {
-    return op(static_cast<AccumT>(init), aggregate);
-  }
-}
-
 STRATA_KERNELS_BEGIN
 
 // The blocks of the first pass for num_items items, on a grid of `grid_blocks` (one wave, or fewer blocks where the
