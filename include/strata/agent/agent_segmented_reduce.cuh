@@ -338,29 +338,29 @@ private:
 
     const PartialOpT pop{op_};
     loads next;
-    bool loaded    = false;
-    bool after_run = false; // at the end of a run just read (so not at a long run)
+    bool loaded = false;
+    // The items of at.segment from the cursor on in this share, where known (-1: read P).
+    position_t run = -1;
     while (at.item < end_item_ || at.segment < end_segment_)
     {
       if (!loaded)
       {
         // A long run of one segment's items: read in vectors.
-        const position_t run_end = after_run                 ? at.item
-                                 : at.segment < end_segment_ ? prefix_(at.segment + 1)
-                                                             : end_item_;
-        const position_t run     = run_end - at.item;
+        if (run < 0)
+        {
+          run = (at.segment < end_segment_ ? prefix_(at.segment + 1) : end_item_) - at.item;
+        }
         if (run >= position_t(PolicyT::FAST_ITEMS))
         {
           carry = pop(carry, consume_run(at, run));
           at.item += run;
-          after_run = true;
+          run = 0; // at the end of the run
           continue;
         }
         load(at, next);
       }
-      after_run         = false;
       const cursor from = at;
-      consume_tile(from, next, at, loaded, carry);
+      run               = consume_tile(from, next, at, loaded, carry);
     }
 
     __syncwarp();
@@ -501,7 +501,7 @@ private:
   STRATA_DEVICE STRATA_FORCEINLINE PartialT consume_run(const cursor& at, position_t run)
   {
     const position_t position = at.item - at.start; // the run's first position in its segment
-    const position_t first    = static_cast<position_t>(d_begin_[at.segment]) + position;
+    const position_t first = contiguous_ ? base_ + at.item : static_cast<position_t>(d_begin_[at.segment]) + position;
     AccumT value{};
     bool valid      = false;
     const auto fold = [&](const InputT& item, position_t at_position) {
@@ -597,9 +597,10 @@ private:
   // One sub-tile from `at` (its loads in `pending`): its items, at most TILE_ITEMS and not past the share's, and the
   // ends of its segments at or before them (not past the share's). Folds it into `carry`, leaves the cursor after it
   // in `after` and issues the loads of the next sub-tile into `pending` (loaded: true) unless the share ends there or
-  // a long run follows.
-  STRATA_DEVICE STRATA_FORCEINLINE void consume_tile(const cursor& at, loads& pending, cursor& after, bool& loaded,
-                                                     PartialT& carry)
+  // a long run follows. Returns the items of after.segment from `after` on in the share, where the staged ends tell
+  // (-1 otherwise).
+  STRATA_DEVICE STRATA_FORCEINLINE position_t consume_tile(const cursor& at, loads& pending, cursor& after,
+                                                           bool& loaded, PartialT& carry)
   {
     const int segments = window_segments(at);
     int staged[SEGMENTS_PER_LANE];
@@ -646,17 +647,26 @@ private:
 
     // Load the next sub-tile now, so that its loads overlap this one's fold; not where a long run starts there (it
     // is read in vectors) or where the share ends.
-    loaded = false;
+    loaded              = false;
+    position_t next_run = -1;
     if (after.item < end_item_ || after.segment < end_segment_)
     {
-      bool long_run = false;
-      if (k_after < segments)
+      if (after.segment == end_segment_)
       {
-        const position_t run_end = after.segment < end_segment_ ? at.item + ends[k_after] : end_item_;
-        long_run                 = run_end - after.item >= position_t(PolicyT::FAST_ITEMS);
+        next_run = end_item_ - after.item;
       }
-      if (!long_run)
+      else if (k_after < segments && ends[k_after] < FAR)
       {
+        next_run = at.item + ends[k_after] - after.item;
+      }
+      if (next_run >= 0 && next_run < position_t(PolicyT::FAST_ITEMS))
+      {
+        load(after, pending);
+        loaded = true;
+      }
+      else if (next_run < 0 && k_after >= segments)
+      {
+        // Its end is not staged: loaded as a sub-tile (one staged but past FAR is a long run, its length read from P).
         load(after, pending);
         loaded = true;
       }
@@ -739,6 +749,7 @@ private:
       }
     }
     carry = pop(carry, aggregate);
+    return next_run;
   }
 
   TempStorage& temp_storage_;
