@@ -19,9 +19,9 @@
 #include <strata/agent/agent_reduce.cuh>
 #include <strata/config.cuh>
 #include <strata/thread/thread_operators.cuh>
+#include <strata/util/ptx.cuh>
 #include <strata/util/type_traits.cuh>
 #include <strata/util/uninitialized.cuh>
-#include <strata/warp/warp_scan.cuh>
 
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
@@ -200,7 +200,6 @@ class AgentSegmentedReduce
   using PartialT   = detail::segmented_reduce::partial<AccumT>;
   using PartialOpT = detail::segmented_reduce::partial_op<ReductionOpT>;
   using RecordT    = detail::segmented_reduce::record<AccumT>;
-  using WarpScanT  = WarpScan<PartialT>;
 
   // Long runs of an array are read in 16-byte vectors, RUN_VECTORS per lane in flight.
   static constexpr bool VECTORIZE       = detail::is_vectorizable_input_v<InputIteratorT>;
@@ -246,7 +245,6 @@ class AgentSegmentedReduce
       Uninitialized<InputT> items[PADDED_ITEMS];
       position_t begin[SEGMENTS_PER_TILE];
     } source;
-    typename WarpScanT::TempStorage scan;
     RecordT head;
   };
 
@@ -567,11 +565,44 @@ private:
     {
       fold(InputT(d_in_[first + i]), position + i);
     }
-    const PartialOpT pop{op_};
-    PartialT part{value, valid, false};
+    PartialT before;
     PartialT aggregate;
-    WarpScanT(storage_.scan).ExclusiveScan(part, part, pop, aggregate);
+    scan_parts(PartialT{value, valid, false}, PartialT{AccumT{}, false, false}, before, aggregate);
     return aggregate;
+  }
+
+  // The lanes' parts scanned under partial_op: `carry_in`, the carry and the parts of the lanes before; `aggregate`,
+  // the parts of all lanes (without the carry). A Kogge-Stone scan of the value and a word of flags (1: valid,
+  // 2: reset), two shuffles a step: a part that starts a segment keeps itself, one without a value takes the one
+  // before it.
+  STRATA_DEVICE STRATA_FORCEINLINE void scan_parts(const PartialT& part, const PartialT& carry, PartialT& carry_in,
+                                                   PartialT& aggregate)
+  {
+    constexpr unsigned int ALL = 0xffffffffu;
+    AccumT value               = part.value;
+    unsigned int flags         = (part.valid ? 1u : 0u) | (part.reset ? 2u : 0u);
+    STRATA_UNROLL
+    for (int distance = 1; distance < 32; distance *= 2)
+    {
+      const AccumT before_value       = ShuffleUp<32>(value, distance, 0, ALL);
+      const unsigned int before_flags = __shfl_up_sync(ALL, flags, distance);
+      if (lane_ >= distance && (flags & 2u) == 0)
+      {
+        if (before_flags & 1u)
+        {
+          value = (flags & 1u) ? static_cast<AccumT>(op_(before_value, value)) : before_value;
+        }
+        flags |= before_flags;
+      }
+    }
+    const AccumT last_value         = ShuffleIndex<32>(value, 31, ALL);
+    const unsigned int last_flags   = __shfl_sync(ALL, flags, 31);
+    aggregate                       = PartialT{last_value, (last_flags & 1u) != 0, (last_flags & 2u) != 0};
+    const AccumT before_value       = ShuffleUp<32>(value, 1, 0, ALL);
+    const unsigned int before_flags = __shfl_up_sync(ALL, flags, 1);
+    const PartialOpT pop{op_};
+    carry_in =
+      lane_ == 0 ? carry : pop(carry, PartialT{before_value, (before_flags & 1u) != 0, (before_flags & 2u) != 0});
   }
 
   // The first of ends[0, count) at or after `item` (count: none).
@@ -735,7 +766,7 @@ private:
     // Carry the open segments' parts across the lanes, from the carry.
     PartialT carry_in;
     PartialT aggregate;
-    WarpScanT(storage_.scan).ExclusiveScan(acc, carry_in, carry, pop, aggregate);
+    scan_parts(acc, carry, carry_in, aggregate);
     if (head_k >= 0)
     {
       const PartialT whole = pop(carry_in, head);
