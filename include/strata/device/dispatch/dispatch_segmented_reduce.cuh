@@ -155,7 +155,9 @@ DeviceSegmentedReduceKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOff
 }
 
 // One block: the records of all warps, in order, folded under the segmented operator; each segment that ends in a
-// warp's share it did not start in gets the fold of its records.
+// warp's share it did not start in gets the fold of its records. Thread t takes a run of consecutive records: it
+// folds them (eight loads in flight at a time), a block scan gives each thread the fold of the records before its
+// run, and a second pass over the run (from cache) writes the segments.
 template <int BLOCK_THREADS, typename OutputIteratorT, typename AccumT, typename ReductionOpT, typename InitT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(BLOCK_THREADS, 1) void
 DeviceSegmentedReduceRecordsKernel(const record<AccumT>* d_records, int num_records, OutputIteratorT d_out,
@@ -167,30 +169,48 @@ DeviceSegmentedReduceRecordsKernel(const record<AccumT>* d_records, int num_reco
   __shared__ typename BlockScanT::TempStorage scan_storage;
 
   const partial_op<ReductionOpT> pop{op};
-  PartialT carry{AccumT{}, false, false};
-  for (int base = 0; base < num_records; base += BLOCK_THREADS)
+  const PartialT none{AccumT{}, false, false};
+  const int run   = (num_records + BLOCK_THREADS - 1) / BLOCK_THREADS;
+  const int first = static_cast<int>(threadIdx.x) * run;
+  const int last  = first + run < num_records ? first + run : num_records;
+  const auto part = [&](const record<AccumT>& r) {
+    return r.segment >= 0 ? r.part : none;
+  };
+
+  // Eight loads at a time in flight.
+  PartialT folded = none;
+  for (int base = first; base < last; base += 8)
   {
-    const int i            = base + static_cast<int>(threadIdx.x);
-    const record<AccumT> r = i < num_records ? d_records[i] : record<AccumT>{-1, PartialT{AccumT{}, false, false}};
-    const PartialT element = r.segment >= 0 ? r.part : PartialT{AccumT{}, false, false};
-    PartialT before;
-    PartialT aggregate;
-    BlockScanT(scan_storage).ExclusiveScan(element, before, carry, pop, aggregate);
+    PartialT batch[8];
+    STRATA_UNROLL
+    for (int u = 0; u < 8; ++u)
+    {
+      batch[u] = base + u < last ? part(d_records[base + u]) : none;
+    }
+    STRATA_UNROLL
+    for (int u = 0; u < 8; ++u)
+    {
+      folded = pop(folded, batch[u]);
+    }
+  }
+  PartialT before;
+  BlockScanT(scan_storage).ExclusiveScan(folded, before, none, pop);
+  for (int i = first; i < last; ++i)
+  {
+    const record<AccumT> r = d_records[i];
+    before                 = pop(before, part(r));
     if (r.segment >= 0 && i % 2 == 0)
     {
-      // A block's first record: the part of a segment that started before the block and ends in it.
-      const PartialT whole = pop(before, element);
-      if (whole.valid)
+      // A share's first record: the part of a segment that started before the share and ends in it.
+      if (before.valid)
       {
-        d_out[r.segment] = static_cast<OutputT>(whole.value);
+        d_out[r.segment] = static_cast<OutputT>(before.value);
       }
       else
       {
         d_out[r.segment] = static_cast<OutputT>(reduce::empty_result(init));
       }
     }
-    carry = pop(carry, aggregate);
-    __syncthreads();
   }
 }
 
