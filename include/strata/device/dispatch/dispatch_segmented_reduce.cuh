@@ -2,13 +2,14 @@
 //
 // Three steps, none of which waits for the host: the segments' lengths are scanned into P (DispatchScan: P(0) = 0,
 // P(s + 1) = P(s) + the length of segment s; the scan also tells whether the segments lie back to back; fixed-size
-// segments skip it); one wave of blocks splits the merged list of items and segment ends evenly between its warps
+// segments skip it, and up to LOCAL_PREFIX_SEGMENTS segments each block of the next step scans them itself); one wave of blocks splits the merged list of items and segment ends evenly between its warps
 // (AgentSegmentedReduce), writing every segment that starts and ends within one warp's share and a record of each
 // part of a segment at a share's edge; one block combines the records in order into the segments that cross shares.
 // The wave depends only on the device, so results are the same bits run to run.
 #pragma once
 
 #include <strata/agent/agent_segmented_reduce.cuh>
+#include <strata/block/block_scan.cuh>
 #include <strata/config.cuh>
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/device/dispatch/dispatch_scan.cuh>
@@ -123,24 +124,87 @@ struct length_plus
   }
 };
 
+// Up to this many segments, each block of the main kernel scans the lengths itself into shared memory (a block scan
+// of 8 lengths a thread): no scan kernels, no word array in global memory.
+constexpr int LOCAL_PREFIX_SEGMENTS = 2048;
+
+// Where the main kernel finds P: scanned_prefix's words from the scan kernels, or (words null) its block's own scan of
+// the lengths; fixed_prefix needs neither.
+template <int BLOCK_THREADS, typename PrefixT, typename LengthsT>
+struct local_prefix
+{
+  struct TempStorage
+  {};
+  static STRATA_DEVICE STRATA_FORCEINLINE void resolve(TempStorage&, PrefixT&, const LengthsT&, position_t) {}
+};
+
+template <int BLOCK_THREADS, typename LengthsT>
+struct local_prefix<BLOCK_THREADS, scanned_prefix, LengthsT>
+{
+  static constexpr int PER_THREAD = LOCAL_PREFIX_SEGMENTS / BLOCK_THREADS;
+  static_assert(LOCAL_PREFIX_SEGMENTS % BLOCK_THREADS == 0, "every thread scans the same number of lengths");
+  using BlockScanT = BlockScan<position_t, BLOCK_THREADS>;
+  struct TempStorage
+  {
+    position_t words[LOCAL_PREFIX_SEGMENTS + 1];
+    typename BlockScanT::TempStorage scan;
+  };
+  static STRATA_DEVICE STRATA_FORCEINLINE void resolve(TempStorage& storage, scanned_prefix& prefix,
+                                                       const LengthsT& lengths, position_t num_segments)
+  {
+    if (prefix.words != nullptr)
+    {
+      return;
+    }
+    const length_plus plus{};
+    const int first = static_cast<int>(threadIdx.x) * PER_THREAD;
+    position_t word[PER_THREAD];
+    position_t total = 0;
+    STRATA_UNROLL
+    for (int j = 0; j < PER_THREAD; ++j)
+    {
+      word[j] = first + j < num_segments ? lengths[first + j] : position_t(0);
+      total   = plus(total, word[j]);
+    }
+    position_t before;
+    BlockScanT(storage.scan).ExclusiveScan(total, before, position_t(0), plus);
+    STRATA_UNROLL
+    for (int j = 0; j < PER_THREAD; ++j)
+    {
+      before                       = plus(before, word[j]);
+      storage.words[first + j + 1] = before;
+    }
+    if (threadIdx.x == 0)
+    {
+      storage.words[0] = 0;
+    }
+    __syncthreads();
+    prefix.words = storage.words;
+  }
+};
+
 STRATA_KERNELS_BEGIN
 
 // One wave: block b takes an even share of the merged steps (items and segment ends), and each of its W warps an even
 // share of that, leaving its two edge records at d_records[2 (W b + w)] and [2 (W b + w) + 1].
 template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
-          typename PrefixT, typename AccumT, typename ReductionOpT, typename InitT, typename ItemsT, typename CountT>
+          typename LengthsT, typename PrefixT, typename AccumT, typename ReductionOpT, typename InitT, typename ItemsT,
+          typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedReducePolicy::BLOCK_THREADS,
                                            MaxPolicyT::ActivePolicy::SegmentedReducePolicy::MIN_BLOCKS_PER_SM) void
 DeviceSegmentedReduceKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOffsetIteratorT d_begin_offsets,
-                            PrefixT prefix, position_t num_segments, CountT count, record<AccumT>* d_records,
-                            ReductionOpT op, InitT init)
+                            LengthsT lengths, PrefixT prefix, position_t num_segments, CountT count,
+                            record<AccumT>* d_records, ReductionOpT op, InitT init)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::SegmentedReducePolicy;
   using Agent  = AgentSegmentedReduce<Policy, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, PrefixT, AccumT,
                                      ReductionOpT, InitT, ItemsT>;
+  using LocalPrefix = local_prefix<Policy::BLOCK_THREADS, PrefixT, LengthsT>;
   __shared__ typename Agent::TempStorage temp_storage;
+  __shared__ typename LocalPrefix::TempStorage prefix_storage;
 
-  num_segments            = count.resolve(num_segments);
+  num_segments = count.resolve(num_segments);
+  LocalPrefix::resolve(prefix_storage, prefix, lengths, num_segments);
   const position_t steps  = prefix(num_segments) + num_segments;
   const bool contiguous   = prefix.contiguous(num_segments);
   const position_t base   = contiguous && num_segments > 0 ? static_cast<position_t>(d_begin_offsets[0]) : 0;
@@ -270,16 +334,20 @@ struct DispatchSegmentedReduce
 
     const auto kernel =
       detail::segmented_reduce::DeviceSegmentedReduceKernel<MaxPolicy, InputIteratorT, OutputIteratorT,
-                                                            BeginOffsetIteratorT, PrefixT, AccumT, ReductionOpT, InitT,
-                                                            ItemsT, CountT>;
+                                                            BeginOffsetIteratorT, LengthsT, PrefixT, AccumT,
+                                                            ReductionOpT, InitT, ItemsT, CountT>;
     size_t wave = 0;
     STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, Policy::BLOCK_THREADS, device, 0, Policy::MIN_BLOCKS_PER_SM));
     const int grid_size   = static_cast<int>(wave < 0x3fffffu ? wave : 0x3fffffu);
     const int num_records = 2 * (Policy::BLOCK_THREADS / 32) * grid_size; // two for each warp
 
     const LengthsT lengths(d_begin_offsets, d_end_offsets);
+    // Few segments: each block scans the lengths itself.
+    const bool scanned =
+      !FIXED
+      && static_cast<size_t>(num_segments) > static_cast<size_t>(detail::segmented_reduce::LOCAL_PREFIX_SEGMENTS);
     size_t scan_bytes = 0;
-    if constexpr (!FIXED)
+    if (scanned)
     {
       STRATA_RETURN_IF_ERROR(ScanT::Dispatch(nullptr, scan_bytes, lengths, static_cast<position_t*>(nullptr),
                                              detail::segmented_reduce::length_plus{}, detail::scan::no_init{},
@@ -287,7 +355,7 @@ struct DispatchSegmentedReduce
     }
 
     detail::temporary_storage::layout<3> layout;
-    auto words   = layout.get_slot(0)->create_alias<position_t>(FIXED ? 0 : static_cast<size_t>(num_segments) + 1);
+    auto words   = layout.get_slot(0)->create_alias<position_t>(scanned ? static_cast<size_t>(num_segments) + 1 : 0);
     auto records = layout.get_slot(1)->create_alias<RecordT>(static_cast<size_t>(num_records));
     auto scan    = layout.get_slot(2)->create_alias<char>(scan_bytes);
     bool mapped  = false;
@@ -302,7 +370,7 @@ struct DispatchSegmentedReduce
     {
       prefix.size = d_begin_offsets.size;
     }
-    else
+    else if (scanned)
     {
       // Word 0: P(0) = 0, no break; words 1.. the inclusive scan of the lengths.
       STRATA_RETURN_IF_ERROR(cudaMemsetAsync(words.get(), 0, sizeof(position_t), stream));
@@ -313,7 +381,7 @@ struct DispatchSegmentedReduce
     }
     STRATA_RETURN_IF_ERROR(detail::check_launch(
       Launch(dim3(static_cast<unsigned int>(grid_size)), dim3(Policy::BLOCK_THREADS), stream, kernel, d_in, d_out,
-             d_begin_offsets, prefix, static_cast<position_t>(num_segments), count, records.get(), op, init),
+             d_begin_offsets, lengths, prefix, static_cast<position_t>(num_segments), count, records.get(), op, init),
       stream));
     return detail::check_launch(Launch(dim3(1), dim3(RECORDS_THREADS), stream,
                                        detail::segmented_reduce::DeviceSegmentedReduceRecordsKernel<
