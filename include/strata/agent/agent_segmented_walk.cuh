@@ -321,6 +321,60 @@ struct local_prefix<BLOCK_THREADS, scanned_prefix, LengthsT>
   }
 };
 
+
+// The records of all warps' shares, folded in order under partial_op by one block: thread t takes a run of
+// consecutive records and folds them (eight loads in flight at a time), a block scan gives each thread the fold of
+// the records before its run, and a second pass over the run (from cache) calls action(i, record, before) for every
+// share's first record (even i) that names a segment, `before` being the fold of all records before it.
+template <int BLOCK_THREADS, typename AccumT>
+struct records_fold
+{
+  using PartialT    = partial<AccumT>;
+  using BlockScanT  = BlockScan<PartialT, BLOCK_THREADS>;
+  using TempStorage = typename BlockScanT::TempStorage;
+
+  template <typename RecordT, typename ReductionOpT, typename ActionT>
+  static STRATA_DEVICE STRATA_FORCEINLINE void run(TempStorage& storage, const RecordT* d_records, int num_records,
+                                                   ReductionOpT op, ActionT action)
+  {
+    const partial_op<ReductionOpT> pop{op};
+    const PartialT none{AccumT{}, false, false};
+    const int run   = (num_records + BLOCK_THREADS - 1) / BLOCK_THREADS;
+    const int first = static_cast<int>(threadIdx.x) * run;
+    const int last  = first + run < num_records ? first + run : num_records;
+    const auto part = [&](const RecordT& r) {
+      return r.segment >= 0 ? r.part : none;
+    };
+
+    PartialT folded = none;
+    for (int base = first; base < last; base += 8)
+    {
+      PartialT batch[8];
+      STRATA_UNROLL
+      for (int u = 0; u < 8; ++u)
+      {
+        batch[u] = base + u < last ? part(d_records[base + u]) : none;
+      }
+      STRATA_UNROLL
+      for (int u = 0; u < 8; ++u)
+      {
+        folded = pop(folded, batch[u]);
+      }
+    }
+    PartialT before;
+    BlockScanT(storage).ExclusiveScan(folded, before, none, pop);
+    for (int i = first; i < last; ++i)
+    {
+      const RecordT r = d_records[i];
+      if (r.segment >= 0 && i % 2 == 0)
+      {
+        action(i, r, before);
+      }
+      before = pop(before, part(r));
+    }
+  }
+};
+
 } // namespace segmented
 } // namespace detail
 

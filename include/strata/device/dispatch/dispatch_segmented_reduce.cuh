@@ -65,63 +65,28 @@ DeviceSegmentedReduceKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOff
 }
 
 // One block: the records of all warps, in order, folded under the segmented operator; each segment that ends in a
-// warp's share it did not start in gets the fold of its records. Thread t takes a run of consecutive records: it
-// folds them (eight loads in flight at a time), a block scan gives each thread the fold of the records before its
-// run, and a second pass over the run (from cache) writes the segments.
+// warp's share it did not start in gets the fold of its records.
 template <int BLOCK_THREADS, typename OutputIteratorT, typename AccumT, typename ReductionOpT, typename InitT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(BLOCK_THREADS, 1) void
 DeviceSegmentedReduceRecordsKernel(const record<AccumT>* d_records, int num_records, OutputIteratorT d_out,
                                    ReductionOpT op, InitT init)
 {
-  using PartialT   = partial<AccumT>;
-  using BlockScanT = BlockScan<PartialT, BLOCK_THREADS>;
-  using OutputT    = non_void_value_t<OutputIteratorT, AccumT>;
-  __shared__ typename BlockScanT::TempStorage scan_storage;
-
+  using FoldT   = segmented::records_fold<BLOCK_THREADS, AccumT>;
+  using OutputT = non_void_value_t<OutputIteratorT, AccumT>;
+  __shared__ typename FoldT::TempStorage storage;
   const partial_op<ReductionOpT> pop{op};
-  const PartialT none{AccumT{}, false, false};
-  const int run   = (num_records + BLOCK_THREADS - 1) / BLOCK_THREADS;
-  const int first = static_cast<int>(threadIdx.x) * run;
-  const int last  = first + run < num_records ? first + run : num_records;
-  const auto part = [&](const record<AccumT>& r) {
-    return r.segment >= 0 ? r.part : none;
-  };
-
-  // Eight loads at a time in flight.
-  PartialT folded = none;
-  for (int base = first; base < last; base += 8)
-  {
-    PartialT batch[8];
-    STRATA_UNROLL
-    for (int u = 0; u < 8; ++u)
+  FoldT::run(storage, d_records, num_records, op, [&](int, const record<AccumT>& r, const partial<AccumT>& before) {
+    // A share's first record: the part of a segment that started before the share and ends in it.
+    const partial<AccumT> whole = pop(before, r.part);
+    if (whole.valid)
     {
-      batch[u] = base + u < last ? part(d_records[base + u]) : none;
+      d_out[r.segment] = static_cast<OutputT>(whole.value);
     }
-    STRATA_UNROLL
-    for (int u = 0; u < 8; ++u)
+    else
     {
-      folded = pop(folded, batch[u]);
+      d_out[r.segment] = static_cast<OutputT>(reduce::empty_result(init));
     }
-  }
-  PartialT before;
-  BlockScanT(scan_storage).ExclusiveScan(folded, before, none, pop);
-  for (int i = first; i < last; ++i)
-  {
-    const record<AccumT> r = d_records[i];
-    before                 = pop(before, part(r));
-    if (r.segment >= 0 && i % 2 == 0)
-    {
-      // A share's first record: the part of a segment that started before the share and ends in it.
-      if (before.valid)
-      {
-        d_out[r.segment] = static_cast<OutputT>(before.value);
-      }
-      else
-      {
-        d_out[r.segment] = static_cast<OutputT>(reduce::empty_result(init));
-      }
-    }
-  }
+  });
 }
 
 STRATA_KERNELS_END
