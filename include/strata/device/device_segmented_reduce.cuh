@@ -5,8 +5,8 @@
 // anywhere, overlap or leave gaps. The work is split evenly over the warps of one wave of blocks by items plus
 // segments, so that any mix of lengths (empty, tiny, huge, skewed) takes the time of its total; nothing waits for the
 // host, so a call can be captured into a CUDA graph and replayed with other offsets. The number of segments may lie
-// in device memory (a strata::device_count). As CUB requires, the operator must be associative and commutative; results are the same
-// bits run to run on the same device (floating-point sums included).
+// in device memory (a strata::device_count). As CUB requires, the operator must be associative and commutative;
+// results are the same bits run to run on the same device (floating-point sums included).
 //
 //   size_t bytes = 0;
 //   strata::DeviceSegmentedReduce::Sum(nullptr, bytes, d_in, d_out, n, d_offsets, d_offsets + 1);   // size query

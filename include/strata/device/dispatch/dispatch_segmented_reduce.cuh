@@ -2,9 +2,10 @@
 //
 // Three steps, none of which waits for the host: the segments' lengths are scanned into P (DispatchScan: P(0) = 0,
 // P(s + 1) = P(s) + the length of segment s; the scan also tells whether the segments lie back to back; fixed-size
-// segments skip it, and up to LOCAL_PREFIX_SEGMENTS segments each block of the next step scans them itself); one wave of blocks splits the merged list of items and segment ends evenly between its warps
-// (AgentSegmentedReduce), writing every segment that starts and ends within one warp's share and a record of each
-// part of a segment at a share's edge; one block combines the records in order into the segments that cross shares.
+// segments skip it, and up to LOCAL_PREFIX_SEGMENTS segments each block of the next step scans them itself); one
+// wave of blocks splits the merged list of items and segment ends evenly between its warps (AgentSegmentedReduce),
+// writing every segment that starts and ends within one warp's share and a record of each part of a segment at a
+// share's edge; one block combines the records in order into the segments that cross shares.
 // The wave depends only on the device, so results are the same bits run to run.
 #pragma once
 
