@@ -195,23 +195,7 @@ void check_fixed(const std::vector<InT>& h_in, CallT call, RefT ref)
   }
 }
 
-// a + b as the device adds: integers wrap (through their unsigned type).
-struct wrapping_plus
-{
-  template <typename T>
-  T operator()(T a, T b) const
-  {
-    if constexpr (std::is_integral<T>::value)
-    {
-      using U = std::make_unsigned_t<T>;
-      return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-    }
-    else
-    {
-      return a + b;
-    }
-  }
-};
+using strata_test::wrapping_plus;
 
 template <typename T>
 struct sum_of

@@ -72,78 +72,14 @@ std::size_t output_size(const layout& l, const std::vector<long long>& out_begin
   return n + 8;
 }
 
-// The host's scans of one segment: first .. last to out.
+using strata_test::host_max;
+using strata_test::wrapping_plus;
 template <typename OpT>
-struct inclusive
-{
-  OpT op;
-  template <typename InT, typename OutT>
-  void operator()(const InT* first, const InT* last, OutT* out) const
-  {
-    for (const InT* p = first; p != last; ++p, ++out)
-    {
-      *out = p == first ? static_cast<OutT>(*p) : op(out[-1], static_cast<OutT>(*p));
-    }
-  }
-};
+using inclusive = strata_test::segment_inclusive_scan<OpT>;
 template <typename OpT, typename T>
-struct inclusive_init
-{
-  OpT op;
-  T init;
-  template <typename InT, typename OutT>
-  void operator()(const InT* first, const InT* last, OutT* out) const
-  {
-    OutT acc = static_cast<OutT>(init);
-    for (const InT* p = first; p != last; ++p, ++out)
-    {
-      acc  = op(acc, static_cast<OutT>(*p));
-      *out = acc;
-    }
-  }
-};
+using inclusive_init = strata_test::segment_inclusive_scan_init<OpT, T>;
 template <typename OpT, typename T>
-struct exclusive
-{
-  OpT op;
-  T init;
-  template <typename InT, typename OutT>
-  void operator()(const InT* first, const InT* last, OutT* out) const
-  {
-    OutT acc = static_cast<OutT>(init);
-    for (const InT* p = first; p != last; ++p, ++out)
-    {
-      *out = acc;
-      acc  = op(acc, static_cast<OutT>(*p));
-    }
-  }
-};
-
-// a + b as the device adds: integers wrap (through their unsigned type).
-struct wrapping_plus
-{
-  template <typename T>
-  T operator()(T a, T b) const
-  {
-    if constexpr (std::is_integral<T>::value)
-    {
-      using U = std::make_unsigned_t<T>;
-      return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
-    }
-    else
-    {
-      return a + b;
-    }
-  }
-};
-struct host_max
-{
-  template <typename T>
-  T operator()(T a, T b) const
-  {
-    return a < b ? b : a;
-  }
-};
+using exclusive = strata_test::segment_exclusive_scan<OpT, T>;
 
 // `out` (the output buffer as it was) with every segment's scan written from out_begin[s] (null: its own begin).
 template <typename OutT, typename InT, typename ScanT>

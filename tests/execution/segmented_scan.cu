@@ -84,34 +84,9 @@ std::vector<T> reference(const std::vector<U>& items, const std::vector<long lon
   return out;
 }
 template <typename OpT>
-struct host_inclusive
-{
-  OpT op;
-  template <typename U, typename T>
-  void operator()(const U* first, const U* last, T* out) const
-  {
-    for (const U* p = first; p != last; ++p, ++out)
-    {
-      *out = p == first ? static_cast<T>(*p) : op(out[-1], static_cast<T>(*p));
-    }
-  }
-};
+using host_inclusive = strata_test::segment_inclusive_scan<OpT>;
 template <typename OpT, typename T>
-struct host_exclusive
-{
-  OpT op;
-  T init;
-  template <typename U>
-  void operator()(const U* first, const U* last, T* out) const
-  {
-    T acc = init;
-    for (const U* p = first; p != last; ++p, ++out)
-    {
-      *out = acc;
-      acc  = op(acc, static_cast<T>(*p));
-    }
-  }
-};
+using host_exclusive = strata_test::segment_exclusive_scan<OpT, T>;
 
 template <typename O>
 thrust::device_vector<O> upload_offsets(const std::vector<long long>& offsets)
