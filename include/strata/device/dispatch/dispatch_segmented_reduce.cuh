@@ -13,7 +13,7 @@
 #include <strata/block/block_scan.cuh>
 #include <strata/config.cuh>
 #include <strata/device/dispatch/chained_policy.cuh>
-#include <strata/device/dispatch/dispatch_scan.cuh>
+#include <strata/device/dispatch/dispatch_segmented_prefix.cuh>
 #include <strata/device/dispatch/tuning/tuning_segmented_reduce.cuh>
 #include <strata/util/device.cuh>
 #include <strata/util/device_count.cuh>
@@ -119,16 +119,10 @@ struct DispatchSegmentedReduce
 
   using MaxPolicy  = typename PolicyHub::MaxPolicy;
   using position_t = detail::segmented_reduce::position_t;
-  using LengthsT   = detail::segmented_reduce::length_iterator<BeginOffsetIteratorT, EndOffsetIteratorT>;
-  // Segments of one size (the fixed-size forms) need no scan: P(s) = s * size.
-  static constexpr bool FIXED = cuda::std::is_same_v<BeginOffsetIteratorT, detail::segmented_reduce::fixed_offsets>;
-  using PrefixT =
-    cuda::std::conditional_t<FIXED, detail::segmented_reduce::fixed_prefix, detail::segmented_reduce::scanned_prefix>;
-  using ScanT = DispatchScan<
-    LengthsT, position_t*, detail::segmented_reduce::length_plus, detail::scan::no_init, OffsetT, position_t,
-    detail::scan::policy_hub<position_t, detail::segmented_reduce::length_plus, static_cast<int>(sizeof(position_t))>,
-    true, detail::scan::scanned_output, CountT>;
-  using RecordT                        = detail::segmented_reduce::record<AccumT>;
+  using PlanT    = detail::segmented::segmented_prefix_plan<BeginOffsetIteratorT, EndOffsetIteratorT, OffsetT, CountT>;
+  using LengthsT = typename PlanT::LengthsT;
+  using PrefixT  = typename PlanT::PrefixT;
+  using RecordT  = detail::segmented_reduce::record<AccumT>;
   static constexpr int RECORDS_THREADS = 256;
 
   template <typename ActivePolicyT>
@@ -153,23 +147,13 @@ struct DispatchSegmentedReduce
     const int grid_size   = static_cast<int>(wave < 0x3fffffu ? wave : 0x3fffffu);
     const int num_records = 2 * (Policy::BLOCK_THREADS / 32) * grid_size; // two for each warp
 
-    const LengthsT lengths(d_begin_offsets, d_end_offsets);
-    // Few segments: each block scans the lengths itself.
-    const bool scanned =
-      !FIXED
-      && static_cast<size_t>(num_segments) > static_cast<size_t>(detail::segmented_reduce::LOCAL_PREFIX_SEGMENTS);
-    size_t scan_bytes = 0;
-    if (scanned)
-    {
-      STRATA_RETURN_IF_ERROR(ScanT::Dispatch(nullptr, scan_bytes, lengths, static_cast<position_t*>(nullptr),
-                                             detail::segmented_reduce::length_plus{}, detail::scan::no_init{},
-                                             num_segments, stream, detail::scan::scanned_output{}, count));
-    }
+    PlanT plan(d_begin_offsets, d_end_offsets, num_segments, count);
+    STRATA_RETURN_IF_ERROR(plan.Size(stream));
 
     detail::temporary_storage::layout<3> layout;
-    auto words   = layout.get_slot(0)->create_alias<position_t>(scanned ? static_cast<size_t>(num_segments) + 1 : 0);
+    auto words   = layout.get_slot(0)->create_alias<position_t>(plan.Words());
     auto records = layout.get_slot(1)->create_alias<RecordT>(static_cast<size_t>(num_records));
-    auto scan    = layout.get_slot(2)->create_alias<char>(scan_bytes);
+    auto scan    = layout.get_slot(2)->create_alias<char>(plan.scan_bytes);
     bool mapped  = false;
     STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
     if (!mapped)
@@ -178,23 +162,12 @@ struct DispatchSegmentedReduce
     }
 
     PrefixT prefix{};
-    if constexpr (FIXED)
-    {
-      prefix.size = d_begin_offsets.size;
-    }
-    else if (scanned)
-    {
-      // Word 0: P(0) = 0, no break; words 1.. the inclusive scan of the lengths.
-      STRATA_RETURN_IF_ERROR(cudaMemsetAsync(words.get(), 0, sizeof(position_t), stream));
-      STRATA_RETURN_IF_ERROR(ScanT::Dispatch(scan.get(), scan_bytes, lengths, words.get() + 1,
-                                             detail::segmented_reduce::length_plus{}, detail::scan::no_init{},
-                                             num_segments, stream, detail::scan::scanned_output{}, count));
-      prefix.words = words.get();
-    }
-    STRATA_RETURN_IF_ERROR(detail::check_launch(
-      Launch(dim3(static_cast<unsigned int>(grid_size)), dim3(Policy::BLOCK_THREADS), stream, kernel, d_in, d_out,
-             d_begin_offsets, lengths, prefix, static_cast<position_t>(num_segments), count, records.get(), op, init),
-      stream));
+    STRATA_RETURN_IF_ERROR(plan.Run(words.get(), scan.get(), d_begin_offsets, prefix, stream));
+    STRATA_RETURN_IF_ERROR(
+      detail::check_launch(Launch(dim3(static_cast<unsigned int>(grid_size)), dim3(Policy::BLOCK_THREADS), stream,
+                                  kernel, d_in, d_out, d_begin_offsets, plan.lengths, prefix,
+                                  static_cast<position_t>(num_segments), count, records.get(), op, init),
+                           stream));
     return detail::check_launch(Launch(dim3(1), dim3(RECORDS_THREADS), stream,
                                        detail::segmented_reduce::DeviceSegmentedReduceRecordsKernel<
                                          RECORDS_THREADS, OutputIteratorT, AccumT, ReductionOpT, InitT>,
