@@ -96,27 +96,6 @@ private:
   strata_bench::device_array<int> offsets_;
 };
 
-// Whether strata's sums are CUB's: the same integers, floats within a relative 1e-3.
-template <typename T>
-bool same_sums(const std::vector<T>& strata_sums, const std::vector<T>& cub_sums)
-{
-  for (std::size_t i = 0; i < strata_sums.size(); ++i)
-  {
-    if constexpr (std::is_floating_point<T>::value)
-    {
-      if (!(std::fabs(strata_sums[i] - cub_sums[i]) <= T(1e-3) * std::fabs(cub_sums[i])))
-      {
-        return false;
-      }
-    }
-    else if (strata_sums[i] != cub_sums[i])
-    {
-      return false;
-    }
-  }
-  return true;
-}
-
 template <library LIB, typename T>
 void bench(benchmark::State& state, segment_lengths lengths, int log2_n)
 {
@@ -165,7 +144,7 @@ void bench(benchmark::State& state, segment_lengths lengths, int log2_n)
       std::vector<T> a(segments), b(segments);
       STRATA_BENCH_CHECK(cudaMemcpy(a.data(), sums.get(), segments * sizeof(T), cudaMemcpyDeviceToHost));
       STRATA_BENCH_CHECK(cudaMemcpy(b.data(), cub_sums.get(), segments * sizeof(T), cudaMemcpyDeviceToHost));
-      if (!same_sums(a, b))
+      if (!strata_bench::same_sums(a, b))
       {
         state.SkipWithError("strata and cub disagree");
       }

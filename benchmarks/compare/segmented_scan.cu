@@ -124,27 +124,6 @@ private:
   strata_bench::device_array<int> keys_;
 };
 
-// Whether strata's sums are CUB's: the same integers, floats within a relative 1e-3.
-template <typename T>
-bool same_sums(const std::vector<T>& a, const std::vector<T>& b)
-{
-  for (std::size_t i = 0; i < a.size(); ++i)
-  {
-    if constexpr (std::is_floating_point<T>::value)
-    {
-      if (!(std::fabs(a[i] - b[i]) <= T(1e-3) * std::fabs(b[i])))
-      {
-        return false;
-      }
-    }
-    else if (a[i] != b[i])
-    {
-      return false;
-    }
-  }
-  return true;
-}
-
 template <library LIB, typename T>
 void bench(benchmark::State& state, segment_lengths lengths, int log2_n)
 {
@@ -187,7 +166,7 @@ void bench(benchmark::State& state, segment_lengths lengths, int log2_n)
       std::vector<T> a(items), b(items);
       STRATA_BENCH_CHECK(cudaMemcpy(a.data(), out.get(), items * sizeof(T), cudaMemcpyDeviceToHost));
       STRATA_BENCH_CHECK(cudaMemcpy(b.data(), cub_out.get(), items * sizeof(T), cudaMemcpyDeviceToHost));
-      if (!same_sums(a, b))
+      if (!strata_bench::same_sums(a, b))
       {
         state.SkipWithError("strata and cub disagree");
       }

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace strata_bench
@@ -115,6 +116,28 @@ inline const std::vector<int>& host_offsets(const segment_lengths& lengths, int 
     drawn_for = wanted;
   }
   return offsets;
+}
+
+// Whether strata's results are CUB's: the same integers, floats within a relative 1e-3 (the two libraries group the
+// additions differently).
+template <typename T>
+bool same_sums(const std::vector<T>& strata_sums, const std::vector<T>& cub_sums)
+{
+  for (std::size_t i = 0; i < strata_sums.size(); ++i)
+  {
+    if constexpr (std::is_floating_point<T>::value)
+    {
+      if (!(std::fabs(strata_sums[i] - cub_sums[i]) <= T(1e-3) * std::fabs(cub_sums[i])))
+      {
+        return false;
+      }
+    }
+    else if (strata_sums[i] != cub_sums[i])
+    {
+      return false;
+    }
+  }
+  return true;
 }
 
 // The cases every segmented benchmark runs: every distribution of lengths.
