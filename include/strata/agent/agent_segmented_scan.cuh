@@ -218,8 +218,11 @@ private:
     const int first         = walk_.lane * ITEMS_PER_THREAD;
     const unsigned int bits = walk_.storage.ends_mask[walk_.lane];
     const int* const ends   = walk_.storage.end;
-    // The staged segment of the lane's first item: only to count ends, to gather, or to place outputs.
-    const int kk_first = bits != 0 || !OUT_SAME || !walk_.contiguous ? walk_.FirstSegment(t) : 0;
+    // The staged segment of the lane's first item: only to count ends, to gather, to place outputs, or to tell the
+    // head's items (staged segment 0 where the sub-tile starts in the head) from the others.
+    const bool straight  = OUT_SAME && walk_.contiguous; // outputs at base + item
+    const bool head_tile = at.segment == head_.segment;
+    const int kk_first   = bits != 0 || !straight || head_tile ? walk_.FirstSegment(t) : 0;
     const PartialOpT pop{op_};
 
     // Pass 1: the lane's items, and the part they add to what comes before them.
@@ -274,8 +277,6 @@ private:
     // Pass 2: each item's output from what comes before it; the head's items only give its part (what comes before
     // its first end).
     {
-      const bool straight = OUT_SAME && walk_.contiguous; // outputs at base + item
-      const bool head     = at.segment == head_.segment;  // staged segment 0 is the head
       int kk              = kk_first;
       position_t offset   = walk_.Offset(at, kk);
       int out_kk          = -1;
@@ -286,7 +287,7 @@ private:
         const int e = first + j;
         if (bits >> j & 1u)
         {
-          if (kk == 0 && at.segment == head_.segment)
+          if (kk == 0 && head_tile)
           {
             head_.part = before;
           }
@@ -295,7 +296,7 @@ private:
           before = fresh_part();
           offset = -static_cast<position_t>(e);
         }
-        if (j < ITEMS_PER_THREAD && e < t.items && !(head && kk == 0))
+        if (j < ITEMS_PER_THREAD && e < t.items && !(head_tile && kk == 0))
         {
           if (!straight && out_kk != kk)
           {
