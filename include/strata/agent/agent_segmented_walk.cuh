@@ -279,12 +279,11 @@ struct local_prefix
 template <int BLOCK_THREADS, typename LengthsT>
 struct local_prefix<BLOCK_THREADS, scanned_prefix, LengthsT>
 {
-  static constexpr int PER_THREAD = LOCAL_PREFIX_SEGMENTS / BLOCK_THREADS;
-  static_assert(LOCAL_PREFIX_SEGMENTS % BLOCK_THREADS == 0, "every thread scans the same number of lengths");
-  using BlockScanT = BlockScan<position_t, BLOCK_THREADS>;
+  static constexpr int PER_THREAD = (LOCAL_PREFIX_SEGMENTS + BLOCK_THREADS - 1) / BLOCK_THREADS;
+  using BlockScanT                = BlockScan<position_t, BLOCK_THREADS>;
   struct TempStorage
   {
-    position_t words[LOCAL_PREFIX_SEGMENTS + 1];
+    position_t words[PER_THREAD * BLOCK_THREADS + 1];
     typename BlockScanT::TempStorage scan;
   };
   static STRATA_DEVICE STRATA_FORCEINLINE void resolve(TempStorage& storage, scanned_prefix& prefix,
