@@ -19,6 +19,7 @@
 #include <strata/agent/agent_reduce.cuh>
 #include <strata/config.cuh>
 #include <strata/thread/thread_operators.cuh>
+#include <strata/util/even_share.cuh>
 #include <strata/util/type_traits.cuh>
 #include <strata/util/uninitialized.cuh>
 #include <strata/warp/warp_scan.cuh>
@@ -93,6 +94,14 @@ struct record
   position_t segment;
   partial<AccumT> part;
 };
+
+// What a segment's reduction writes for its final part: its value, or the output of no items (init, or the
+// empty value's output) where it has none.
+template <typename OutputT, typename AccumT, typename InitT>
+STRATA_DEVICE STRATA_FORCEINLINE OutputT result_of(const partial<AccumT>& part, const InitT& init)
+{
+  return part.valid ? static_cast<OutputT>(part.value) : static_cast<OutputT>(reduce::empty_result(init));
+}
 
 // How a segment's items become accumulator values: the items themselves, or (ArgMin, ArgMax) an item paired with
 // its position in its segment.
@@ -294,11 +303,11 @@ public:
       merge_path_search<BLOCK_THREADS>(prefix_, position_t(0), num_segments_, diagonal_begin, threadIdx.x, block_count);
     const position_t last_segment =
       merge_path_search<BLOCK_THREADS>(prefix_, first_segment, num_segments_, diagonal_end, threadIdx.x, block_count);
-    const position_t steps   = diagonal_end - diagonal_begin;
-    const position_t share   = steps / WARPS;
-    const position_t extra   = steps % WARPS;
-    const position_t begin   = diagonal_begin + warp * share + (warp < extra ? warp : extra);
-    const position_t end     = begin + share + (warp < extra ? 1 : 0);
+    position_t begin = 0;
+    position_t end   = 0;
+    detail::even_share<position_t>::make(diagonal_end - diagonal_begin, 1, WARPS).range(warp, begin, end);
+    begin += diagonal_begin;
+    end += diagonal_begin;
     const position_t segment = merge_path_search<32>(prefix_, first_segment, last_segment, begin, lane_, warp_count);
     if (lane_ == 0)
     {
@@ -469,32 +478,14 @@ private:
   // The part of a segment that starts with a run of items (value; none unless `has`).
   STRATA_DEVICE STRATA_FORCEINLINE PartialT started(const AccumT& value, bool has)
   {
-    if (!has)
-    {
-      return fresh_part();
-    }
-    if constexpr (EMPTY_VALUE)
-    {
-      return PartialT{value, true, true};
-    }
-    else
-    {
-      return PartialT{static_cast<AccumT>(op_(static_cast<AccumT>(init_), value)), true, true};
-    }
+    return has ? PartialT{detail::reduce::with_init(op_, init_, value), true, true} : fresh_part();
   }
 
   // What a segment's reduction writes for its final part.
   STRATA_DEVICE STRATA_FORCEINLINE void write(position_t segment, const PartialT& part)
   {
-    using OutputT = detail::non_void_value_t<OutputIteratorT, AccumT>;
-    if (part.valid)
-    {
-      d_out_[segment] = static_cast<OutputT>(part.value);
-    }
-    else
-    {
-      d_out_[segment] = static_cast<OutputT>(detail::reduce::empty_result(init_));
-    }
+    d_out_[segment] =
+      detail::segmented_reduce::result_of<detail::non_void_value_t<OutputIteratorT, AccumT>>(part, init_);
   }
 
   // The part of items [at.item, at.item + run) of at.segment (run > 0), in every lane.

@@ -16,6 +16,7 @@
 #include <strata/util/device.cuh>
 #include <strata/util/device_count.cuh>
 #include <strata/util/error.cuh>
+#include <strata/util/even_share.cuh>
 #include <strata/util/temporary_storage.cuh>
 #include <strata/util/type_traits.cuh>
 
@@ -140,18 +141,15 @@ DeviceSegmentedReduceKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOff
                                      ReductionOpT, InitT, ItemsT>;
   __shared__ typename Agent::TempStorage temp_storage;
 
-  num_segments            = count.resolve(num_segments);
-  const position_t steps  = prefix(num_segments) + num_segments;
-  const bool contiguous   = prefix.contiguous(num_segments);
-  const position_t base   = contiguous && num_segments > 0 ? static_cast<position_t>(d_begin_offsets[0]) : 0;
-  const position_t blocks = static_cast<position_t>(gridDim.x);
-  const position_t block  = static_cast<position_t>(blockIdx.x);
-  const position_t share  = steps / blocks;
-  const position_t extra  = steps % blocks;
-  const position_t first  = block * share + (block < extra ? block : extra);
-  const position_t last   = first + share + (block < extra ? 1 : 0);
+  num_segments           = count.resolve(num_segments);
+  const position_t steps = prefix(num_segments) + num_segments;
+  const bool contiguous  = prefix.contiguous(num_segments);
+  const position_t base  = contiguous && num_segments > 0 ? static_cast<position_t>(d_begin_offsets[0]) : 0;
+  position_t first       = 0;
+  position_t last        = 0;
+  even_share<position_t>::make(steps, 1, static_cast<int>(gridDim.x)).range(blockIdx.x, first, last);
   Agent(temp_storage, d_in, d_out, d_begin_offsets, prefix, num_segments, contiguous, base, op, init)
-    .ConsumeRange(first, last, d_records + 2 * (Policy::BLOCK_THREADS / 32) * block);
+    .ConsumeRange(first, last, d_records + 2 * (Policy::BLOCK_THREADS / 32) * blockIdx.x);
 }
 
 // One block: the records of all warps, in order, folded under the segmented operator; each segment that ends in a
@@ -179,15 +177,7 @@ DeviceSegmentedReduceRecordsKernel(const record<AccumT>* d_records, int num_reco
     if (r.segment >= 0 && i % 2 == 0)
     {
       // A block's first record: the part of a segment that started before the block and ends in it.
-      const PartialT whole = pop(before, element);
-      if (whole.valid)
-      {
-        d_out[r.segment] = static_cast<OutputT>(whole.value);
-      }
-      else
-      {
-        d_out[r.segment] = static_cast<OutputT>(reduce::empty_result(init));
-      }
+      d_out[r.segment] = result_of<OutputT>(pop(before, element), init);
     }
     carry = pop(carry, aggregate);
     __syncthreads();
