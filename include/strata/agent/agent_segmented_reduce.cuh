@@ -104,8 +104,6 @@ class AgentSegmentedReduce
     InputT items[ITEMS_PER_VECTOR];
   };
 
-  static constexpr bool EMPTY_VALUE = detail::reduce::is_empty_value<InitT>::value;
-
 public:
   struct TempStorage
   {
@@ -183,48 +181,17 @@ private:
     }
   }
 
-  // A segment's part before any of its items: the initial value (nothing, where it only stands for no items).
   STRATA_DEVICE STRATA_FORCEINLINE PartialT fresh_part() const
   {
-    if constexpr (EMPTY_VALUE)
-    {
-      return PartialT{AccumT{}, false, true};
-    }
-    else
-    {
-      return PartialT{static_cast<AccumT>(init_), true, true};
-    }
+    return detail::segmented::fresh_part<AccumT>(init_);
   }
-
-  // The part of a segment that starts with a run of items (value; none unless `has`).
   STRATA_DEVICE STRATA_FORCEINLINE PartialT started(const AccumT& value, bool has)
   {
-    if (!has)
-    {
-      return fresh_part();
-    }
-    if constexpr (EMPTY_VALUE)
-    {
-      return PartialT{value, true, true};
-    }
-    else
-    {
-      return PartialT{static_cast<AccumT>(op_(static_cast<AccumT>(init_), value)), true, true};
-    }
+    return detail::segmented::started_part(op_, init_, value, has);
   }
-
-  // What a segment's reduction writes for its final part.
   STRATA_DEVICE STRATA_FORCEINLINE void write(position_t segment, const PartialT& part)
   {
-    using OutputT = detail::non_void_value_t<OutputIteratorT, AccumT>;
-    if (part.valid)
-    {
-      d_out_[segment] = static_cast<OutputT>(part.value);
-    }
-    else
-    {
-      d_out_[segment] = static_cast<OutputT>(detail::reduce::empty_result(init_));
-    }
+    d_out_[segment] = detail::segmented::result_of<detail::non_void_value_t<OutputIteratorT, AccumT>>(part, init_);
   }
 
   // The part of items [at.item, at.item + run) of at.segment (run > 0), in every lane.

@@ -163,17 +163,9 @@ public:
   }
 
 private:
-  // A segment's part before any of its items: the initial value (nothing, where there is none).
   STRATA_DEVICE STRATA_FORCEINLINE PartialT fresh_part() const
   {
-    if constexpr (EMPTY_VALUE)
-    {
-      return PartialT{AccumT{}, false, true};
-    }
-    else
-    {
-      return PartialT{static_cast<AccumT>(init_), true, true};
-    }
+    return detail::segmented::fresh_part<AccumT>(init_);
   }
 
   // Where the item at `at` lies in d_in (read from global memory).
@@ -253,23 +245,8 @@ private:
         }
       }
     }
-    PartialT part;
-    if (first_run)
-    {
-      part = PartialT{value, has, false};
-    }
-    else if (!has)
-    {
-      part = fresh_part();
-    }
-    else if constexpr (EMPTY_VALUE)
-    {
-      part = PartialT{value, true, true};
-    }
-    else
-    {
-      part = PartialT{static_cast<AccumT>(op_(static_cast<AccumT>(init_), value)), true, true};
-    }
+    const PartialT part =
+      first_run ? PartialT{value, has, false} : detail::segmented::started_part(op_, init_, value, has);
     PartialT before;
     PartialT aggregate;
     detail::segmented::scan_parts(part, carry, op_, walk_.lane, before, aggregate);

@@ -14,8 +14,10 @@
 // same bits run to run.
 #pragma once
 
+#include <strata/agent/agent_reduce.cuh>
 #include <strata/block/block_scan.cuh>
 #include <strata/config.cuh>
+#include <strata/util/even_share.cuh>
 #include <strata/util/ptx.cuh>
 #include <strata/util/type_traits.cuh>
 #include <strata/util/uninitialized.cuh>
@@ -67,6 +69,37 @@ struct partial_op
     return partial<AccumT>{static_cast<AccumT>(op(a.value, b.value)), true, a.reset};
   }
 };
+
+// A segment's part before any of its items: the initial value, or nothing where InitT only stands for no items
+// (a detail::reduce::empty_value).
+template <typename AccumT, typename InitT>
+STRATA_DEVICE STRATA_FORCEINLINE partial<AccumT> fresh_part(const InitT& init)
+{
+  if constexpr (reduce::is_empty_value<InitT>::value)
+  {
+    return partial<AccumT>{AccumT{}, false, true};
+  }
+  else
+  {
+    return partial<AccumT>{static_cast<AccumT>(init), true, true};
+  }
+}
+
+// The part of a segment that starts with a run of items folded to `value` (none unless `has`).
+template <typename AccumT, typename ReductionOpT, typename InitT>
+STRATA_DEVICE STRATA_FORCEINLINE partial<AccumT> started_part(ReductionOpT& op, const InitT& init, const AccumT& value,
+                                                              bool has)
+{
+  return has ? partial<AccumT>{reduce::with_init(op, init, value), true, true} : fresh_part<AccumT>(init);
+}
+
+// What a segment's reduction writes for its final part: its value, or the output of no items (init, or the empty
+// value's output) where it has none.
+template <typename OutputT, typename AccumT, typename InitT>
+STRATA_DEVICE STRATA_FORCEINLINE OutputT result_of(const partial<AccumT>& part, const InitT& init)
+{
+  return part.valid ? static_cast<OutputT>(part.value) : static_cast<OutputT>(reduce::empty_result(init));
+}
 
 // A warp's part of a segment that crosses an edge of its share (segment < 0: none).
 template <typename AccumT>
@@ -129,6 +162,27 @@ STRATA_DEVICE STRATA_FORCEINLINE position_t merge_path_search(const PrefixT& pre
     hi                      = new_hi < hi ? new_hi : hi;
   }
   return lo;
+}
+
+// A block's work in a segmented kernel of a one-wave grid: its even share [first, last) of all merged steps, and how
+// the walk reads the items (contiguous: back to back from d_in[base] on; otherwise through the begin offsets).
+struct block_work
+{
+  position_t first;
+  position_t last;
+  bool contiguous;
+  position_t base;
+};
+template <typename PrefixT, typename BeginOffsetIteratorT>
+STRATA_DEVICE STRATA_FORCEINLINE block_work plan_block(const PrefixT& prefix, position_t num_segments,
+                                                       BeginOffsetIteratorT d_begin_offsets)
+{
+  block_work work;
+  work.contiguous = prefix.contiguous(num_segments);
+  work.base       = work.contiguous && num_segments > 0 ? static_cast<position_t>(d_begin_offsets[0]) : 0;
+  even_share<position_t>::make(prefix(num_segments) + num_segments, 1, static_cast<int>(gridDim.x))
+    .range(blockIdx.x, work.first, work.last);
+  return work;
 }
 
 // The lanes' parts scanned under partial_op: `carry_in`, the carry and the parts of the lanes before; `aggregate`,
@@ -482,11 +536,11 @@ public:
       merge_path_search<BLOCK_THREADS>(prefix, position_t(0), num_segments, diagonal_begin, threadIdx.x, block_count);
     const position_t last_segment =
       merge_path_search<BLOCK_THREADS>(prefix, first_segment, num_segments, diagonal_end, threadIdx.x, block_count);
-    const position_t steps   = diagonal_end - diagonal_begin;
-    const position_t share   = steps / WARPS;
-    const position_t extra   = steps % WARPS;
-    const position_t begin   = diagonal_begin + warp * share + (warp < extra ? warp : extra);
-    const position_t end     = begin + share + (warp < extra ? 1 : 0);
+    position_t begin = 0;
+    position_t end   = 0;
+    detail::even_share<position_t>::make(diagonal_end - diagonal_begin, 1, WARPS).range(warp, begin, end);
+    begin += diagonal_begin;
+    end += diagonal_begin;
     const position_t segment = merge_path_search<32>(prefix, first_segment, last_segment, begin, lane, warp_count);
     if (lane == 0)
     {

@@ -52,17 +52,9 @@ DeviceSegmentedReduceKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOff
 
   num_segments = count.resolve(num_segments);
   LocalPrefix::resolve(prefix_storage, prefix, lengths, num_segments);
-  const position_t steps  = prefix(num_segments) + num_segments;
-  const bool contiguous   = prefix.contiguous(num_segments);
-  const position_t base   = contiguous && num_segments > 0 ? static_cast<position_t>(d_begin_offsets[0]) : 0;
-  const position_t blocks = static_cast<position_t>(gridDim.x);
-  const position_t block  = static_cast<position_t>(blockIdx.x);
-  const position_t share  = steps / blocks;
-  const position_t extra  = steps % blocks;
-  const position_t first  = block * share + (block < extra ? block : extra);
-  const position_t last   = first + share + (block < extra ? 1 : 0);
-  Agent(temp_storage, d_in, d_out, d_begin_offsets, prefix, num_segments, contiguous, base, op, init)
-    .ConsumeRange(first, last, d_records + 2 * (Policy::BLOCK_THREADS / 32) * block);
+  const auto work = segmented::plan_block(prefix, num_segments, d_begin_offsets);
+  Agent(temp_storage, d_in, d_out, d_begin_offsets, prefix, num_segments, work.contiguous, work.base, op, init)
+    .ConsumeRange(work.first, work.last, d_records + 2 * (Policy::BLOCK_THREADS / 32) * blockIdx.x);
 }
 
 // One block: the records of all warps, in order, folded under the segmented operator; each segment that ends in a
@@ -78,15 +70,7 @@ DeviceSegmentedReduceRecordsKernel(const record<AccumT>* d_records, int num_reco
   const partial_op<ReductionOpT> pop{op};
   FoldT::run(storage, d_records, num_records, op, [&](int, const record<AccumT>& r, const partial<AccumT>& before) {
     // A share's first record: the part of a segment that started before the share and ends in it.
-    const partial<AccumT> whole = pop(before, r.part);
-    if (whole.valid)
-    {
-      d_out[r.segment] = static_cast<OutputT>(whole.value);
-    }
-    else
-    {
-      d_out[r.segment] = static_cast<OutputT>(reduce::empty_result(init));
-    }
+    d_out[r.segment] = segmented::result_of<OutputT>(pop(before, r.part), init);
   });
 }
 

@@ -50,18 +50,10 @@ DeviceSegmentedScanKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOffse
 
   num_segments = count.resolve(num_segments);
   LocalPrefix::resolve(prefix_storage, prefix, lengths, num_segments);
-  const position_t steps  = prefix(num_segments) + num_segments;
-  const bool contiguous   = prefix.contiguous(num_segments);
-  const position_t base   = contiguous && num_segments > 0 ? static_cast<position_t>(d_begin_offsets[0]) : 0;
-  const position_t blocks = static_cast<position_t>(gridDim.x);
-  const position_t block  = static_cast<position_t>(blockIdx.x);
-  const position_t share  = steps / blocks;
-  const position_t extra  = steps % blocks;
-  const position_t first  = block * share + (block < extra ? block : extra);
-  const position_t last   = first + share + (block < extra ? 1 : 0);
-  Agent(temp_storage, d_in, d_out, d_begin_offsets, d_out_begin_offsets, prefix, num_segments, contiguous, base, op,
-        init)
-    .ConsumeRange(first, last, d_records + 2 * (Policy::BLOCK_THREADS / 32) * block);
+  const auto work = segmented::plan_block(prefix, num_segments, d_begin_offsets);
+  Agent(temp_storage, d_in, d_out, d_begin_offsets, d_out_begin_offsets, prefix, num_segments, work.contiguous,
+        work.base, op, init)
+    .ConsumeRange(work.first, work.last, d_records + 2 * (Policy::BLOCK_THREADS / 32) * blockIdx.x);
 }
 
 // One block: the records of all warps, in order; each share's head gets the fold of the records before it (the
