@@ -324,8 +324,9 @@ TEST_CASE("DeviceSegmentedScan takes num_segments from device memory; one graph 
   for (const layout& l : shapes)
   {
     CAPTURE(l.name);
+    // The layout's segments (as many as the items allow), then empty ones up to the bound.
     std::vector<int> h_offsets(l.begin.begin(), l.begin.end());
-    h_offsets.push_back(static_cast<int>(l.end.back()));
+    h_offsets.resize(static_cast<std::size_t>(bound) + 1, static_cast<int>(l.end.back()));
     d_offsets.upload(h_offsets);
     for (const int count : {0, 1, bound / 3 + 1, bound, bound + 5, -3})
     {
@@ -336,7 +337,7 @@ TEST_CASE("DeviceSegmentedScan takes num_segments from device memory; one graph 
       STRATA_TEST_CUDA(cudaGraphLaunch(exec, stream));
       STRATA_TEST_CUDA(cudaStreamSynchronize(stream));
       layout first = l;
-      const auto k = static_cast<std::size_t>(std::clamp(count, 0, bound));
+      const auto k = std::min(static_cast<std::size_t>(std::clamp(count, 0, bound)), l.num_segments());
       first.begin.resize(k);
       first.end.resize(k);
       require_equal(first, d_out.download(), expected(first, h_in, before, nullptr, inclusive<wrapping_plus>{}));

@@ -167,6 +167,11 @@ struct DispatchSegmentedScan
 
     PrefixT prefix{};
     STRATA_RETURN_IF_ERROR(plan.Run(words.get(), scan.get(), d_begin_offsets, prefix, stream));
+    STRATA_RETURN_IF_ERROR(
+      detail::check_launch(Launch(dim3(static_cast<unsigned int>(grid_size)), dim3(Policy::BLOCK_THREADS), stream,
+                                  kernel, d_in, d_out, d_begin_offsets, d_out_begin_offsets, plan.lengths, prefix,
+                                  static_cast<position_t>(num_segments), count, records.get(), op, init),
+                           stream));
     STRATA_RETURN_IF_ERROR(detail::check_launch(
       Launch(dim3(1), dim3(RECORDS_THREADS), stream,
              detail::segmented_scan::DeviceSegmentedScanRecordsKernel<RECORDS_THREADS, AccumT, ScanOpT>,
