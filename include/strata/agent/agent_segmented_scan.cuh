@@ -156,9 +156,10 @@ public:
       {
         head_.part = carry;
       }
-      d_records[0] = head_;
-      d_records[1] = !in_head && walk_.OpenAtEnd() ? RecordT{walk_.end_segment, carry, 0, 0}
-                                                   : RecordT{-1, PartialT{AccumT{}, false, false}, 0, 0};
+      d_records[2 * walk_.warp]     = head_;
+      d_records[2 * walk_.warp + 1] = !in_head && walk_.OpenAtEnd()
+                                      ? RecordT{walk_.end_segment, carry, 0, 0}
+                                      : RecordT{-1, PartialT{AccumT{}, false, false}, 0, 0};
     }
   }
 
