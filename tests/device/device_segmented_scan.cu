@@ -7,6 +7,9 @@
 // keep the output's poison. Also: in place; float sums the same bits run to run; num_segments from device memory
 // (one graph capture replayed over several counts and offset arrays); 64-bit offsets; the single-phase forms; bad
 // input rejected before anything is written.
+// Each layout's outputs are checked item by item on the host (at -O0): 2^21 items a layout, not 2^23.
+#define STRATA_SEGMENT_TEST_ITEMS (std::size_t(1) << 21)
+
 #include <strata/device/device_segmented_scan.cuh>
 #include <strata/execution/policy.cuh>
 

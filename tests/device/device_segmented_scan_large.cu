@@ -1,6 +1,6 @@
 // DeviceSegmentedScan over more than 2^31 items, on int8 values made on the device from a hash of their position:
-// segments given by 64-bit CSR offsets, millions of small ones around a segment of 2^30 items and one of more than
-// 2^31 items (both crossing item 2^31), and scattered begin/end offsets written to packed outputs (the three-offset
+// segments given by 64-bit CSR offsets, 101005 small ones around a segment of 2^30 + 77 items and one of
+// 2^30 + 2^27 + 999 items across item 2^31, and scattered begin/end offsets written to packed outputs (the three-offset
 // form) with a segment across item 2^31; inclusive sums (int32, wrapping) and exclusive maxima, checked against the
 // host in chunks. Apart from device_segmented_scan.cu because its [large] cases need an optimized host build and both
 // offset types (tests/CMakeLists.txt). Each test case says skipped where the device lacks the memory it needs.
@@ -100,13 +100,15 @@ TEST_CASE("DeviceSegmentedScan over more than 2^31 items with 64-bit offsets", "
   STRATA_TEST_SYNC();
   std::mt19937_64 rng = strata_test::make_rng(0x1a5f);
 
-  SECTION("CSR: a segment of 2^30 items and one of more than 2^31, among small ones; inclusive sums (int32)")
+  SECTION("CSR: segments of 2^30 + 77 and 2^30 + 2^27 + 999 items (the second across item 2^31) among small ones; "
+          "inclusive sums (int32)")
   {
     segments s;
     long long at = add_small(s, 0, 100000, rng);
     s.add(at, at + (1LL << 30) + 77);
     at = add_small(s, s.end.back(), 1000, rng);
-    s.add(at, at + static_cast<long long>(TWO31) + 999);
+    s.add(at, at + (1LL << 30) + (1LL << 27) + 999);
+    REQUIRE(at < static_cast<long long>(TWO31));
     REQUIRE(static_cast<std::size_t>(s.end.back()) > TWO31);
     REQUIRE(static_cast<std::size_t>(s.end.back()) < N - 1000);
     add_small(s, s.end.back(), 5, rng);

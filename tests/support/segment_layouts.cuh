@@ -15,10 +15,14 @@ namespace segment_test
 {
 using strata_test::device_buffer;
 
-// The most items one layout reduces (lowered under compute-sanitizer), and the length of its long segments.
+// The most items one layout holds (lowered under compute-sanitizer), and the length of its long segments. A test
+// whose checks walk every item on the host (the scans) may define STRATA_SEGMENT_TEST_ITEMS lower before including.
+#ifndef STRATA_SEGMENT_TEST_ITEMS
+#define STRATA_SEGMENT_TEST_ITEMS (std::size_t(1) << 23)
+#endif
 inline std::size_t budget()
 {
-  return strata_test::capped(std::size_t(1) << 23);
+  return strata_test::capped(STRATA_SEGMENT_TEST_ITEMS);
 }
 inline std::size_t long_length()
 {
