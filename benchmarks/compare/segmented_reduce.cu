@@ -20,6 +20,7 @@
 #include <cub/device/device_segmented_reduce.cuh>
 
 #include "bench_util.cuh"
+#include "segment_cases.cuh"
 
 #include <algorithm>
 #include <cmath>
@@ -32,13 +33,6 @@
 
 namespace
 {
-enum class distribution
-{
-  uniform,
-  power_law,
-  giant_tiny
-};
-
 enum class library
 {
   strata,
@@ -47,95 +41,8 @@ enum class library
   read
 };
 
-// The segment lengths of a case: their distribution and, for uniform and power-law lengths, their mean.
-struct segment_lengths
-{
-  distribution kind;
-  int mean;
-};
-
-std::string case_name(const segment_lengths& lengths)
-{
-  return lengths.kind == distribution::uniform   ? "uniform_" + std::to_string(lengths.mean)
-       : lengths.kind == distribution::power_law ? "power_law_" + std::to_string(lengths.mean)
-                                                 : std::string("giant_tiny");
-}
-
-// Power-law lengths: at most POWER_LAW_MAX, with the exponent whose lengths, rounded down, average POWER_LAW_MEAN at
-// that bound (found by bisection on the mean, the sum over k of P(length >= k)).
-constexpr int POWER_LAW_MAX       = 1 << 20;
-constexpr int POWER_LAW_MEAN      = 64;
-constexpr double POWER_LAW_SLOPE  = 1.791682;
-constexpr int GIANT_TINY_MAX_TINY = 8;
-
-// The i-th of a stream of random words.
-std::uint64_t random_word(std::uint64_t seed, std::uint64_t i)
-{
-  return strata_bench::mix64((i + 1) * 0x9e3779b97f4a7c15ULL ^ seed);
-}
-
-// Appends segments of lengths `length(i)`, i counting the lengths drawn, until they cover the items up to `end`; the
-// last segment is cut to end there.
-template <typename Length>
-void append_segments(std::vector<int>& offsets, std::size_t end, std::uint64_t& drawn, Length length)
-{
-  while (static_cast<std::size_t>(offsets.back()) < end)
-  {
-    const std::size_t left = end - static_cast<std::size_t>(offsets.back());
-    offsets.push_back(offsets.back() + static_cast<int>(std::min<std::uint64_t>(length(drawn++), left)));
-  }
-}
-
-// The offsets of n items in segments of the case's lengths: num_segments + 1 of them, from 0 to n.
-std::vector<int> make_offsets(const segment_lengths& lengths, std::size_t n)
-{
-  std::vector<int> offsets{0};
-  std::uint64_t drawn = 0;
-  if (lengths.kind == distribution::uniform)
-  {
-    const std::uint64_t span = 2 * std::uint64_t(lengths.mean) - 1;
-    append_segments(offsets, n, drawn, [&](std::uint64_t i) {
-      return 1 + random_word(11, i) % span;
-    });
-  }
-  else if (lengths.kind == distribution::power_law)
-  {
-    // Inverse transform sampling of the density x^-slope on [1, max + 1), rounded down.
-    const double exponent = 1.0 - POWER_LAW_SLOPE;
-    const double tail     = 1.0 - std::pow(double(POWER_LAW_MAX) + 1.0, exponent);
-    append_segments(offsets, n, drawn, [&](std::uint64_t i) {
-      const double u = static_cast<double>(random_word(13, i) >> 11) * 0x1p-53;
-      const double x = std::pow(1.0 - u * tail, 1.0 / exponent);
-      return std::clamp<std::uint64_t>(static_cast<std::uint64_t>(x), 1, POWER_LAW_MAX);
-    });
-  }
-  else
-  {
-    // Tiny segments over the first quarter of the items, the giant one over the middle half, tiny ones after it.
-    const auto tiny = [](std::uint64_t i) {
-      return 1 + random_word(17, i) % GIANT_TINY_MAX_TINY;
-    };
-    append_segments(offsets, n / 4, drawn, tiny);
-    offsets.push_back(offsets.back() + static_cast<int>(n / 2));
-    append_segments(offsets, n, drawn, tiny);
-  }
-  return offsets;
-}
-
-// The offsets of the last case asked for: a case's libraries run one after another, and Google Benchmark calls each
-// several times while it sizes the run, so the offsets of a case are drawn once.
-const std::vector<int>& host_offsets(const segment_lengths& lengths, int log2_n)
-{
-  static std::tuple<distribution, int, int> drawn_for{distribution::uniform, 0, -1};
-  static std::vector<int> offsets;
-  const auto wanted = std::make_tuple(lengths.kind, lengths.mean, log2_n);
-  if (wanted != drawn_for)
-  {
-    offsets   = make_offsets(lengths, std::size_t(1) << log2_n);
-    drawn_for = wanted;
-  }
-  return offsets;
-}
+using strata_bench::distribution;
+using strata_bench::segment_lengths;
 
 // The inputs of one case, rotated through more than twice the L2: the items of each set and beside them a copy of the
 // offsets of their own (so that a timed run finds its offsets no more in the L2 than its items); and one library's
@@ -189,31 +96,10 @@ private:
   strata_bench::device_array<int> offsets_;
 };
 
-// Whether strata's sums are CUB's: the same integers, floats within a relative 1e-3.
-template <typename T>
-bool same_sums(const std::vector<T>& strata_sums, const std::vector<T>& cub_sums)
-{
-  for (std::size_t i = 0; i < strata_sums.size(); ++i)
-  {
-    if constexpr (std::is_floating_point<T>::value)
-    {
-      if (!(std::fabs(strata_sums[i] - cub_sums[i]) <= T(1e-3) * std::fabs(cub_sums[i])))
-      {
-        return false;
-      }
-    }
-    else if (strata_sums[i] != cub_sums[i])
-    {
-      return false;
-    }
-  }
-  return true;
-}
-
 template <library LIB, typename T>
 void bench(benchmark::State& state, segment_lengths lengths, int log2_n)
 {
-  const std::vector<int>& offsets = host_offsets(lengths, log2_n);
+  const std::vector<int>& offsets = strata_bench::host_offsets(lengths, log2_n);
   const std::size_t items         = std::size_t(1) << log2_n;
   const std::size_t segments      = offsets.size() - 1;
   const std::size_t in_bytes      = items * sizeof(T);
@@ -258,7 +144,7 @@ void bench(benchmark::State& state, segment_lengths lengths, int log2_n)
       std::vector<T> a(segments), b(segments);
       STRATA_BENCH_CHECK(cudaMemcpy(a.data(), sums.get(), segments * sizeof(T), cudaMemcpyDeviceToHost));
       STRATA_BENCH_CHECK(cudaMemcpy(b.data(), cub_sums.get(), segments * sizeof(T), cudaMemcpyDeviceToHost));
-      if (!same_sums(a, b))
+      if (!strata_bench::same_sums(a, b))
       {
         state.SkipWithError("strata and cub disagree");
       }
@@ -285,13 +171,7 @@ void register_one(const std::string& base, segment_lengths lengths, int log2_n)
 template <typename T>
 void register_cases()
 {
-  const segment_lengths cases[] = {{distribution::uniform, 4},
-                                   {distribution::uniform, 64},
-                                   {distribution::uniform, 4096},
-                                   {distribution::uniform, 1 << 20},
-                                   {distribution::power_law, POWER_LAW_MEAN},
-                                   {distribution::giant_tiny, 0}};
-  for (const segment_lengths& lengths : cases)
+  for (const segment_lengths& lengths : strata_bench::segment_cases())
   {
     for (int log2_n : {20, 24, 28})
     {
@@ -299,8 +179,8 @@ void register_cases()
       {
         continue;
       }
-      const std::string base =
-        "segmented_reduce/" + case_name(lengths) + "/" + strata_bench::type_name<T>() + "/2^" + std::to_string(log2_n);
+      const std::string base = "segmented_reduce/" + strata_bench::case_name(lengths) + "/"
+                             + strata_bench::type_name<T>() + "/2^" + std::to_string(log2_n);
       register_one<library::strata, T>(base, lengths, log2_n);
       register_one<library::cub, T>(base, lengths, log2_n);
       register_one<library::copy, T>(base, lengths, log2_n);

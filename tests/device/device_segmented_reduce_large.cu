@@ -8,6 +8,7 @@
 #include <strata/device/device_segmented_reduce.cuh>
 
 #include "device_launch.cuh"
+#include "large_segments.cuh"
 #include "test_util.cuh"
 
 #include <algorithm>
@@ -22,44 +23,15 @@ namespace
 using u64  = unsigned long long;
 using Pair = strata::KeyValuePair<int, std::int8_t>;
 
-constexpr std::size_t TWO31 = std::size_t(1) << 31;
-
-// The input: just over 2^31 + 2^28 int8 items, 2.25 GiB.
-constexpr std::size_t N = TWO31 + (std::size_t(1) << 28) + 4099;
+using large_test::add_small;
+using large_test::N;
+using large_test::require_device_memory;
+using large_test::segments;
+using large_test::TWO31;
+using large_test::value_of;
 
 // Planted maxima (127, above every hashed value), two of them in one segment: the first is the one ArgMax finds.
 constexpr std::size_t PEAKS[] = {3, TWO31 + 1000, TWO31 + 5000, N - 7};
-
-// The item at position i: in [-100, 100], from a hash of i.
-__host__ __device__ std::int8_t value_of(std::size_t i)
-{
-  std::uint64_t x = (i + 1) * 0x9e3779b97f4a7c15ULL;
-  x ^= x >> 31;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 29;
-  return static_cast<std::int8_t>(static_cast<int>(x % 201) - 100);
-}
-
-__global__ void fill_values(std::int8_t* data, std::size_t n)
-{
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::size_t(gridDim.x) * blockDim.x)
-  {
-    data[i] = value_of(i);
-  }
-}
-
-// Skips the running test case, visibly, where the device has less than `needed` bytes free.
-void require_device_memory(std::size_t needed)
-{
-  std::size_t free_bytes = 0, total_bytes = 0;
-  STRATA_TEST_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
-  if (free_bytes < needed)
-  {
-    STRATA_TEST_SKIP("needs " << (needed >> 20) << " MiB of free device memory; the device has " << (free_bytes >> 20)
-                              << " MiB free of " << (total_bytes >> 20) << " MiB");
-  }
-}
 
 // The input on the device (hashed values and the planted peaks) and a host copy of it.
 struct input
@@ -69,7 +41,7 @@ struct input
 
   input()
   {
-    fill_values<<<4096, 256>>>(device.data(), N);
+    large_test::fill_values<<<4096, 256>>>(device.data(), N);
     STRATA_TEST_SYNC();
     for (const std::size_t p : PEAKS)
     {
@@ -78,36 +50,6 @@ struct input
     host = device.download();
   }
 };
-
-// Segment s is [begin[s], end[s]); end <= begin is empty.
-struct segments
-{
-  std::vector<long long> begin;
-  std::vector<long long> end;
-
-  void add(long long b, long long e)
-  {
-    begin.push_back(b);
-    end.push_back(e);
-  }
-  std::size_t size() const
-  {
-    return begin.size();
-  }
-};
-
-// `count` segments of 0 to 200 items from `at` on; returns where the last ends.
-long long add_small(segments& s, long long at, std::size_t count, std::mt19937_64& rng)
-{
-  std::uniform_int_distribution<long long> length(0, 200);
-  for (std::size_t k = 0; k < count; ++k)
-  {
-    const long long e = at + length(rng);
-    s.add(at, e);
-    at = e;
-  }
-  return at;
-}
 
 // Per segment: the sum of its items (int64), its largest item (lowest() when empty) and the first position of it
 // ({1, lowest()} when empty).
@@ -311,7 +253,7 @@ TEST_CASE("DeviceSegmentedReduce of more than 2^31 segments", "[device][segmente
   require_device_memory(std::size_t(28) << 30);
   const std::int64_t num = static_cast<std::int64_t>(TWO31) + 4099;
   strata_test::device_buffer<std::int8_t> d_in(N);
-  fill_values<<<4096, 256>>>(d_in.data(), N);
+  large_test::fill_values<<<4096, 256>>>(d_in.data(), N);
   STRATA_TEST_SYNC();
   strata_test::device_buffer<std::int8_t> d_out(static_cast<std::size_t>(num));
   // Segments of one item: each sum is its item.

@@ -13,6 +13,8 @@
 // segments, a failing allocator, a stream of another device) throw strata::cuda_error naming
 // strata::segmented_reduce, leave the output untouched and cudaGetLastError() clean.
 #include "support.cuh"
+// after support.cuh
+#include "segments.cuh"
 
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -47,49 +49,9 @@ std::size_t long_length()
 
 // -- segment layouts ---------------------------------------------------------------------------------------------
 
-// n + 1 offsets of n segments: segment s is items [offsets[s], offsets[s + 1]) of the input, empty where the second
-// is not past the first.
-struct layout
-{
-  std::string name;
-  std::vector<long long> offsets;
-
-  std::size_t segments() const
-  {
-    return offsets.size() - 1;
-  }
-  // The items the segments address, and at least one (an input of none would be a null pointer).
-  std::size_t items() const
-  {
-    return static_cast<std::size_t>(std::max(1LL, *std::max_element(offsets.begin(), offsets.end())));
-  }
-};
-
-// Segments of `lengths` one after the other from item `start`.
-layout from_lengths(const std::string& what, long long start, const std::vector<std::size_t>& lengths)
-{
-  layout l{what, {start}};
-  for (const std::size_t length : lengths)
-  {
-    l.offsets.push_back(l.offsets.back() + static_cast<long long>(length));
-  }
-  return l;
-}
-
-// Lengths from `draw()` until they cover `total` items (the last one cut to fit).
-template <typename Draw>
-std::vector<std::size_t> lengths_up_to(std::size_t total, Draw&& draw)
-{
-  std::vector<std::size_t> lengths;
-  std::size_t covered = 0;
-  while (covered < total)
-  {
-    const std::size_t length = std::min<std::size_t>(draw(), total - covered);
-    lengths.push_back(length);
-    covered += length;
-  }
-  return lengths;
-}
+using exec_test::from_lengths;
+using exec_test::layout;
+using exec_test::lengths_up_to;
 
 // `segments` segments over at most `n` items from a random item near the start: lengths of a random mixture, one
 // step in six back to an earlier item (an empty segment, then one that overlaps those before it).

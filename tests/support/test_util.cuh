@@ -595,4 +595,70 @@ struct host_max
   }
 };
 
+// a + b as the device adds: integers wrap (through their unsigned type), anything else adds.
+struct wrapping_plus
+{
+  template <typename T>
+  T operator()(T a, T b) const
+  {
+    if constexpr (std::is_integral<T>::value)
+    {
+      using U = std::make_unsigned_t<T>;
+      return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+    }
+    else
+    {
+      return a + b;
+    }
+  }
+};
+
+// The host's scans of one segment [first, last) into out: from its first item, from init combined with its first
+// item, and (exclusive) from init.
+template <typename OpT>
+struct segment_inclusive_scan
+{
+  OpT op;
+  template <typename InT, typename OutT>
+  void operator()(const InT* first, const InT* last, OutT* out) const
+  {
+    for (const InT* p = first; p != last; ++p, ++out)
+    {
+      *out = p == first ? static_cast<OutT>(*p) : op(out[-1], static_cast<OutT>(*p));
+    }
+  }
+};
+template <typename OpT, typename T>
+struct segment_inclusive_scan_init
+{
+  OpT op;
+  T init;
+  template <typename InT, typename OutT>
+  void operator()(const InT* first, const InT* last, OutT* out) const
+  {
+    OutT acc = static_cast<OutT>(init);
+    for (const InT* p = first; p != last; ++p, ++out)
+    {
+      acc  = op(acc, static_cast<OutT>(*p));
+      *out = acc;
+    }
+  }
+};
+template <typename OpT, typename T>
+struct segment_exclusive_scan
+{
+  OpT op;
+  T init;
+  template <typename InT, typename OutT>
+  void operator()(const InT* first, const InT* last, OutT* out) const
+  {
+    OutT acc = static_cast<OutT>(init);
+    for (const InT* p = first; p != last; ++p, ++out)
+    {
+      *out = acc;
+      acc  = op(acc, static_cast<OutT>(*p));
+    }
+  }
+};
+
 } // namespace strata_test

@@ -2,11 +2,11 @@
 //
 // Segment s is d_in[d_begin_offsets[s], d_end_offsets[s]) (empty where the end is not past the begin), or in the
 // fixed-size forms d_in[s * segment_size, (s + 1) * segment_size); d_out[s] gets its reduction. Segments may lie
-// anywhere, overlap or leave gaps. The work is split evenly over one wave of blocks by items plus segments, so that
-// any mix of lengths (empty, tiny, huge, skewed) takes the time of its total; nothing waits for the host, so a call
-// can be captured into a CUDA graph and replayed with other offsets. The number of segments may lie in device memory
-// (a strata::device_count). As CUB requires, the operator must be associative and commutative; results are the same
-// bits run to run on the same device (floating-point sums included).
+// anywhere, overlap or leave gaps. The work is split evenly over the warps of one wave of blocks by items plus
+// segments, so that any mix of lengths (empty, tiny, huge, skewed) takes the time of its total; nothing waits for the
+// host, so a call can be captured into a CUDA graph and replayed with other offsets. The number of segments may lie
+// in device memory (a strata::device_count). As CUB requires, the operator must be associative and commutative;
+// results are the same bits run to run on the same device (floating-point sums included).
 //
 //   size_t bytes = 0;
 //   strata::DeviceSegmentedReduce::Sum(nullptr, bytes, d_in, d_out, n, d_offsets, d_offsets + 1);   // size query
@@ -20,8 +20,9 @@
 //
 // Empty segments get the initial value (Reduce), 0 (Sum), the type's largest or lowest value (Min, Max), or {1, that
 // value} (ArgMin, ArgMax: the key is the position within the segment), as CUB defines them.
-// Complexity: one read of the items and two of the offsets; four launches (a scan of the lengths and its
-// initialization, the reduction, the segments that cross blocks).
+// Complexity: one read of the items and two of the offsets; up to four kernels (a scan of the lengths and its
+// initialization, none for fixed-size segments or up to 2048 segments; the reduction; the segments that cross warps'
+// shares).
 // Errors (cudaErrorInvalidValue, before anything is launched or written): a negative number of segments or segment
 // size, too small temp_storage_bytes, a null input, output or offset pointer with segments to reduce.
 #pragma once
