@@ -1,0 +1,373 @@
+// AgentSegmentedSort: how DeviceSegmentedSort and DeviceSegmentedRadixSort sort one segment, by its length class.
+//
+// Every sort orders keys by the bits [begin_bit, end_bit) of their radix images (radix_rank_sort_operations.cuh:
+// unsigned images in key order, inverted for descending sorts, -0.0 the image of +0.0) and is stable, so a stable
+// and an unstable segmented sort give the same result, and any two of these sorts agree with a stable radix sort.
+// - tiny segments (up to TINY_LANES x TINY_ITEMS_PER_THREAD keys): a logical warp of TINY_LANES lanes, a merge sort
+//   in registers (WarpMergeSort), 32 / TINY_LANES segments a warp at once;
+// - small segments (up to 32 x SMALL_ITEMS_PER_THREAD keys): a warp, a merge sort in registers;
+// - medium segments (up to BLOCK_THREADS x MEDIUM_ITEMS_PER_THREAD keys): a block, a radix sort in shared memory
+//   (BlockRadixSort), loaded and stored coalesced;
+// - large segments: a block, a least-significant-digit radix sort through global memory, RADIX_BITS a pass: a
+//   histogram of the segment's digits, then tile by tile in order a stable rank of each key (BlockRadixRank) and a
+//   scatter to its digit's next slot.
+#pragma once
+
+#include <strata/block/block_load.cuh>
+#include <strata/block/block_radix_rank.cuh>
+#include <strata/block/block_radix_sort.cuh>
+#include <strata/block/block_scan.cuh>
+#include <strata/block/radix_rank_sort_operations.cuh>
+#include <strata/config.cuh>
+#include <strata/util/ptx.cuh>
+#include <strata/util/type_traits.cuh>
+#include <strata/util/uninitialized.cuh>
+#include <strata/warp/warp_merge_sort.cuh>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+
+// The tunable knobs of the segmented sorts: BLOCK_THREADS threads a block in every kernel; the length classes'
+// logical warps and items per thread (their products are the classes' largest segments); RADIX_BITS a pass of the
+// large segments' sort, in tiles of BLOCK_THREADS x LARGE_ITEMS_PER_THREAD keys.
+template <int BLOCK_THREADS_, int TINY_LANES_, int TINY_ITEMS_PER_THREAD_, int SMALL_ITEMS_PER_THREAD_,
+          int MEDIUM_ITEMS_PER_THREAD_, int LARGE_ITEMS_PER_THREAD_, int RADIX_BITS_>
+struct AgentSegmentedSortPolicy
+{
+  static constexpr int BLOCK_THREADS           = BLOCK_THREADS_;
+  static constexpr int TINY_LANES              = TINY_LANES_;
+  static constexpr int TINY_ITEMS_PER_THREAD   = TINY_ITEMS_PER_THREAD_;
+  static constexpr int SMALL_ITEMS_PER_THREAD  = SMALL_ITEMS_PER_THREAD_;
+  static constexpr int MEDIUM_ITEMS_PER_THREAD = MEDIUM_ITEMS_PER_THREAD_;
+  static constexpr int LARGE_ITEMS_PER_THREAD  = LARGE_ITEMS_PER_THREAD_;
+  static constexpr int RADIX_BITS              = RADIX_BITS_;
+  static constexpr int TINY_MAX                = TINY_LANES * TINY_ITEMS_PER_THREAD;
+  static constexpr int SMALL_MAX               = 32 * SMALL_ITEMS_PER_THREAD;
+  static constexpr int MEDIUM_MAX              = BLOCK_THREADS * MEDIUM_ITEMS_PER_THREAD;
+  static_assert(BLOCK_THREADS % 32 == 0 && 32 % TINY_LANES == 0, "whole warps and logical warps");
+  static_assert(TINY_MAX < SMALL_MAX && SMALL_MAX < MEDIUM_MAX, "the classes grow");
+  static_assert((1 << RADIX_BITS) <= BLOCK_THREADS, "a thread for every digit of a pass");
+};
+
+namespace detail
+{
+namespace segmented_sort
+{
+// The length classes, in the order of their lists.
+enum size_class : int
+{
+  TINY    = 0,
+  SMALL   = 1,
+  MEDIUM  = 2,
+  LARGE   = 3,
+  CLASSES = 4
+};
+
+// A key's radix image restricted to bits [begin_bit, begin_bit + num_bits), shifted down: keys sort by it.
+template <typename KeyT, bool DESCENDING>
+struct key_bits
+{
+  using codec_t = radix_sort::key_codec<KeyT, DESCENDING, radix_sort::no_decomposer>;
+  using image_t = typename codec_t::image_t;
+
+  int begin_bit;
+  int num_bits;
+
+  STRATA_DEVICE STRATA_FORCEINLINE image_t operator()(const KeyT& key) const
+  {
+    if (begin_bit >= codec_t::BITS)
+    {
+      return image_t(0);
+    }
+    const image_t shifted = static_cast<image_t>(codec_t::image(key) >> begin_bit);
+    if (num_bits >= codec_t::BITS)
+    {
+      return shifted;
+    }
+    return static_cast<image_t>(shifted & static_cast<image_t>((image_t(1) << num_bits) - image_t(1)));
+  }
+};
+
+// The merge sorts' order: by key_bits.
+template <typename KeyT, bool DESCENDING>
+struct bits_less
+{
+  key_bits<KeyT, DESCENDING> bits;
+  STRATA_DEVICE STRATA_FORCEINLINE bool operator()(const KeyT& a, const KeyT& b) const
+  {
+    return bits(a) < bits(b);
+  }
+};
+
+// Where a sort reads and writes: keys and values (ValueT NullType: none) of all segments, segment s at
+// [begin[s], end[s]) of each array.
+template <typename KeyT, typename ValueT>
+struct arrays
+{
+  const KeyT* keys_in;
+  KeyT* keys_out;
+  const ValueT* values_in;
+  ValueT* values_out;
+  static constexpr bool KEYS_ONLY = cuda::std::is_same<ValueT, NullType>::value;
+};
+
+// One segment of at most LANES x ITEMS_PER_THREAD keys, sorted by a logical warp of LANES lanes (every lane of it
+// calls; len >= 1). Lane l takes items l * ITEMS_PER_THREAD + j.
+template <int LANES, int ITEMS_PER_THREAD, bool DESCENDING, typename KeyT, typename ValueT>
+struct warp_segment_sort
+{
+  using SortT       = WarpMergeSort<KeyT, ITEMS_PER_THREAD, LANES, ValueT>;
+  using TempStorage = typename SortT::TempStorage;
+
+  static STRATA_DEVICE STRATA_FORCEINLINE void Sort(TempStorage& storage, const arrays<KeyT, ValueT>& a,
+                                                    long long begin, int len, key_bits<KeyT, DESCENDING> bits)
+  {
+    const int lane = static_cast<int>(LaneId() % LANES);
+    KeyT keys[ITEMS_PER_THREAD];
+    ValueT values[ITEMS_PER_THREAD];
+    STRATA_UNROLL
+    for (int j = 0; j < ITEMS_PER_THREAD; ++j)
+    {
+      const int i = lane * ITEMS_PER_THREAD + j;
+      if (i < len)
+      {
+        keys[j] = a.keys_in[begin + i];
+        if constexpr (!arrays<KeyT, ValueT>::KEYS_ONLY)
+        {
+          values[j] = a.values_in[begin + i];
+        }
+      }
+    }
+    const KeyT past{}; // what the items past len become (never stored)
+    if constexpr (arrays<KeyT, ValueT>::KEYS_ONLY)
+    {
+      SortT(storage).Sort(keys, bits_less<KeyT, DESCENDING>{bits}, len, past);
+    }
+    else
+    {
+      SortT(storage).Sort(keys, values, bits_less<KeyT, DESCENDING>{bits}, len, past);
+    }
+    STRATA_UNROLL
+    for (int j = 0; j < ITEMS_PER_THREAD; ++j)
+    {
+      const int i = lane * ITEMS_PER_THREAD + j;
+      if (i < len)
+      {
+        a.keys_out[begin + i] = keys[j];
+        if constexpr (!arrays<KeyT, ValueT>::KEYS_ONLY)
+        {
+          a.values_out[begin + i] = values[j];
+        }
+      }
+    }
+    __syncwarp(LogicalWarpMask<LANES>(LaneId() / LANES)); // the storage is free for the next segment
+  }
+};
+
+// One segment of at most BLOCK_THREADS x ITEMS_PER_THREAD keys, sorted by a block (every thread calls): loaded
+// striped and transposed (blocked, so that the rank order is the input order), the slots past len filled with a key
+// that ranks after every key, radix sorted in shared memory and stored striped.
+template <int BLOCK_THREADS, int ITEMS_PER_THREAD, bool DESCENDING, typename KeyT, typename ValueT>
+struct block_segment_sort
+{
+  using SortT       = BlockRadixSort<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, ValueT>;
+  using LoadKeysT   = BlockLoad<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, BLOCK_LOAD_TRANSPOSE>;
+  using ValueSlotT  = cuda::std::conditional_t<cuda::std::is_same<ValueT, NullType>::value, KeyT, ValueT>;
+  using LoadValuesT = BlockLoad<ValueSlotT, BLOCK_THREADS, ITEMS_PER_THREAD, BLOCK_LOAD_TRANSPOSE>;
+  using codec_t     = radix_sort::key_codec<KeyT, DESCENDING, radix_sort::no_decomposer>;
+
+  union TempStorage
+  {
+    typename SortT::TempStorage sort;
+    typename LoadKeysT::TempStorage load_keys;
+    typename LoadValuesT::TempStorage load_values;
+  };
+
+  static STRATA_DEVICE STRATA_FORCEINLINE void Sort(TempStorage& storage, const arrays<KeyT, ValueT>& a,
+                                                    long long begin, int len, int begin_bit, int end_bit)
+  {
+    KeyT keys[ITEMS_PER_THREAD];
+    ValueT values[ITEMS_PER_THREAD];
+    LoadKeysT(storage.load_keys).Load(a.keys_in + begin, keys, len, codec_t{}.last_key());
+    __syncthreads();
+    if constexpr (!arrays<KeyT, ValueT>::KEYS_ONLY)
+    {
+      LoadValuesT(storage.load_values).Load(a.values_in + begin, values, len);
+      __syncthreads();
+    }
+    if constexpr (DESCENDING)
+    {
+      SortT(storage.sort).SortDescendingBlockedToStriped(keys, values, begin_bit, end_bit);
+    }
+    else
+    {
+      SortT(storage.sort).SortBlockedToStriped(keys, values, begin_bit, end_bit);
+    }
+    STRATA_UNROLL
+    for (int j = 0; j < ITEMS_PER_THREAD; ++j)
+    {
+      const int i = j * BLOCK_THREADS + static_cast<int>(threadIdx.x);
+      if (i < len)
+      {
+        a.keys_out[begin + i] = keys[j];
+        if constexpr (!arrays<KeyT, ValueT>::KEYS_ONLY)
+        {
+          a.values_out[begin + i] = values[j];
+        }
+      }
+    }
+    __syncthreads(); // the storage is free for the next segment
+  }
+};
+
+// One segment of any length, sorted by a block (every thread calls) in passes of RADIX_BITS bits from begin_bit up,
+// through global memory: pass p reads the keys (values) of the pass before (the input for the first) and writes
+// dst(p), the last pass the output; `temp` (keys and values, indexed as the input) takes the passes between. With
+// no bits to sort, the segment is copied.
+template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int RADIX_BITS, bool DESCENDING, typename KeyT, typename ValueT>
+struct block_large_sort
+{
+  static constexpr int TILE       = BLOCK_THREADS * ITEMS_PER_THREAD;
+  static constexpr int BINS       = 1 << RADIX_BITS;
+  static constexpr bool KEYS_ONLY = cuda::std::is_same<ValueT, NullType>::value;
+  using codec_t                   = radix_sort::key_codec<KeyT, DESCENDING, radix_sort::no_decomposer>;
+  using image_t                   = typename codec_t::image_t;
+  using ValueSlotT                = cuda::std::conditional_t<KEYS_ONLY, KeyT, ValueT>;
+  using LoadKeysT                 = BlockLoad<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, BLOCK_LOAD_TRANSPOSE>;
+  using LoadValuesT               = BlockLoad<ValueSlotT, BLOCK_THREADS, ITEMS_PER_THREAD, BLOCK_LOAD_TRANSPOSE>;
+  using RankT                     = BlockRadixRank<BLOCK_THREADS, RADIX_BITS, false>;
+  using ScanT                     = BlockScan<long long, BLOCK_THREADS>;
+  static_assert(RankT::BINS_TRACKED_PER_THREAD == 1, "one digit a thread");
+
+  struct TempStorage
+  {
+    union
+    {
+      typename LoadKeysT::TempStorage load_keys;
+      typename LoadValuesT::TempStorage load_values;
+      typename RankT::TempStorage rank;
+      typename ScanT::TempStorage scan;
+    } alias;
+    unsigned int histogram[BINS];
+    long long next[BINS]; // the digit's next slot in the segment
+    int tile_first[BINS]; // the tile rank of the digit's first key
+  };
+
+  static STRATA_DEVICE STRATA_FORCEINLINE void Sort(TempStorage& storage, const arrays<KeyT, ValueT>& a,
+                                                    KeyT* keys_temp, ValueT* values_temp, long long begin,
+                                                    long long len, int begin_bit, int end_bit)
+  {
+    const int tid    = static_cast<int>(threadIdx.x);
+    const int passes = (end_bit - begin_bit + RADIX_BITS - 1) / RADIX_BITS;
+    if (passes <= 0)
+    {
+      for (long long i = tid; i < len; i += BLOCK_THREADS)
+      {
+        a.keys_out[begin + i] = a.keys_in[begin + i];
+        if constexpr (!KEYS_ONLY)
+        {
+          a.values_out[begin + i] = a.values_in[begin + i];
+        }
+      }
+      return;
+    }
+    const KeyT* keys_src     = a.keys_in;
+    const ValueT* values_src = a.values_in;
+    for (int pass = 0; pass < passes; ++pass)
+    {
+      // The last pass writes the output; the ones before alternate so that it does.
+      const bool to_out   = (passes - 1 - pass) % 2 == 0;
+      KeyT* keys_dst      = to_out ? a.keys_out : keys_temp;
+      ValueT* values_dst  = to_out ? a.values_out : values_temp;
+      const int bit       = begin_bit + pass * RADIX_BITS;
+      const int bits      = end_bit - bit < RADIX_BITS ? end_bit - bit : RADIX_BITS;
+      const auto digit_of = [&](const KeyT& key) {
+        return static_cast<int>(key_bits<KeyT, DESCENDING>{bit, bits}(key));
+      };
+
+      // The segment's digit counts, then each digit's first slot.
+      if (tid < BINS)
+      {
+        storage.histogram[tid] = 0;
+      }
+      __syncthreads();
+      for (long long i = tid; i < len; i += BLOCK_THREADS)
+      {
+        atomicAdd(&storage.histogram[digit_of(keys_src[begin + i])], 1u);
+      }
+      __syncthreads();
+      long long count = tid < BINS ? static_cast<long long>(storage.histogram[tid]) : 0;
+      long long first = 0;
+      ScanT(storage.alias.scan).ExclusiveSum(count, first);
+      if (tid < BINS)
+      {
+        storage.next[tid] = first;
+      }
+      __syncthreads();
+
+      // Tile by tile in order: each key's stable rank by its digit in the tile, then its slot.
+      for (long long tile = 0; tile < len; tile += TILE)
+      {
+        const int valid = len - tile < TILE ? static_cast<int>(len - tile) : TILE;
+        KeyT keys[ITEMS_PER_THREAD];
+        ValueT values[ITEMS_PER_THREAD];
+        LoadKeysT(storage.alias.load_keys).Load(keys_src + begin + tile, keys, valid, codec_t{}.last_key());
+        __syncthreads();
+        if constexpr (!KEYS_ONLY)
+        {
+          LoadValuesT(storage.alias.load_values).Load(values_src + begin + tile, values, valid);
+          __syncthreads();
+        }
+        image_t images[ITEMS_PER_THREAD];
+        STRATA_UNROLL
+        for (int j = 0; j < ITEMS_PER_THREAD; ++j)
+        {
+          images[j] = key_bits<KeyT, DESCENDING>{bit, bits}(keys[j]);
+        }
+        int ranks[ITEMS_PER_THREAD];
+        int digit_first[1];
+        RankT(storage.alias.rank)
+          .RankKeys(images, ranks, BFEDigitExtractor<image_t>(0, static_cast<cuda::std::uint32_t>(bits)), digit_first);
+        if (tid < BINS)
+        {
+          storage.tile_first[tid] = digit_first[0];
+        }
+        __syncthreads();
+        STRATA_UNROLL
+        for (int j = 0; j < ITEMS_PER_THREAD; ++j)
+        {
+          // Past `valid`, the filler keys rank after every key of the tile.
+          if (ranks[j] < valid)
+          {
+            const int d            = static_cast<int>(images[j]);
+            const long long slot   = storage.next[d] + (ranks[j] - storage.tile_first[d]);
+            keys_dst[begin + slot] = keys[j];
+            if constexpr (!KEYS_ONLY)
+            {
+              values_dst[begin + slot] = values[j];
+            }
+          }
+        }
+        __syncthreads();
+        if (tid < BINS)
+        {
+          // The tile's keys of digit tid (the fillers all come last, in the highest digit).
+          const int last_rank = tid + 1 < BINS ? storage.tile_first[tid + 1] : TILE;
+          const int end_rank  = last_rank < valid ? last_rank : valid;
+          const int start     = storage.tile_first[tid] < valid ? storage.tile_first[tid] : valid;
+          storage.next[tid] += end_rank - start;
+        }
+        __syncthreads();
+      }
+      keys_src   = keys_dst;
+      values_src = values_dst;
+    }
+  }
+};
+
+} // namespace segmented_sort
+} // namespace detail
+
+STRATA_NAMESPACE_END

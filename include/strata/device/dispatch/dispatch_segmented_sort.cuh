@@ -1,0 +1,383 @@
+// DispatchSegmentedSort: the kernels of DeviceSegmentedSort and DeviceSegmentedRadixSort and the host closure that
+// sizes, checks and launches them.
+//
+// Six launches, none of which waits for the host: the class counters' reset; a classification of the segments by
+// length into four lists (warp-aggregated appends, so the lists' order varies run to run; every segment is sorted on
+// its own, so the results do not); and one persistent kernel per class (agent/agent_segmented_sort.cuh), each a
+// wave of blocks that reads its list's length when it runs and takes segments from it in turn. The lists are sized
+// by what the segments can hold: at most num_items / (class minimum) segments of a class, non-empty segments only.
+#pragma once
+
+#include <strata/agent/agent_segmented_sort.cuh>
+#include <strata/config.cuh>
+#include <strata/device/dispatch/chained_policy.cuh>
+#include <strata/device/dispatch/tuning/tuning_segmented_sort.cuh>
+#include <strata/util/device.cuh>
+#include <strata/util/double_buffer.cuh>
+#include <strata/util/error.cuh>
+#include <strata/util/temporary_storage.cuh>
+#include <strata/util/uninitialized.cuh>
+
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+namespace segmented_sort
+{
+// The segments of each class: counts[c] of them (as appended; at most capacity[c] are kept), at
+// indices[first[c]] on.
+struct class_lists
+{
+  cuda::std::uint32_t* indices;
+  unsigned int* counts;
+  long long first[CLASSES];
+  long long capacity[CLASSES];
+
+  STRATA_DEVICE STRATA_FORCEINLINE long long count(int c) const
+  {
+    const long long appended = static_cast<long long>(counts[c]);
+    return appended < capacity[c] ? appended : capacity[c];
+  }
+  STRATA_DEVICE STRATA_FORCEINLINE long long segment(int c, long long k) const
+  {
+    return static_cast<long long>(indices[first[c] + k]);
+  }
+};
+
+// The class of a segment of `len` items (-1: empty, nothing to sort).
+template <typename PolicyT>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE int class_of(long long len)
+{
+  return len <= 0                   ? -1
+       : len <= PolicyT::TINY_MAX   ? TINY
+       : len <= PolicyT::SMALL_MAX  ? SMALL
+       : len <= PolicyT::MEDIUM_MAX ? MEDIUM
+                                    : LARGE;
+}
+
+// A segment's first item and length (0 where the end is not past the begin).
+template <typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+STRATA_DEVICE STRATA_FORCEINLINE void bounds_of(BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end, long long s,
+                                                long long& begin, long long& len)
+{
+  begin               = static_cast<long long>(d_begin[s]);
+  const long long end = static_cast<long long>(d_end[s]);
+  len                 = end > begin ? end - begin : 0;
+}
+
+STRATA_KERNELS_BEGIN
+
+// Each warp takes 32 segments at a time and appends each non-empty one to its class's list (one atomic a class a
+// warp).
+template <typename MaxPolicyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedSortPolicy::BLOCK_THREADS) void
+DeviceSegmentedSortClassifyKernel(BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end, long long num_segments,
+                                  class_lists lists)
+{
+  using Policy           = typename MaxPolicyT::ActivePolicy::SegmentedSortPolicy;
+  constexpr int WARPS    = Policy::BLOCK_THREADS / 32;
+  constexpr unsigned ALL = 0xffffffffu;
+  const int lane         = static_cast<int>(threadIdx.x % 32);
+  const long long warp   = static_cast<long long>(blockIdx.x) * WARPS + threadIdx.x / 32;
+  const long long stride = static_cast<long long>(gridDim.x) * WARPS * 32;
+  for (long long base = warp * 32; base < num_segments; base += stride)
+  {
+    const long long s = base + lane;
+    int c             = -1;
+    if (s < num_segments)
+    {
+      long long begin = 0;
+      long long len   = 0;
+      bounds_of(d_begin, d_end, s, begin, len);
+      c = class_of<Policy>(len);
+    }
+    STRATA_UNROLL
+    for (int k = 0; k < CLASSES; ++k)
+    {
+      const unsigned int mask = __ballot_sync(ALL, c == k);
+      if (mask == 0)
+      {
+        continue;
+      }
+      const int leader = __ffs(static_cast<int>(mask)) - 1;
+      unsigned int at  = 0;
+      if (lane == leader)
+      {
+        at = atomicAdd(&lists.counts[k], static_cast<unsigned int>(__popc(mask)));
+      }
+      at = __shfl_sync(ALL, at, leader);
+      if (c == k)
+      {
+        const long long slot = static_cast<long long>(at) + __popc(mask & ((1u << lane) - 1u));
+        if (slot < lists.capacity[k])
+        {
+          lists.indices[lists.first[k] + slot] = static_cast<cuda::std::uint32_t>(s);
+        }
+      }
+    }
+  }
+}
+
+// The tiny (CLASS TINY) or small (SMALL) segments, a logical warp each in turn.
+template <typename MaxPolicyT, int CLASS, bool DESCENDING, typename KeyT, typename ValueT,
+          typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedSortPolicy::BLOCK_THREADS) void
+DeviceSegmentedSortWarpKernel(arrays<KeyT, ValueT> a, BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end,
+                              class_lists lists, int begin_bit, int end_bit)
+{
+  using Policy         = typename MaxPolicyT::ActivePolicy::SegmentedSortPolicy;
+  constexpr int LANES  = CLASS == TINY ? Policy::TINY_LANES : 32;
+  constexpr int ITEMS  = CLASS == TINY ? Policy::TINY_ITEMS_PER_THREAD : Policy::SMALL_ITEMS_PER_THREAD;
+  constexpr int GROUPS = Policy::BLOCK_THREADS / LANES;
+  using SortT          = warp_segment_sort<LANES, ITEMS, DESCENDING, KeyT, ValueT>;
+  __shared__ typename SortT::TempStorage storage[GROUPS];
+
+  const int group       = static_cast<int>(threadIdx.x) / LANES;
+  const long long count = lists.count(CLASS);
+  const key_bits<KeyT, DESCENDING> bits{begin_bit, end_bit - begin_bit};
+  for (long long k = static_cast<long long>(blockIdx.x) * GROUPS + group; k < count;
+       k += static_cast<long long>(gridDim.x) * GROUPS)
+  {
+    long long begin = 0;
+    long long len   = 0;
+    bounds_of(d_begin, d_end, lists.segment(CLASS, k), begin, len);
+    SortT::Sort(storage[group], a, begin, static_cast<int>(len), bits);
+  }
+}
+
+// The medium segments, a block each in turn.
+template <typename MaxPolicyT, bool DESCENDING, typename KeyT, typename ValueT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedSortPolicy::BLOCK_THREADS) void
+DeviceSegmentedSortMediumKernel(arrays<KeyT, ValueT> a, BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end,
+                                class_lists lists, int begin_bit, int end_bit)
+{
+  using Policy = typename MaxPolicyT::ActivePolicy::SegmentedSortPolicy;
+  using SortT  = block_segment_sort<Policy::BLOCK_THREADS, Policy::MEDIUM_ITEMS_PER_THREAD, DESCENDING, KeyT, ValueT>;
+  __shared__ typename SortT::TempStorage storage;
+
+  const long long count = lists.count(MEDIUM);
+  for (long long k = blockIdx.x; k < count; k += gridDim.x)
+  {
+    long long begin = 0;
+    long long len   = 0;
+    bounds_of(d_begin, d_end, lists.segment(MEDIUM, k), begin, len);
+    SortT::Sort(storage, a, begin, static_cast<int>(len), begin_bit, end_bit);
+  }
+}
+
+// The large segments, a block each in turn; passes between the first and the last go through keys_temp and
+// values_temp.
+template <typename MaxPolicyT, bool DESCENDING, typename KeyT, typename ValueT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedSortPolicy::BLOCK_THREADS) void
+DeviceSegmentedSortLargeKernel(arrays<KeyT, ValueT> a, KeyT* keys_temp, ValueT* values_temp,
+                               BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end, class_lists lists, int begin_bit,
+                               int end_bit)
+{
+  using Policy = typename MaxPolicyT::ActivePolicy::SegmentedSortPolicy;
+  using SortT  = block_large_sort<Policy::BLOCK_THREADS, Policy::LARGE_ITEMS_PER_THREAD, Policy::RADIX_BITS, DESCENDING,
+                                 KeyT, ValueT>;
+  __shared__ typename SortT::TempStorage storage;
+
+  const long long count = lists.count(LARGE);
+  for (long long k = blockIdx.x; k < count; k += gridDim.x)
+  {
+    long long begin = 0;
+    long long len   = 0;
+    bounds_of(d_begin, d_end, lists.segment(LARGE, k), begin, len);
+    SortT::Sort(storage, a, keys_temp, values_temp, begin, len, begin_bit, end_bit);
+    __syncthreads();
+  }
+}
+
+// No bits to sort by: each segment copied by a block, in turn.
+template <typename MaxPolicyT, typename KeyT, typename ValueT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedSortPolicy::BLOCK_THREADS) void
+DeviceSegmentedSortCopyKernel(arrays<KeyT, ValueT> a, BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end,
+                              long long num_segments)
+{
+  using Policy = typename MaxPolicyT::ActivePolicy::SegmentedSortPolicy;
+  for (long long s = blockIdx.x; s < num_segments; s += gridDim.x)
+  {
+    long long begin = 0;
+    long long len   = 0;
+    bounds_of(d_begin, d_end, s, begin, len);
+    for (long long i = threadIdx.x; i < len; i += Policy::BLOCK_THREADS)
+    {
+      a.keys_out[begin + i] = a.keys_in[begin + i];
+      if constexpr (!arrays<KeyT, ValueT>::KEYS_ONLY)
+      {
+        a.values_out[begin + i] = a.values_in[begin + i];
+      }
+    }
+  }
+}
+
+STRATA_KERNELS_END
+} // namespace segmented_sort
+} // namespace detail
+
+// The dispatch closure of the segmented sorts: sorts each segment [d_begin_offsets[s], d_end_offsets[s]) of the keys
+// (and values; ValueT NullType: none) by bits [begin_bit, end_bit), stably. In/out forms (is_overwrite_okay false):
+// from d_buffers[0] to d_buffers[1], the passes between through temporary storage; DoubleBuffer forms: from the
+// current buffers into the ones the passes end in, both used, the selectors set to it.
+template <bool DESCENDING, typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
+          typename PolicyHub = detail::segmented_sort::policy_hub<KeyT, ValueT>>
+struct DispatchSegmentedSort
+{
+  void* d_temp_storage;
+  size_t& temp_storage_bytes;
+  DoubleBuffer<KeyT>& d_keys;
+  DoubleBuffer<ValueT>& d_values;
+  long long num_items;
+  long long num_segments;
+  BeginOffsetIteratorT d_begin_offsets;
+  EndOffsetIteratorT d_end_offsets;
+  int begin_bit;
+  int end_bit;
+  bool is_overwrite_okay;
+  cudaStream_t stream;
+  int device;
+  int ptx_version;
+
+  using MaxPolicy                 = typename PolicyHub::MaxPolicy;
+  static constexpr bool KEYS_ONLY = cuda::std::is_same<ValueT, NullType>::value;
+
+  template <typename ActivePolicyT>
+  cudaError_t Invoke()
+  {
+    using Policy = typename ActivePolicyT::SegmentedSortPolicy;
+    using detail::segmented_sort::CLASSES;
+    namespace ss = detail::segmented_sort;
+
+    const int passes = (end_bit - begin_bit + Policy::RADIX_BITS - 1) / Policy::RADIX_BITS;
+    const bool work  = num_items > 0 && num_segments > 0 && passes > 0;
+
+    // The lists: non-empty segments only, each class at most num_items / (its smallest length) of them.
+    detail::segmented_sort::class_lists lists{};
+    const long long smallest[CLASSES] = {1, Policy::TINY_MAX + 1, Policy::SMALL_MAX + 1, Policy::MEDIUM_MAX + 1};
+    long long total                   = 0;
+    for (int c = 0; c < CLASSES; ++c)
+    {
+      const long long most = work ? num_items / smallest[c] : 0;
+      lists.capacity[c]    = most < num_segments ? most : num_segments;
+      lists.first[c]       = total;
+      total += lists.capacity[c];
+    }
+    // The large segments' passes between the first and the last, where no DoubleBuffer takes them.
+    const bool third_buffer = work && !is_overwrite_okay && passes >= 2 && lists.capacity[ss::LARGE] > 0;
+
+    detail::temporary_storage::layout<4> layout;
+    auto indices  = layout.get_slot(0)->create_alias<cuda::std::uint32_t>(static_cast<size_t>(total));
+    auto counts   = layout.get_slot(1)->create_alias<unsigned int>(work ? CLASSES : 0);
+    auto keys_tmp = layout.get_slot(2)->create_alias<KeyT>(third_buffer ? static_cast<size_t>(num_items) : 0);
+    auto values_tmp =
+      layout.get_slot(3)->create_alias<ValueT>(third_buffer && !KEYS_ONLY ? static_cast<size_t>(num_items) : 0);
+    bool mapped = false;
+    STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
+    if (!mapped)
+    {
+      return cudaSuccess;
+    }
+
+    // Where the result goes: the output of the in/out forms; for the DoubleBuffer forms the buffer that one move per
+    // pass ends in (the current one where no bits are sorted).
+    const int key_result    = is_overwrite_okay ? (d_keys.selector ^ (passes & 1)) : 1;
+    const int value_result  = is_overwrite_okay ? (d_values.selector ^ (passes & 1)) : 1;
+    KeyT* const keys_in     = d_keys.d_buffers[is_overwrite_okay ? d_keys.selector : 0];
+    ValueT* const values_in = d_values.d_buffers[is_overwrite_okay ? d_values.selector : 0];
+    if (!work)
+    {
+      // Nothing to sort (no bits: every segment keeps its order): the in/out forms copy the segments.
+      if (!is_overwrite_okay && num_items > 0 && num_segments > 0)
+      {
+        return CopySegments<ActivePolicyT>(keys_in, d_keys.d_buffers[1], values_in, d_values.d_buffers[1]);
+      }
+      return cudaSuccess;
+    }
+    if (is_overwrite_okay)
+    {
+      d_keys.selector   = key_result;
+      d_values.selector = value_result;
+    }
+    const detail::segmented_sort::arrays<KeyT, ValueT> a{keys_in, d_keys.d_buffers[key_result], values_in,
+                                                         d_values.d_buffers[value_result]};
+    KeyT* const keys_between     = third_buffer ? keys_tmp.get() : d_keys.d_buffers[key_result ^ 1];
+    ValueT* const values_between = third_buffer ? values_tmp.get() : d_values.d_buffers[value_result ^ 1];
+    lists.indices                = indices.get();
+    lists.counts                 = counts.get();
+
+    STRATA_RETURN_IF_ERROR(cudaMemsetAsync(lists.counts, 0, CLASSES * sizeof(unsigned int), stream));
+    STRATA_RETURN_IF_ERROR(LaunchWave<ActivePolicyT>(
+      detail::segmented_sort::DeviceSegmentedSortClassifyKernel<MaxPolicy, BeginOffsetIteratorT, EndOffsetIteratorT>,
+      (num_segments + Policy::BLOCK_THREADS - 1) / Policy::BLOCK_THREADS, d_begin_offsets, d_end_offsets, num_segments,
+      lists));
+    STRATA_RETURN_IF_ERROR(LaunchWave<ActivePolicyT>(
+      detail::segmented_sort::DeviceSegmentedSortWarpKernel<MaxPolicy, ss::TINY, DESCENDING, KeyT, ValueT,
+                                                            BeginOffsetIteratorT, EndOffsetIteratorT>,
+      lists.capacity[ss::TINY], a, d_begin_offsets, d_end_offsets, lists, begin_bit, end_bit));
+    STRATA_RETURN_IF_ERROR(LaunchWave<ActivePolicyT>(
+      detail::segmented_sort::DeviceSegmentedSortWarpKernel<MaxPolicy, ss::SMALL, DESCENDING, KeyT, ValueT,
+                                                            BeginOffsetIteratorT, EndOffsetIteratorT>,
+      lists.capacity[ss::SMALL], a, d_begin_offsets, d_end_offsets, lists, begin_bit, end_bit));
+    STRATA_RETURN_IF_ERROR(LaunchWave<ActivePolicyT>(
+      detail::segmented_sort::DeviceSegmentedSortMediumKernel<MaxPolicy, DESCENDING, KeyT, ValueT, BeginOffsetIteratorT,
+                                                              EndOffsetIteratorT>,
+      lists.capacity[ss::MEDIUM], a, d_begin_offsets, d_end_offsets, lists, begin_bit, end_bit));
+    return LaunchWave<ActivePolicyT>(detail::segmented_sort::DeviceSegmentedSortLargeKernel<
+                                       MaxPolicy, DESCENDING, KeyT, ValueT, BeginOffsetIteratorT, EndOffsetIteratorT>,
+                                     lists.capacity[ss::LARGE], a, keys_between, values_between, d_begin_offsets,
+                                     d_end_offsets, lists, begin_bit, end_bit);
+  }
+
+  // Launches `kernel` on one wave of blocks, or on fewer where `most_blocks` (the most the work can use) is fewer;
+  // nothing where it is 0.
+  template <typename ActivePolicyT, typename KernelT, typename... Args>
+  cudaError_t LaunchWave(KernelT kernel, long long most_blocks, Args... args)
+  {
+    using Policy = typename ActivePolicyT::SegmentedSortPolicy;
+    if (most_blocks <= 0)
+    {
+      return cudaSuccess;
+    }
+    size_t wave = 0;
+    STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, Policy::BLOCK_THREADS, device));
+    const long long grid = most_blocks < static_cast<long long>(wave) ? most_blocks : static_cast<long long>(wave);
+    return detail::check_launch(
+      Launch(dim3(static_cast<unsigned int>(grid)), dim3(Policy::BLOCK_THREADS), stream, kernel, args...), stream);
+  }
+
+  // No bits to sort by: the in/out forms' segments copied as they are (every segment's sort is the identity).
+  template <typename ActivePolicyT>
+  cudaError_t CopySegments(const KeyT* keys_in, KeyT* keys_out, const ValueT* values_in, ValueT* values_out)
+  {
+    return LaunchWave<ActivePolicyT>(
+      detail::segmented_sort::DeviceSegmentedSortCopyKernel<MaxPolicy, KeyT, ValueT, BeginOffsetIteratorT,
+                                                            EndOffsetIteratorT>,
+      num_segments, detail::segmented_sort::arrays<KeyT, ValueT>{keys_in, keys_out, values_in, values_out},
+      d_begin_offsets, d_end_offsets, num_segments);
+  }
+
+  // Picks the policy for the current device's PTX version and runs (or sizes) the sort.
+  static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
+                              DoubleBuffer<ValueT>& d_values, long long num_items, long long num_segments,
+                              BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit,
+                              int end_bit, bool is_overwrite_okay, cudaStream_t stream)
+  {
+    int device      = 0;
+    int ptx_version = 0;
+    STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
+    DispatchSegmentedSort closure{d_temp_storage,  temp_storage_bytes, d_keys,
+                                  d_values,        num_items,          num_segments,
+                                  d_begin_offsets, d_end_offsets,      begin_bit,
+                                  end_bit,         is_overwrite_okay,  stream,
+                                  device,          ptx_version};
+    return MaxPolicy::Invoke(ptx_version, closure);
+  }
+};
+
+STRATA_NAMESPACE_END
