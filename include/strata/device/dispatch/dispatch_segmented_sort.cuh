@@ -306,6 +306,8 @@ struct DispatchSegmentedSort
     }
     const detail::segmented_sort::arrays<KeyT, ValueT> a{keys_in, d_keys.d_buffers[key_result], values_in,
                                                          d_values.d_buffers[value_result]};
+    // The large segments' passes between the first and the last: the third buffer, or the DoubleBuffer's other half
+    // (in the in/out forms without a third buffer, no pass goes between: one pass or no large segment).
     KeyT* const keys_between     = third_buffer ? keys_tmp.get() : d_keys.d_buffers[key_result ^ 1];
     ValueT* const values_between = third_buffer ? values_tmp.get() : d_values.d_buffers[value_result ^ 1];
     lists.indices                = indices.get();
