@@ -41,33 +41,8 @@ enum class library
 using strata_bench::distribution;
 using strata_bench::no_values;
 using strata_bench::segment_lengths;
+using strata_bench::sort_outputs;
 using KeyT = std::uint32_t;
-
-// The outputs of one library's sort: keys, and values unless ValueT is no_values.
-template <typename ValueT>
-struct sort_outputs
-{
-  static constexpr bool HAS_VALUES = !std::is_same<ValueT, no_values>::value;
-
-  explicit sort_outputs(std::size_t n)
-      : n_(n)
-      , keys(n)
-      , values(HAS_VALUES ? n : 0)
-  {}
-
-  void poison(int byte)
-  {
-    STRATA_BENCH_CHECK(cudaMemset(keys.get(), byte, n_ * sizeof(KeyT)));
-    if constexpr (HAS_VALUES)
-    {
-      STRATA_BENCH_CHECK(cudaMemset(values.get(), byte, n_ * sizeof(ValueT)));
-    }
-  }
-
-  std::size_t n_;
-  strata_bench::device_array<KeyT> keys;
-  strata_bench::device_array<ValueT> values;
-};
 
 // The inputs of one case, rotated through more than twice the L2: the keys (and values) of each set and beside them a
 // copy of the offsets of their own; and one library's call on input set `turn`, both phases (the size query costs no
@@ -90,11 +65,12 @@ public:
   }
 
   template <library LIB>
-  cudaError_t run(void* d_temp, std::size_t& bytes, std::size_t turn, sort_outputs<ValueT>& out, cudaStream_t s) const
+  cudaError_t run(void* d_temp, std::size_t& bytes, std::size_t turn, sort_outputs<KeyT, ValueT>& out,
+                  cudaStream_t s) const
   {
     const int* d_offsets = offsets_at(turn);
     const int n          = static_cast<int>(in_.size());
-    if constexpr (!sort_outputs<ValueT>::HAS_VALUES)
+    if constexpr (!sort_outputs<KeyT, ValueT>::HAS_VALUES)
     {
       if constexpr (LIB == library::strata)
       {
@@ -135,9 +111,10 @@ private:
 
 // "" where strata's sort of input set 0 (`strata_timed`, into `out`) equals cub's bit for bit, else what differs.
 template <typename ValueT, typename Timed>
-std::string validate(const workload<ValueT>& work, Timed& strata_timed, sort_outputs<ValueT>& out, std::size_t items)
+std::string validate(const workload<ValueT>& work, Timed& strata_timed, sort_outputs<KeyT, ValueT>& out,
+                     std::size_t items)
 {
-  sort_outputs<ValueT> cub_out(items);
+  sort_outputs<KeyT, ValueT> cub_out(items);
   const auto cub_run = [&](void* d_temp, std::size_t& bytes, std::size_t turn, cudaStream_t s) {
     return work.template run<library::cub>(d_temp, bytes, turn, cub_out, s);
   };
@@ -153,7 +130,7 @@ std::string validate(const workload<ValueT>& work, Timed& strata_timed, sort_out
     return "strata and cub disagree: " + std::to_string(keys.count) + " keys differ, the first at "
          + std::to_string(keys.first);
   }
-  if constexpr (sort_outputs<ValueT>::HAS_VALUES)
+  if constexpr (sort_outputs<KeyT, ValueT>::HAS_VALUES)
   {
     const strata_bench::differences values = strata_bench::compare_bits(out.values.get(), cub_out.values.get(), items);
     if (values.count > 0)
@@ -168,7 +145,7 @@ std::string validate(const workload<ValueT>& work, Timed& strata_timed, sort_out
 template <library LIB, typename ValueT>
 void bench(benchmark::State& state, const std::string& name, segment_lengths lengths, int log2_n)
 {
-  constexpr bool HAS_VALUES       = sort_outputs<ValueT>::HAS_VALUES;
+  constexpr bool HAS_VALUES       = sort_outputs<KeyT, ValueT>::HAS_VALUES;
   const std::vector<int>& offsets = strata_bench::host_offsets(lengths, log2_n);
   const std::size_t items         = std::size_t(1) << log2_n;
   const std::size_t segments      = offsets.size() - 1;
@@ -183,7 +160,7 @@ void bench(benchmark::State& state, const std::string& name, segment_lengths len
   else
   {
     const workload<ValueT> work(offsets);
-    sort_outputs<ValueT> out(items);
+    sort_outputs<KeyT, ValueT> out(items);
     const auto run = [&](void* d_temp, std::size_t& bytes, std::size_t turn, cudaStream_t s) {
       return work.template run<LIB>(d_temp, bytes, turn, out, s);
     };
