@@ -23,12 +23,14 @@
 //   and partial ranges of int8, uint64, float and double keys;
 // - 64-bit offsets and offsets from Thrust iterators; num_segments 0, num_items 0 and all segments empty (nothing
 //   written; one byte of temporary storage asked, and null pointers accepted, where there are no items or no
-//   segments); bad input rejected with cudaErrorInvalidValue before anything is written.
+//   segments); bad input rejected with cudaErrorInvalidValue before anything is written; the single-phase forms
+//   (no environment, a stream, strata::par.on(stream)).
 // Each layout's outputs are checked item by item on the host (at -O0): 2^20 items a layout.
 #define STRATA_SEGMENT_TEST_ITEMS (std::size_t(1) << 20)
 
 #include <strata/device/device_segmented_radix_sort.cuh>
 #include <strata/device/device_segmented_sort.cuh>
+#include <strata/execution/policy.cuh>
 
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
@@ -1063,4 +1065,74 @@ TEST_CASE("DeviceSegmentedSort and DeviceSegmentedRadixSort reject bad input bef
   STRATA_REQUIRE_EQUAL_VECTORS(values_current.download(), h_values);
   CHECK(keys.selector == 0);
   CHECK(values.selector == 0);
+}
+
+TEST_CASE("DeviceSegmentedSort's single-phase forms: no environment, a stream, strata::par.on(stream)",
+          "[device][segmented_sort][single_phase]")
+{
+  const sort_input<std::uint32_t> in(key_kind::mixed, 0x55f0);
+  cudaStream_t stream = nullptr;
+  STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  const auto policy = strata::par.on(stream);
+  int run           = 0;
+  for (const layout& l : edge_layouts<std::uint32_t, int>({20011}, 0x55f1))
+  {
+    const auto num_segments = static_cast<long long>(l.num_segments());
+    const auto num_items    = static_cast<long long>(l.items());
+    const device_offsets<int> offsets(l);
+    const std::size_t n = l.items() + TAIL;
+    INFO(describe(l, in.kind, all_bits<std::uint32_t>(false)));
+    const std::vector<long long> up   = reference_sources(l, in.keys, all_bits<std::uint32_t>(false), n);
+    const std::vector<long long> down = reference_sources(l, in.keys, all_bits<std::uint32_t>(true), n);
+
+    device_buffer<std::uint32_t> keys_out(n);
+    device_buffer<int> values_out(n);
+    const std::vector<std::uint32_t> keys_before = keys_out.download();
+    const std::vector<int> values_before         = values_out.download();
+    switch (run++ % 3)
+    {
+      case 0:
+        STRATA_TEST_CUDA(strata::DeviceSegmentedSort::SortKeys(in.d_keys.data(), keys_out.data(), num_items,
+                                                               num_segments, offsets.begin(), offsets.end()));
+        STRATA_TEST_CUDA(cudaDeviceSynchronize());
+        require_items("keys", l, keys_out.download(), expected(up, in.keys, keys_before));
+        break;
+      case 1:
+        STRATA_TEST_CUDA(
+          strata::DeviceSegmentedSort::StableSortPairsDescending(in.d_keys.data(), keys_out.data(), in.d_values.data(),
+                                                                 values_out.data(), num_items, num_segments,
+                                                                 offsets.begin(), offsets.end(), stream));
+        STRATA_TEST_CUDA(cudaStreamSynchronize(stream));
+        require_items("keys", l, keys_out.download(), expected(down, in.keys, keys_before));
+        require_items("values", l, values_out.download(), expected(down, in.values, values_before));
+        break;
+      default:
+      {
+        // The DoubleBuffer form: the input copied into one buffer, the other poisoned.
+        device_buffer<std::uint32_t> keys_current(in.keys);
+        device_buffer<int> values_current(in.values);
+        strata::DoubleBuffer<std::uint32_t> keys(keys_current.data(), keys_out.data());
+        strata::DoubleBuffer<int> values(values_current.data(), values_out.data());
+        STRATA_TEST_CUDA(strata::DeviceSegmentedSort::SortPairs(keys, values, num_items, num_segments, offsets.begin(),
+                                                                offsets.end(), policy));
+        STRATA_TEST_CUDA(cudaStreamSynchronize(stream));
+        const auto result_keys   = keys.selector == 0 ? keys_current.download() : keys_out.download();
+        const auto result_values = values.selector == 0 ? values_current.download() : values_out.download();
+        for (long long s = 0; s < num_segments; ++s)
+        {
+          for (long long i = l.begin[s]; i < l.begin[s] + static_cast<long long>(l.length(s)); ++i)
+          {
+            if (result_keys[i] != in.keys[up[i]] || result_values[i] != in.values[up[i]])
+            {
+              FAIL_CHECK("item " << i << where(l, static_cast<std::size_t>(i)) << ": wrong key or value");
+              s = num_segments;
+              break;
+            }
+          }
+        }
+        break;
+      }
+    }
+  }
+  STRATA_TEST_CUDA(cudaStreamDestroy(stream));
 }

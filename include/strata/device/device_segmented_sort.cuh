@@ -4,10 +4,16 @@
 //
 //   strata::DeviceSegmentedSort::SortPairs(d_temp, bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, n, m,
 //                                          d_offsets, d_offsets + 1, stream);
+//
+// Every call also has a single-phase form, without the temporary-storage arguments, whose last argument (defaulted)
+// is a stream or a policy (strata/device/dispatch/single_phase.cuh):
+//
+//   strata::DeviceSegmentedSort::SortKeys(d_keys_in, d_keys_out, n, m, d_offsets, d_offsets + 1, strata::par.on(s));
 #pragma once
 
 #include <strata/config.cuh>
 #include <strata/device/device_segmented_radix_sort.cuh>
+#include <strata/device/dispatch/single_phase.cuh>
 #include <strata/nvtx.cuh>
 #include <strata/util/double_buffer.cuh>
 #include <strata/util/uninitialized.cuh>
@@ -60,8 +66,8 @@ private:
   }
 
 public:
-// NAME: the entry point; DESCENDING: its order; each has the in/out and the DoubleBuffer forms, keys only (KEYS)
-// and with values (PAIRS).
+// NAME: the entry point; DESCENDING: its order; each has the in/out and the DoubleBuffer forms, two-phase and
+// single-phase, keys only (KEYS) and with values (PAIRS).
 #define STRATA_SEGMENTED_SORT_KEYS(NAME, DESCENDING)                                                                 \
   template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>                               \
   static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out, \
@@ -80,6 +86,24 @@ public:
     STRATA_NVTX_RANGE("strata::DeviceSegmentedSort::" #NAME);                                                        \
     return keys<DESCENDING>(d_temp_storage, temp_storage_bytes, d_keys, num_items, num_segments, d_begin_offsets,    \
                             d_end_offsets, stream);                                                                  \
+  }                                                                                                                  \
+  template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,                               \
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                                  \
+  static cudaError_t NAME(const KeyT* d_keys_in, KeyT* d_keys_out, long long num_items, long long num_segments,      \
+                          BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,                    \
+                          const EnvT& env = {})                                                                      \
+  {                                                                                                                  \
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_keys_in, d_keys_out, num_items,           \
+                                     num_segments, d_begin_offsets, d_end_offsets);                                  \
+  }                                                                                                                  \
+  template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,                               \
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                                  \
+  static cudaError_t NAME(DoubleBuffer<KeyT>& d_keys, long long num_items, long long num_segments,                   \
+                          BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,                    \
+                          const EnvT& env = {})                                                                      \
+  {                                                                                                                  \
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_keys, num_items, num_segments,            \
+                                     d_begin_offsets, d_end_offsets);                                                \
   }
 #define STRATA_SEGMENTED_SORT_PAIRS(NAME, DESCENDING)                                                                \
   template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>              \
@@ -101,6 +125,24 @@ public:
     STRATA_NVTX_RANGE("strata::DeviceSegmentedSort::" #NAME);                                                        \
     return pairs<DESCENDING>(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, num_segments,          \
                              d_begin_offsets, d_end_offsets, stream);                                                \
+  }                                                                                                                  \
+  template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,              \
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                                  \
+  static cudaError_t NAME(const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,  \
+                          long long num_items, long long num_segments, BeginOffsetIteratorT d_begin_offsets,         \
+                          EndOffsetIteratorT d_end_offsets, const EnvT& env = {})                                    \
+  {                                                                                                                  \
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_keys_in, d_keys_out, d_values_in,         \
+                                     d_values_out, num_items, num_segments, d_begin_offsets, d_end_offsets);         \
+  }                                                                                                                  \
+  template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,              \
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                                  \
+  static cudaError_t NAME(DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, long long num_items,           \
+                          long long num_segments, BeginOffsetIteratorT d_begin_offsets,                              \
+                          EndOffsetIteratorT d_end_offsets, const EnvT& env = {})                                    \
+  {                                                                                                                  \
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_keys, d_values, num_items, num_segments,  \
+                                     d_begin_offsets, d_end_offsets);                                                \
   }
 
   STRATA_SEGMENTED_SORT_KEYS(SortKeys, false)
