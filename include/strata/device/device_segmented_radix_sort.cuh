@@ -13,6 +13,12 @@
 //   cudaMalloc(&d_temp, bytes);
 //   strata::DeviceSegmentedRadixSort::SortKeys(d_temp, bytes, d_keys_in, d_keys_out, n, m, d_offsets, d_offsets + 1);
 //
+// Every call also has a single-phase form, without the temporary-storage arguments, whose last argument (defaulted)
+// is a stream or a policy, with or without the bit range:
+//
+//   strata::DeviceSegmentedRadixSort::SortKeys(d_keys_in, d_keys_out, n, m, d_offsets, d_offsets + 1, 0, 16,
+//                                              strata::par.on(stream));
+//
 // The DoubleBuffer forms use both buffers of each pair and leave the result in the one their selector names after
 // the call. Temporary storage: the segment lists (4-byte indices: at most four a segment and about 1.07 an item,
 // whichever is fewer), and for the in/out forms with more items than a block's sort one more copy of the keys (and
@@ -24,6 +30,7 @@
 
 #include <strata/config.cuh>
 #include <strata/device/dispatch/dispatch_segmented_sort.cuh>
+#include <strata/device/dispatch/single_phase.cuh>
 #include <strata/nvtx.cuh>
 #include <strata/util/double_buffer.cuh>
 #include <strata/util/uninitialized.cuh>
@@ -209,6 +216,92 @@ struct DeviceSegmentedRadixSort
                                               num_segments, d_begin_offsets, d_end_offsets, begin_bit, end_bit, true,
                                               stream);
   }
+
+  // The single-phase forms (strata/device/dispatch/single_phase.cuh): every entry point without the
+  // temporary-storage arguments, over all bits or bits [begin_bit, end_bit), its last argument (defaulted) a stream or
+  // a policy.
+#define STRATA_SEGMENTED_RADIX_SORT_KEYS(NAME)                                                                   \
+  template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,                           \
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                              \
+  static cudaError_t NAME(const KeyT* d_keys_in, KeyT* d_keys_out, long long num_items, long long num_segments,  \
+                          BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit, \
+                          int end_bit, const EnvT& env = {})                                                     \
+  {                                                                                                              \
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_keys_in, d_keys_out, num_items,       \
+                                     num_segments, d_begin_offsets, d_end_offsets, begin_bit, end_bit);          \
+  }                                                                                                              \
+  template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,                           \
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                              \
+  static cudaError_t NAME(const KeyT* d_keys_in, KeyT* d_keys_out, long long num_items, long long num_segments,  \
+                          BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,                \
+                          const EnvT& env = {})                                                                  \
+  {                                                                                                              \
+    return NAME(d_keys_in, d_keys_out, num_items, num_segments, d_begin_offsets, d_end_offsets, 0,               \
+                static_cast<int>(sizeof(KeyT) * 8), env);                                                        \
+  }                                                                                                              \
+  template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,                           \
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                              \
+  static cudaError_t NAME(DoubleBuffer<KeyT>& d_keys, long long num_items, long long num_segments,               \
+                          BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit, \
+                          int end_bit, const EnvT& env = {})                                                     \
+  {                                                                                                              \
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_keys, num_items, num_segments,        \
+                                     d_begin_offsets, d_end_offsets, begin_bit, end_bit);                        \
+  }                                                                                                              \
+  template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,                           \
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                              \
+  static cudaError_t NAME(DoubleBuffer<KeyT>& d_keys, long long num_items, long long num_segments,               \
+                          BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,                \
+                          const EnvT& env = {})                                                                  \
+  {                                                                                                              \
+    return NAME(d_keys, num_items, num_segments, d_begin_offsets, d_end_offsets, 0,                              \
+                static_cast<int>(sizeof(KeyT) * 8), env);                                                        \
+  }
+#define STRATA_SEGMENTED_RADIX_SORT_PAIRS(NAME)                                                                        \
+  template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,                \
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                                    \
+  static cudaError_t NAME(const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,    \
+                          long long num_items, long long num_segments, BeginOffsetIteratorT d_begin_offsets,           \
+                          EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit, const EnvT& env = {})          \
+  {                                                                                                                    \
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_keys_in, d_keys_out, d_values_in,           \
+                                     d_values_out, num_items, num_segments, d_begin_offsets, d_end_offsets, begin_bit, \
+                                     end_bit);                                                                         \
+  }                                                                                                                    \
+  template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,                \
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                                    \
+  static cudaError_t NAME(const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,    \
+                          long long num_items, long long num_segments, BeginOffsetIteratorT d_begin_offsets,           \
+                          EndOffsetIteratorT d_end_offsets, const EnvT& env = {})                                      \
+  {                                                                                                                    \
+    return NAME(d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, num_segments, d_begin_offsets,            \
+                d_end_offsets, 0, static_cast<int>(sizeof(KeyT) * 8), env);                                            \
+  }                                                                                                                    \
+  template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,                \
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                                    \
+  static cudaError_t NAME(DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, long long num_items,             \
+                          long long num_segments, BeginOffsetIteratorT d_begin_offsets,                                \
+                          EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit, const EnvT& env = {})          \
+  {                                                                                                                    \
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_keys, d_values, num_items, num_segments,    \
+                                     d_begin_offsets, d_end_offsets, begin_bit, end_bit);                              \
+  }                                                                                                                    \
+  template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,                \
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                                    \
+  static cudaError_t NAME(DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, long long num_items,             \
+                          long long num_segments, BeginOffsetIteratorT d_begin_offsets,                                \
+                          EndOffsetIteratorT d_end_offsets, const EnvT& env = {})                                      \
+  {                                                                                                                    \
+    return NAME(d_keys, d_values, num_items, num_segments, d_begin_offsets, d_end_offsets, 0,                          \
+                static_cast<int>(sizeof(KeyT) * 8), env);                                                              \
+  }
+
+  STRATA_SEGMENTED_RADIX_SORT_KEYS(SortKeys)
+  STRATA_SEGMENTED_RADIX_SORT_KEYS(SortKeysDescending)
+  STRATA_SEGMENTED_RADIX_SORT_PAIRS(SortPairs)
+  STRATA_SEGMENTED_RADIX_SORT_PAIRS(SortPairsDescending)
+#undef STRATA_SEGMENTED_RADIX_SORT_KEYS
+#undef STRATA_SEGMENTED_RADIX_SORT_PAIRS
 };
 
 STRATA_NAMESPACE_END
