@@ -1067,7 +1067,8 @@ TEST_CASE("DeviceSegmentedSort and DeviceSegmentedRadixSort reject bad input bef
   CHECK(values.selector == 0);
 }
 
-TEST_CASE("DeviceSegmentedSort's single-phase forms: no environment, a stream, strata::par.on(stream)",
+TEST_CASE("DeviceSegmentedSort's and DeviceSegmentedRadixSort's single-phase forms: no environment, a stream, "
+          "strata::par.on(stream)",
           "[device][segmented_sort][single_phase]")
 {
   const sort_input<std::uint32_t> in(key_kind::mixed, 0x55f0);
@@ -1089,8 +1090,19 @@ TEST_CASE("DeviceSegmentedSort's single-phase forms: no environment, a stream, s
     device_buffer<int> values_out(n);
     const std::vector<std::uint32_t> keys_before = keys_out.download();
     const std::vector<int> values_before         = values_out.download();
-    switch (run++ % 3)
+    switch (run++ % 4)
     {
+      case 3:
+      {
+        const sort_order low{false, 0, 16};
+        STRATA_TEST_CUDA(strata::DeviceSegmentedRadixSort::SortKeys(in.d_keys.data(), keys_out.data(), num_items,
+                                                                    num_segments, offsets.begin(), offsets.end(),
+                                                                    low.begin_bit, low.end_bit, policy));
+        STRATA_TEST_CUDA(cudaStreamSynchronize(stream));
+        require_items("keys", l, keys_out.download(),
+                      expected(reference_sources(l, in.keys, low, n), in.keys, keys_before));
+        break;
+      }
       case 0:
         STRATA_TEST_CUDA(strata::DeviceSegmentedSort::SortKeys(in.d_keys.data(), keys_out.data(), num_items,
                                                                num_segments, offsets.begin(), offsets.end()));
