@@ -223,9 +223,10 @@ std::vector<KeyT> make_keys(std::size_t n, key_kind kind, std::uint64_t salt)
 template <typename KeyT, typename ValueT>
 using policy_t = typename strata::detail::segmented_sort::policy_hub<KeyT, ValueT>::MaxPolicy::SegmentedSortPolicy;
 
-// Segment lengths at every class edge, twice each: 0, 1, 2; the tiny, small and medium classes' largest lengths for
-// keys of KeyT with values of ValueT and for 4-, 8- and 12-byte items, one less and one more; the large sort's tile,
-// two and three tiles, one less and one more; and the lengths in `big`, once each.
+// Segment lengths at every class edge, twice each: 0, 1, 2; the tiny, small, medium and large classes' largest
+// lengths for keys of KeyT with values of ValueT and for 4-, 8- and 12-byte items, one less and one more; the large
+// sort's tile, two and three tiles, and the huge sort's tile and two tiles, one less and one more; and the lengths in
+// `big`, once each.
 template <typename KeyT, typename ValueT>
 std::vector<std::size_t> edge_lengths(std::initializer_list<std::size_t> big)
 {
@@ -234,13 +235,15 @@ std::vector<std::size_t> edge_lengths(std::initializer_list<std::size_t> big)
   using eight = policy_t<std::uint32_t, int>;
   using wide  = policy_t<std::uint64_t, int>;
   std::vector<std::size_t> maxima;
-  for (const int m : {own::TINY_MAX, own::SMALL_MAX, own::MEDIUM_MAX, four::TINY_MAX, four::SMALL_MAX, four::MEDIUM_MAX,
-                      eight::SMALL_MAX, eight::MEDIUM_MAX, wide::SMALL_MAX, wide::MEDIUM_MAX})
+  for (const int m : {own::TINY_MAX, own::SMALL_MAX, own::MEDIUM_MAX, own::LARGE_MAX, four::TINY_MAX, four::SMALL_MAX,
+                      four::MEDIUM_MAX, four::LARGE_MAX, eight::SMALL_MAX, eight::MEDIUM_MAX, wide::SMALL_MAX,
+                      wide::MEDIUM_MAX, wide::LARGE_MAX})
   {
     maxima.push_back(static_cast<std::size_t>(m));
   }
-  const std::size_t tile = static_cast<std::size_t>(own::BLOCK_THREADS) * own::LARGE_ITEMS_PER_THREAD;
-  for (const std::size_t t : {tile, 2 * tile, 3 * tile})
+  const std::size_t tile      = static_cast<std::size_t>(own::BLOCK_THREADS) * own::LARGE_ITEMS_PER_THREAD;
+  const std::size_t huge_tile = static_cast<std::size_t>(own::BLOCK_THREADS) * own::HUGE_ITEMS_PER_THREAD;
+  for (const std::size_t t : {tile, 2 * tile, 3 * tile, huge_tile, 2 * huge_tile})
   {
     maxima.push_back(t);
   }

@@ -10,7 +10,9 @@
 //   (BlockRadixSort), loaded and stored coalesced;
 // - large segments: a block, a least-significant-digit radix sort through global memory, RADIX_BITS a pass: a
 //   histogram of the segment's digits, then tile by tile in order a stable rank of each key (BlockRadixRank) and a
-//   scatter to its digit's next slot.
+//   scatter to its digit's next slot;
+// - huge segments (more than LARGE_MAX keys): every block of one persistent kernel, the same passes over tiles of all
+//   huge segments at once (huge_sort).
 #pragma once
 
 #include <strata/block/block_load.cuh>
@@ -24,6 +26,7 @@
 #include <strata/util/uninitialized.cuh>
 #include <strata/warp/warp_merge_sort.cuh>
 
+#include <cuda/atomic>
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
@@ -31,9 +34,11 @@ STRATA_NAMESPACE_BEGIN
 
 // The tunable knobs of the segmented sorts: BLOCK_THREADS threads a block in every kernel; the length classes'
 // logical warps and items per thread (their products are the classes' largest segments); RADIX_BITS a pass of the
-// large segments' sort, in tiles of BLOCK_THREADS x LARGE_ITEMS_PER_THREAD keys.
+// large and huge segments' sorts, the large ones (up to LARGE_MAX keys) in tiles of BLOCK_THREADS x
+// LARGE_ITEMS_PER_THREAD keys, the huge ones in tiles of BLOCK_THREADS x HUGE_ITEMS_PER_THREAD.
 template <int BLOCK_THREADS_, int TINY_LANES_, int TINY_ITEMS_PER_THREAD_, int SMALL_ITEMS_PER_THREAD_,
-          int MEDIUM_ITEMS_PER_THREAD_, int LARGE_ITEMS_PER_THREAD_, int RADIX_BITS_>
+          int MEDIUM_ITEMS_PER_THREAD_, int LARGE_ITEMS_PER_THREAD_, int RADIX_BITS_, int LARGE_MAX_,
+          int HUGE_ITEMS_PER_THREAD_>
 struct AgentSegmentedSortPolicy
 {
   static constexpr int BLOCK_THREADS           = BLOCK_THREADS_;
@@ -43,11 +48,13 @@ struct AgentSegmentedSortPolicy
   static constexpr int MEDIUM_ITEMS_PER_THREAD = MEDIUM_ITEMS_PER_THREAD_;
   static constexpr int LARGE_ITEMS_PER_THREAD  = LARGE_ITEMS_PER_THREAD_;
   static constexpr int RADIX_BITS              = RADIX_BITS_;
+  static constexpr int LARGE_MAX               = LARGE_MAX_;
+  static constexpr int HUGE_ITEMS_PER_THREAD   = HUGE_ITEMS_PER_THREAD_;
   static constexpr int TINY_MAX                = TINY_LANES * TINY_ITEMS_PER_THREAD;
   static constexpr int SMALL_MAX               = 32 * SMALL_ITEMS_PER_THREAD;
   static constexpr int MEDIUM_MAX              = BLOCK_THREADS * MEDIUM_ITEMS_PER_THREAD;
   static_assert(BLOCK_THREADS % 32 == 0 && 32 % TINY_LANES == 0, "whole warps and logical warps");
-  static_assert(TINY_MAX < SMALL_MAX && SMALL_MAX < MEDIUM_MAX, "the classes grow");
+  static_assert(TINY_MAX < SMALL_MAX && SMALL_MAX < MEDIUM_MAX && MEDIUM_MAX < LARGE_MAX, "the classes grow");
   static_assert((1 << RADIX_BITS) <= BLOCK_THREADS, "a thread for every digit of a pass");
 };
 
@@ -62,7 +69,8 @@ enum size_class : int
   SMALL   = 1,
   MEDIUM  = 2,
   LARGE   = 3,
-  CLASSES = 4
+  HUGE    = 4,
+  CLASSES = 5
 };
 
 // A key's radix image restricted to bits [begin_bit, begin_bit + num_bits), shifted down: keys sort by it.
@@ -100,6 +108,16 @@ struct bits_less
     return bits(a) < bits(b);
   }
 };
+
+// A segment's first item and length (0 where the end is not past the begin).
+template <typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+STRATA_DEVICE STRATA_FORCEINLINE void bounds_of(BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end, long long s,
+                                                long long& begin, long long& len)
+{
+  begin               = static_cast<long long>(d_begin[s]);
+  const long long end = static_cast<long long>(d_end[s]);
+  len                 = end > begin ? end - begin : 0;
+}
 
 // Where a sort reads and writes: keys and values (ValueT NullType: none) of all segments, segment s at
 // [begin[s], end[s]) of each array.
@@ -363,6 +381,332 @@ struct block_large_sort
       }
       keys_src   = keys_dst;
       values_src = values_dst;
+    }
+  }
+};
+
+// The shared state of the huge segments' sort (one persistent kernel): the segments (huge_list[r], r < the count in
+// the high bits of *huge_word; their first tiles' numbers huge_tile_base[r]), the work ticket, and per segment r:
+// its histogram tiles done (hist_done[r]), its tiles done in each pass (pass_done[r * passes + p]), its digit
+// counts in each pass (totals[(r * passes + p) * BINS + d]); per pass, tile and digit the look-back word
+// (status[(p * tiles_bound + t) * BINS + d]).
+struct huge_state
+{
+  const unsigned long long* huge_word;
+  const cuda::std::uint32_t* huge_list;
+  const unsigned long long* huge_tile_base;
+  long long capacity;
+  unsigned int* ticket;
+  unsigned int* hist_done;
+  unsigned int* pass_done;
+  unsigned long long* totals;
+  unsigned long long* status;
+  long long tiles_bound;
+};
+
+// The huge segments' LSD radix sort, RADIX_BITS a pass, in one persistent kernel whose blocks take units of work by
+// a ticket, in order: first a histogram unit for every tile (the tile's digit counts of every pass added to its
+// segment's totals; its look-back words cleared), then pass by pass a scatter unit for every tile: the keys ranked
+// stably in the tile by the pass's digit (BlockRadixRank), each digit's place among the segment's earlier tiles
+// found by a decoupled look-back over their words, and the keys scattered to the segment's digit bases (a scan of
+// its totals) plus that place. A unit waits only on units with earlier tickets (its segment's histograms, its
+// segment's previous pass, its tile's predecessors), which are held by running blocks, so the kernel makes
+// progress whatever the scheduler does. The passes go between the output and `between` as block_large_sort's do.
+template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int RADIX_BITS, bool DESCENDING, typename KeyT, typename ValueT>
+struct huge_sort
+{
+  static constexpr int TILE       = BLOCK_THREADS * ITEMS_PER_THREAD;
+  static constexpr int BINS       = 1 << RADIX_BITS;
+  static constexpr bool KEYS_ONLY = cuda::std::is_same<ValueT, NullType>::value;
+  using codec_t                   = radix_sort::key_codec<KeyT, DESCENDING, radix_sort::no_decomposer>;
+  using image_t                   = typename codec_t::image_t;
+  static constexpr int MAX_PASSES = (codec_t::BITS + RADIX_BITS - 1) / RADIX_BITS;
+  using ValueSlotT                = cuda::std::conditional_t<KEYS_ONLY, KeyT, ValueT>;
+  using LoadKeysT                 = BlockLoad<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, BLOCK_LOAD_TRANSPOSE>;
+  using LoadValuesT               = BlockLoad<ValueSlotT, BLOCK_THREADS, ITEMS_PER_THREAD, BLOCK_LOAD_TRANSPOSE>;
+  using RankT                     = BlockRadixRank<BLOCK_THREADS, RADIX_BITS, false>;
+  using ScanT                     = BlockScan<unsigned long long, BLOCK_THREADS>;
+  using word_ref                  = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+  using count_ref                 = cuda::atomic_ref<unsigned int, cuda::thread_scope_device>;
+  static constexpr unsigned long long AGGREGATE = 1ull << 62; // a tile's own count
+  static constexpr unsigned long long INCLUSIVE = 2ull << 62; // the count of the tile and every earlier one
+  static constexpr unsigned long long COUNT     = (1ull << 62) - 1;
+  static_assert(RankT::BINS_TRACKED_PER_THREAD == 1, "one digit a thread");
+
+  struct TempStorage
+  {
+    union
+    {
+      typename LoadKeysT::TempStorage load_keys;
+      typename LoadValuesT::TempStorage load_values;
+      typename RankT::TempStorage rank;
+      typename ScanT::TempStorage scan;
+    } alias;
+    unsigned int histogram[MAX_PASSES * BINS];
+    long long slot_base[BINS]; // a key of digit d and tile rank k goes to slot slot_base[d] + k
+    int tile_first[BINS];
+    unsigned int unit;
+  };
+
+  // Where pass p reads and writes (the last pass writes the output).
+  struct pass_buffers
+  {
+    const KeyT* keys_src;
+    const ValueT* values_src;
+    KeyT* keys_dst;
+    ValueT* values_dst;
+  };
+  static STRATA_DEVICE STRATA_FORCEINLINE pass_buffers buffers_of(const arrays<KeyT, ValueT>& a, KeyT* keys_between,
+                                                                  ValueT* values_between, int pass, int passes)
+  {
+    const auto to_out = [&](int q) {
+      return (passes - 1 - q) % 2 == 0;
+    };
+    pass_buffers b;
+    b.keys_dst   = to_out(pass) ? a.keys_out : keys_between;
+    b.values_dst = to_out(pass) ? a.values_out : values_between;
+    b.keys_src   = pass == 0 ? a.keys_in : (to_out(pass - 1) ? a.keys_out : keys_between);
+    b.values_src = pass == 0 ? a.values_in : (to_out(pass - 1) ? a.values_out : values_between);
+    return b;
+  }
+
+  // Spins (one thread) until *counter reaches `target`; what was written before it was counted is then visible.
+  static STRATA_DEVICE STRATA_FORCEINLINE void wait_for(unsigned int* counter, unsigned int target)
+  {
+    count_ref ref(*counter);
+    while (ref.load(cuda::std::memory_order_acquire) < target)
+    {
+      __nanosleep(64);
+    }
+  }
+
+  template <typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+  static STRATA_DEVICE STRATA_FORCEINLINE void
+  Run(TempStorage& storage, const arrays<KeyT, ValueT>& a, KeyT* keys_between, ValueT* values_between,
+      BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end, const huge_state& state, int begin_bit, int end_bit)
+  {
+    const int tid                 = static_cast<int>(threadIdx.x);
+    const int passes              = (end_bit - begin_bit + RADIX_BITS - 1) / RADIX_BITS;
+    const unsigned long long word = *state.huge_word;
+    const long long appended      = static_cast<long long>(word >> 40);
+    const long long num_huge      = appended < state.capacity ? appended : state.capacity;
+    if (num_huge == 0 || passes <= 0)
+    {
+      return;
+    }
+    // The tiles of the segments kept (all of them unless the segments overlap).
+    long long last_begin = 0;
+    long long last_len   = 0;
+    bounds_of(d_begin, d_end, static_cast<long long>(state.huge_list[num_huge - 1]), last_begin, last_len);
+    const long long tiles = static_cast<long long>(state.huge_tile_base[num_huge - 1]) + (last_len + TILE - 1) / TILE;
+    const long long units = tiles * (1 + passes);
+
+    for (;;)
+    {
+      if (tid == 0)
+      {
+        storage.unit = atomicAdd(state.ticket, 1u);
+      }
+      __syncthreads();
+      const long long unit = static_cast<long long>(storage.unit);
+      __syncthreads();
+      if (unit >= units)
+      {
+        return;
+      }
+      const bool histogram = unit < tiles;
+      const long long t    = histogram ? unit : (unit - tiles) % tiles;
+      const int pass       = histogram ? -1 : static_cast<int>((unit - tiles) / tiles);
+
+      // The tile's segment: the last whose first tile is at or before t.
+      long long lo = 0;
+      long long hi = num_huge - 1;
+      while (lo < hi)
+      {
+        const long long mid = (lo + hi + 1) / 2;
+        if (static_cast<long long>(state.huge_tile_base[mid]) <= t)
+        {
+          lo = mid;
+        }
+        else
+        {
+          hi = mid - 1;
+        }
+      }
+      const long long r = lo;
+      long long begin   = 0;
+      long long len     = 0;
+      bounds_of(d_begin, d_end, static_cast<long long>(state.huge_list[r]), begin, len);
+      const long long j          = t - static_cast<long long>(state.huge_tile_base[r]);
+      const long long first      = j * TILE;
+      const int valid            = len - first < TILE ? static_cast<int>(len - first) : TILE;
+      const unsigned int tiles_r = static_cast<unsigned int>((len + TILE - 1) / TILE);
+
+      if (histogram)
+      {
+        Histogram(storage, a, state, r, t, begin + first, valid, passes, begin_bit, end_bit);
+      }
+      else
+      {
+        Scatter(storage, a, keys_between, values_between, state, r, t, j, begin, first, valid, tiles_r, pass, passes,
+                begin_bit, end_bit);
+      }
+      __syncthreads();
+    }
+  }
+
+private:
+  static STRATA_DEVICE STRATA_FORCEINLINE int pass_bits(int pass, int begin_bit, int end_bit)
+  {
+    const int bit = begin_bit + pass * RADIX_BITS;
+    return end_bit - bit < RADIX_BITS ? end_bit - bit : RADIX_BITS;
+  }
+
+  // A histogram unit: the tile's digit counts of every pass into its segment's totals; its look-back words cleared.
+  static STRATA_DEVICE STRATA_FORCEINLINE void Histogram(TempStorage& storage, const arrays<KeyT, ValueT>& a,
+                                                         const huge_state& state, long long r, long long t,
+                                                         long long at, int valid, int passes, int begin_bit,
+                                                         int end_bit)
+  {
+    const int tid = static_cast<int>(threadIdx.x);
+    for (int i = tid; i < passes * BINS; i += BLOCK_THREADS)
+    {
+      storage.histogram[i] = 0;
+    }
+    __syncthreads();
+    for (int i = tid; i < valid; i += BLOCK_THREADS)
+    {
+      const KeyT key = a.keys_in[at + i];
+      for (int p = 0; p < passes; ++p)
+      {
+        const int d = static_cast<int>(
+          key_bits<KeyT, DESCENDING>{begin_bit + p * RADIX_BITS, pass_bits(p, begin_bit, end_bit)}(key));
+        atomicAdd(&storage.histogram[p * BINS + d], 1u);
+      }
+    }
+    __syncthreads();
+    for (int i = tid; i < passes * BINS; i += BLOCK_THREADS)
+    {
+      const int p = i / BINS;
+      const int d = i % BINS;
+      if (storage.histogram[i] != 0)
+      {
+        atomicAdd(&state.totals[(r * passes + p) * BINS + d], static_cast<unsigned long long>(storage.histogram[i]));
+      }
+      word_ref(state.status[(p * state.tiles_bound + t) * BINS + d]).store(0, cuda::std::memory_order_relaxed);
+    }
+    __threadfence();
+    __syncthreads();
+    if (tid == 0)
+    {
+      count_ref(state.hist_done[r]).fetch_add(1u, cuda::std::memory_order_release);
+    }
+  }
+
+  // A scatter unit of pass `pass`: tile j of segment r (global tile t), `valid` keys from item `first` of the
+  // segment at `begin`.
+  static STRATA_DEVICE STRATA_FORCEINLINE void
+  Scatter(TempStorage& storage, const arrays<KeyT, ValueT>& a, KeyT* keys_between, ValueT* values_between,
+          const huge_state& state, long long r, long long t, long long j, long long begin, long long first, int valid,
+          unsigned int tiles_r, int pass, int passes, int begin_bit, int end_bit)
+  {
+    const int tid = static_cast<int>(threadIdx.x);
+    if (tid == 0)
+    {
+      // The segment's totals are complete, and its previous pass has been written.
+      wait_for(&state.hist_done[r], tiles_r);
+      if (pass > 0)
+      {
+        wait_for(&state.pass_done[r * passes + pass - 1], tiles_r);
+      }
+      __threadfence();
+    }
+    __syncthreads();
+    const pass_buffers b = buffers_of(a, keys_between, values_between, pass, passes);
+    const int bit        = begin_bit + pass * RADIX_BITS;
+    const int bits       = pass_bits(pass, begin_bit, end_bit);
+
+    KeyT keys[ITEMS_PER_THREAD];
+    ValueT values[ITEMS_PER_THREAD];
+    LoadKeysT(storage.alias.load_keys).Load(b.keys_src + begin + first, keys, valid, codec_t{}.last_key());
+    __syncthreads();
+    if constexpr (!KEYS_ONLY)
+    {
+      LoadValuesT(storage.alias.load_values).Load(b.values_src + begin + first, values, valid);
+      __syncthreads();
+    }
+    image_t images[ITEMS_PER_THREAD];
+    STRATA_UNROLL
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      images[k] = key_bits<KeyT, DESCENDING>{bit, bits}(keys[k]);
+    }
+    int ranks[ITEMS_PER_THREAD];
+    int digit_first[1];
+    RankT(storage.alias.rank)
+      .RankKeys(images, ranks, BFEDigitExtractor<image_t>(0, static_cast<cuda::std::uint32_t>(bits)), digit_first);
+    if (tid < BINS)
+    {
+      storage.tile_first[tid] = digit_first[0];
+    }
+    __syncthreads();
+
+    // The segment's digit bases of this pass.
+    const unsigned long long total = tid < BINS ? state.totals[(r * passes + pass) * BINS + tid] : 0ull;
+    unsigned long long digit_base  = 0;
+    ScanT(storage.alias.scan).ExclusiveSum(total, digit_base);
+
+    if (tid < BINS)
+    {
+      // The tile's keys of digit tid (the fillers of a partial tile come last, in the highest digit present).
+      const int next                  = tid + 1 < BINS ? storage.tile_first[tid + 1] : TILE;
+      const int start                 = storage.tile_first[tid] < valid ? storage.tile_first[tid] : valid;
+      const int stop                  = next < valid ? next : valid;
+      const unsigned long long own    = static_cast<unsigned long long>(stop - start);
+      unsigned long long* const words = state.status + (pass * state.tiles_bound) * BINS;
+      word_ref(words[t * BINS + tid]).store((j == 0 ? INCLUSIVE : AGGREGATE) | own, cuda::std::memory_order_relaxed);
+      // Look back over the segment's earlier tiles for the keys of digit tid before this tile.
+      unsigned long long before = 0;
+      for (long long q = t - 1; j > 0 && q >= t - j; --q)
+      {
+        word_ref slot(words[q * BINS + tid]);
+        unsigned long long w = slot.load(cuda::std::memory_order_relaxed);
+        while (w == 0)
+        {
+          w = slot.load(cuda::std::memory_order_relaxed);
+        }
+        before += w & COUNT;
+        if (w & INCLUSIVE)
+        {
+          break;
+        }
+      }
+      if (j > 0)
+      {
+        word_ref(words[t * BINS + tid]).store(INCLUSIVE | (before + own), cuda::std::memory_order_relaxed);
+      }
+      storage.slot_base[tid] =
+        static_cast<long long>(digit_base + before) - static_cast<long long>(storage.tile_first[tid]);
+    }
+    __syncthreads();
+    STRATA_UNROLL
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      if (ranks[k] < valid)
+      {
+        const long long slot     = storage.slot_base[static_cast<int>(images[k])] + ranks[k];
+        b.keys_dst[begin + slot] = keys[k];
+        if constexpr (!KEYS_ONLY)
+        {
+          b.values_dst[begin + slot] = values[k];
+        }
+      }
+    }
+    __threadfence();
+    __syncthreads();
+    if (tid == 0)
+    {
+      count_ref(state.pass_done[r * passes + pass]).fetch_add(1u, cuda::std::memory_order_release);
     }
   }
 };

@@ -27,11 +27,15 @@ namespace detail
 namespace segmented_sort
 {
 // The segments of each class: counts[c] of them (as appended; at most capacity[c] are kept), at
-// indices[first[c]] on.
+// indices[first[c]] on. The huge ones are numbered by one 64-bit counter instead, *huge_word: its high bits count
+// them, its low 40 bits their tiles of HUGE_TILE keys, so that a segment's number r and its first tile's number
+// (huge_tile_base[r]) grow together.
 struct class_lists
 {
   cuda::std::uint32_t* indices;
   unsigned int* counts;
+  unsigned long long* huge_word;
+  unsigned long long* huge_tile_base;
   long long first[CLASSES];
   long long capacity[CLASSES];
 
@@ -54,18 +58,13 @@ STRATA_HOST_DEVICE STRATA_FORCEINLINE int class_of(long long len)
        : len <= PolicyT::TINY_MAX   ? TINY
        : len <= PolicyT::SMALL_MAX  ? SMALL
        : len <= PolicyT::MEDIUM_MAX ? MEDIUM
-                                    : LARGE;
+       : len <= PolicyT::LARGE_MAX  ? LARGE
+                                    : HUGE;
 }
 
-// A segment's first item and length (0 where the end is not past the begin).
-template <typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-STRATA_DEVICE STRATA_FORCEINLINE void bounds_of(BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end, long long s,
-                                                long long& begin, long long& len)
-{
-  begin               = static_cast<long long>(d_begin[s]);
-  const long long end = static_cast<long long>(d_end[s]);
-  len                 = end > begin ? end - begin : 0;
-}
+// The keys of a huge segment's tile.
+template <typename PolicyT>
+constexpr int HUGE_TILE = PolicyT::BLOCK_THREADS* PolicyT::HUGE_ITEMS_PER_THREAD;
 
 STRATA_KERNELS_BEGIN
 
@@ -92,9 +91,21 @@ DeviceSegmentedSortClassifyKernel(BeginOffsetIteratorT d_begin, EndOffsetIterato
       long long len   = 0;
       bounds_of(d_begin, d_end, s, begin, len);
       c = class_of<Policy>(len);
+      if (c == HUGE)
+      {
+        constexpr long long TILE         = HUGE_TILE<Policy>;
+        const unsigned long long tiles   = static_cast<unsigned long long>((len + TILE - 1) / TILE);
+        const unsigned long long counted = atomicAdd(lists.huge_word, (1ull << 40) | tiles);
+        const long long r                = static_cast<long long>(counted >> 40);
+        if (r < lists.capacity[HUGE])
+        {
+          lists.indices[lists.first[HUGE] + r] = static_cast<cuda::std::uint32_t>(s);
+          lists.huge_tile_base[r]              = counted & ((1ull << 40) - 1);
+        }
+      }
     }
     STRATA_UNROLL
-    for (int k = 0; k < CLASSES; ++k)
+    for (int k = 0; k < HUGE; ++k)
     {
       const unsigned int mask = __ballot_sync(ALL, c == k);
       if (mask == 0)
@@ -193,6 +204,21 @@ DeviceSegmentedSortLargeKernel(arrays<KeyT, ValueT> a, KeyT* keys_temp, ValueT* 
   }
 }
 
+// The huge segments: every block of one wave, in units of work taken by a ticket (huge_sort).
+template <typename MaxPolicyT, bool DESCENDING, typename KeyT, typename ValueT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedSortPolicy::BLOCK_THREADS) void
+DeviceSegmentedSortHugeKernel(arrays<KeyT, ValueT> a, KeyT* keys_temp, ValueT* values_temp,
+                              BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end, huge_state state, int begin_bit,
+                              int end_bit)
+{
+  using Policy = typename MaxPolicyT::ActivePolicy::SegmentedSortPolicy;
+  using SortT =
+    huge_sort<Policy::BLOCK_THREADS, Policy::HUGE_ITEMS_PER_THREAD, Policy::RADIX_BITS, DESCENDING, KeyT, ValueT>;
+  __shared__ typename SortT::TempStorage storage;
+  SortT::Run(storage, a, keys_temp, values_temp, d_begin, d_end, state, begin_bit, end_bit);
+}
+
 // No bits to sort by: each segment copied by a block, in turn.
 template <typename MaxPolicyT, typename KeyT, typename ValueT, typename BeginOffsetIteratorT,
           typename EndOffsetIteratorT>
@@ -259,7 +285,8 @@ struct DispatchSegmentedSort
 
     // The lists: non-empty segments only, each class at most num_items / (its smallest length) of them.
     detail::segmented_sort::class_lists lists{};
-    const long long smallest[CLASSES] = {1, Policy::TINY_MAX + 1, Policy::SMALL_MAX + 1, Policy::MEDIUM_MAX + 1};
+    const long long smallest[CLASSES] = {1, Policy::TINY_MAX + 1, Policy::SMALL_MAX + 1, Policy::MEDIUM_MAX + 1,
+                                         Policy::LARGE_MAX + 1};
     long long total                   = 0;
     for (int c = 0; c < CLASSES; ++c)
     {
@@ -268,15 +295,31 @@ struct DispatchSegmentedSort
       lists.first[c]       = total;
       total += lists.capacity[c];
     }
-    // The large segments' passes between the first and the last, where no DoubleBuffer takes them.
+    // The large and huge segments' passes between the first and the last, where no DoubleBuffer takes them.
     const bool third_buffer = work && !is_overwrite_okay && passes >= 2 && lists.capacity[ss::LARGE] > 0;
 
-    detail::temporary_storage::layout<4> layout;
+    // The huge segments' sort: the counters cleared before each call (the huge word, the ticket, per segment the
+    // histogram tiles done, the tiles done each pass and the digit totals each pass) and the look-back words of
+    // every pass, tile and digit (each cleared by its tile's histogram unit).
+    constexpr long long HUGE_TILE = ss::HUGE_TILE<Policy>;
+    constexpr int BINS            = 1 << Policy::RADIX_BITS;
+    const long long huge          = lists.capacity[ss::HUGE];
+    const long long huge_tiles    = huge > 0 ? num_items / HUGE_TILE + huge + 1 : 0;
+    const size_t counter_words    = huge > 0 ? static_cast<size_t>(2 + huge * (1 + passes) + huge * passes * BINS) : 0;
+
+    detail::temporary_storage::layout<8> layout;
     auto indices  = layout.get_slot(0)->create_alias<cuda::std::uint32_t>(static_cast<size_t>(total));
     auto counts   = layout.get_slot(1)->create_alias<unsigned int>(work ? CLASSES : 0);
     auto keys_tmp = layout.get_slot(2)->create_alias<KeyT>(third_buffer ? static_cast<size_t>(num_items) : 0);
     auto values_tmp =
       layout.get_slot(3)->create_alias<ValueT>(third_buffer && !KEYS_ONLY ? static_cast<size_t>(num_items) : 0);
+    auto huge_base = layout.get_slot(4)->create_alias<unsigned long long>(static_cast<size_t>(huge));
+    // One block of 8-byte words, cleared at once: the huge word; then as 4-byte counters the ticket, the histogram
+    // tiles done of each segment and the tiles done of each segment and pass (in at most 1 + huge * (1 + passes)
+    // words); then the totals.
+    auto counters = layout.get_slot(5)->create_alias<unsigned long long>(counter_words);
+    auto status   = layout.get_slot(6)->create_alias<unsigned long long>(
+      static_cast<size_t>(huge_tiles) * static_cast<size_t>(passes > 0 ? passes : 0) * BINS);
     bool mapped = false;
     STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
     if (!mapped)
@@ -312,6 +355,25 @@ struct DispatchSegmentedSort
     ValueT* const values_between = third_buffer ? values_tmp.get() : d_values.d_buffers[value_result ^ 1];
     lists.indices                = indices.get();
     lists.counts                 = counts.get();
+    detail::segmented_sort::huge_state state{};
+    if (huge > 0)
+    {
+      unsigned long long* const words = counters.get();
+      lists.huge_word                 = words;
+      lists.huge_tile_base            = huge_base.get();
+      state.huge_word                 = words;
+      state.huge_list                 = indices.get() + lists.first[ss::HUGE];
+      state.huge_tile_base            = huge_base.get();
+      state.capacity                  = huge;
+      unsigned int* const small       = reinterpret_cast<unsigned int*>(words + 1);
+      state.ticket                    = small;
+      state.hist_done                 = small + 1;
+      state.pass_done                 = small + 1 + huge;
+      state.totals                    = words + 2 + huge * (1 + passes);
+      state.status                    = status.get();
+      state.tiles_bound               = huge_tiles;
+      STRATA_RETURN_IF_ERROR(cudaMemsetAsync(words, 0, counter_words * sizeof(unsigned long long), stream));
+    }
 
     STRATA_RETURN_IF_ERROR(cudaMemsetAsync(lists.counts, 0, CLASSES * sizeof(unsigned int), stream));
     STRATA_RETURN_IF_ERROR(LaunchWave<ActivePolicyT>(
@@ -330,10 +392,15 @@ struct DispatchSegmentedSort
       detail::segmented_sort::DeviceSegmentedSortMediumKernel<MaxPolicy, DESCENDING, KeyT, ValueT, BeginOffsetIteratorT,
                                                               EndOffsetIteratorT>,
       lists.capacity[ss::MEDIUM], a, d_begin_offsets, d_end_offsets, lists, begin_bit, end_bit));
-    return LaunchWave<ActivePolicyT>(detail::segmented_sort::DeviceSegmentedSortLargeKernel<
-                                       MaxPolicy, DESCENDING, KeyT, ValueT, BeginOffsetIteratorT, EndOffsetIteratorT>,
-                                     lists.capacity[ss::LARGE], a, keys_between, values_between, d_begin_offsets,
-                                     d_end_offsets, lists, begin_bit, end_bit);
+    STRATA_RETURN_IF_ERROR(LaunchWave<ActivePolicyT>(
+      detail::segmented_sort::DeviceSegmentedSortLargeKernel<MaxPolicy, DESCENDING, KeyT, ValueT, BeginOffsetIteratorT,
+                                                             EndOffsetIteratorT>,
+      lists.capacity[ss::LARGE], a, keys_between, values_between, d_begin_offsets, d_end_offsets, lists, begin_bit,
+      end_bit));
+    return LaunchWave<ActivePolicyT>(
+      detail::segmented_sort::DeviceSegmentedSortHugeKernel<MaxPolicy, DESCENDING, KeyT, ValueT, BeginOffsetIteratorT,
+                                                            EndOffsetIteratorT>,
+      huge_tiles, a, keys_between, values_between, d_begin_offsets, d_end_offsets, state, begin_bit, end_bit);
   }
 
   // Launches `kernel` on one wave of blocks, or on fewer where `most_blocks` (the most the work can use) is fewer;
