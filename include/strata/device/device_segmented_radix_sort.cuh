@@ -21,8 +21,9 @@
 //
 // The DoubleBuffer forms use both buffers of each pair and leave the result in the one their selector names after
 // the call. Temporary storage: the segment lists (4-byte indices: at most four a segment and about 1.07 an item,
-// whichever is fewer), and for the in/out forms with more items than a block's sort one more copy of the keys (and
-// values).
+// whichever is fewer), for the in/out forms with more items than a block's sort one more copy of the keys (and
+// values), and where a segment can be huge (over 16 K keys) 8 bytes per pass, 4096-key tile and digit (0.75 bytes an
+// item for 4-byte keys) and a few counters per possible huge segment.
 // Errors (cudaErrorInvalidValue, before anything is launched or written): a negative num_items or num_segments, more
 // than 2^32 - 1 segments, begin_bit < 0, end_bit < begin_bit or past the key's bits, too small temp_storage_bytes,
 // null key, value or offset pointers with items to sort.

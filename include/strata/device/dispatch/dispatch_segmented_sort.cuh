@@ -1,11 +1,12 @@
 // DispatchSegmentedSort: the kernels of DeviceSegmentedSort and DeviceSegmentedRadixSort and the host closure that
 // sizes, checks and launches them.
 //
-// Six launches, none of which waits for the host: the class counters' reset; a classification of the segments by
-// length into four lists (warp-aggregated appends, so the lists' order varies run to run; every segment is sorted on
+// Up to eight launches, none of which waits for the host: the counters' resets; a classification of the segments by
+// length into five lists (warp-aggregated appends, so the lists' order varies run to run; every segment is sorted on
 // its own, so the results do not); and one persistent kernel per class (agent/agent_segmented_sort.cuh), each a
-// wave of blocks that reads its list's length when it runs and takes segments from it in turn. The lists are sized
-// by what the segments can hold: at most num_items / (class minimum) segments of a class, non-empty segments only.
+// wave of blocks that reads its list's length when it runs and takes segments (the huge class: units of work) from
+// it in turn. The lists are sized by what the segments can hold: at most num_items / (class minimum) segments of a
+// class, non-empty segments only; the huge class's kernel is launched only where num_items allows a huge segment.
 #pragma once
 
 #include <strata/agent/agent_segmented_sort.cuh>
