@@ -9,18 +9,21 @@
 // Keys are arithmetic, in contiguous device memory, ordered by cuda::std::less or greater (or std's): the sorts are
 // DeviceSegmentedSort's radix sorts, stable, so segmented_sort and segmented_stable_sort agree; floats order as
 // -inf < ... < -0.0 == +0.0 < ... < +inf. Nothing synchronizes the host (the calls are capturable into a graph);
-// temporary storage comes from the policy's allocator: a copy of the keys (and values), which the sort reads while
-// it writes the caller's arrays, and the sort's own storage. Complexity: one copy of the items, then the sort.
+// temporary storage comes from the policy's allocator: a second buffer of the keys (and values), through which the
+// sort's passes go, and the sort's own storage. Complexity: the sort, and for keys whose passes end in the second
+// buffer (an odd number of them) a copy of the segments' items back.
 // Errors throw strata::cuda_error naming the algorithm; a reversed offsets range is found before anything is launched.
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/device/device_segmented_radix_sort.cuh>
 #include <strata/device/device_segmented_sort.cuh>
 #include <strata/execution/iterators.cuh>
 #include <strata/execution/policy.cuh>
 #include <strata/execution/segmented.cuh>
 #include <strata/execution/sort.cuh>
 #include <strata/nvtx.cuh>
+#include <strata/util/double_buffer.cuh>
 #include <strata/util/temporary_storage.cuh>
 #include <strata/util/uninitialized.cuh>
 
@@ -34,63 +37,84 @@ namespace detail
 {
 namespace frontend
 {
-// Sorts each segment of d_keys[0, n) (and d_values with them; ValueT NullType for keys only) in place: the items
-// copied into temporary storage, then sorted from there into the caller's arrays by the in/out form, which writes
-// only the segments' items.
+// Sorts each segment of d_keys[0, n) (and d_values with them; ValueT NullType for keys only) in place with the
+// DoubleBuffer form, the caller's arrays one buffer and n keys (and values) of temporary storage the other: where the
+// passes end in the temporary buffer, the segments' items are copied back (the radix form over no bits copies
+// segments and writes nothing else), so items in no segment are never touched.
 template <bool DESCENDING, typename PolicyT, typename KeyT, typename ValueT, typename OffsetIt>
 cudaError_t segmented_sort_in_place(const PolicyT& policy, KeyT* d_keys, ValueT* d_values, std::ptrdiff_t n,
                                     OffsetIt d_offsets, std::ptrdiff_t segments)
 {
   constexpr bool KEYS_ONLY = std::is_same<ValueT, NullType>::value;
   const std::size_t items  = static_cast<std::size_t>(n);
-  auto sort                = [&](void* d_temp, std::size_t& bytes, const KeyT* keys_in, const ValueT* values_in,
+  auto sort = [&](void* d_temp, std::size_t& bytes, DoubleBuffer<KeyT>& keys, DoubleBuffer<ValueT>& values,
                   cudaStream_t stream) -> cudaError_t {
     if constexpr (KEYS_ONLY && DESCENDING)
     {
-      (void) values_in;
-      return DeviceSegmentedSort::SortKeysDescending(d_temp, bytes, keys_in, d_keys, n, segments, d_offsets,
-                                                                    d_offsets + 1, stream);
+      (void) values;
+      return DeviceSegmentedSort::SortKeysDescending(d_temp, bytes, keys, n, segments, d_offsets, d_offsets + 1,
+                                                     stream);
     }
     else if constexpr (KEYS_ONLY)
     {
-      (void) values_in;
-      return DeviceSegmentedSort::SortKeys(d_temp, bytes, keys_in, d_keys, n, segments, d_offsets, d_offsets + 1,
-                                                          stream);
+      (void) values;
+      return DeviceSegmentedSort::SortKeys(d_temp, bytes, keys, n, segments, d_offsets, d_offsets + 1, stream);
     }
     else if constexpr (DESCENDING)
     {
-      return DeviceSegmentedSort::SortPairsDescending(d_temp, bytes, keys_in, d_keys, values_in, d_values, n, segments,
-                                                                     d_offsets, d_offsets + 1, stream);
+      return DeviceSegmentedSort::SortPairsDescending(d_temp, bytes, keys, values, n, segments, d_offsets,
+                                                      d_offsets + 1, stream);
     }
     else
     {
-      return DeviceSegmentedSort::SortPairs(d_temp, bytes, keys_in, d_keys, values_in, d_values, n, segments, d_offsets,
-                                                           d_offsets + 1, stream);
+      return DeviceSegmentedSort::SortPairs(d_temp, bytes, keys, values, n, segments, d_offsets, d_offsets + 1, stream);
+    }
+  };
+  // The segments' items from the temporary buffers back to the caller's arrays.
+  auto copy_back = [&](void* d_temp, std::size_t& bytes, const KeyT* keys, const ValueT* values,
+                       cudaStream_t stream) -> cudaError_t {
+    if constexpr (KEYS_ONLY)
+    {
+      (void) values;
+      return DeviceSegmentedRadixSort::SortKeys(d_temp, bytes, keys, d_keys, n, segments, d_offsets, d_offsets + 1, 0,
+                                                0, stream);
+    }
+    else
+    {
+      return DeviceSegmentedRadixSort::SortPairs(d_temp, bytes, keys, d_keys, values, d_values, n, segments, d_offsets,
+                                                 d_offsets + 1, 0, 0, stream);
     }
   };
 
   return run_single_phase(policy, [&](void* d_temp, std::size_t& bytes, cudaStream_t stream) -> cudaError_t {
+    DoubleBuffer<KeyT> keys(d_keys, nullptr);
+    DoubleBuffer<ValueT> values(d_values, nullptr);
     std::size_t sort_bytes = 0;
-    STRATA_RETURN_IF_ERROR(sort(nullptr, sort_bytes, d_keys, d_values, stream));
+    std::size_t copy_bytes = 0;
+    STRATA_RETURN_IF_ERROR(sort(nullptr, sort_bytes, keys, values, stream));
+    STRATA_RETURN_IF_ERROR(copy_back(nullptr, copy_bytes, d_keys, d_values, stream));
 
     temporary_storage::layout<3> layout;
-    auto sort_storage = layout.get_slot(0)->create_alias<char>(sort_bytes);
-    auto keys_copy    = layout.get_slot(1)->create_alias<KeyT>(items);
-    auto values_copy  = layout.get_slot(2)->create_alias<ValueT>(KEYS_ONLY ? 0 : items);
-    bool mapped       = false;
+    auto sort_storage  = layout.get_slot(0)->create_alias<char>(sort_bytes > copy_bytes ? sort_bytes : copy_bytes);
+    auto keys_second   = layout.get_slot(1)->create_alias<KeyT>(items);
+    auto values_second = layout.get_slot(2)->create_alias<ValueT>(KEYS_ONLY ? 0 : items);
+    bool mapped        = false;
     STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp, bytes, mapped));
     if (!mapped)
     {
       return cudaSuccess;
     }
-    STRATA_RETURN_IF_ERROR(
-      cudaMemcpyAsync(keys_copy.get(), d_keys, items * sizeof(KeyT), cudaMemcpyDeviceToDevice, stream));
+    keys.d_buffers[1] = keys_second.get();
     if constexpr (!KEYS_ONLY)
     {
-      STRATA_RETURN_IF_ERROR(
-        cudaMemcpyAsync(values_copy.get(), d_values, items * sizeof(ValueT), cudaMemcpyDeviceToDevice, stream));
+      values.d_buffers[1] = values_second.get();
     }
-    return sort(sort_storage.get(), sort_bytes, keys_copy.get(), values_copy.get(), stream);
+    STRATA_RETURN_IF_ERROR(sort(sort_storage.get(), sort_bytes, keys, values, stream));
+    if (keys.selector != 0)
+    {
+      return copy_back(sort_storage.get(), copy_bytes, keys.Current(), values.Current(), stream);
+    }
+    return cudaSuccess;
   });
 }
 
