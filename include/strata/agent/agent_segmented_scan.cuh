@@ -11,6 +11,7 @@
 #include <strata/agent/agent_segmented_walk.cuh>
 #include <strata/config.cuh>
 #include <strata/util/type_traits.cuh>
+#include <strata/util/uninitialized.cuh>
 
 #include <cuda/std/type_traits>
 
@@ -64,15 +65,15 @@ template <typename PolicyT, typename InputIteratorT, typename OutputIteratorT, t
           bool EXCLUSIVE>
 class AgentSegmentedScan
 {
-  using WalkT                           = AgentSegmentedWalk<PolicyT, InputIteratorT, BeginOffsetIteratorT, PrefixT>;
-  using cursor                          = typename WalkT::cursor;
-  using loads                           = typename WalkT::loads;
-  using tile                            = typename WalkT::tile;
+  using OutputT = detail::non_void_value_t<OutputIteratorT, AccumT>;
+  using WalkT   = AgentSegmentedWalk<PolicyT, InputIteratorT, BeginOffsetIteratorT, PrefixT, OutputT>;
+  using cursor  = typename WalkT::cursor;
+  using loads   = typename WalkT::loads;
+  using tile    = typename WalkT::tile;
   static constexpr int ITEMS_PER_THREAD = WalkT::ITEMS_PER_THREAD;
 
   using position_t = detail::segmented::position_t;
   using InputT     = detail::it_value_t<InputIteratorT>;
-  using OutputT    = detail::non_void_value_t<OutputIteratorT, AccumT>;
   using PartialT   = detail::segmented::partial<AccumT>;
   using PartialOpT = detail::segmented::partial_op<ScanOpT>;
   using RecordT    = detail::segmented_scan::record<AccumT>;
@@ -251,9 +252,13 @@ private:
     PartialT before;
     PartialT aggregate;
     detail::segmented::scan_parts(part, carry, op_, walk_.lane, before, aggregate);
+    if (straight)
+    {
+      __syncwarp(); // every lane's items are read before outputs (of any size) take their slots
+    }
 
-    // Pass 2: each item's output from what comes before it; the head's items only give its part (what comes before
-    // its first end).
+    // Pass 2: each item's output from what comes before it (outputs at base + item: staged in the items' slots, then
+    // written out coalesced); the head's items only give its part (what comes before its first end).
     {
       int kk              = kk_first;
       position_t offset   = walk_.Offset(at, kk);
@@ -281,21 +286,37 @@ private:
             out_base = segment_out(at, kk);
             out_kk   = kk;
           }
-          const position_t out   = straight ? walk_.base + at.item + e : out_base + offset + e;
           const PartialT through = pop(before, PartialT{items[j], true, false});
-          if constexpr (EXCLUSIVE)
+          const OutputT output   = static_cast<OutputT>(EXCLUSIVE ? before.value : through.value);
+          if (straight)
           {
-            d_out_[out] = static_cast<OutputT>(before.value);
+            walk_.storage.source.outputs[WalkT::Padded(e)].Alias() = output;
           }
           else
           {
-            d_out_[out] = static_cast<OutputT>(through.value);
+            d_out_[out_base + offset + e] = output;
           }
           before = through;
         }
         else if (j < ITEMS_PER_THREAD && e < t.items)
         {
           before = pop(before, PartialT{items[j], true, false});
+        }
+      }
+    }
+    if (straight)
+    {
+      // The staged outputs, striped over the lanes; not the head's (the sub-tile's items before its first end).
+      __syncwarp();
+      const int skip      = head_tile ? (t.ends > 0 ? ends[0] : t.items) : 0;
+      const position_t to = walk_.base + at.item;
+      STRATA_UNROLL
+      for (int j = 0; j < ITEMS_PER_THREAD; ++j)
+      {
+        const int i = walk_.lane + 32 * j;
+        if (i >= skip && i < t.items)
+        {
+          d_out_[to + i] = walk_.storage.source.outputs[WalkT::Padded(i)].Alias();
         }
       }
     }
@@ -312,22 +333,36 @@ private:
 
 // One warp's scan of one share's head (see AgentSegmentedScan): its `count` items from d_in[in_first] on, each
 // output from `before` (the fold of the head's segment in the shares before) and the items before it, to
-// d_out[out_first] on. In chunks of 32 x ITEMS_PER_THREAD items (a lane takes ITEMS_PER_THREAD in a row), the next
-// chunk's loads issued before this one is scanned.
+// d_out[out_first] on. In chunks of 32 x ITEMS_PER_THREAD items: read striped over the lanes (coalesced; the next
+// chunk's loads issued before this one is scanned), passed through shared memory so that each lane scans
+// ITEMS_PER_THREAD items in a row, and the outputs passed back the same way to be written striped.
 template <int ITEMS_PER_THREAD, typename InputIteratorT, typename OutputIteratorT, typename AccumT, typename ScanOpT,
           bool EXCLUSIVE>
 struct AgentSegmentedScanHead
 {
-  using position_t           = detail::segmented::position_t;
-  using InputT               = detail::it_value_t<InputIteratorT>;
-  using OutputT              = detail::non_void_value_t<OutputIteratorT, AccumT>;
-  using PartialT             = detail::segmented::partial<AccumT>;
-  using PartialOpT           = detail::segmented::partial_op<ScanOpT>;
-  static constexpr int CHUNK = 32 * ITEMS_PER_THREAD;
+  using position_t            = detail::segmented::position_t;
+  using InputT                = detail::it_value_t<InputIteratorT>;
+  using OutputT               = detail::non_void_value_t<OutputIteratorT, AccumT>;
+  using PartialT              = detail::segmented::partial<AccumT>;
+  using PartialOpT            = detail::segmented::partial_op<ScanOpT>;
+  static constexpr int CHUNK  = 32 * ITEMS_PER_THREAD;
+  static constexpr int PADDED = CHUNK + CHUNK / 32; // a padding slot after every 32: lanes' rows hit other banks
+
+  // One warp's shared memory.
+  struct TempStorage
+  {
+    Uninitialized<InputT> items[PADDED];
+    Uninitialized<OutputT> outputs[PADDED];
+  };
+
+  static STRATA_DEVICE STRATA_FORCEINLINE int Padded(int i)
+  {
+    return i + (i >> 5);
+  }
 
   template <typename RecordT>
-  static STRATA_DEVICE STRATA_FORCEINLINE void Scan(const RecordT& head, PartialT before, InputIteratorT d_in,
-                                                    OutputIteratorT d_out, ScanOpT op, int lane)
+  static STRATA_DEVICE STRATA_FORCEINLINE void Scan(TempStorage& storage, const RecordT& head, PartialT before,
+                                                    InputIteratorT d_in, OutputIteratorT d_out, ScanOpT op, int lane)
   {
     const position_t count = head.count;
     const PartialOpT pop{op};
@@ -335,7 +370,7 @@ struct AgentSegmentedScanHead
       STRATA_UNROLL
       for (int j = 0; j < ITEMS_PER_THREAD; ++j)
       {
-        const position_t i = chunk + lane * ITEMS_PER_THREAD + j;
+        const position_t i = chunk + lane + 32 * j;
         if (i < count)
         {
           buffer[j] = d_in[head.in_first + i];
@@ -343,16 +378,28 @@ struct AgentSegmentedScanHead
       }
     };
     const auto consume = [&](const InputT(&buffer)[ITEMS_PER_THREAD], position_t chunk) {
+      const position_t left = count - chunk; // items of this chunk: min(left, CHUNK)
+      STRATA_UNROLL
+      for (int j = 0; j < ITEMS_PER_THREAD; ++j)
+      {
+        if (lane + 32 * j < left)
+        {
+          storage.items[Padded(lane + 32 * j)].Alias() = buffer[j];
+        }
+      }
+      __syncwarp();
+      AccumT x[ITEMS_PER_THREAD];
       AccumT value{};
       bool has = false;
       STRATA_UNROLL
       for (int j = 0; j < ITEMS_PER_THREAD; ++j)
       {
-        if (chunk + lane * ITEMS_PER_THREAD + j < count)
+        const int i = lane * ITEMS_PER_THREAD + j;
+        if (i < left)
         {
-          const AccumT x = static_cast<AccumT>(buffer[j]);
-          value          = has ? static_cast<AccumT>(op(value, x)) : x;
-          has            = true;
+          x[j]  = static_cast<AccumT>(InputT(storage.items[Padded(i)].Alias()));
+          value = has ? static_cast<AccumT>(op(value, x[j])) : x[j];
+          has   = true;
         }
       }
       PartialT running;
@@ -361,14 +408,25 @@ struct AgentSegmentedScanHead
       STRATA_UNROLL
       for (int j = 0; j < ITEMS_PER_THREAD; ++j)
       {
-        const position_t i = chunk + lane * ITEMS_PER_THREAD + j;
-        if (i < count)
+        const int i = lane * ITEMS_PER_THREAD + j;
+        if (i < left)
         {
-          const PartialT through    = pop(running, PartialT{static_cast<AccumT>(buffer[j]), true, false});
-          d_out[head.out_first + i] = static_cast<OutputT>(EXCLUSIVE ? running.value : through.value);
-          running                   = through;
+          const PartialT through             = pop(running, PartialT{x[j], true, false});
+          storage.outputs[Padded(i)].Alias() = static_cast<OutputT>(EXCLUSIVE ? running.value : through.value);
+          running                            = through;
         }
       }
+      __syncwarp();
+      STRATA_UNROLL
+      for (int j = 0; j < ITEMS_PER_THREAD; ++j)
+      {
+        const int i = lane + 32 * j;
+        if (i < left)
+        {
+          d_out[head.out_first + chunk + i] = storage.outputs[Padded(i)].Alias();
+        }
+      }
+      __syncwarp(); // the slots are free for the next chunk
       before = pop(before, aggregate);
     };
     InputT even[ITEMS_PER_THREAD];
@@ -378,8 +436,11 @@ struct AgentSegmentedScanHead
     {
       fetch(odd, chunk + CHUNK);
       consume(even, chunk);
-      fetch(even, chunk + 2 * CHUNK);
-      consume(odd, chunk + CHUNK);
+      if (chunk + CHUNK < count)
+      {
+        fetch(even, chunk + 2 * CHUNK);
+        consume(odd, chunk + CHUNK);
+      }
     }
   }
 };
