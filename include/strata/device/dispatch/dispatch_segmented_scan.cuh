@@ -89,7 +89,9 @@ DeviceSegmentedScanHeadKernel(const record<AccumT>* d_records, const partial<Acc
   {
     return;
   }
-  HeadT::Scan(storage[warp], r, d_before[share], d_in, d_out, op, static_cast<int>(threadIdx.x % 32));
+  partial<AccumT> before = d_before[share];
+  HeadT::Scan(storage[warp], d_in, r.in_first, d_out, r.out_first, r.count, before, op,
+              static_cast<int>(threadIdx.x % 32));
 }
 
 STRATA_KERNELS_END
