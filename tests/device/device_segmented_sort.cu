@@ -24,7 +24,8 @@
 // - 64-bit offsets and offsets from Thrust iterators; num_segments 0, num_items 0 and all segments empty (nothing
 //   written; one byte of temporary storage asked, and null pointers accepted, where there are no items or no
 //   segments); bad input rejected with cudaErrorInvalidValue before anything is written; the single-phase forms
-//   (no environment, a stream, strata::par.on(stream)).
+//   (no environment, a stream, strata::par.on(stream)); num_segments and num_items in device memory
+//   (strata::device_count), one captured graph replayed over several counts.
 // Each layout's outputs are checked item by item on the host (at -O0): 2^20 items a layout.
 #define STRATA_SEGMENT_TEST_ITEMS (std::size_t(1) << 20)
 
@@ -1149,5 +1150,67 @@ TEST_CASE("DeviceSegmentedSort's and DeviceSegmentedRadixSort's single-phase for
       }
     }
   }
+  STRATA_TEST_CUDA(cudaStreamDestroy(stream));
+}
+
+TEST_CASE("DeviceSegmentedSort takes num_segments and num_items from device memory; one graph replayed over counts",
+          "[device][segmented_sort][device_count]")
+{
+  const sort_input<std::uint32_t> in(key_kind::mixed, 0x55f8);
+  std::mt19937_64 rng = strata_test::make_rng(0x55f9);
+  // Lengths of every class (tiny to huge), in random order.
+  std::vector<std::size_t> lengths = edge_lengths<std::uint32_t, int>({20011});
+  std::shuffle(lengths.begin(), lengths.end(), rng);
+  const layout l        = contiguous("class edges, shuffled", lengths);
+  const int bound       = static_cast<int>(l.num_segments());
+  const long long items = static_cast<long long>(l.items());
+  const device_offsets<int> offsets(l);
+  device_buffer<int> d_num(1);
+  device_buffer<long long> d_items(1);
+  d_items.upload({items});
+  const strata::device_count<int> num_segments(d_num.data(), bound);
+  const strata::device_count<long long> num_items(d_items.data(), items + static_cast<long long>(TAIL));
+  device_buffer<std::uint32_t> keys_out(l.items() + TAIL);
+  device_buffer<int> values_out(l.items() + TAIL);
+
+  cudaStream_t stream = nullptr;
+  STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  std::size_t bytes = 0;
+  STRATA_TEST_CUDA(strata::DeviceSegmentedSort::SortPairs(nullptr, bytes, in.d_keys.data(), keys_out.data(),
+                                                          in.d_values.data(), values_out.data(), num_items,
+                                                          num_segments, offsets.begin(), offsets.end(), stream));
+  device_buffer<char> temp(bytes);
+  cudaGraph_t graph = nullptr;
+  STRATA_TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  const cudaError_t captured =
+    strata::DeviceSegmentedSort::SortPairs(temp.data(), bytes, in.d_keys.data(), keys_out.data(), in.d_values.data(),
+                                           values_out.data(), num_items, num_segments, offsets.begin(), offsets.end(),
+                                           stream);
+  STRATA_TEST_CUDA(cudaStreamEndCapture(stream, &graph));
+  STRATA_TEST_CUDA(captured);
+  cudaGraphExec_t exec = nullptr;
+  STRATA_TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  // Counts within the bound, one above it (taken as the bound) and a negative one (taken as 0).
+  for (const int count : {0, 1, bound / 3 + 1, bound - 1, bound, bound + 5, -3})
+  {
+    CAPTURE(count);
+    d_num.upload({count});
+    keys_out.poison();
+    values_out.poison();
+    const std::vector<std::uint32_t> keys_before = keys_out.download();
+    const std::vector<int> values_before         = values_out.download();
+    STRATA_TEST_CUDA(cudaGraphLaunch(exec, stream));
+    STRATA_TEST_CUDA(cudaStreamSynchronize(stream));
+    layout first = l;
+    const auto k = static_cast<std::size_t>(std::clamp(count, 0, bound));
+    first.begin.resize(k);
+    first.end.resize(k);
+    const std::vector<long long> sources =
+      reference_sources(first, in.keys, all_bits<std::uint32_t>(false), l.items() + TAIL);
+    require_items("keys", first, keys_out.download(), expected(sources, in.keys, keys_before));
+    require_items("values", first, values_out.download(), expected(sources, in.values, values_before));
+  }
+  STRATA_TEST_CUDA(cudaGraphExecDestroy(exec));
+  STRATA_TEST_CUDA(cudaGraphDestroy(graph));
   STRATA_TEST_CUDA(cudaStreamDestroy(stream));
 }

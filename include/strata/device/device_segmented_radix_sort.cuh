@@ -5,8 +5,10 @@
 // segments must not overlap, and items in no segment are not written. Keys sort by bits [begin_bit, end_bit) of
 // their radix images (unsigned integers in key order: floats as -inf < ... < -0.0 == +0.0 < ... < +inf, NaNs by
 // their bits; descending sorts invert them), stably: keys with equal bits keep their order. Each segment is sorted
-// by a logical warp, a warp or a block after its length (agent/agent_segmented_sort.cuh); nothing waits for the
-// host, so a call can be captured into a CUDA graph.
+// by a logical warp, a warp or a block after its length, a huge one by every block (agent/agent_segmented_sort.cuh);
+// nothing waits for the host, so a call can be captured into a CUDA graph. num_items and num_segments may lie in
+// device memory (strata::device_count): their bounds size the temporary storage, and the kernels read the number of
+// segments when they run (num_items only bounds the items the segments cover).
 //
 //   size_t bytes = 0;
 //   strata::DeviceSegmentedRadixSort::SortKeys(nullptr, bytes, d_keys_in, d_keys_out, n, m, d_offsets, d_offsets + 1);
@@ -33,6 +35,7 @@
 #include <strata/device/dispatch/dispatch_segmented_sort.cuh>
 #include <strata/device/dispatch/single_phase.cuh>
 #include <strata/nvtx.cuh>
+#include <strata/util/device_count.cuh>
 #include <strata/util/double_buffer.cuh>
 #include <strata/util/uninitialized.cuh>
 
@@ -59,35 +62,47 @@ bool is_null_offsets(const IteratorT& it)
 }
 
 // Checks the arguments and runs (or sizes) the sort.
-template <bool DESCENDING, typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+template <bool DESCENDING, typename KeyT, typename NumItemsT, typename NumSegmentsT, typename ValueT,
+          typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
 cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
-                 DoubleBuffer<ValueT>& d_values, long long num_items, long long num_segments,
+                 DoubleBuffer<ValueT>& d_values, NumItemsT num_items, NumSegmentsT num_segments,
                  BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit,
                  bool is_overwrite_okay, cudaStream_t stream)
 {
   constexpr int BITS       = radix_sort::key_codec<KeyT, DESCENDING, radix_sort::no_decomposer>::BITS;
   constexpr bool KEYS_ONLY = cuda::std::is_same<ValueT, NullType>::value;
-  if (num_items < 0 || num_segments < 0 || num_segments > 0xffffffffLL || begin_bit < 0 || end_bit < begin_bit
-      || end_bit > BITS)
+  static_assert(is_item_count_v<NumItemsT>, "num_items must be an integer or a strata::device_count");
+  static_assert(is_item_count_v<NumSegmentsT>, "num_segments must be an integer or a strata::device_count");
+  // The host-known counts (a device_count's bound): they size the lists and buffers; the kernels read a count in
+  // device memory when they run.
+  const long long items    = static_cast<long long>(count_bound(num_items));
+  const long long segments = static_cast<long long>(count_bound(num_segments));
+  if (items < 0 || segments < 0 || segments > 0xffffffffLL || begin_bit < 0 || end_bit < begin_bit || end_bit > BITS)
   {
     return cudaErrorInvalidValue;
   }
-  if (d_temp_storage != nullptr && num_items > 0 && num_segments > 0
+  if (d_temp_storage != nullptr && items > 0 && segments > 0
       && (d_keys.d_buffers[0] == nullptr || d_keys.d_buffers[1] == nullptr
           || (!KEYS_ONLY && (d_values.d_buffers[0] == nullptr || d_values.d_buffers[1] == nullptr))
-          || is_null_offsets(d_begin_offsets) || is_null_offsets(d_end_offsets)))
+          || is_null_offsets(d_begin_offsets) || is_null_offsets(d_end_offsets) || is_null_count(num_items)
+          || is_null_count(num_segments)))
   {
     return cudaErrorInvalidValue;
   }
-  return DispatchSegmentedSort<DESCENDING, KeyT, ValueT, BeginOffsetIteratorT, EndOffsetIteratorT>::Dispatch(
-    d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, num_segments, d_begin_offsets, d_end_offsets,
-    begin_bit, end_bit, is_overwrite_okay, stream);
+  return DispatchSegmentedSort<DESCENDING, KeyT, ValueT, BeginOffsetIteratorT, EndOffsetIteratorT,
+                               policy_hub<KeyT, ValueT>,
+                               item_count_t<NumSegmentsT>>::Dispatch(d_temp_storage, temp_storage_bytes, d_keys,
+                                                                     d_values, items, segments, d_begin_offsets,
+                                                                     d_end_offsets, begin_bit, end_bit,
+                                                                     is_overwrite_okay, stream,
+                                                                     item_count_of(num_segments));
 }
 
 // The in/out forms: the inputs are read only, the results land in the outputs.
-template <bool DESCENDING, typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+template <bool DESCENDING, typename KeyT, typename NumItemsT, typename NumSegmentsT, typename ValueT,
+          typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
 cudaError_t sort_copy(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
-                      const ValueT* d_values_in, ValueT* d_values_out, long long num_items, long long num_segments,
+                      const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, NumSegmentsT num_segments,
                       BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit,
                       int end_bit, cudaStream_t stream)
 {
@@ -108,10 +123,11 @@ inline NullType* no_values()
 struct DeviceSegmentedRadixSort
 {
   // Each segment's keys, ascending by bits [begin_bit, end_bit), with their values.
-  template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename ValueT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
-                               KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, long long num_items,
-                               long long num_segments, BeginOffsetIteratorT d_begin_offsets,
+                               KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items,
+                               NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,
                                EndOffsetIteratorT d_end_offsets, int begin_bit = 0,
                                int end_bit = static_cast<int>(sizeof(KeyT) * 8), cudaStream_t stream = 0)
   {
@@ -121,9 +137,10 @@ struct DeviceSegmentedRadixSort
                                                     d_end_offsets, begin_bit, end_bit, stream);
   }
 
-  template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename ValueT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t SortPairs(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
-                               DoubleBuffer<ValueT>& d_values, long long num_items, long long num_segments,
+                               DoubleBuffer<ValueT>& d_values, NumItemsT num_items, NumSegmentsT num_segments,
                                BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                                int begin_bit = 0, int end_bit = static_cast<int>(sizeof(KeyT) * 8),
                                cudaStream_t stream = 0)
@@ -135,10 +152,11 @@ struct DeviceSegmentedRadixSort
   }
 
   // Each segment's keys, descending by bits [begin_bit, end_bit), with their values.
-  template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename ValueT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t
   SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
-                      const ValueT* d_values_in, ValueT* d_values_out, long long num_items, long long num_segments,
+                      const ValueT* d_values_in, ValueT* d_values_out, NumItemsT num_items, NumSegmentsT num_segments,
                       BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit = 0,
                       int end_bit = static_cast<int>(sizeof(KeyT) * 8), cudaStream_t stream = 0)
   {
@@ -148,9 +166,10 @@ struct DeviceSegmentedRadixSort
                                                    d_end_offsets, begin_bit, end_bit, stream);
   }
 
-  template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename ValueT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t SortPairsDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
-                                         DoubleBuffer<ValueT>& d_values, long long num_items, long long num_segments,
+                                         DoubleBuffer<ValueT>& d_values, NumItemsT num_items, NumSegmentsT num_segments,
                                          BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                                          int begin_bit = 0, int end_bit = static_cast<int>(sizeof(KeyT) * 8),
                                          cudaStream_t stream = 0)
@@ -162,9 +181,10 @@ struct DeviceSegmentedRadixSort
   }
 
   // Each segment's keys, ascending by bits [begin_bit, end_bit).
-  template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in, KeyT* d_keys_out,
-                              long long num_items, long long num_segments, BeginOffsetIteratorT d_begin_offsets,
+                              NumItemsT num_items, NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,
                               EndOffsetIteratorT d_end_offsets, int begin_bit = 0,
                               int end_bit = static_cast<int>(sizeof(KeyT) * 8), cudaStream_t stream = 0)
   {
@@ -175,9 +195,10 @@ struct DeviceSegmentedRadixSort
                                                     d_begin_offsets, d_end_offsets, begin_bit, end_bit, stream);
   }
 
-  template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t SortKeys(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
-                              long long num_items, long long num_segments, BeginOffsetIteratorT d_begin_offsets,
+                              NumItemsT num_items, NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,
                               EndOffsetIteratorT d_end_offsets, int begin_bit = 0,
                               int end_bit = static_cast<int>(sizeof(KeyT) * 8), cudaStream_t stream = 0)
   {
@@ -190,9 +211,10 @@ struct DeviceSegmentedRadixSort
   }
 
   // Each segment's keys, descending by bits [begin_bit, end_bit).
-  template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, const KeyT* d_keys_in,
-                                        KeyT* d_keys_out, long long num_items, long long num_segments,
+                                        KeyT* d_keys_out, NumItemsT num_items, NumSegmentsT num_segments,
                                         BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                                         int begin_bit = 0, int end_bit = static_cast<int>(sizeof(KeyT) * 8),
                                         cudaStream_t stream = 0)
@@ -204,10 +226,11 @@ struct DeviceSegmentedRadixSort
                                                    d_begin_offsets, d_end_offsets, begin_bit, end_bit, stream);
   }
 
-  template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,
+            typename EndOffsetIteratorT>
   static cudaError_t
-  SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, long long num_items,
-                     long long num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
+  SortKeysDescending(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys, NumItemsT num_items,
+                     NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,
                      int begin_bit = 0, int end_bit = static_cast<int>(sizeof(KeyT) * 8), cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceSegmentedRadixSort::SortKeysDescending");
@@ -221,76 +244,76 @@ struct DeviceSegmentedRadixSort
   // The single-phase forms (strata/device/dispatch/single_phase.cuh): every entry point without the
   // temporary-storage arguments, over all bits or bits [begin_bit, end_bit), its last argument (defaulted) a stream or
   // a policy.
-#define STRATA_SEGMENTED_RADIX_SORT_KEYS(NAME)                                                                   \
-  template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,                           \
-            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                              \
-  static cudaError_t NAME(const KeyT* d_keys_in, KeyT* d_keys_out, long long num_items, long long num_segments,  \
-                          BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit, \
-                          int end_bit, const EnvT& env = {})                                                     \
-  {                                                                                                              \
-    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_keys_in, d_keys_out, num_items,       \
-                                     num_segments, d_begin_offsets, d_end_offsets, begin_bit, end_bit);          \
-  }                                                                                                              \
-  template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,                           \
-            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                              \
-  static cudaError_t NAME(const KeyT* d_keys_in, KeyT* d_keys_out, long long num_items, long long num_segments,  \
-                          BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,                \
-                          const EnvT& env = {})                                                                  \
-  {                                                                                                              \
-    return NAME(d_keys_in, d_keys_out, num_items, num_segments, d_begin_offsets, d_end_offsets, 0,               \
-                static_cast<int>(sizeof(KeyT) * 8), env);                                                        \
-  }                                                                                                              \
-  template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,                           \
-            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                              \
-  static cudaError_t NAME(DoubleBuffer<KeyT>& d_keys, long long num_items, long long num_segments,               \
-                          BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit, \
-                          int end_bit, const EnvT& env = {})                                                     \
-  {                                                                                                              \
-    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_keys, num_items, num_segments,        \
-                                     d_begin_offsets, d_end_offsets, begin_bit, end_bit);                        \
-  }                                                                                                              \
-  template <typename KeyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,                           \
-            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                              \
-  static cudaError_t NAME(DoubleBuffer<KeyT>& d_keys, long long num_items, long long num_segments,               \
-                          BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,                \
-                          const EnvT& env = {})                                                                  \
-  {                                                                                                              \
-    return NAME(d_keys, num_items, num_segments, d_begin_offsets, d_end_offsets, 0,                              \
-                static_cast<int>(sizeof(KeyT) * 8), env);                                                        \
+#define STRATA_SEGMENTED_RADIX_SORT_KEYS(NAME)                                                                     \
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,               \
+            typename EndOffsetIteratorT, typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>   \
+  static cudaError_t NAME(const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, NumSegmentsT num_segments, \
+                          BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit,   \
+                          int end_bit, const EnvT& env = {})                                                       \
+  {                                                                                                                \
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_keys_in, d_keys_out, num_items,         \
+                                     num_segments, d_begin_offsets, d_end_offsets, begin_bit, end_bit);            \
+  }                                                                                                                \
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,               \
+            typename EndOffsetIteratorT, typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>   \
+  static cudaError_t NAME(const KeyT* d_keys_in, KeyT* d_keys_out, NumItemsT num_items, NumSegmentsT num_segments, \
+                          BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,                  \
+                          const EnvT& env = {})                                                                    \
+  {                                                                                                                \
+    return NAME(d_keys_in, d_keys_out, num_items, num_segments, d_begin_offsets, d_end_offsets, 0,                 \
+                static_cast<int>(sizeof(KeyT) * 8), env);                                                          \
+  }                                                                                                                \
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,               \
+            typename EndOffsetIteratorT, typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>   \
+  static cudaError_t NAME(DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, NumSegmentsT num_segments,              \
+                          BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit,   \
+                          int end_bit, const EnvT& env = {})                                                       \
+  {                                                                                                                \
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_keys, num_items, num_segments,          \
+                                     d_begin_offsets, d_end_offsets, begin_bit, end_bit);                          \
+  }                                                                                                                \
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename BeginOffsetIteratorT,               \
+            typename EndOffsetIteratorT, typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>   \
+  static cudaError_t NAME(DoubleBuffer<KeyT>& d_keys, NumItemsT num_items, NumSegmentsT num_segments,              \
+                          BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets,                  \
+                          const EnvT& env = {})                                                                    \
+  {                                                                                                                \
+    return NAME(d_keys, num_items, num_segments, d_begin_offsets, d_end_offsets, 0,                                \
+                static_cast<int>(sizeof(KeyT) * 8), env);                                                          \
   }
 #define STRATA_SEGMENTED_RADIX_SORT_PAIRS(NAME)                                                                        \
-  template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,                \
-            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                                    \
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename ValueT, typename BeginOffsetIteratorT,  \
+            typename EndOffsetIteratorT, typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>       \
   static cudaError_t NAME(const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,    \
-                          long long num_items, long long num_segments, BeginOffsetIteratorT d_begin_offsets,           \
+                          NumItemsT num_items, NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,        \
                           EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit, const EnvT& env = {})          \
   {                                                                                                                    \
     return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_keys_in, d_keys_out, d_values_in,           \
                                      d_values_out, num_items, num_segments, d_begin_offsets, d_end_offsets, begin_bit, \
                                      end_bit);                                                                         \
   }                                                                                                                    \
-  template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,                \
-            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                                    \
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename ValueT, typename BeginOffsetIteratorT,  \
+            typename EndOffsetIteratorT, typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>       \
   static cudaError_t NAME(const KeyT* d_keys_in, KeyT* d_keys_out, const ValueT* d_values_in, ValueT* d_values_out,    \
-                          long long num_items, long long num_segments, BeginOffsetIteratorT d_begin_offsets,           \
+                          NumItemsT num_items, NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,        \
                           EndOffsetIteratorT d_end_offsets, const EnvT& env = {})                                      \
   {                                                                                                                    \
     return NAME(d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, num_segments, d_begin_offsets,            \
                 d_end_offsets, 0, static_cast<int>(sizeof(KeyT) * 8), env);                                            \
   }                                                                                                                    \
-  template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,                \
-            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                                    \
-  static cudaError_t NAME(DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, long long num_items,             \
-                          long long num_segments, BeginOffsetIteratorT d_begin_offsets,                                \
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename ValueT, typename BeginOffsetIteratorT,  \
+            typename EndOffsetIteratorT, typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>       \
+  static cudaError_t NAME(DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, NumItemsT num_items,             \
+                          NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,                             \
                           EndOffsetIteratorT d_end_offsets, int begin_bit, int end_bit, const EnvT& env = {})          \
   {                                                                                                                    \
     return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(NAME), d_keys, d_values, num_items, num_segments,    \
                                      d_begin_offsets, d_end_offsets, begin_bit, end_bit);                              \
   }                                                                                                                    \
-  template <typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,                \
-            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>                                    \
-  static cudaError_t NAME(DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, long long num_items,             \
-                          long long num_segments, BeginOffsetIteratorT d_begin_offsets,                                \
+  template <typename KeyT, typename NumItemsT, typename NumSegmentsT, typename ValueT, typename BeginOffsetIteratorT,  \
+            typename EndOffsetIteratorT, typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>       \
+  static cudaError_t NAME(DoubleBuffer<KeyT>& d_keys, DoubleBuffer<ValueT>& d_values, NumItemsT num_items,             \
+                          NumSegmentsT num_segments, BeginOffsetIteratorT d_begin_offsets,                             \
                           EndOffsetIteratorT d_end_offsets, const EnvT& env = {})                                      \
   {                                                                                                                    \
     return NAME(d_keys, d_values, num_items, num_segments, d_begin_offsets, d_end_offsets, 0,                          \

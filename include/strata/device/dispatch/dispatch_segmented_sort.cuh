@@ -14,6 +14,7 @@
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/device/dispatch/tuning/tuning_segmented_sort.cuh>
 #include <strata/util/device.cuh>
+#include <strata/util/device_count.cuh>
 #include <strata/util/double_buffer.cuh>
 #include <strata/util/error.cuh>
 #include <strata/util/temporary_storage.cuh>
@@ -71,11 +72,12 @@ STRATA_KERNELS_BEGIN
 
 // Each warp takes 32 segments at a time and appends each non-empty one to its class's list (one atomic a class a
 // warp).
-template <typename MaxPolicyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+template <typename MaxPolicyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT, typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedSortPolicy::BLOCK_THREADS) void
 DeviceSegmentedSortClassifyKernel(BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end, long long num_segments,
-                                  class_lists lists)
+                                  CountT count, class_lists lists)
 {
+  num_segments           = count.resolve(num_segments);
   using Policy           = typename MaxPolicyT::ActivePolicy::SegmentedSortPolicy;
   constexpr int WARPS    = Policy::BLOCK_THREADS / 32;
   constexpr unsigned ALL = 0xffffffffu;
@@ -222,11 +224,12 @@ DeviceSegmentedSortHugeKernel(arrays<KeyT, ValueT> a, KeyT* keys_temp, ValueT* v
 
 // No bits to sort by: each segment copied by a block, in turn.
 template <typename MaxPolicyT, typename KeyT, typename ValueT, typename BeginOffsetIteratorT,
-          typename EndOffsetIteratorT>
+          typename EndOffsetIteratorT, typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedSortPolicy::BLOCK_THREADS) void
 DeviceSegmentedSortCopyKernel(arrays<KeyT, ValueT> a, BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end,
-                              long long num_segments)
+                              long long num_segments, CountT count)
 {
+  num_segments = count.resolve(num_segments);
   using Policy = typename MaxPolicyT::ActivePolicy::SegmentedSortPolicy;
   for (long long s = blockIdx.x; s < num_segments; s += gridDim.x)
   {
@@ -253,7 +256,7 @@ STRATA_KERNELS_END
 // from d_buffers[0] to d_buffers[1], the passes between through temporary storage; DoubleBuffer forms: from the
 // current buffers into the ones the passes end in, both used, the selectors set to it.
 template <bool DESCENDING, typename KeyT, typename ValueT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT,
-          typename PolicyHub = detail::segmented_sort::policy_hub<KeyT, ValueT>>
+          typename PolicyHub = detail::segmented_sort::policy_hub<KeyT, ValueT>, typename CountT = detail::host_count>
 struct DispatchSegmentedSort
 {
   void* d_temp_storage;
@@ -268,6 +271,7 @@ struct DispatchSegmentedSort
   int end_bit;
   bool is_overwrite_okay;
   cudaStream_t stream;
+  CountT count; // num_segments in device memory (num_segments is then its bound), or host_count
   int device;
   int ptx_version;
 
@@ -377,10 +381,10 @@ struct DispatchSegmentedSort
     }
 
     STRATA_RETURN_IF_ERROR(cudaMemsetAsync(lists.counts, 0, CLASSES * sizeof(unsigned int), stream));
-    STRATA_RETURN_IF_ERROR(LaunchWave<ActivePolicyT>(
-      detail::segmented_sort::DeviceSegmentedSortClassifyKernel<MaxPolicy, BeginOffsetIteratorT, EndOffsetIteratorT>,
-      (num_segments + Policy::BLOCK_THREADS - 1) / Policy::BLOCK_THREADS, d_begin_offsets, d_end_offsets, num_segments,
-      lists));
+    STRATA_RETURN_IF_ERROR(LaunchWave<ActivePolicyT>(detail::segmented_sort::DeviceSegmentedSortClassifyKernel<
+                                                       MaxPolicy, BeginOffsetIteratorT, EndOffsetIteratorT, CountT>,
+                                                     (num_segments + Policy::BLOCK_THREADS - 1) / Policy::BLOCK_THREADS,
+                                                     d_begin_offsets, d_end_offsets, num_segments, count, lists));
     STRATA_RETURN_IF_ERROR(LaunchWave<ActivePolicyT>(
       detail::segmented_sort::DeviceSegmentedSortWarpKernel<MaxPolicy, ss::TINY, DESCENDING, KeyT, ValueT,
                                                             BeginOffsetIteratorT, EndOffsetIteratorT>,
@@ -427,25 +431,24 @@ struct DispatchSegmentedSort
   {
     return LaunchWave<ActivePolicyT>(
       detail::segmented_sort::DeviceSegmentedSortCopyKernel<MaxPolicy, KeyT, ValueT, BeginOffsetIteratorT,
-                                                            EndOffsetIteratorT>,
+                                                            EndOffsetIteratorT, CountT>,
       num_segments, detail::segmented_sort::arrays<KeyT, ValueT>{keys_in, keys_out, values_in, values_out},
-      d_begin_offsets, d_end_offsets, num_segments);
+      d_begin_offsets, d_end_offsets, num_segments, count);
   }
 
   // Picks the policy for the current device's PTX version and runs (or sizes) the sort.
   static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<KeyT>& d_keys,
                               DoubleBuffer<ValueT>& d_values, long long num_items, long long num_segments,
                               BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, int begin_bit,
-                              int end_bit, bool is_overwrite_okay, cudaStream_t stream)
+                              int end_bit, bool is_overwrite_okay, cudaStream_t stream, CountT count = {})
   {
     int device      = 0;
     int ptx_version = 0;
     STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
-    DispatchSegmentedSort closure{d_temp_storage,  temp_storage_bytes, d_keys,
-                                  d_values,        num_items,          num_segments,
-                                  d_begin_offsets, d_end_offsets,      begin_bit,
-                                  end_bit,         is_overwrite_okay,  stream,
-                                  device,          ptx_version};
+    DispatchSegmentedSort closure{
+      d_temp_storage, temp_storage_bytes, d_keys,  d_values,          num_items, num_segments, d_begin_offsets,
+      d_end_offsets,  begin_bit,          end_bit, is_overwrite_okay, stream,    count,        device,
+      ptx_version};
     return MaxPolicy::Invoke(ptx_version, closure);
   }
 };
