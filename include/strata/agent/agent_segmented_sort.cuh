@@ -240,12 +240,35 @@ struct block_segment_sort
   }
 };
 
-// One segment of any length, sorted by a block (every thread calls) in passes of RADIX_BITS bits from begin_bit up,
-// through global memory: pass p reads the keys (values) of the pass before (the input for the first) and writes
-// dst(p), the last pass the output; `temp` (keys and values, indexed as the input) takes the passes between. With
-// no bits to sort, the segment is copied.
+// Where pass `pass` of `passes` reads and writes in the sorts that go through global memory: the last pass writes the
+// output, the ones before alternate between it and `between` so that it does, and the first reads the input.
+template <typename KeyT, typename ValueT>
+struct pass_buffers
+{
+  const KeyT* keys_src;
+  const ValueT* values_src;
+  KeyT* keys_dst;
+  ValueT* values_dst;
+
+  static STRATA_DEVICE STRATA_FORCEINLINE pass_buffers of(const arrays<KeyT, ValueT>& a, KeyT* keys_between,
+                                                          ValueT* values_between, int pass, int passes)
+  {
+    const auto to_out = [&](int q) {
+      return (passes - 1 - q) % 2 == 0;
+    };
+    pass_buffers b;
+    b.keys_dst   = to_out(pass) ? a.keys_out : keys_between;
+    b.values_dst = to_out(pass) ? a.values_out : values_between;
+    b.keys_src   = pass == 0 ? a.keys_in : (to_out(pass - 1) ? a.keys_out : keys_between);
+    b.values_src = pass == 0 ? a.values_in : (to_out(pass - 1) ? a.values_out : values_between);
+    return b;
+  }
+};
+
+// A tile of up to BLOCK_THREADS x ITEMS_PER_THREAD keys (and values) of one segment, ranked stably by one digit (bits
+// [bit, bit + bits) of their images) and scattered by it; the large and huge sorts' step. Every thread calls.
 template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int RADIX_BITS, bool DESCENDING, typename KeyT, typename ValueT>
-struct block_large_sort
+struct tile_digit_sort
 {
   static constexpr int TILE       = BLOCK_THREADS * ITEMS_PER_THREAD;
   static constexpr int BINS       = 1 << RADIX_BITS;
@@ -256,7 +279,6 @@ struct block_large_sort
   using LoadKeysT                 = BlockLoad<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, BLOCK_LOAD_TRANSPOSE>;
   using LoadValuesT               = BlockLoad<ValueSlotT, BLOCK_THREADS, ITEMS_PER_THREAD, BLOCK_LOAD_TRANSPOSE>;
   using RankT                     = BlockRadixRank<BLOCK_THREADS, RADIX_BITS, false>;
-  using ScanT                     = BlockScan<long long, BLOCK_THREADS>;
   static_assert(RankT::BINS_TRACKED_PER_THREAD == 1, "one digit a thread");
 
   struct TempStorage
@@ -266,11 +288,93 @@ struct block_large_sort
       typename LoadKeysT::TempStorage load_keys;
       typename LoadValuesT::TempStorage load_values;
       typename RankT::TempStorage rank;
-      typename ScanT::TempStorage scan;
     } alias;
+    int tile_first[BINS];      // the tile rank of each digit's first key
+    long long slot_base[BINS]; // set by the caller: a key of digit d and tile rank k goes to slot_base[d] + k
+  };
+
+  KeyT keys[ITEMS_PER_THREAD];
+  ValueT values[ITEMS_PER_THREAD];
+  image_t digits[ITEMS_PER_THREAD];
+  int ranks[ITEMS_PER_THREAD];
+
+  // Loads `valid` keys (values) from src + at, transposed so that the rank order is the input order, the slots past
+  // `valid` filled with a key of the highest digit (ranked after every key), and ranks them; leaves each digit's
+  // first rank in storage.tile_first.
+  STRATA_DEVICE STRATA_FORCEINLINE void Rank(TempStorage& storage, const KeyT* keys_src, const ValueT* values_src,
+                                             long long at, int valid, int bit, int bits)
+  {
+    LoadKeysT(storage.alias.load_keys).Load(keys_src + at, keys, valid, codec_t{}.last_key());
+    __syncthreads();
+    if constexpr (!KEYS_ONLY)
+    {
+      LoadValuesT(storage.alias.load_values).Load(values_src + at, values, valid);
+      __syncthreads();
+    }
+    STRATA_UNROLL
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      digits[k] = key_bits<KeyT, DESCENDING>{bit, bits}(keys[k]);
+    }
+    int digit_first[1];
+    RankT(storage.alias.rank)
+      .RankKeys(digits, ranks, BFEDigitExtractor<image_t>(0, static_cast<cuda::std::uint32_t>(bits)), digit_first);
+    if (threadIdx.x < BINS)
+    {
+      storage.tile_first[threadIdx.x] = digit_first[0];
+    }
+    __syncthreads();
+  }
+
+  // The tile's keys of digit d, the fillers past `valid` left out (they come last, in the highest digit present).
+  static STRATA_DEVICE STRATA_FORCEINLINE int Count(const TempStorage& storage, int d, int valid)
+  {
+    const int next  = d + 1 < BINS ? storage.tile_first[d + 1] : TILE;
+    const int start = storage.tile_first[d] < valid ? storage.tile_first[d] : valid;
+    const int stop  = next < valid ? next : valid;
+    return stop - start;
+  }
+
+  // Each key (value) of the tile to dst[begin + storage.slot_base[its digit] + its rank]; then a barrier.
+  STRATA_DEVICE STRATA_FORCEINLINE void Scatter(const TempStorage& storage, KeyT* keys_dst, ValueT* values_dst,
+                                                long long begin, int valid) const
+  {
+    STRATA_UNROLL
+    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
+    {
+      if (ranks[k] < valid)
+      {
+        const long long slot = begin + storage.slot_base[static_cast<int>(digits[k])] + ranks[k];
+        keys_dst[slot]       = keys[k];
+        if constexpr (!KEYS_ONLY)
+        {
+          values_dst[slot] = values[k];
+        }
+      }
+    }
+    __syncthreads();
+  }
+};
+
+// One segment of any length, sorted by a block (every thread calls) in passes of RADIX_BITS bits from begin_bit up,
+// through global memory (pass_buffers; `temp`, indexed as the input, takes the passes between): a histogram of the
+// pass's digits, then tile by tile in order each key's stable rank in the tile and a scatter to its digit's next
+// slot. With no bits to sort, the segment is copied.
+template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int RADIX_BITS, bool DESCENDING, typename KeyT, typename ValueT>
+struct block_large_sort
+{
+  using TileT               = tile_digit_sort<BLOCK_THREADS, ITEMS_PER_THREAD, RADIX_BITS, DESCENDING, KeyT, ValueT>;
+  static constexpr int TILE = TileT::TILE;
+  static constexpr int BINS = TileT::BINS;
+  static constexpr bool KEYS_ONLY = TileT::KEYS_ONLY;
+  using ScanT                     = BlockScan<long long, BLOCK_THREADS>;
+
+  struct TempStorage
+  {
+    typename TileT::TempStorage tile;
+    typename ScanT::TempStorage scan;
     unsigned int histogram[BINS];
     long long next[BINS]; // the digit's next slot in the segment
-    int tile_first[BINS]; // the tile rank of the digit's first key
   };
 
   static STRATA_DEVICE STRATA_FORCEINLINE void Sort(TempStorage& storage, const arrays<KeyT, ValueT>& a,
@@ -291,19 +395,11 @@ struct block_large_sort
       }
       return;
     }
-    const KeyT* keys_src     = a.keys_in;
-    const ValueT* values_src = a.values_in;
     for (int pass = 0; pass < passes; ++pass)
     {
-      // The last pass writes the output; the ones before alternate so that it does.
-      const bool to_out   = (passes - 1 - pass) % 2 == 0;
-      KeyT* keys_dst      = to_out ? a.keys_out : keys_temp;
-      ValueT* values_dst  = to_out ? a.values_out : values_temp;
-      const int bit       = begin_bit + pass * RADIX_BITS;
-      const int bits      = end_bit - bit < RADIX_BITS ? end_bit - bit : RADIX_BITS;
-      const auto digit_of = [&](const KeyT& key) {
-        return static_cast<int>(key_bits<KeyT, DESCENDING>{bit, bits}(key));
-      };
+      const auto b   = pass_buffers<KeyT, ValueT>::of(a, keys_temp, values_temp, pass, passes);
+      const int bit  = begin_bit + pass * RADIX_BITS;
+      const int bits = end_bit - bit < RADIX_BITS ? end_bit - bit : RADIX_BITS;
 
       // The segment's digit counts, then each digit's first slot.
       if (tid < BINS)
@@ -313,12 +409,13 @@ struct block_large_sort
       __syncthreads();
       for (long long i = tid; i < len; i += BLOCK_THREADS)
       {
-        atomicAdd(&storage.histogram[digit_of(keys_src[begin + i])], 1u);
+        atomicAdd(&storage.histogram[static_cast<int>(key_bits<KeyT, DESCENDING>{bit, bits}(b.keys_src[begin + i]))],
+                  1u);
       }
       __syncthreads();
       long long count = tid < BINS ? static_cast<long long>(storage.histogram[tid]) : 0;
       long long first = 0;
-      ScanT(storage.alias.scan).ExclusiveSum(count, first);
+      ScanT(storage.scan).ExclusiveSum(count, first);
       if (tid < BINS)
       {
         storage.next[tid] = first;
@@ -329,58 +426,16 @@ struct block_large_sort
       for (long long tile = 0; tile < len; tile += TILE)
       {
         const int valid = len - tile < TILE ? static_cast<int>(len - tile) : TILE;
-        KeyT keys[ITEMS_PER_THREAD];
-        ValueT values[ITEMS_PER_THREAD];
-        LoadKeysT(storage.alias.load_keys).Load(keys_src + begin + tile, keys, valid, codec_t{}.last_key());
-        __syncthreads();
-        if constexpr (!KEYS_ONLY)
-        {
-          LoadValuesT(storage.alias.load_values).Load(values_src + begin + tile, values, valid);
-          __syncthreads();
-        }
-        image_t images[ITEMS_PER_THREAD];
-        STRATA_UNROLL
-        for (int j = 0; j < ITEMS_PER_THREAD; ++j)
-        {
-          images[j] = key_bits<KeyT, DESCENDING>{bit, bits}(keys[j]);
-        }
-        int ranks[ITEMS_PER_THREAD];
-        int digit_first[1];
-        RankT(storage.alias.rank)
-          .RankKeys(images, ranks, BFEDigitExtractor<image_t>(0, static_cast<cuda::std::uint32_t>(bits)), digit_first);
+        TileT t;
+        t.Rank(storage.tile, b.keys_src, b.values_src, begin + tile, valid, bit, bits);
         if (tid < BINS)
         {
-          storage.tile_first[tid] = digit_first[0];
+          storage.tile.slot_base[tid] = storage.next[tid] - storage.tile.tile_first[tid];
+          storage.next[tid] += TileT::Count(storage.tile, tid, valid);
         }
         __syncthreads();
-        STRATA_UNROLL
-        for (int j = 0; j < ITEMS_PER_THREAD; ++j)
-        {
-          // Past `valid`, the filler keys rank after every key of the tile.
-          if (ranks[j] < valid)
-          {
-            const int d            = static_cast<int>(images[j]);
-            const long long slot   = storage.next[d] + (ranks[j] - storage.tile_first[d]);
-            keys_dst[begin + slot] = keys[j];
-            if constexpr (!KEYS_ONLY)
-            {
-              values_dst[begin + slot] = values[j];
-            }
-          }
-        }
-        __syncthreads();
-        if (tid < BINS)
-        {
-          // The tile's keys of digit tid (the fillers all come last, in the highest digit).
-          const int last_rank = tid + 1 < BINS ? storage.tile_first[tid + 1] : TILE;
-          const int end_rank  = last_rank < valid ? last_rank : valid;
-          const int start     = storage.tile_first[tid] < valid ? storage.tile_first[tid] : valid;
-          storage.next[tid] += end_rank - start;
-        }
-        __syncthreads();
+        t.Scatter(storage.tile, b.keys_dst, b.values_dst, begin, valid);
       }
-      keys_src   = keys_dst;
-      values_src = values_dst;
     }
   }
 };
@@ -415,60 +470,24 @@ struct huge_state
 template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int RADIX_BITS, bool DESCENDING, typename KeyT, typename ValueT>
 struct huge_sort
 {
-  static constexpr int TILE       = BLOCK_THREADS * ITEMS_PER_THREAD;
-  static constexpr int BINS       = 1 << RADIX_BITS;
-  static constexpr bool KEYS_ONLY = cuda::std::is_same<ValueT, NullType>::value;
-  using codec_t                   = radix_sort::key_codec<KeyT, DESCENDING, radix_sort::no_decomposer>;
-  using image_t                   = typename codec_t::image_t;
-  static constexpr int MAX_PASSES = (codec_t::BITS + RADIX_BITS - 1) / RADIX_BITS;
-  using ValueSlotT                = cuda::std::conditional_t<KEYS_ONLY, KeyT, ValueT>;
-  using LoadKeysT                 = BlockLoad<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, BLOCK_LOAD_TRANSPOSE>;
-  using LoadValuesT               = BlockLoad<ValueSlotT, BLOCK_THREADS, ITEMS_PER_THREAD, BLOCK_LOAD_TRANSPOSE>;
-  using RankT                     = BlockRadixRank<BLOCK_THREADS, RADIX_BITS, false>;
-  using ScanT                     = BlockScan<unsigned long long, BLOCK_THREADS>;
-  using word_ref                  = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
-  using count_ref                 = cuda::atomic_ref<unsigned int, cuda::thread_scope_device>;
+  using TileT               = tile_digit_sort<BLOCK_THREADS, ITEMS_PER_THREAD, RADIX_BITS, DESCENDING, KeyT, ValueT>;
+  static constexpr int TILE = TileT::TILE;
+  static constexpr int BINS = TileT::BINS;
+  static constexpr int MAX_PASSES               = (TileT::codec_t::BITS + RADIX_BITS - 1) / RADIX_BITS;
+  using ScanT                                   = BlockScan<unsigned long long, BLOCK_THREADS>;
+  using word_ref                                = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
+  using count_ref                               = cuda::atomic_ref<unsigned int, cuda::thread_scope_device>;
   static constexpr unsigned long long AGGREGATE = 1ull << 62; // a tile's own count
   static constexpr unsigned long long INCLUSIVE = 2ull << 62; // the count of the tile and every earlier one
   static constexpr unsigned long long COUNT     = (1ull << 62) - 1;
-  static_assert(RankT::BINS_TRACKED_PER_THREAD == 1, "one digit a thread");
 
   struct TempStorage
   {
-    union
-    {
-      typename LoadKeysT::TempStorage load_keys;
-      typename LoadValuesT::TempStorage load_values;
-      typename RankT::TempStorage rank;
-      typename ScanT::TempStorage scan;
-    } alias;
+    typename TileT::TempStorage tile;
+    typename ScanT::TempStorage scan;
     unsigned int histogram[MAX_PASSES * BINS];
-    long long slot_base[BINS]; // a key of digit d and tile rank k goes to slot slot_base[d] + k
-    int tile_first[BINS];
     unsigned int unit;
   };
-
-  // Where pass p reads and writes (the last pass writes the output).
-  struct pass_buffers
-  {
-    const KeyT* keys_src;
-    const ValueT* values_src;
-    KeyT* keys_dst;
-    ValueT* values_dst;
-  };
-  static STRATA_DEVICE STRATA_FORCEINLINE pass_buffers buffers_of(const arrays<KeyT, ValueT>& a, KeyT* keys_between,
-                                                                  ValueT* values_between, int pass, int passes)
-  {
-    const auto to_out = [&](int q) {
-      return (passes - 1 - q) % 2 == 0;
-    };
-    pass_buffers b;
-    b.keys_dst   = to_out(pass) ? a.keys_out : keys_between;
-    b.values_dst = to_out(pass) ? a.values_out : values_between;
-    b.keys_src   = pass == 0 ? a.keys_in : (to_out(pass - 1) ? a.keys_out : keys_between);
-    b.values_src = pass == 0 ? a.values_in : (to_out(pass - 1) ? a.values_out : values_between);
-    return b;
-  }
 
   // Spins (one thread) until *counter reaches `target`; what was written before it was counted is then visible.
   static STRATA_DEVICE STRATA_FORCEINLINE void wait_for(unsigned int* counter, unsigned int target)
@@ -622,50 +641,23 @@ private:
       __threadfence();
     }
     __syncthreads();
-    const pass_buffers b = buffers_of(a, keys_between, values_between, pass, passes);
-    const int bit        = begin_bit + pass * RADIX_BITS;
-    const int bits       = pass_bits(pass, begin_bit, end_bit);
-
-    KeyT keys[ITEMS_PER_THREAD];
-    ValueT values[ITEMS_PER_THREAD];
-    LoadKeysT(storage.alias.load_keys).Load(b.keys_src + begin + first, keys, valid, codec_t{}.last_key());
-    __syncthreads();
-    if constexpr (!KEYS_ONLY)
-    {
-      LoadValuesT(storage.alias.load_values).Load(b.values_src + begin + first, values, valid);
-      __syncthreads();
-    }
-    image_t images[ITEMS_PER_THREAD];
-    STRATA_UNROLL
-    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
-    {
-      images[k] = key_bits<KeyT, DESCENDING>{bit, bits}(keys[k]);
-    }
-    int ranks[ITEMS_PER_THREAD];
-    int digit_first[1];
-    RankT(storage.alias.rank)
-      .RankKeys(images, ranks, BFEDigitExtractor<image_t>(0, static_cast<cuda::std::uint32_t>(bits)), digit_first);
-    if (tid < BINS)
-    {
-      storage.tile_first[tid] = digit_first[0];
-    }
-    __syncthreads();
+    const auto b   = pass_buffers<KeyT, ValueT>::of(a, keys_between, values_between, pass, passes);
+    const int bit  = begin_bit + pass * RADIX_BITS;
+    const int bits = pass_bits(pass, begin_bit, end_bit);
+    TileT tile;
+    tile.Rank(storage.tile, b.keys_src, b.values_src, begin + first, valid, bit, bits);
 
     // The segment's digit bases of this pass.
     const unsigned long long total = tid < BINS ? state.totals[(r * passes + pass) * BINS + tid] : 0ull;
     unsigned long long digit_base  = 0;
-    ScanT(storage.alias.scan).ExclusiveSum(total, digit_base);
+    ScanT(storage.scan).ExclusiveSum(total, digit_base);
 
     if (tid < BINS)
     {
-      // The tile's keys of digit tid (the fillers of a partial tile come last, in the highest digit present).
-      const int next                  = tid + 1 < BINS ? storage.tile_first[tid + 1] : TILE;
-      const int start                 = storage.tile_first[tid] < valid ? storage.tile_first[tid] : valid;
-      const int stop                  = next < valid ? next : valid;
-      const unsigned long long own    = static_cast<unsigned long long>(stop - start);
+      // Publish the tile's keys of digit tid, then look back over the segment's earlier tiles for those before it.
+      const auto own                  = static_cast<unsigned long long>(TileT::Count(storage.tile, tid, valid));
       unsigned long long* const words = state.status + (pass * state.tiles_bound) * BINS;
       word_ref(words[t * BINS + tid]).store((j == 0 ? INCLUSIVE : AGGREGATE) | own, cuda::std::memory_order_relaxed);
-      // Look back over the segment's earlier tiles for the keys of digit tid before this tile.
       unsigned long long before = 0;
       for (long long q = t - 1; j > 0 && q >= t - j; --q)
       {
@@ -685,23 +677,11 @@ private:
       {
         word_ref(words[t * BINS + tid]).store(INCLUSIVE | (before + own), cuda::std::memory_order_relaxed);
       }
-      storage.slot_base[tid] =
-        static_cast<long long>(digit_base + before) - static_cast<long long>(storage.tile_first[tid]);
+      storage.tile.slot_base[tid] =
+        static_cast<long long>(digit_base + before) - static_cast<long long>(storage.tile.tile_first[tid]);
     }
     __syncthreads();
-    STRATA_UNROLL
-    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
-    {
-      if (ranks[k] < valid)
-      {
-        const long long slot     = storage.slot_base[static_cast<int>(images[k])] + ranks[k];
-        b.keys_dst[begin + slot] = keys[k];
-        if constexpr (!KEYS_ONLY)
-        {
-          b.values_dst[begin + slot] = values[k];
-        }
-      }
-    }
+    tile.Scatter(storage.tile, b.keys_dst, b.values_dst, begin, valid);
     __threadfence();
     __syncthreads();
     if (tid == 0)
