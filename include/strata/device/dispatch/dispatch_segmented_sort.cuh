@@ -71,7 +71,8 @@ constexpr int HUGE_TILE = PolicyT::BLOCK_THREADS* PolicyT::HUGE_ITEMS_PER_THREAD
 STRATA_KERNELS_BEGIN
 
 // Each warp takes 32 segments at a time and appends each non-empty one to its class's list (one atomic a class a
-// warp).
+// warp). A segment that its class's list has no room for (only segments that overlap, or reach past num_items, can
+// be so many or so long) is left out.
 template <typename MaxPolicyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT, typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedSortPolicy::BLOCK_THREADS) void
 DeviceSegmentedSortClassifyKernel(BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end, long long num_segments,
@@ -94,7 +95,7 @@ DeviceSegmentedSortClassifyKernel(BeginOffsetIteratorT d_begin, EndOffsetIterato
       long long len   = 0;
       bounds_of(d_begin, d_end, s, begin, len);
       c = class_of<Policy>(len);
-      if (c == HUGE)
+      if (c == HUGE && lists.capacity[HUGE] > 0)
       {
         constexpr long long TILE         = HUGE_TILE<Policy>;
         const unsigned long long tiles   = static_cast<unsigned long long>((len + TILE - 1) / TILE);
