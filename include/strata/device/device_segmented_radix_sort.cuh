@@ -32,6 +32,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/device/dispatch/dispatch_arguments.cuh>
 #include <strata/device/dispatch/dispatch_segmented_sort.cuh>
 #include <strata/device/dispatch/single_phase.cuh>
 #include <strata/nvtx.cuh>
@@ -47,20 +48,6 @@ namespace detail
 {
 namespace segmented_sort
 {
-// Whether an offsets argument is a null pointer (iterators never are).
-template <typename IteratorT>
-bool is_null_offsets(const IteratorT& it)
-{
-  if constexpr (cuda::std::is_pointer<IteratorT>::value)
-  {
-    return it == nullptr;
-  }
-  else
-  {
-    return false;
-  }
-}
-
 // Checks the arguments and runs (or sizes) the sort.
 template <bool DESCENDING, typename KeyT, typename NumItemsT, typename NumSegmentsT, typename ValueT,
           typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
@@ -84,7 +71,7 @@ cudaError_t sort(void* d_temp_storage, size_t& temp_storage_bytes, DoubleBuffer<
   if (d_temp_storage != nullptr && items > 0 && segments > 0
       && (d_keys.d_buffers[0] == nullptr || d_keys.d_buffers[1] == nullptr
           || (!KEYS_ONLY && (d_values.d_buffers[0] == nullptr || d_values.d_buffers[1] == nullptr))
-          || is_null_offsets(d_begin_offsets) || is_null_offsets(d_end_offsets) || is_null_count(num_items)
+          || is_null_pointer(d_begin_offsets) || is_null_pointer(d_end_offsets) || is_null_count(num_items)
           || is_null_count(num_segments)))
   {
     return cudaErrorInvalidValue;
