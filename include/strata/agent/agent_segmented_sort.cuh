@@ -3,20 +3,21 @@
 // Every sort orders keys by the bits [begin_bit, end_bit) of their radix images (radix_rank_sort_operations.cuh:
 // unsigned images in key order, inverted for descending sorts, -0.0 the image of +0.0) and is stable, so a stable
 // and an unstable segmented sort give the same result, and any two of these sorts agree with a stable radix sort.
-// - tiny segments (up to TINY_LANES x TINY_ITEMS_PER_THREAD keys): a logical warp of TINY_LANES lanes, a merge sort
-//   in registers (WarpMergeSort), 32 / TINY_LANES segments a warp at once;
+// - tiny segments (up to TINY_MAX keys): a thread, as it classifies the segment: each key's stable rank among the
+//   segment's keys counted in registers, and the key stored there;
 // - small segments (up to 32 x SMALL_ITEMS_PER_THREAD keys): a warp, a merge sort in registers;
 // - medium segments (up to BLOCK_THREADS x MEDIUM_ITEMS_PER_THREAD keys): a block, a radix sort in shared memory
 //   (BlockRadixSort), loaded and stored coalesced;
-// - large segments: a block, a least-significant-digit radix sort through global memory, RADIX_BITS a pass: a
-//   histogram of the segment's digits, then tile by tile in order a stable rank of each key (BlockRadixRank) and a
-//   scatter to its digit's next slot;
+// - large segments: a block, a least-significant-digit radix sort through global memory, RADIX_BITS a pass: the
+//   digit counts of every pass from one read of the segment, then each pass tile by tile in order, the tile ranked
+//   by the pass's digit and written out by digit runs through shared memory (the onesweep sort's tile step,
+//   AgentRadixSortOnesweep);
 // - huge segments (more than LARGE_MAX keys): every block of one persistent kernel, the same passes over tiles of all
 //   huge segments at once (huge_sort).
 #pragma once
 
+#include <strata/agent/agent_radix_sort_onesweep.cuh>
 #include <strata/block/block_load.cuh>
-#include <strata/block/block_radix_rank.cuh>
 #include <strata/block/block_radix_sort.cuh>
 #include <strata/block/block_scan.cuh>
 #include <strata/block/radix_rank_sort_operations.cuh>
@@ -32,28 +33,26 @@
 
 STRATA_NAMESPACE_BEGIN
 
-// The tunable knobs of the segmented sorts: BLOCK_THREADS threads a block in every kernel; the length classes'
-// logical warps and items per thread (their products are the classes' largest segments); RADIX_BITS a pass of the
-// large and huge segments' sorts, the large ones (up to LARGE_MAX keys) in tiles of BLOCK_THREADS x
-// LARGE_ITEMS_PER_THREAD keys, the huge ones in tiles of BLOCK_THREADS x HUGE_ITEMS_PER_THREAD.
-template <int BLOCK_THREADS_, int TINY_LANES_, int TINY_ITEMS_PER_THREAD_, int SMALL_ITEMS_PER_THREAD_,
-          int MEDIUM_ITEMS_PER_THREAD_, int LARGE_ITEMS_PER_THREAD_, int RADIX_BITS_, int LARGE_MAX_,
-          int HUGE_ITEMS_PER_THREAD_>
+// The tunable knobs of the segmented sorts: BLOCK_THREADS threads a block in every kernel; the tiny class's largest
+// segment; the small and medium classes' items per thread (their largest segments: 32 and BLOCK_THREADS times
+// that); RADIX_BITS a pass of the large and huge segments' sorts, the large ones (up to LARGE_MAX keys) in tiles of
+// BLOCK_THREADS x LARGE_ITEMS_PER_THREAD keys, the huge ones in tiles of BLOCK_THREADS x HUGE_ITEMS_PER_THREAD.
+template <int BLOCK_THREADS_, int TINY_MAX_, int SMALL_ITEMS_PER_THREAD_, int MEDIUM_ITEMS_PER_THREAD_,
+          int LARGE_ITEMS_PER_THREAD_, int RADIX_BITS_, int LARGE_MAX_, int HUGE_ITEMS_PER_THREAD_>
 struct AgentSegmentedSortPolicy
 {
   static constexpr int BLOCK_THREADS           = BLOCK_THREADS_;
-  static constexpr int TINY_LANES              = TINY_LANES_;
-  static constexpr int TINY_ITEMS_PER_THREAD   = TINY_ITEMS_PER_THREAD_;
+  static constexpr int TINY_MAX                = TINY_MAX_;
   static constexpr int SMALL_ITEMS_PER_THREAD  = SMALL_ITEMS_PER_THREAD_;
   static constexpr int MEDIUM_ITEMS_PER_THREAD = MEDIUM_ITEMS_PER_THREAD_;
   static constexpr int LARGE_ITEMS_PER_THREAD  = LARGE_ITEMS_PER_THREAD_;
   static constexpr int RADIX_BITS              = RADIX_BITS_;
   static constexpr int LARGE_MAX               = LARGE_MAX_;
   static constexpr int HUGE_ITEMS_PER_THREAD   = HUGE_ITEMS_PER_THREAD_;
-  static constexpr int TINY_MAX                = TINY_LANES * TINY_ITEMS_PER_THREAD;
   static constexpr int SMALL_MAX               = 32 * SMALL_ITEMS_PER_THREAD;
   static constexpr int MEDIUM_MAX              = BLOCK_THREADS * MEDIUM_ITEMS_PER_THREAD;
-  static_assert(BLOCK_THREADS % 32 == 0 && 32 % TINY_LANES == 0, "whole warps and logical warps");
+  static_assert(BLOCK_THREADS % 32 == 0, "whole warps");
+  static_assert(TINY_MAX >= 1 && TINY_MAX <= 32, "a tiny segment's keys in one thread's registers");
   static_assert(TINY_MAX < SMALL_MAX && SMALL_MAX < MEDIUM_MAX && MEDIUM_MAX < LARGE_MAX, "the classes grow");
   static_assert((1 << RADIX_BITS) <= BLOCK_THREADS, "a thread for every digit of a pass");
 };
@@ -129,6 +128,87 @@ struct arrays
   const ValueT* values_in;
   ValueT* values_out;
   static constexpr bool KEYS_ONLY = cuda::std::is_same<ValueT, NullType>::value;
+};
+
+// One segment of at most MAX keys, sorted by one thread: the keys (values) in registers, each key's stable rank (the
+// segment's keys that order before it: smaller images, and equal ones earlier) counted, and the key stored there.
+// `bound` (at least len, warp-uniform: the longest of the warp's tiny segments) picks the smallest of the register
+// arrays of 4, 8, 16, ... keys that holds every segment of the warp, so the counting costs bound^2 comparisons, not
+// MAX^2. Every key is loaded before any is stored: the output may be the input.
+template <int MAX, bool DESCENDING, typename KeyT, typename ValueT>
+struct thread_segment_sort
+{
+  using bits_t                    = key_bits<KeyT, DESCENDING>;
+  using image_t                   = typename bits_t::image_t;
+  static constexpr bool KEYS_ONLY = arrays<KeyT, ValueT>::KEYS_ONLY;
+
+  template <int N = (MAX < 4 ? MAX : 4)>
+  static STRATA_DEVICE STRATA_FORCEINLINE void Sort(const arrays<KeyT, ValueT>& a, long long begin, int len, int bound,
+                                                    bits_t bits)
+  {
+    if constexpr (N >= MAX)
+    {
+      SortUpTo<MAX>(a, begin, len, bits);
+    }
+    else if (bound <= N)
+    {
+      SortUpTo<N>(a, begin, len, bits);
+    }
+    else
+    {
+      Sort<2 * N>(a, begin, len, bound, bits);
+    }
+  }
+
+private:
+  template <int N>
+  static STRATA_DEVICE STRATA_FORCEINLINE void SortUpTo(const arrays<KeyT, ValueT>& a, long long begin, int len,
+                                                        bits_t bits)
+  {
+    KeyT keys[N];
+    ValueT values[KEYS_ONLY ? 1 : N];
+    image_t images[N];
+    STRATA_UNROLL
+    for (int i = 0; i < N; ++i)
+    {
+      // Past len, images that no key's orders after (slots after every key's, never counted by one).
+      images[i] = static_cast<image_t>(~image_t(0));
+      if (i < len)
+      {
+        keys[i]   = a.keys_in[begin + i];
+        images[i] = bits(keys[i]);
+        if constexpr (!KEYS_ONLY)
+        {
+          values[i] = a.values_in[begin + i];
+        }
+      }
+    }
+    STRATA_UNROLL
+    for (int i = 0; i < N; ++i)
+    {
+      int rank = 0;
+      STRATA_UNROLL
+      for (int j = 0; j < N; ++j)
+      {
+        if (j < i)
+        {
+          rank += images[j] <= images[i] ? 1 : 0;
+        }
+        else if (j > i)
+        {
+          rank += images[j] < images[i] ? 1 : 0;
+        }
+      }
+      if (i < len)
+      {
+        a.keys_out[begin + rank] = keys[i];
+        if constexpr (!KEYS_ONLY)
+        {
+          a.values_out[begin + rank] = values[i];
+        }
+      }
+    }
+  }
 };
 
 // One segment of at most LANES x ITEMS_PER_THREAD keys, sorted by a logical warp of LANES lanes (every lane of it
@@ -265,107 +345,101 @@ struct pass_buffers
   }
 };
 
-// A tile of up to BLOCK_THREADS x ITEMS_PER_THREAD keys (and values) of one segment, ranked stably by one digit (bits
-// [bit, bit + bits) of their images) and scattered by it; the large and huge sorts' step. Every thread calls.
+// A tile of up to BLOCK_THREADS x ITEMS_PER_THREAD keys (and values) of one segment, ranked stably by one digit and
+// written out by it: the onesweep sort's tile step (AgentRadixSortOnesweep: loaded warp-striped, ranked with warp
+// digit counters, each digit's keys leaving shared memory as one run). The large and huge sorts' step. Every thread
+// calls.
 template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int RADIX_BITS, bool DESCENDING, typename KeyT, typename ValueT>
 struct tile_digit_sort
 {
-  static constexpr int TILE       = BLOCK_THREADS * ITEMS_PER_THREAD;
+  using PolicyT                   = AgentRadixSortOnesweepPolicy<BLOCK_THREADS, ITEMS_PER_THREAD, RADIX_BITS>;
+  using codec_t                   = radix_sort::key_codec<KeyT, DESCENDING, radix_sort::no_decomposer>;
+  using AgentT                    = AgentRadixSortOnesweep<PolicyT, KeyT, ValueT, long long, codec_t>;
+  using TempStorage               = typename AgentT::TempStorage;
+  static constexpr int TILE       = PolicyT::TILE_ITEMS;
   static constexpr int BINS       = 1 << RADIX_BITS;
   static constexpr bool KEYS_ONLY = cuda::std::is_same<ValueT, NullType>::value;
-  using codec_t                   = radix_sort::key_codec<KeyT, DESCENDING, radix_sort::no_decomposer>;
-  using image_t                   = typename codec_t::image_t;
-  using ValueSlotT                = cuda::std::conditional_t<KEYS_ONLY, KeyT, ValueT>;
-  using LoadKeysT                 = BlockLoad<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, BLOCK_LOAD_TRANSPOSE>;
-  using LoadValuesT               = BlockLoad<ValueSlotT, BLOCK_THREADS, ITEMS_PER_THREAD, BLOCK_LOAD_TRANSPOSE>;
-  using RankT                     = BlockRadixRank<BLOCK_THREADS, RADIX_BITS, false>;
-  static_assert(RankT::BINS_TRACKED_PER_THREAD == 1, "one digit a thread");
+  static constexpr int RANK_WORDS = KEYS_ONLY ? 1 : (ITEMS_PER_THREAD + 1) / 2;
 
-  struct TempStorage
-  {
-    union
-    {
-      typename LoadKeysT::TempStorage load_keys;
-      typename LoadValuesT::TempStorage load_values;
-      typename RankT::TempStorage rank;
-    } alias;
-    int tile_first[BINS];      // the tile rank of each digit's first key
-    long long slot_base[BINS]; // set by the caller: a key of digit d and tile rank k goes to slot_base[d] + k
-  };
-
+  AgentT agent;
   KeyT keys[ITEMS_PER_THREAD];
-  ValueT values[ITEMS_PER_THREAD];
-  image_t digits[ITEMS_PER_THREAD];
-  int ranks[ITEMS_PER_THREAD];
+  ValueT values[KEYS_ONLY ? 1 : ITEMS_PER_THREAD];
+  cuda::std::uint32_t ranks[RANK_WORDS] = {}; // the values' sorted places, two 16-bit ranks a word
+  cuda::std::uint32_t own               = 0;  // threads below BINS: the tile's keys of digit threadIdx.x
 
-  // Loads `valid` keys (values) from src + at, transposed so that the rank order is the input order, the slots past
-  // `valid` filled with a key of the highest digit (ranked after every key), and ranks them; leaves each digit's
-  // first rank in storage.tile_first.
-  STRATA_DEVICE STRATA_FORCEINLINE void Rank(TempStorage& storage, const KeyT* keys_src, const ValueT* values_src,
-                                             long long at, int valid, int bit, int bits)
-  {
-    LoadKeysT(storage.alias.load_keys).Load(keys_src + at, keys, valid, codec_t{}.last_key());
-    __syncthreads();
-    if constexpr (!KEYS_ONLY)
-    {
-      LoadValuesT(storage.alias.load_values).Load(values_src + at, values, valid);
-      __syncthreads();
-    }
-    STRATA_UNROLL
-    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
-    {
-      digits[k] = key_bits<KeyT, DESCENDING>{bit, bits}(keys[k]);
-    }
-    int digit_first[1];
-    RankT(storage.alias.rank)
-      .RankKeys(digits, ranks, BFEDigitExtractor<image_t>(0, static_cast<cuda::std::uint32_t>(bits)), digit_first);
-    if (threadIdx.x < BINS)
-    {
-      storage.tile_first[threadIdx.x] = digit_first[0];
-    }
-    __syncthreads();
-  }
+  STRATA_DEVICE STRATA_FORCEINLINE explicit tile_digit_sort(TempStorage& storage)
+      : agent(storage, codec_t{})
+  {}
 
-  // The tile's keys of digit d, the fillers past `valid` left out (they come last, in the highest digit present).
-  static STRATA_DEVICE STRATA_FORCEINLINE int Count(const TempStorage& storage, int d, int valid)
+  // Loads `valid` keys (values) from src + at, the positions past `valid` holding a key that ranks after every key,
+  // ranks them by bits [bit, bit + bits) and puts the keys into shared memory in sorted order; leaves `own` set.
+  // The caller then sets agent.storage.digit_base[d] (threads below BINS, each its own digit) to where the tile's
+  // first key of digit d goes less agent.storage.digit_prefix[d], syncs, and calls Write.
+  STRATA_DEVICE STRATA_FORCEINLINE void Rank(const KeyT* keys_src, const ValueT* values_src, long long at, int valid,
+                                             int bit, int bits)
   {
-    const int next  = d + 1 < BINS ? storage.tile_first[d + 1] : TILE;
-    const int start = storage.tile_first[d] < valid ? storage.tile_first[d] : valid;
-    const int stop  = next < valid ? next : valid;
-    return stop - start;
-  }
-
-  // Each key (value) of the tile to dst[begin + storage.slot_base[its digit] + its rank]; then a barrier.
-  STRATA_DEVICE STRATA_FORCEINLINE void Scatter(const TempStorage& storage, KeyT* keys_dst, ValueT* values_dst,
-                                                long long begin, int valid) const
-  {
-    STRATA_UNROLL
-    for (int k = 0; k < ITEMS_PER_THREAD; ++k)
-    {
-      if (ranks[k] < valid)
-      {
-        const long long slot = begin + storage.slot_base[static_cast<int>(digits[k])] + ranks[k];
-        keys_dst[slot]       = keys[k];
+    agent.template LoadKeys<false>(keys_src + at, valid, keys);
+    const auto start = static_cast<cuda::std::uint32_t>(bit);
+    const auto width = static_cast<cuda::std::uint32_t>(bits);
+    agent.template Rank<true>(
+      keys, valid, start, width,
+      [&](cuda::std::uint32_t count) {
+        // The positions past `valid` are counted in the digit of the key they hold.
+        const bool pads = valid != TILE && threadIdx.x == agent.codec.digit(agent.codec.last_key(), start, width);
+        own             = count - (pads ? static_cast<cuda::std::uint32_t>(TILE - valid) : 0u);
+      },
+      [&](int i, cuda::std::uint32_t rank) {
+        agent.storage.exchange.sort.keys[rank] = keys[i];
         if constexpr (!KEYS_ONLY)
         {
-          values_dst[slot] = values[k];
+          ranks[i / 2] = (i % 2 == 0) ? rank : (ranks[i / 2] | (rank << 16));
         }
-      }
+      });
+    if constexpr (!KEYS_ONLY)
+    {
+      agent.template LoadValues<false>(values_src + at, valid, values);
     }
+  }
+
+  // The tile's keys (values) to dst[digit_base[their digit] + their sorted place], then a barrier.
+  STRATA_DEVICE STRATA_FORCEINLINE void Write(KeyT* keys_dst, ValueT* values_dst, int valid, int bit, int bits)
+  {
+    agent.template WriteOut<false>(keys_dst, values_dst, valid, static_cast<cuda::std::uint32_t>(bit),
+                                   static_cast<cuda::std::uint32_t>(bits), values, ranks);
     __syncthreads();
   }
 };
 
+// The digit counts of every pass of the keys [at, at + valid) added to counts[pass * BINS + digit] (shared memory,
+// cleared by the caller); the large and huge sorts' histograms. Every thread calls.
+template <int BLOCK_THREADS, int RADIX_BITS, bool DESCENDING, typename KeyT>
+STRATA_DEVICE STRATA_FORCEINLINE void count_digits(unsigned int* counts, const KeyT* keys, long long at,
+                                                   long long valid, int passes, int begin_bit, int end_bit)
+{
+  constexpr int BINS = 1 << RADIX_BITS;
+  for (long long i = threadIdx.x; i < valid; i += BLOCK_THREADS)
+  {
+    const KeyT key = keys[at + i];
+    for (int p = 0; p < passes; ++p)
+    {
+      const int bit  = begin_bit + p * RADIX_BITS;
+      const int bits = end_bit - bit < RADIX_BITS ? end_bit - bit : RADIX_BITS;
+      atomicAdd(&counts[p * BINS + static_cast<int>(key_bits<KeyT, DESCENDING>{bit, bits}(key))], 1u);
+    }
+  }
+}
+
 // One segment of any length, sorted by a block (every thread calls) in passes of RADIX_BITS bits from begin_bit up,
-// through global memory (pass_buffers; `temp`, indexed as the input, takes the passes between): a histogram of the
-// pass's digits, then tile by tile in order each key's stable rank in the tile and a scatter to its digit's next
-// slot. With no bits to sort, the segment is copied.
+// through global memory (pass_buffers; `temp`, indexed as the input, takes the passes between): the digit counts of
+// every pass from one read of the segment, then each pass tile by tile in order, each tile ranked and written out
+// after the keys of its digits that earlier tiles wrote. With no bits to sort, the segment is copied.
 template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int RADIX_BITS, bool DESCENDING, typename KeyT, typename ValueT>
 struct block_large_sort
 {
   using TileT               = tile_digit_sort<BLOCK_THREADS, ITEMS_PER_THREAD, RADIX_BITS, DESCENDING, KeyT, ValueT>;
   static constexpr int TILE = TileT::TILE;
   static constexpr int BINS = TileT::BINS;
+  static constexpr int MAX_PASSES = (TileT::codec_t::BITS + RADIX_BITS - 1) / RADIX_BITS;
   static constexpr bool KEYS_ONLY = TileT::KEYS_ONLY;
   using ScanT                     = BlockScan<long long, BLOCK_THREADS>;
 
@@ -373,8 +447,7 @@ struct block_large_sort
   {
     typename TileT::TempStorage tile;
     typename ScanT::TempStorage scan;
-    unsigned int histogram[BINS];
-    long long next[BINS]; // the digit's next slot in the segment
+    unsigned int counts[MAX_PASSES * BINS];
   };
 
   static STRATA_DEVICE STRATA_FORCEINLINE void Sort(TempStorage& storage, const arrays<KeyT, ValueT>& a,
@@ -395,46 +468,36 @@ struct block_large_sort
       }
       return;
     }
+    for (int i = tid; i < passes * BINS; i += BLOCK_THREADS)
+    {
+      storage.counts[i] = 0;
+    }
+    __syncthreads();
+    count_digits<BLOCK_THREADS, RADIX_BITS, DESCENDING>(storage.counts, a.keys_in, begin, len, passes, begin_bit,
+                                                        end_bit);
+    __syncthreads();
     for (int pass = 0; pass < passes; ++pass)
     {
       const auto b   = pass_buffers<KeyT, ValueT>::of(a, keys_temp, values_temp, pass, passes);
       const int bit  = begin_bit + pass * RADIX_BITS;
       const int bits = end_bit - bit < RADIX_BITS ? end_bit - bit : RADIX_BITS;
 
-      // The segment's digit counts, then each digit's first slot.
-      if (tid < BINS)
-      {
-        storage.histogram[tid] = 0;
-      }
-      __syncthreads();
-      for (long long i = tid; i < len; i += BLOCK_THREADS)
-      {
-        atomicAdd(&storage.histogram[static_cast<int>(key_bits<KeyT, DESCENDING>{bit, bits}(b.keys_src[begin + i]))],
-                  1u);
-      }
-      __syncthreads();
-      long long count = tid < BINS ? static_cast<long long>(storage.histogram[tid]) : 0;
-      long long first = 0;
-      ScanT(storage.scan).ExclusiveSum(count, first);
-      if (tid < BINS)
-      {
-        storage.next[tid] = first;
-      }
-      __syncthreads();
-
-      // Tile by tile in order: each key's stable rank by its digit in the tile, then its slot.
+      // Each digit's first slot in the segment: the thread of digit d carries it from tile to tile.
+      long long next = 0;
+      ScanT(storage.scan)
+        .ExclusiveSum(tid < BINS ? static_cast<long long>(storage.counts[pass * BINS + tid]) : 0ll, next);
       for (long long tile = 0; tile < len; tile += TILE)
       {
         const int valid = len - tile < TILE ? static_cast<int>(len - tile) : TILE;
-        TileT t;
-        t.Rank(storage.tile, b.keys_src, b.values_src, begin + tile, valid, bit, bits);
+        TileT t(storage.tile);
+        t.Rank(b.keys_src, b.values_src, begin + tile, valid, bit, bits);
         if (tid < BINS)
         {
-          storage.tile.slot_base[tid] = storage.next[tid] - storage.tile.tile_first[tid];
-          storage.next[tid] += TileT::Count(storage.tile, tid, valid);
+          t.agent.storage.digit_base[tid] = begin + next - static_cast<long long>(t.agent.storage.digit_prefix[tid]);
+          next += t.own;
         }
         __syncthreads();
-        t.Scatter(storage.tile, b.keys_dst, b.values_dst, begin, valid);
+        t.Write(b.keys_dst, b.values_dst, valid, bit, bits);
       }
     }
   }
@@ -443,8 +506,8 @@ struct block_large_sort
 // The shared state of the huge segments' sort (one persistent kernel): the segments (huge_list[r], r < the count in
 // the high bits of *huge_word; their first tiles' numbers huge_tile_base[r]), the work ticket, and per segment r:
 // its histogram tiles done (hist_done[r]), its tiles done in each pass (pass_done[r * passes + p]), its digit
-// counts in each pass (totals[(r * passes + p) * BINS + d]); per pass, tile and digit the look-back word
-// (status[(p * tiles_bound + t) * BINS + d]).
+// counts in each pass (totals[(r * passes + p) * BINS + d]); per tile and digit the look-back word of the pass that
+// last wrote it (status[t * BINS + d]).
 struct huge_state
 {
   const unsigned long long* huge_word;
@@ -456,17 +519,18 @@ struct huge_state
   unsigned int* pass_done;
   unsigned long long* totals;
   unsigned long long* status;
-  long long tiles_bound;
 };
 
 // The huge segments' LSD radix sort, RADIX_BITS a pass, in one persistent kernel whose blocks take units of work by
 // a ticket, in order: first a histogram unit for every tile (the tile's digit counts of every pass added to its
-// segment's totals; its look-back words cleared), then pass by pass a scatter unit for every tile: the keys ranked
-// stably in the tile by the pass's digit (BlockRadixRank), each digit's place among the segment's earlier tiles
-// found by a decoupled look-back over their words, and the keys scattered to the segment's digit bases (a scan of
-// its totals) plus that place. A unit waits only on units with earlier tickets (its segment's histograms, its
-// segment's previous pass, its tile's predecessors), which are held by running blocks, so the kernel makes
-// progress whatever the scheduler does. The passes go between the output and `between` as block_large_sort's do.
+// segment's totals; its look-back words cleared), then pass by pass a scatter unit for every tile: the tile ranked
+// by the pass's digit, each digit's place among the segment's earlier tiles found by a decoupled look-back over
+// their words, and the tile written out at the segment's digit bases (a scan of its totals) plus that place
+// (tile_digit_sort). A unit waits only on units with earlier tickets (its segment's histograms, its segment's
+// previous pass, its tile's predecessors), which are held by running blocks, so the kernel makes progress whatever
+// the scheduler does. A tile's look-back words serve every pass: each word carries the pass that wrote it (plus
+// one), and a pass reads only its own; a pass overwrites the words of the one before only after all of its
+// segment's tiles finished that one. The passes go between the output and `between` as block_large_sort's do.
 template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int RADIX_BITS, bool DESCENDING, typename KeyT, typename ValueT>
 struct huge_sort
 {
@@ -477,15 +541,19 @@ struct huge_sort
   using ScanT                                   = BlockScan<unsigned long long, BLOCK_THREADS>;
   using word_ref                                = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
   using count_ref                               = cuda::atomic_ref<unsigned int, cuda::thread_scope_device>;
-  static constexpr unsigned long long AGGREGATE = 1ull << 62; // a tile's own count
-  static constexpr unsigned long long INCLUSIVE = 2ull << 62; // the count of the tile and every earlier one
-  static constexpr unsigned long long COUNT     = (1ull << 62) - 1;
+  static constexpr int PASS_SHIFT               = 58;         // bits 58..63: the pass that wrote the word, plus one
+  static constexpr unsigned long long INCLUSIVE = 1ull << 57; // the count of the tile and every earlier one
+  static constexpr unsigned long long COUNT     = (1ull << 57) - 1;
+  static_assert(MAX_PASSES < 64, "a pass number fits its bits");
 
   struct TempStorage
   {
-    typename TileT::TempStorage tile;
+    union
+    {
+      typename TileT::TempStorage tile;
+      unsigned int counts[MAX_PASSES * BINS];
+    } alias;
     typename ScanT::TempStorage scan;
-    unsigned int histogram[MAX_PASSES * BINS];
     unsigned int unit;
   };
 
@@ -575,12 +643,6 @@ struct huge_sort
   }
 
 private:
-  static STRATA_DEVICE STRATA_FORCEINLINE int pass_bits(int pass, int begin_bit, int end_bit)
-  {
-    const int bit = begin_bit + pass * RADIX_BITS;
-    return end_bit - bit < RADIX_BITS ? end_bit - bit : RADIX_BITS;
-  }
-
   // A histogram unit: the tile's digit counts of every pass into its segment's totals; its look-back words cleared.
   static STRATA_DEVICE STRATA_FORCEINLINE void Histogram(TempStorage& storage, const arrays<KeyT, ValueT>& a,
                                                          const huge_state& state, long long r, long long t,
@@ -590,29 +652,22 @@ private:
     const int tid = static_cast<int>(threadIdx.x);
     for (int i = tid; i < passes * BINS; i += BLOCK_THREADS)
     {
-      storage.histogram[i] = 0;
+      storage.alias.counts[i] = 0;
     }
     __syncthreads();
-    for (int i = tid; i < valid; i += BLOCK_THREADS)
-    {
-      const KeyT key = a.keys_in[at + i];
-      for (int p = 0; p < passes; ++p)
-      {
-        const int d = static_cast<int>(
-          key_bits<KeyT, DESCENDING>{begin_bit + p * RADIX_BITS, pass_bits(p, begin_bit, end_bit)}(key));
-        atomicAdd(&storage.histogram[p * BINS + d], 1u);
-      }
-    }
+    count_digits<BLOCK_THREADS, RADIX_BITS, DESCENDING>(storage.alias.counts, a.keys_in, at, valid, passes, begin_bit,
+                                                        end_bit);
     __syncthreads();
     for (int i = tid; i < passes * BINS; i += BLOCK_THREADS)
     {
-      const int p = i / BINS;
-      const int d = i % BINS;
-      if (storage.histogram[i] != 0)
+      if (storage.alias.counts[i] != 0)
       {
-        atomicAdd(&state.totals[(r * passes + p) * BINS + d], static_cast<unsigned long long>(storage.histogram[i]));
+        atomicAdd(&state.totals[r * passes * BINS + i], static_cast<unsigned long long>(storage.alias.counts[i]));
       }
-      word_ref(state.status[(p * state.tiles_bound + t) * BINS + d]).store(0, cuda::std::memory_order_relaxed);
+    }
+    for (int d = tid; d < BINS; d += BLOCK_THREADS)
+    {
+      word_ref(state.status[t * BINS + d]).store(0, cuda::std::memory_order_relaxed);
     }
     __threadfence();
     __syncthreads();
@@ -643,9 +698,9 @@ private:
     __syncthreads();
     const auto b   = pass_buffers<KeyT, ValueT>::of(a, keys_between, values_between, pass, passes);
     const int bit  = begin_bit + pass * RADIX_BITS;
-    const int bits = pass_bits(pass, begin_bit, end_bit);
-    TileT tile;
-    tile.Rank(storage.tile, b.keys_src, b.values_src, begin + first, valid, bit, bits);
+    const int bits = end_bit - bit < RADIX_BITS ? end_bit - bit : RADIX_BITS;
+    TileT tile(storage.alias.tile);
+    tile.Rank(b.keys_src, b.values_src, begin + first, valid, bit, bits);
 
     // The segment's digit bases of this pass.
     const unsigned long long total = tid < BINS ? state.totals[(r * passes + pass) * BINS + tid] : 0ull;
@@ -655,15 +710,16 @@ private:
     if (tid < BINS)
     {
       // Publish the tile's keys of digit tid, then look back over the segment's earlier tiles for those before it.
-      const auto own                  = static_cast<unsigned long long>(TileT::Count(storage.tile, tid, valid));
-      unsigned long long* const words = state.status + (pass * state.tiles_bound) * BINS;
-      word_ref(words[t * BINS + tid]).store((j == 0 ? INCLUSIVE : AGGREGATE) | own, cuda::std::memory_order_relaxed);
+      const unsigned long long tag = static_cast<unsigned long long>(pass + 1) << PASS_SHIFT;
+      const unsigned long long own = tile.own;
+      word_ref(state.status[t * BINS + tid])
+        .store(tag | (j == 0 ? INCLUSIVE : 0ull) | own, cuda::std::memory_order_relaxed);
       unsigned long long before = 0;
       for (long long q = t - 1; j > 0 && q >= t - j; --q)
       {
-        word_ref slot(words[q * BINS + tid]);
+        word_ref slot(state.status[q * BINS + tid]);
         unsigned long long w = slot.load(cuda::std::memory_order_relaxed);
-        while (w == 0)
+        while ((w >> PASS_SHIFT) != static_cast<unsigned long long>(pass + 1))
         {
           w = slot.load(cuda::std::memory_order_relaxed);
         }
@@ -675,13 +731,13 @@ private:
       }
       if (j > 0)
       {
-        word_ref(words[t * BINS + tid]).store(INCLUSIVE | (before + own), cuda::std::memory_order_relaxed);
+        word_ref(state.status[t * BINS + tid]).store(tag | INCLUSIVE | (before + own), cuda::std::memory_order_relaxed);
       }
-      storage.tile.slot_base[tid] =
-        static_cast<long long>(digit_base + before) - static_cast<long long>(storage.tile.tile_first[tid]);
+      tile.agent.storage.digit_base[tid] = begin + static_cast<long long>(digit_base + before)
+                                         - static_cast<long long>(tile.agent.storage.digit_prefix[tid]);
     }
     __syncthreads();
-    tile.Scatter(storage.tile, b.keys_dst, b.values_dst, begin, valid);
+    tile.Write(b.keys_dst, b.values_dst, valid, bit, bits);
     __threadfence();
     __syncthreads();
     if (tid == 0)

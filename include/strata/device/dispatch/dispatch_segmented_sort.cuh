@@ -1,12 +1,13 @@
 // DispatchSegmentedSort: the kernels of DeviceSegmentedSort and DeviceSegmentedRadixSort and the host closure that
 // sizes, checks and launches them.
 //
-// Up to eight launches, none of which waits for the host: the counters' resets; a classification of the segments by
-// length into five lists (warp-aggregated appends, so the lists' order varies run to run; every segment is sorted on
-// its own, so the results do not); and one persistent kernel per class (agent/agent_segmented_sort.cuh), each a
-// wave of blocks that reads its list's length when it runs and takes segments (the huge class: units of work) from
-// it in turn. The lists are sized by what the segments can hold: at most num_items / (class minimum) segments of a
-// class, non-empty segments only; the huge class's kernel is launched only where num_items allows a huge segment.
+// Up to seven launches, none of which waits for the host: the counters' resets; a classification of the segments by
+// length that sorts the tiny ones on the spot and appends the others to four lists (block-aggregated appends, so the
+// lists' order varies run to run; every segment is sorted on its own, so the results do not); and one persistent
+// kernel per listed class (agent/agent_segmented_sort.cuh), each a wave of blocks that reads its list's length when
+// it runs and takes segments (the huge class: units of work) from it in turn. The lists are sized by what the
+// segments can hold: at most num_items / (class minimum) segments of a class, non-empty segments only; the huge
+// class's kernel is launched only where num_items allows a huge segment.
 #pragma once
 
 #include <strata/agent/agent_segmented_sort.cuh>
@@ -70,29 +71,37 @@ constexpr int HUGE_TILE = PolicyT::BLOCK_THREADS* PolicyT::HUGE_ITEMS_PER_THREAD
 
 STRATA_KERNELS_BEGIN
 
-// Each warp takes 32 segments at a time and appends each non-empty one to its class's list (one atomic a class a
-// warp). A segment that its class's list has no room for (only segments that overlap, or reach past num_items, can
-// be so many or so long) is left out.
-template <typename MaxPolicyT, typename BeginOffsetIteratorT, typename EndOffsetIteratorT, typename CountT>
+// Each block takes BLOCK_THREADS segments at a time, a thread each: a tiny segment the thread sorts there and then
+// (thread_segment_sort); each other non-empty one is appended to its class's list, the block's segments of a class
+// with one atomic. A segment that its class's list has no room for (only segments that overlap, or reach past
+// num_items, can be so many or so long) is left out.
+template <typename MaxPolicyT, bool DESCENDING, typename KeyT, typename ValueT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT, typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedSortPolicy::BLOCK_THREADS) void
-DeviceSegmentedSortClassifyKernel(BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end, long long num_segments,
-                                  CountT count, class_lists lists)
+DeviceSegmentedSortClassifyKernel(arrays<KeyT, ValueT> a, BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end,
+                                  long long num_segments, CountT count, class_lists lists, int begin_bit, int end_bit)
 {
   num_segments           = count.resolve(num_segments);
   using Policy           = typename MaxPolicyT::ActivePolicy::SegmentedSortPolicy;
+  using TinyT            = thread_segment_sort<Policy::TINY_MAX, DESCENDING, KeyT, ValueT>;
   constexpr int WARPS    = Policy::BLOCK_THREADS / 32;
   constexpr unsigned ALL = 0xffffffffu;
-  const int lane         = static_cast<int>(threadIdx.x % 32);
-  const long long warp   = static_cast<long long>(blockIdx.x) * WARPS + threadIdx.x / 32;
-  const long long stride = static_cast<long long>(gridDim.x) * WARPS * 32;
-  for (long long base = warp * 32; base < num_segments; base += stride)
+  // The listed classes' counts: per warp, then (a scan over the warps) each warp's first slot in the block's share.
+  __shared__ unsigned int warp_counts[HUGE][WARPS];
+  __shared__ unsigned int block_first[HUGE];
+  const int tid  = static_cast<int>(threadIdx.x);
+  const int lane = tid % 32;
+  const int warp = tid / 32;
+  const key_bits<KeyT, DESCENDING> bits{begin_bit, end_bit - begin_bit};
+  const long long stride = static_cast<long long>(gridDim.x) * Policy::BLOCK_THREADS;
+  for (long long base = static_cast<long long>(blockIdx.x) * Policy::BLOCK_THREADS; base < num_segments; base += stride)
   {
-    const long long s = base + lane;
+    const long long s = base + tid;
     int c             = -1;
+    long long begin   = 0;
+    long long len     = 0;
     if (s < num_segments)
     {
-      long long begin = 0;
-      long long len   = 0;
       bounds_of(d_begin, d_end, s, begin, len);
       c = class_of<Policy>(len);
       if (c == HUGE && lists.capacity[HUGE] > 0)
@@ -108,56 +117,74 @@ DeviceSegmentedSortClassifyKernel(BeginOffsetIteratorT d_begin, EndOffsetIterato
         }
       }
     }
+    const int bound = __reduce_max_sync(ALL, c == TINY ? static_cast<unsigned int>(len) : 0u);
+    if (c == TINY)
+    {
+      TinyT::Sort(a, begin, static_cast<int>(len), bound, bits);
+    }
+    unsigned int mine = 0; // the warp's lanes of this thread's class
     STRATA_UNROLL
-    for (int k = 0; k < HUGE; ++k)
+    for (int k = SMALL; k < HUGE; ++k)
     {
       const unsigned int mask = __ballot_sync(ALL, c == k);
-      if (mask == 0)
+      mine                    = c == k ? mask : mine;
+      if (lane == 0)
       {
-        continue;
+        warp_counts[k][warp] = static_cast<unsigned int>(__popc(mask));
       }
-      const int leader = __ffs(static_cast<int>(mask)) - 1;
-      unsigned int at  = 0;
-      if (lane == leader)
+    }
+    __syncthreads();
+    if (tid >= SMALL && tid < HUGE)
+    {
+      unsigned int total = 0;
+      STRATA_UNROLL
+      for (int w = 0; w < WARPS; ++w)
       {
-        at = atomicAdd(&lists.counts[k], static_cast<unsigned int>(__popc(mask)));
+        const unsigned int n = warp_counts[tid][w];
+        warp_counts[tid][w]  = total;
+        total += n;
       }
-      at = __shfl_sync(ALL, at, leader);
+      block_first[tid] = total > 0 ? atomicAdd(&lists.counts[tid], total) : 0u;
+    }
+    __syncthreads();
+    STRATA_UNROLL
+    for (int k = SMALL; k < HUGE; ++k) // a constant class: the lists' fields stay in registers
+    {
       if (c == k)
       {
-        const long long slot = static_cast<long long>(at) + __popc(mask & ((1u << lane) - 1u));
+        const long long slot =
+          static_cast<long long>(block_first[k]) + warp_counts[k][warp] + __popc(mine & LaneMaskLt());
         if (slot < lists.capacity[k])
         {
           lists.indices[lists.first[k] + slot] = static_cast<cuda::std::uint32_t>(s);
         }
       }
     }
+    __syncthreads(); // the counts are free for the next segments
   }
 }
 
-// The tiny (CLASS TINY) or small (SMALL) segments, a logical warp each in turn.
-template <typename MaxPolicyT, int CLASS, bool DESCENDING, typename KeyT, typename ValueT,
-          typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+// The small segments, a warp each in turn.
+template <typename MaxPolicyT, bool DESCENDING, typename KeyT, typename ValueT, typename BeginOffsetIteratorT,
+          typename EndOffsetIteratorT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedSortPolicy::BLOCK_THREADS) void
 DeviceSegmentedSortWarpKernel(arrays<KeyT, ValueT> a, BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end,
                               class_lists lists, int begin_bit, int end_bit)
 {
   using Policy         = typename MaxPolicyT::ActivePolicy::SegmentedSortPolicy;
-  constexpr int LANES  = CLASS == TINY ? Policy::TINY_LANES : 32;
-  constexpr int ITEMS  = CLASS == TINY ? Policy::TINY_ITEMS_PER_THREAD : Policy::SMALL_ITEMS_PER_THREAD;
-  constexpr int GROUPS = Policy::BLOCK_THREADS / LANES;
-  using SortT          = warp_segment_sort<LANES, ITEMS, DESCENDING, KeyT, ValueT>;
+  constexpr int GROUPS = Policy::BLOCK_THREADS / 32;
+  using SortT          = warp_segment_sort<32, Policy::SMALL_ITEMS_PER_THREAD, DESCENDING, KeyT, ValueT>;
   __shared__ typename SortT::TempStorage storage[GROUPS];
 
-  const int group       = static_cast<int>(threadIdx.x) / LANES;
-  const long long count = lists.count(CLASS);
+  const int group       = static_cast<int>(threadIdx.x) / 32;
+  const long long count = lists.count(SMALL);
   const key_bits<KeyT, DESCENDING> bits{begin_bit, end_bit - begin_bit};
   for (long long k = static_cast<long long>(blockIdx.x) * GROUPS + group; k < count;
        k += static_cast<long long>(gridDim.x) * GROUPS)
   {
     long long begin = 0;
     long long len   = 0;
-    bounds_of(d_begin, d_end, lists.segment(CLASS, k), begin, len);
+    bounds_of(d_begin, d_end, lists.segment(SMALL, k), begin, len);
     SortT::Sort(storage[group], a, begin, static_cast<int>(len), bits);
   }
 }
@@ -296,7 +323,8 @@ struct DispatchSegmentedSort
     long long total                   = 0;
     for (int c = 0; c < CLASSES; ++c)
     {
-      const long long most = work ? num_items / smallest[c] : 0;
+      // The tiny segments are sorted as they are classified: no list.
+      const long long most = work && c != ss::TINY ? num_items / smallest[c] : 0;
       lists.capacity[c]    = most < num_segments ? most : num_segments;
       lists.first[c]       = total;
       total += lists.capacity[c];
@@ -306,7 +334,7 @@ struct DispatchSegmentedSort
 
     // The huge segments' sort: the counters cleared before each call (the huge word, the ticket, per segment the
     // histogram tiles done, the tiles done each pass and the digit totals each pass) and the look-back words of
-    // every pass, tile and digit (each cleared by its tile's histogram unit).
+    // every tile and digit, which every pass reuses (each cleared by its tile's histogram unit).
     constexpr long long HUGE_TILE = ss::HUGE_TILE<Policy>;
     constexpr int BINS            = 1 << Policy::RADIX_BITS;
     const long long huge          = lists.capacity[ss::HUGE];
@@ -324,9 +352,8 @@ struct DispatchSegmentedSort
     // tiles done of each segment and the tiles done of each segment and pass (in at most 1 + huge * (1 + passes)
     // words); then the totals.
     auto counters = layout.get_slot(5)->create_alias<unsigned long long>(counter_words);
-    auto status   = layout.get_slot(6)->create_alias<unsigned long long>(
-      static_cast<size_t>(huge_tiles) * static_cast<size_t>(passes > 0 ? passes : 0) * BINS);
-    bool mapped = false;
+    auto status   = layout.get_slot(6)->create_alias<unsigned long long>(static_cast<size_t>(huge_tiles) * BINS);
+    bool mapped   = false;
     STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
     if (!mapped)
     {
@@ -377,22 +404,18 @@ struct DispatchSegmentedSort
       state.pass_done                 = small + 1 + huge;
       state.totals                    = words + 2 + huge * (1 + passes);
       state.status                    = status.get();
-      state.tiles_bound               = huge_tiles;
       STRATA_RETURN_IF_ERROR(cudaMemsetAsync(words, 0, counter_words * sizeof(unsigned long long), stream));
     }
 
     STRATA_RETURN_IF_ERROR(cudaMemsetAsync(lists.counts, 0, CLASSES * sizeof(unsigned int), stream));
-    STRATA_RETURN_IF_ERROR(LaunchWave<ActivePolicyT>(detail::segmented_sort::DeviceSegmentedSortClassifyKernel<
-                                                       MaxPolicy, BeginOffsetIteratorT, EndOffsetIteratorT, CountT>,
-                                                     (num_segments + Policy::BLOCK_THREADS - 1) / Policy::BLOCK_THREADS,
-                                                     d_begin_offsets, d_end_offsets, num_segments, count, lists));
     STRATA_RETURN_IF_ERROR(LaunchWave<ActivePolicyT>(
-      detail::segmented_sort::DeviceSegmentedSortWarpKernel<MaxPolicy, ss::TINY, DESCENDING, KeyT, ValueT,
-                                                            BeginOffsetIteratorT, EndOffsetIteratorT>,
-      lists.capacity[ss::TINY], a, d_begin_offsets, d_end_offsets, lists, begin_bit, end_bit));
+      detail::segmented_sort::DeviceSegmentedSortClassifyKernel<MaxPolicy, DESCENDING, KeyT, ValueT,
+                                                                BeginOffsetIteratorT, EndOffsetIteratorT, CountT>,
+      (num_segments + Policy::BLOCK_THREADS - 1) / Policy::BLOCK_THREADS, a, d_begin_offsets, d_end_offsets,
+      num_segments, count, lists, begin_bit, end_bit));
     STRATA_RETURN_IF_ERROR(LaunchWave<ActivePolicyT>(
-      detail::segmented_sort::DeviceSegmentedSortWarpKernel<MaxPolicy, ss::SMALL, DESCENDING, KeyT, ValueT,
-                                                            BeginOffsetIteratorT, EndOffsetIteratorT>,
+      detail::segmented_sort::DeviceSegmentedSortWarpKernel<MaxPolicy, DESCENDING, KeyT, ValueT, BeginOffsetIteratorT,
+                                                            EndOffsetIteratorT>,
       lists.capacity[ss::SMALL], a, d_begin_offsets, d_end_offsets, lists, begin_bit, end_bit));
     STRATA_RETURN_IF_ERROR(LaunchWave<ActivePolicyT>(
       detail::segmented_sort::DeviceSegmentedSortMediumKernel<MaxPolicy, DESCENDING, KeyT, ValueT, BeginOffsetIteratorT,

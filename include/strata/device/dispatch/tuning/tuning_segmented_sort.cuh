@@ -21,17 +21,18 @@ struct policy_hub
   static constexpr int ITEM_BYTES =
     static_cast<int>(sizeof(KeyT))
     + (cuda::std::is_same<ValueT, NullType>::value ? 0 : static_cast<int>(sizeof(ValueT)));
+  static constexpr int TINY_MAX     = ITEM_BYTES <= 8 ? 16 : 8;
   static constexpr int SMALL_ITEMS  = ITEM_BYTES <= 8 ? 8 : 4;
   static constexpr int MEDIUM_ITEMS = ITEM_BYTES <= 8 ? 16 : 8;
+  static constexpr int HUGE_ITEMS   = ITEM_BYTES <= 8 ? 16 : 8;
 
-  // Every architecture (untuned): 256 threads; tiny segments of up to 16 keys on 4 lanes, small up to 256 (128) on a
-  // warp, medium up to 4096 (2048) on a block; large ones up to four huge tiles on a block, in 6-bit passes (the
-  // block rank's counters: 33 KB) over tiles of 256 x 8 keys; huge ones over tiles of 256 x 16 (8) keys.
-  static constexpr int HUGE_ITEMS = ITEM_BYTES <= 8 ? 16 : 8;
+  // Every architecture (untuned): 256 threads; tiny segments of up to 16 (8) keys on a thread, small up to 256 (128)
+  // on a warp, medium up to 4096 (2048) on a block; large ones up to four huge tiles on a block, in 8-bit passes over
+  // tiles of 256 x 8 keys; huge ones over tiles of 256 x 16 (8) keys.
   struct Policy600 : ChainedPolicy<600, Policy600, Policy600>
   {
     using SegmentedSortPolicy =
-      AgentSegmentedSortPolicy<256, 4, 4, SMALL_ITEMS, MEDIUM_ITEMS, 8, 6, 4 * 256 * HUGE_ITEMS, HUGE_ITEMS>;
+      AgentSegmentedSortPolicy<256, TINY_MAX, SMALL_ITEMS, MEDIUM_ITEMS, 8, 8, 4 * 256 * HUGE_ITEMS, HUGE_ITEMS>;
   };
 
   using MaxPolicy = Policy600;
