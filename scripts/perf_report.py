@@ -51,6 +51,9 @@ ALGORITHMS = OrderedDict([
     ("segmented_scan", ("DeviceSegmentedScan::InclusiveSegmentedSum",
                         "The segments of segmented_reduce. `cub`: cub::DeviceScan::InclusiveSumByKey over a key per "
                         "item (CCCL 3.0 has no DeviceSegmentedScan). GB/s counts each run's reads and writes.")),
+    ("segmented_sort", ("DeviceSegmentedSort::SortKeys and SortPairs",
+                        "The segments of segmented_reduce; u32 keys, u32/u32 pairs. `cub`: cub::DeviceSegmentedSort "
+                        "on the same buffers. GB/s counts the keys (and values) read and written once.")),
     ("scan_inclusive_sum", ("DeviceScan::InclusiveSum", "GB/s counts the bytes read and written.")),
     ("scan_inclusive_sum_by_key", ("DeviceScan::InclusiveSumByKey",
                                    "int32 keys in runs of 8 on average; GB/s counts keys and values read and values "

@@ -30,6 +30,7 @@ namespace
 {
 using strata_bench::key_spec;
 using strata_bench::no_values;
+using strata_bench::sort_outputs;
 
 enum class library
 {
@@ -68,32 +69,6 @@ cudaError_t sort(void* d_temp, std::size_t& bytes, const KeyT* d_keys_in, KeyT* 
     }
   }
 }
-
-// The outputs of one sort: keys, and values unless ValueT is no_values.
-template <typename KeyT, typename ValueT>
-struct sort_outputs
-{
-  static constexpr bool HAS_VALUES = !std::is_same<ValueT, no_values>::value;
-
-  explicit sort_outputs(std::size_t n)
-      : n_(n)
-      , keys(n)
-      , values(HAS_VALUES ? n : 0)
-  {}
-
-  void poison(int byte)
-  {
-    STRATA_BENCH_CHECK(cudaMemset(keys.get(), byte, n_ * sizeof(KeyT)));
-    if constexpr (HAS_VALUES)
-    {
-      STRATA_BENCH_CHECK(cudaMemset(values.get(), byte, n_ * sizeof(ValueT)));
-    }
-  }
-
-  std::size_t n_;
-  strata_bench::device_array<KeyT> keys;
-  strata_bench::device_array<ValueT> values;
-};
 
 template <library LIB, typename KeyT, typename ValueT>
 cudaError_t sort_set(void* d_temp, std::size_t& bytes, const strata_bench::sort_inputs<KeyT, ValueT>& in,

@@ -104,6 +104,32 @@ void fill_keys(T* keys, std::size_t n, std::uint64_t seed, key_spec spec)
 struct no_values
 {};
 
+// The outputs of one sort: keys, and values unless ValueT is no_values.
+template <typename KeyT, typename ValueT>
+struct sort_outputs
+{
+  static constexpr bool HAS_VALUES = !std::is_same<ValueT, no_values>::value;
+
+  explicit sort_outputs(std::size_t n)
+      : n_(n)
+      , keys(n)
+      , values(HAS_VALUES ? n : 0)
+  {}
+
+  void poison(int byte)
+  {
+    STRATA_BENCH_CHECK(cudaMemset(keys.get(), byte, n_ * sizeof(KeyT)));
+    if constexpr (HAS_VALUES)
+    {
+      STRATA_BENCH_CHECK(cudaMemset(values.get(), byte, n_ * sizeof(ValueT)));
+    }
+  }
+
+  std::size_t n_;
+  device_array<KeyT> keys;
+  device_array<ValueT> values;
+};
+
 template <typename T>
 __global__ void fill_indices_kernel(T* data, std::size_t n)
 {

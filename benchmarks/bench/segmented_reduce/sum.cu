@@ -8,6 +8,7 @@
 // %RANGE% TUNE_SEGMENTS_PER_TILE spt 32:256:32
 // %RANGE% TUNE_FAST_ITEMS_LOG2 fast 9:16:1
 // %RANGE% TUNE_MIN_BLOCKS mb 1:4:1
+// %RANGE% TUNE_RUN_VECTORS rv 2:16:2
 #include <strata/device/device_segmented_reduce.cuh>
 
 #include "bench_util.cuh"
@@ -33,7 +34,7 @@ struct bench_policy_hub
   {
     using SegmentedReducePolicy =
       strata::AgentSegmentedReducePolicy<TUNE_THREADS_PER_BLOCK, TUNE_ITEMS_PER_THREAD, TUNE_SEGMENTS_PER_TILE,
-                                         1 << TUNE_FAST_ITEMS_LOG2, TUNE_MIN_BLOCKS>;
+                                         1 << TUNE_FAST_ITEMS_LOG2, TUNE_MIN_BLOCKS, TUNE_RUN_VECTORS>;
   };
   using MaxPolicy = Policy;
 };

@@ -19,9 +19,10 @@ STRATA_NAMESPACE_BEGIN
 
 // The tunable knobs of AgentSegmentedReduce: BLOCK_THREADS threads whose warps each walk their own share, in
 // sub-tiles of 32 x ITEMS_PER_THREAD items and at most SEGMENTS_PER_TILE segment ends (staged in shared memory);
-// runs of at least FAST_ITEMS items of one segment are read in 16-byte vectors; MIN_BLOCKS_PER_SM for the registers
-// and the wave.
-template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, int SEGMENTS_PER_TILE_, int FAST_ITEMS_, int MIN_BLOCKS_PER_SM_>
+// runs of at least FAST_ITEMS items of one segment are read in 16-byte vectors, RUN_VECTORS a lane in each of two
+// rounds in flight; MIN_BLOCKS_PER_SM for the registers and the wave.
+template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, int SEGMENTS_PER_TILE_, int FAST_ITEMS_, int MIN_BLOCKS_PER_SM_,
+          int RUN_VECTORS_ = 4>
 struct AgentSegmentedReducePolicy
 {
   static constexpr int BLOCK_THREADS     = BLOCK_THREADS_;
@@ -29,6 +30,7 @@ struct AgentSegmentedReducePolicy
   static constexpr int TILE_ITEMS        = 32 * ITEMS_PER_THREAD; // one warp's sub-tile
   static constexpr int SEGMENTS_PER_TILE = SEGMENTS_PER_TILE_;
   static constexpr int FAST_ITEMS        = FAST_ITEMS_;
+  static constexpr int RUN_VECTORS       = RUN_VECTORS_;
   static constexpr int MIN_BLOCKS_PER_SM = MIN_BLOCKS_PER_SM_;
   static_assert(BLOCK_THREADS % 32 == 0, "whole warps");
 };
@@ -98,7 +100,7 @@ class AgentSegmentedReduce
   // Long runs of an array are read in 16-byte vectors, RUN_VECTORS per lane in flight.
   static constexpr bool VECTORIZE       = detail::is_vectorizable_input_v<InputIteratorT>;
   static constexpr int ITEMS_PER_VECTOR = VECTORIZE ? 16 / static_cast<int>(sizeof(InputT)) : 1;
-  static constexpr int RUN_VECTORS      = 4;
+  static constexpr int RUN_VECTORS      = PolicyT::RUN_VECTORS;
   struct alignas(16) vector_t
   {
     InputT items[ITEMS_PER_VECTOR];

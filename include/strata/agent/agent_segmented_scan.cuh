@@ -1,16 +1,19 @@
 // AgentSegmentedScan: the body of DeviceSegmentedScan's kernel. Each warp walks its share of the merged items and
 // segment ends (AgentSegmentedWalk); in a sub-tile, each lane folds the runs of its items, scan_parts carries the
 // open segment from lane to lane, and each lane then scans its items again from what comes before them, writing
-// every item's output. The items of a segment that crosses into a warp's share from an earlier one, up to its end
-// (the share's head), only add to the head's part: the warp leaves a record of the head (its part, where its items
-// and outputs lie, how many) and of the part at the share's end, one block folds the records in order into the
-// prefix each head lacks, and a last kernel (HeadScan) scans each head from that prefix.
+// every item's output (where the outputs lie at the items' positions: into the items' slots in shared memory, then
+// out coalesced). The items of a segment that crosses into a warp's share from an earlier one, up to its end (the
+// share's head), only add to the head's part (a head of a sub-tile or more is folded in chunks, with no ends to
+// stage): the warp leaves a record of the head (its part, where its items and outputs lie, how many) and of the part
+// at the share's end, one block folds the records in order into the prefix each head lacks, and a last kernel scans
+// each head from that prefix (AgentSegmentedScanHead).
 #pragma once
 
 #include <strata/agent/agent_reduce.cuh>
 #include <strata/agent/agent_segmented_walk.cuh>
 #include <strata/config.cuh>
 #include <strata/util/type_traits.cuh>
+#include <strata/util/uninitialized.cuh>
 
 #include <cuda/std/type_traits>
 
@@ -57,6 +60,142 @@ struct same_offsets
 } // namespace segmented_scan
 } // namespace detail
 
+// One warp's scan of a run of one segment's items that lie in a row: `count` items from d_in[in_first] on, each
+// output from `before` (the fold of the segment's items before the run) and the items before it, to d_out[out_first]
+// on (Scan; the head kernel, for each share's head), or only their fold (Fold; the walk, for a long head). In chunks
+// of 32 x ITEMS_PER_THREAD items: read striped over the lanes (coalesced; the next chunk's loads issued before this
+// one is worked on), passed through shared memory so that each lane takes ITEMS_PER_THREAD items in a row, and the
+// outputs passed back the same way to be written striped.
+template <int ITEMS_PER_THREAD, typename InputIteratorT, typename OutputIteratorT, typename AccumT, typename ScanOpT,
+          bool EXCLUSIVE>
+struct AgentSegmentedScanHead
+{
+  using position_t            = detail::segmented::position_t;
+  using InputT                = detail::it_value_t<InputIteratorT>;
+  using OutputT               = detail::non_void_value_t<OutputIteratorT, AccumT>;
+  using PartialT              = detail::segmented::partial<AccumT>;
+  using PartialOpT            = detail::segmented::partial_op<ScanOpT>;
+  static constexpr int CHUNK  = 32 * ITEMS_PER_THREAD;
+  static constexpr int PADDED = CHUNK + CHUNK / 32; // a padding slot after every 32: lanes' rows hit other banks
+
+  // One warp's shared memory.
+  struct TempStorage
+  {
+    Uninitialized<InputT> items[PADDED];
+    Uninitialized<OutputT> outputs[PADDED];
+  };
+
+  static STRATA_DEVICE STRATA_FORCEINLINE int Padded(int i)
+  {
+    return i + (i >> 5);
+  }
+
+  // Writes the run's outputs; `before` becomes the fold through the run.
+  static STRATA_DEVICE STRATA_FORCEINLINE void Scan(TempStorage& storage, InputIteratorT d_in, position_t in_first,
+                                                    OutputIteratorT d_out, position_t out_first, position_t count,
+                                                    PartialT& before, ScanOpT op, int lane)
+  {
+    walk<true>(storage.items, storage.outputs, d_in, in_first, d_out, out_first, count, before, op, lane);
+  }
+
+  // `before` becomes the fold through the run; `items`: PADDED slots of the warp's shared memory.
+  static STRATA_DEVICE STRATA_FORCEINLINE void Fold(Uninitialized<InputT>* items, InputIteratorT d_in,
+                                                    position_t in_first, position_t count, PartialT& before, ScanOpT op,
+                                                    int lane)
+  {
+    walk<false>(items, nullptr, d_in, in_first, nullptr, 0, count, before, op, lane);
+  }
+
+private:
+  // OutT: OutputIteratorT (WRITE) or nullptr_t.
+  template <bool WRITE, typename OutT>
+  static STRATA_DEVICE STRATA_FORCEINLINE void
+  walk(Uninitialized<InputT>* items, Uninitialized<OutputT>* outputs, InputIteratorT d_in, position_t in_first,
+       OutT d_out, position_t out_first, position_t count, PartialT& before, ScanOpT op, int lane)
+  {
+    const PartialOpT pop{op};
+    const auto fetch = [&](InputT(&buffer)[ITEMS_PER_THREAD], position_t chunk) {
+      STRATA_UNROLL
+      for (int j = 0; j < ITEMS_PER_THREAD; ++j)
+      {
+        const position_t i = chunk + lane + 32 * j;
+        if (i < count)
+        {
+          buffer[j] = d_in[in_first + i];
+        }
+      }
+    };
+    const auto consume = [&](const InputT(&buffer)[ITEMS_PER_THREAD], position_t chunk) {
+      const position_t left = count - chunk; // items of this chunk: min(left, CHUNK)
+      STRATA_UNROLL
+      for (int j = 0; j < ITEMS_PER_THREAD; ++j)
+      {
+        if (lane + 32 * j < left)
+        {
+          items[Padded(lane + 32 * j)].Alias() = buffer[j];
+        }
+      }
+      __syncwarp();
+      AccumT x[ITEMS_PER_THREAD];
+      AccumT value{};
+      bool has = false;
+      STRATA_UNROLL
+      for (int j = 0; j < ITEMS_PER_THREAD; ++j)
+      {
+        const int i = lane * ITEMS_PER_THREAD + j;
+        if (i < left)
+        {
+          x[j]  = static_cast<AccumT>(InputT(items[Padded(i)].Alias()));
+          value = has ? static_cast<AccumT>(op(value, x[j])) : x[j];
+          has   = true;
+        }
+      }
+      PartialT running;
+      PartialT aggregate;
+      detail::segmented::scan_parts(PartialT{value, has, false}, before, op, lane, running, aggregate);
+      if constexpr (WRITE)
+      {
+        STRATA_UNROLL
+        for (int j = 0; j < ITEMS_PER_THREAD; ++j)
+        {
+          const int i = lane * ITEMS_PER_THREAD + j;
+          if (i < left)
+          {
+            const PartialT through     = pop(running, PartialT{x[j], true, false});
+            outputs[Padded(i)].Alias() = static_cast<OutputT>(EXCLUSIVE ? running.value : through.value);
+            running                    = through;
+          }
+        }
+        __syncwarp();
+        STRATA_UNROLL
+        for (int j = 0; j < ITEMS_PER_THREAD; ++j)
+        {
+          const int i = lane + 32 * j;
+          if (i < left)
+          {
+            d_out[out_first + chunk + i] = outputs[Padded(i)].Alias();
+          }
+        }
+      }
+      __syncwarp(); // the slots are free for the next chunk
+      before = pop(before, aggregate);
+    };
+    InputT even[ITEMS_PER_THREAD];
+    InputT odd[ITEMS_PER_THREAD];
+    fetch(even, 0);
+    for (position_t chunk = 0; chunk < count; chunk += 2 * CHUNK)
+    {
+      fetch(odd, chunk + CHUNK);
+      consume(even, chunk);
+      if (chunk + CHUNK < count)
+      {
+        fetch(even, chunk + 2 * CHUNK);
+        consume(odd, chunk + CHUNK);
+      }
+    }
+  }
+};
+
 // OutBeginOffsetIteratorT: detail::segmented_scan::same_offsets or the output's begin offsets. InitT: the initial
 // value (exclusive scans, inclusive scans with one), or a detail::reduce::empty_value (inclusive scans without one).
 template <typename PolicyT, typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
@@ -64,18 +203,20 @@ template <typename PolicyT, typename InputIteratorT, typename OutputIteratorT, t
           bool EXCLUSIVE>
 class AgentSegmentedScan
 {
-  using WalkT                           = AgentSegmentedWalk<PolicyT, InputIteratorT, BeginOffsetIteratorT, PrefixT>;
-  using cursor                          = typename WalkT::cursor;
-  using loads                           = typename WalkT::loads;
-  using tile                            = typename WalkT::tile;
+  using OutputT = detail::non_void_value_t<OutputIteratorT, AccumT>;
+  using WalkT   = AgentSegmentedWalk<PolicyT, InputIteratorT, BeginOffsetIteratorT, PrefixT, OutputT>;
+  using cursor  = typename WalkT::cursor;
+  using loads   = typename WalkT::loads;
+  using tile    = typename WalkT::tile;
   static constexpr int ITEMS_PER_THREAD = WalkT::ITEMS_PER_THREAD;
 
   using position_t = detail::segmented::position_t;
   using InputT     = detail::it_value_t<InputIteratorT>;
-  using OutputT    = detail::non_void_value_t<OutputIteratorT, AccumT>;
   using PartialT   = detail::segmented::partial<AccumT>;
   using PartialOpT = detail::segmented::partial_op<ScanOpT>;
   using RecordT    = detail::segmented_scan::record<AccumT>;
+  using HeadT = AgentSegmentedScanHead<ITEMS_PER_THREAD, InputIteratorT, OutputIteratorT, AccumT, ScanOpT, EXCLUSIVE>;
+  static_assert(HeadT::PADDED == WalkT::PADDED_ITEMS, "a long head is folded through the sub-tile's item slots");
 
   static constexpr bool EMPTY_VALUE = detail::reduce::is_empty_value<InitT>::value;
   static constexpr bool OUT_SAME =
@@ -109,15 +250,31 @@ public:
   {
     cursor at = walk_.Split(diagonal_begin, diagonal_end);
     // The share's head: the items before its first end of a segment that started in an earlier share.
-    const bool head = !walk_.Starts(at) && at.segment < walk_.num_segments;
-    PartialT carry  = head ? PartialT{AccumT{}, false, false} : fresh_part();
+    const bool head           = !walk_.Starts(at) && at.segment < walk_.num_segments;
+    const position_t in_first = head ? first_in(at) : position_t(0);
+    PartialT carry            = head ? PartialT{AccumT{}, false, false} : fresh_part();
     if (walk_.lane == 0)
     {
-      head_ = RecordT{head ? at.segment : position_t(-1), PartialT{AccumT{}, false, false},
-                      head ? first_in(at) : position_t(0), head ? first_out(at) : position_t(0), 0};
+      head_ = RecordT{head ? at.segment : position_t(-1), PartialT{AccumT{}, false, false}, in_first,
+                      head ? first_out(at) : position_t(0), 0};
     }
     __syncwarp();
     bool in_head = head;
+    if (head)
+    {
+      // A head of a sub-tile or more is only folded here (the head kernel writes its outputs): read in chunks, with
+      // no segment ends to stage. The walk goes on from its end (the step that ends it, or the share's end).
+      const position_t run = walk_.Run(at);
+      if (run >= position_t(WalkT::TILE_ITEMS))
+      {
+        HeadT::Fold(walk_.storage.source.items, walk_.d_in, in_first, run, carry, op_, walk_.lane);
+        if (walk_.lane == 0)
+        {
+          head_.count = run;
+        }
+        at.item += run;
+      }
+    }
 
     loads next;
     bool loaded = false;
@@ -251,9 +408,13 @@ private:
     PartialT before;
     PartialT aggregate;
     detail::segmented::scan_parts(part, carry, op_, walk_.lane, before, aggregate);
+    if (straight)
+    {
+      __syncwarp(); // every lane's items are read before outputs (of any size) take their slots
+    }
 
-    // Pass 2: each item's output from what comes before it; the head's items only give its part (what comes before
-    // its first end).
+    // Pass 2: each item's output from what comes before it (outputs at base + item: staged in the items' slots, then
+    // written out coalesced); the head's items only give its part (what comes before its first end).
     {
       int kk              = kk_first;
       position_t offset   = walk_.Offset(at, kk);
@@ -281,21 +442,37 @@ private:
             out_base = segment_out(at, kk);
             out_kk   = kk;
           }
-          const position_t out   = straight ? walk_.base + at.item + e : out_base + offset + e;
           const PartialT through = pop(before, PartialT{items[j], true, false});
-          if constexpr (EXCLUSIVE)
+          const OutputT output   = static_cast<OutputT>(EXCLUSIVE ? before.value : through.value);
+          if (straight)
           {
-            d_out_[out] = static_cast<OutputT>(before.value);
+            walk_.storage.source.outputs[WalkT::Padded(e)].Alias() = output;
           }
           else
           {
-            d_out_[out] = static_cast<OutputT>(through.value);
+            d_out_[out_base + offset + e] = output;
           }
           before = through;
         }
         else if (j < ITEMS_PER_THREAD && e < t.items)
         {
           before = pop(before, PartialT{items[j], true, false});
+        }
+      }
+    }
+    if (straight)
+    {
+      // The staged outputs, striped over the lanes; not the head's (the sub-tile's items before its first end).
+      __syncwarp();
+      const int skip      = head_tile ? (t.ends > 0 ? ends[0] : t.items) : 0;
+      const position_t to = walk_.base + at.item;
+      STRATA_UNROLL
+      for (int j = 0; j < ITEMS_PER_THREAD; ++j)
+      {
+        const int i = walk_.lane + 32 * j;
+        if (i >= skip && i < t.items)
+        {
+          d_out_[to + i] = walk_.storage.source.outputs[WalkT::Padded(i)].Alias();
         }
       }
     }
@@ -308,80 +485,6 @@ private:
   OutBeginOffsetIteratorT d_out_begin_;
   ScanOpT op_;
   InitT init_;
-};
-
-// One warp's scan of one share's head (see AgentSegmentedScan): its `count` items from d_in[in_first] on, each
-// output from `before` (the fold of the head's segment in the shares before) and the items before it, to
-// d_out[out_first] on. In chunks of 32 x ITEMS_PER_THREAD items (a lane takes ITEMS_PER_THREAD in a row), the next
-// chunk's loads issued before this one is scanned.
-template <int ITEMS_PER_THREAD, typename InputIteratorT, typename OutputIteratorT, typename AccumT, typename ScanOpT,
-          bool EXCLUSIVE>
-struct AgentSegmentedScanHead
-{
-  using position_t           = detail::segmented::position_t;
-  using InputT               = detail::it_value_t<InputIteratorT>;
-  using OutputT              = detail::non_void_value_t<OutputIteratorT, AccumT>;
-  using PartialT             = detail::segmented::partial<AccumT>;
-  using PartialOpT           = detail::segmented::partial_op<ScanOpT>;
-  static constexpr int CHUNK = 32 * ITEMS_PER_THREAD;
-
-  template <typename RecordT>
-  static STRATA_DEVICE STRATA_FORCEINLINE void Scan(const RecordT& head, PartialT before, InputIteratorT d_in,
-                                                    OutputIteratorT d_out, ScanOpT op, int lane)
-  {
-    const position_t count = head.count;
-    const PartialOpT pop{op};
-    const auto fetch = [&](InputT(&buffer)[ITEMS_PER_THREAD], position_t chunk) {
-      STRATA_UNROLL
-      for (int j = 0; j < ITEMS_PER_THREAD; ++j)
-      {
-        const position_t i = chunk + lane * ITEMS_PER_THREAD + j;
-        if (i < count)
-        {
-          buffer[j] = d_in[head.in_first + i];
-        }
-      }
-    };
-    const auto consume = [&](const InputT(&buffer)[ITEMS_PER_THREAD], position_t chunk) {
-      AccumT value{};
-      bool has = false;
-      STRATA_UNROLL
-      for (int j = 0; j < ITEMS_PER_THREAD; ++j)
-      {
-        if (chunk + lane * ITEMS_PER_THREAD + j < count)
-        {
-          const AccumT x = static_cast<AccumT>(buffer[j]);
-          value          = has ? static_cast<AccumT>(op(value, x)) : x;
-          has            = true;
-        }
-      }
-      PartialT running;
-      PartialT aggregate;
-      detail::segmented::scan_parts(PartialT{value, has, false}, before, op, lane, running, aggregate);
-      STRATA_UNROLL
-      for (int j = 0; j < ITEMS_PER_THREAD; ++j)
-      {
-        const position_t i = chunk + lane * ITEMS_PER_THREAD + j;
-        if (i < count)
-        {
-          const PartialT through    = pop(running, PartialT{static_cast<AccumT>(buffer[j]), true, false});
-          d_out[head.out_first + i] = static_cast<OutputT>(EXCLUSIVE ? running.value : through.value);
-          running                   = through;
-        }
-      }
-      before = pop(before, aggregate);
-    };
-    InputT even[ITEMS_PER_THREAD];
-    InputT odd[ITEMS_PER_THREAD];
-    fetch(even, 0);
-    for (position_t chunk = 0; chunk < count; chunk += 2 * CHUNK)
-    {
-      fetch(odd, chunk + CHUNK);
-      consume(even, chunk);
-      fetch(even, chunk + 2 * CHUNK);
-      consume(odd, chunk + CHUNK);
-    }
-  }
 };
 
 STRATA_NAMESPACE_END

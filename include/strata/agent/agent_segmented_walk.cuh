@@ -433,7 +433,10 @@ struct records_fold
 
 // One warp's walk of its share (see the file comment): the split, the loads and the staging of sub-tiles. The
 // agents hold one and fold the lanes' items themselves. PolicyT: BLOCK_THREADS, ITEMS_PER_THREAD, SEGMENTS_PER_TILE.
-template <typename PolicyT, typename InputIteratorT, typename BeginOffsetIteratorT, typename PrefixT>
+// OutputT: what an agent may stage in place of a sub-tile's items once it has read them (the scan's outputs, written
+// out coalesced).
+template <typename PolicyT, typename InputIteratorT, typename BeginOffsetIteratorT, typename PrefixT,
+          typename OutputT = detail::it_value_t<InputIteratorT>>
 class AgentSegmentedWalk
 {
 public:
@@ -488,13 +491,15 @@ public:
   {
     // The sub-tile's segments s + k, relative to its first item i: where each ends (P(s + k + 1) - i, at most FAR);
     // the ends among lane l's items (bit j: one before item l * ITEMS_PER_THREAD + j) and the first segment k ending
-    // there; and either the items (back to back) or the segments' begin offsets (gathered).
+    // there; and either the items (back to back; then an agent's outputs in their slots) or the segments' begin
+    // offsets (gathered).
     int end[SEGMENTS_PER_TILE];
     unsigned int ends_mask[32];
     int first_end[32];
     union
     {
       Uninitialized<InputT> items[PADDED_ITEMS];
+      Uninitialized<OutputT> outputs[PADDED_ITEMS];
       position_t begin[SEGMENTS_PER_TILE];
     } source;
   };

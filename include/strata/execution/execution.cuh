@@ -6,6 +6,7 @@
 #include <strata/execution/reduce.cuh>
 #include <strata/execution/scan.cuh>
 #include <strata/execution/segmented.cuh>
+#include <strata/execution/segmented_sort.cuh>
 #include <strata/execution/select.cuh>
 #include <strata/execution/sort.cuh>
 #include <strata/execution/transform.cuh>

@@ -77,16 +77,21 @@ STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::SegmentedSc
 DeviceSegmentedScanHeadKernel(const record<AccumT>* d_records, const partial<AccumT>* d_before, InputIteratorT d_in,
                               OutputIteratorT d_out, ScanOpT op)
 {
-  using Policy           = typename MaxPolicyT::ActivePolicy::SegmentedScanPolicy;
-  constexpr int WARPS    = Policy::BLOCK_THREADS / 32;
-  const int share        = static_cast<int>(blockIdx.x) * WARPS + static_cast<int>(threadIdx.x / 32);
+  using Policy = typename MaxPolicyT::ActivePolicy::SegmentedScanPolicy;
+  using HeadT =
+    AgentSegmentedScanHead<Policy::ITEMS_PER_THREAD, InputIteratorT, OutputIteratorT, AccumT, ScanOpT, EXCLUSIVE>;
+  constexpr int WARPS = Policy::BLOCK_THREADS / 32;
+  __shared__ typename HeadT::TempStorage storage[WARPS];
+  const int warp         = static_cast<int>(threadIdx.x / 32);
+  const int share        = static_cast<int>(blockIdx.x) * WARPS + warp;
   const record<AccumT> r = d_records[2 * share];
   if (r.segment < 0 || r.count == 0)
   {
     return;
   }
-  AgentSegmentedScanHead<Policy::ITEMS_PER_THREAD, InputIteratorT, OutputIteratorT, AccumT, ScanOpT, EXCLUSIVE>::Scan(
-    r, d_before[share], d_in, d_out, op, static_cast<int>(threadIdx.x % 32));
+  partial<AccumT> before = d_before[share];
+  HeadT::Scan(storage[warp], d_in, r.in_first, d_out, r.out_first, r.count, before, op,
+              static_cast<int>(threadIdx.x % 32));
 }
 
 STRATA_KERNELS_END
