@@ -376,15 +376,17 @@ struct local_prefix<BLOCK_THREADS, scanned_prefix, LengthsT>
 
 
 // The records of all warps' shares, folded in order under partial_op by one block: thread t takes a run of
-// consecutive records and folds them (eight loads in flight at a time), a block scan gives each thread the fold of
-// the records before its run, and a second pass over the run (from cache) calls action(i, record, before) for every
-// share's first record (even i) that names a segment, `before` being the fold of all records before it.
+// consecutive records and folds them (BATCH loads in flight at a time, the first BATCH kept in registers), a block
+// scan gives each thread the fold of the records before its run, and a second pass over the run (in batches again,
+// the later ones from cache) calls action(i, record, before) for every share's first record (even i) that names a
+// segment, `before` being the fold of all records before it.
 template <int BLOCK_THREADS, typename AccumT>
 struct records_fold
 {
-  using PartialT    = partial<AccumT>;
-  using BlockScanT  = BlockScan<PartialT, BLOCK_THREADS>;
-  using TempStorage = typename BlockScanT::TempStorage;
+  using PartialT             = partial<AccumT>;
+  using BlockScanT           = BlockScan<PartialT, BLOCK_THREADS>;
+  using TempStorage          = typename BlockScanT::TempStorage;
+  static constexpr int BATCH = 8;
 
   template <typename RecordT, typename ReductionOpT, typename ActionT>
   static STRATA_DEVICE STRATA_FORCEINLINE void run(TempStorage& storage, const RecordT* d_records, int num_records,
@@ -398,32 +400,52 @@ struct records_fold
     const auto part = [&](const RecordT& r) {
       return r.segment >= 0 ? r.part : none;
     };
-
-    PartialT folded = none;
-    for (int base = first; base < last; base += 8)
-    {
-      PartialT batch[8];
+    const auto load = [&](RecordT(&batch)[BATCH], int base) {
       STRATA_UNROLL
-      for (int u = 0; u < 8; ++u)
+      for (int u = 0; u < BATCH; ++u)
       {
-        batch[u] = base + u < last ? part(d_records[base + u]) : none;
+        batch[u] = base + u < last ? d_records[base + u] : RecordT{-1, none};
       }
+    };
+
+    RecordT kept[BATCH];
+    load(kept, first);
+    PartialT folded = none;
+    STRATA_UNROLL
+    for (int u = 0; u < BATCH; ++u)
+    {
+      folded = pop(folded, part(kept[u]));
+    }
+    for (int base = first + BATCH; base < last; base += BATCH)
+    {
+      RecordT batch[BATCH];
+      load(batch, base);
       STRATA_UNROLL
-      for (int u = 0; u < 8; ++u)
+      for (int u = 0; u < BATCH; ++u)
       {
-        folded = pop(folded, batch[u]);
+        folded = pop(folded, part(batch[u]));
       }
     }
     PartialT before;
     BlockScanT(storage).ExclusiveScan(folded, before, none, pop);
-    for (int i = first; i < last; ++i)
-    {
-      const RecordT r = d_records[i];
-      if (r.segment >= 0 && i % 2 == 0)
+    const auto act = [&](const RecordT(&batch)[BATCH], int base) {
+      STRATA_UNROLL
+      for (int u = 0; u < BATCH; ++u)
       {
-        action(i, r, before);
+        const int i = base + u;
+        if (i < last && batch[u].segment >= 0 && i % 2 == 0)
+        {
+          action(i, batch[u], before);
+        }
+        before = pop(before, part(batch[u]));
       }
-      before = pop(before, part(r));
+    };
+    act(kept, first);
+    for (int base = first + BATCH; base < last; base += BATCH)
+    {
+      RecordT batch[BATCH];
+      load(batch, base);
+      act(batch, base);
     }
   }
 };
