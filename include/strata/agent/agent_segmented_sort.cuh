@@ -554,7 +554,7 @@ struct huge_sort
       unsigned int counts[MAX_PASSES * BINS];
     } alias;
     typename ScanT::TempStorage scan;
-    unsigned int unit;
+    unsigned int unit[2]; // the tickets of the unit running and the next
   };
 
   // Spins (one thread) until *counter reaches `target`; what was written before it was counted is then visible.
@@ -588,37 +588,40 @@ struct huge_sort
     const long long tiles = static_cast<long long>(state.huge_tile_base[num_huge - 1]) + (last_len + TILE - 1) / TILE;
     const long long units = tiles * (1 + passes);
 
-    for (;;)
+    // Each unit's ticket is taken while the unit before it runs (its latency hidden); a block holding a ticket it
+    // has not started is running an earlier one, so the earliest unfinished unit always runs.
+    if (tid == 0)
     {
-      if (tid == 0)
-      {
-        storage.unit = atomicAdd(state.ticket, 1u);
-      }
-      __syncthreads();
-      const long long unit = static_cast<long long>(storage.unit);
-      __syncthreads();
+      storage.unit[0] = atomicAdd(state.ticket, 1u);
+    }
+    __syncthreads();
+    for (int turn = 0;; turn ^= 1)
+    {
+      const long long unit = static_cast<long long>(storage.unit[turn]);
       if (unit >= units)
       {
         return;
+      }
+      if (tid == 0)
+      {
+        storage.unit[turn ^ 1] = atomicAdd(state.ticket, 1u);
       }
       const bool histogram = unit < tiles;
       const long long t    = histogram ? unit : (unit - tiles) % tiles;
       const int pass       = histogram ? -1 : static_cast<int>((unit - tiles) / tiles);
 
-      // The tile's segment: the last whose first tile is at or before t.
+      // The tile's segment: the last whose first tile is at or before t, found by the block's threads probing
+      // BLOCK_THREADS first tiles at a time (one round for up to BLOCK_THREADS huge segments).
       long long lo = 0;
       long long hi = num_huge - 1;
       while (lo < hi)
       {
-        const long long mid = (lo + hi + 1) / 2;
-        if (static_cast<long long>(state.huge_tile_base[mid]) <= t)
-        {
-          lo = mid;
-        }
-        else
-        {
-          hi = mid - 1;
-        }
+        const long long step  = (hi - lo + BLOCK_THREADS) / BLOCK_THREADS;
+        const long long probe = lo + tid * step;
+        const int at_or_before =
+          __syncthreads_count(probe <= hi && static_cast<long long>(state.huge_tile_base[probe]) <= t);
+        lo = lo + (at_or_before - 1) * step;
+        hi = lo + step - 1 < hi ? lo + step - 1 : hi;
       }
       const long long r = lo;
       long long begin   = 0;
@@ -699,12 +702,13 @@ private:
     const auto b   = pass_buffers<KeyT, ValueT>::of(a, keys_between, values_between, pass, passes);
     const int bit  = begin_bit + pass * RADIX_BITS;
     const int bits = end_bit - bit < RADIX_BITS ? end_bit - bit : RADIX_BITS;
+    // The segment's digit counts of this pass, read before the ranking so that the load overlaps it.
+    const unsigned long long total = tid < BINS ? state.totals[(r * passes + pass) * BINS + tid] : 0ull;
     TileT tile(storage.alias.tile);
     tile.Rank(b.keys_src, b.values_src, begin + first, valid, bit, bits);
 
     // The segment's digit bases of this pass.
-    const unsigned long long total = tid < BINS ? state.totals[(r * passes + pass) * BINS + tid] : 0ull;
-    unsigned long long digit_base  = 0;
+    unsigned long long digit_base = 0;
     ScanT(storage.scan).ExclusiveSum(total, digit_base);
 
     if (tid < BINS)
