@@ -554,7 +554,7 @@ struct huge_sort
       unsigned int counts[MAX_PASSES * BINS];
     } alias;
     typename ScanT::TempStorage scan;
-    unsigned int unit[2]; // the tickets of the unit running and the next
+    unsigned int unit;
   };
 
   // Spins (one thread) until *counter reaches `target`; what was written before it was counted is then visible.
@@ -588,23 +588,20 @@ struct huge_sort
     const long long tiles = static_cast<long long>(state.huge_tile_base[num_huge - 1]) + (last_len + TILE - 1) / TILE;
     const long long units = tiles * (1 + passes);
 
-    // Each unit's ticket is taken while the unit before it runs (its latency hidden); a block holding a ticket it
-    // has not started is running an earlier one, so the earliest unfinished unit always runs.
-    if (tid == 0)
+    for (;;)
     {
-      storage.unit[0] = atomicAdd(state.ticket, 1u);
-    }
-    __syncthreads();
-    for (int turn = 0;; turn ^= 1)
-    {
-      const long long unit = static_cast<long long>(storage.unit[turn]);
+      // A ticket is taken only when its unit can start: a unit held but not started would stall the look-backs of
+      // the tiles after it.
+      if (tid == 0)
+      {
+        storage.unit = atomicAdd(state.ticket, 1u);
+      }
+      __syncthreads();
+      const long long unit = static_cast<long long>(storage.unit);
+      __syncthreads();
       if (unit >= units)
       {
         return;
-      }
-      if (tid == 0)
-      {
-        storage.unit[turn ^ 1] = atomicAdd(state.ticket, 1u);
       }
       const bool histogram = unit < tiles;
       const long long t    = histogram ? unit : (unit - tiles) % tiles;
