@@ -672,14 +672,14 @@ def markdown(runs):
               "The benchmarks are in `benchmarks/compare/`, timed with CUDA events over inputs rotated through more "
               "than twice the L2 size, unless a section says otherwise. Each section has a plot of strata's and the "
               "other libraries' throughput (or time per call) against the input size, a row of panels per GPU, and a "
-              "table of ratios, a column per GPU and input size:", "",
-              "- **vs cub** = CUB's time / strata's time; **vs thrust**, **vs raw** likewise.",
+              "table of ratios, a column per GPU and input size (between runs on the same GPU, ratios have moved by up "
+              "to about 2.5% from 2^24 items on and by up to 15% at 2^16 and 2^20 items, where a call takes a few "
+              "microseconds):", "",
+              "- **vs cub** = CUB's time / strata's time; **vs thrust**, **vs raw** likewise. A cell with several "
+              "ratios holds them in the order its table's first heading names, separated by ·.",
               "- **vs copy** = the time of a device-to-device `cudaMemcpyAsync` that moves as many bytes (read plus "
               "written) / strata's time: how close strata comes to the memory system's rate (a reduction only reads "
-              "and may pass 1). The plots draw the copy's rate as the ceiling.",
-              "- A cell with several ratios holds them in the order its table's first heading names, separated by ·.",
-              "- Between runs on the same GPU, ratios have moved by up to about 2.5% from 2^24 items on and by up to "
-              "15% at 2^16 and 2^20 items, where a call takes a few microseconds.", ""]
+              "and may pass 1). The plots draw the copy's rate as the ceiling.", ""]
     lines += runs_table(runs) + [""]
     for algorithm in algorithms_of(runs):
         title, description = ALGORITHMS.get(algorithm, (algorithm, ""))
