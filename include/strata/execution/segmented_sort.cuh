@@ -24,7 +24,6 @@
 #include <strata/execution/sort.cuh>
 #include <strata/nvtx.cuh>
 #include <strata/util/double_buffer.cuh>
-#include <strata/util/temporary_storage.cuh>
 #include <strata/util/uninitialized.cuh>
 
 #include <cuda/std/iterator>
@@ -86,36 +85,7 @@ cudaError_t segmented_sort_in_place(const PolicyT& policy, KeyT* d_keys, ValueT*
     }
   };
 
-  return run_single_phase(policy, [&](void* d_temp, std::size_t& bytes, cudaStream_t stream) -> cudaError_t {
-    DoubleBuffer<KeyT> keys(d_keys, nullptr);
-    DoubleBuffer<ValueT> values(d_values, nullptr);
-    std::size_t sort_bytes = 0;
-    std::size_t copy_bytes = 0;
-    STRATA_RETURN_IF_ERROR(sort(nullptr, sort_bytes, keys, values, stream));
-    STRATA_RETURN_IF_ERROR(copy_back(nullptr, copy_bytes, d_keys, d_values, stream));
-
-    temporary_storage::layout<3> layout;
-    auto sort_storage  = layout.get_slot(0)->create_alias<char>(sort_bytes > copy_bytes ? sort_bytes : copy_bytes);
-    auto keys_second   = layout.get_slot(1)->create_alias<KeyT>(items);
-    auto values_second = layout.get_slot(2)->create_alias<ValueT>(KEYS_ONLY ? 0 : items);
-    bool mapped        = false;
-    STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp, bytes, mapped));
-    if (!mapped)
-    {
-      return cudaSuccess;
-    }
-    keys.d_buffers[1] = keys_second.get();
-    if constexpr (!KEYS_ONLY)
-    {
-      values.d_buffers[1] = values_second.get();
-    }
-    STRATA_RETURN_IF_ERROR(sort(sort_storage.get(), sort_bytes, keys, values, stream));
-    if (keys.selector != 0)
-    {
-      return copy_back(sort_storage.get(), copy_bytes, keys.Current(), values.Current(), stream);
-    }
-    return cudaSuccess;
-  });
+  return sort_in_place_through(policy, d_keys, d_values, items, sort, copy_back);
 }
 
 // Sorts each segment of [keys_first, keys_last) under comp (less or greater), values_first[i] moving with

@@ -179,6 +179,49 @@ typename device_comparator<CompareT>::type to_device(CompareT comp)
 
 // -- the radix sort in place ------------------------------------------------------------------------------------
 
+// Runs a DoubleBuffer sort on the caller's arrays d_keys (and d_values; ValueT NullType for keys only) in one
+// allocation from the policy's allocator: the sort's own storage (and copy_back's, the larger of the two) and a
+// second buffer of `items` keys (and values). sort(d_temp, bytes, keys, values, stream) is the two-phase sort;
+// copy_back(d_temp, bytes, keys, values, stream) the two-phase move of the result back to the caller's arrays, run
+// where the passes ended in the second buffer.
+template <typename PolicyT, typename KeyT, typename ValueT, typename SortT, typename CopyBackT>
+cudaError_t sort_in_place_through(const PolicyT& policy, KeyT* d_keys, ValueT* d_values, std::size_t items, SortT sort,
+                                  CopyBackT copy_back)
+{
+  constexpr bool KEYS_ONLY = std::is_same<ValueT, NullType>::value;
+  return run_single_phase(policy, [&](void* d_temp, std::size_t& bytes, cudaStream_t stream) -> cudaError_t {
+    DoubleBuffer<KeyT> keys(d_keys, nullptr);
+    DoubleBuffer<ValueT> values(d_values, nullptr);
+    std::size_t sort_bytes = 0;
+    std::size_t copy_bytes = 0;
+    STRATA_RETURN_IF_ERROR(sort(nullptr, sort_bytes, keys, values, stream));
+    STRATA_RETURN_IF_ERROR(copy_back(nullptr, copy_bytes, d_keys, d_values, stream));
+
+    temporary_storage::layout<3> layout;
+    auto sort_storage  = layout.get_slot(0)->create_alias<char>(sort_bytes > copy_bytes ? sort_bytes : copy_bytes);
+    auto keys_second   = layout.get_slot(1)->create_alias<KeyT>(items);
+    auto values_second = layout.get_slot(2)->create_alias<ValueT>(KEYS_ONLY ? 0 : items);
+    bool mapped        = false;
+    STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp, bytes, mapped));
+    if (!mapped)
+    {
+      return cudaSuccess;
+    }
+    keys.d_buffers[1] = keys_second.get();
+    if constexpr (!KEYS_ONLY)
+    {
+      values.d_buffers[1] = values_second.get();
+    }
+    STRATA_RETURN_IF_ERROR(sort(sort_storage.get(), sort_bytes, keys, values, stream));
+    // Pair sorts move keys and values together: the keys' selector tells where both ended.
+    if (keys.selector != 0)
+    {
+      return copy_back(sort_storage.get(), copy_bytes, keys.Current(), values.Current(), stream);
+    }
+    return cudaSuccess;
+  });
+}
+
 // Sorts d_keys[0, n) (and d_values with them; ValueT NullType for keys only) in place with DeviceRadixSort, in one
 // allocation from the policy's allocator: the sort's own storage and a second buffer of n keys (and n values).
 //
@@ -218,45 +261,22 @@ cudaError_t radix_sort_in_place(const PolicyT& policy, KeyT* d_keys, ValueT* d_v
     }
   };
 
-  return run_single_phase(policy, [&](void* d_temp, std::size_t& bytes, cudaStream_t stream) -> cudaError_t {
-    DoubleBuffer<KeyT> keys(d_keys, nullptr);
-    DoubleBuffer<ValueT> values(d_values, nullptr);
-    std::size_t sort_bytes = 0;
-    STRATA_RETURN_IF_ERROR(radix_sort(nullptr, sort_bytes, keys, values, stream));
-
-    temporary_storage::layout<3> layout;
-    auto sort_storage  = layout.get_slot(0)->create_alias<char>(sort_bytes);
-    auto keys_second   = layout.get_slot(1)->create_alias<KeyT>(items);
-    auto values_second = layout.get_slot(2)->create_alias<ValueT>(KEYS_ONLY ? 0 : items);
-    bool mapped        = false;
-    STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp, bytes, mapped));
-    if (!mapped)
+  // The result goes back to the caller's arrays where the last pass ended in the second buffer (1-byte keys).
+  auto copy_back = [&](void*, std::size_t&, const KeyT* keys, const ValueT* values,
+                       cudaStream_t stream) -> cudaError_t {
+    if (keys == d_keys)
     {
-      return cudaSuccess;
+      return cudaSuccess; // sizing: no storage
     }
-    keys.d_buffers[1] = keys_second.get();
+    STRATA_RETURN_IF_ERROR(cudaMemcpyAsync(d_keys, keys, items * sizeof(KeyT), cudaMemcpyDeviceToDevice, stream));
     if constexpr (!KEYS_ONLY)
-    {
-      values.d_buffers[1] = values_second.get();
-    }
-    STRATA_RETURN_IF_ERROR(radix_sort(sort_storage.get(), sort_bytes, keys, values, stream));
-
-    // Where the last pass ended in the temporary buffer, the result goes back to the caller's array.
-    if (keys.selector != 0)
     {
       STRATA_RETURN_IF_ERROR(
-        cudaMemcpyAsync(d_keys, keys.Current(), items * sizeof(KeyT), cudaMemcpyDeviceToDevice, stream));
-    }
-    if constexpr (!KEYS_ONLY)
-    {
-      if (values.selector != 0)
-      {
-        STRATA_RETURN_IF_ERROR(
-          cudaMemcpyAsync(d_values, values.Current(), items * sizeof(ValueT), cudaMemcpyDeviceToDevice, stream));
-      }
+        cudaMemcpyAsync(d_values, values, items * sizeof(ValueT), cudaMemcpyDeviceToDevice, stream));
     }
     return cudaSuccess;
-  });
+  };
+  return sort_in_place_through(policy, d_keys, d_values, items, radix_sort, copy_back);
 }
 
 // -- the sorts, on the host side ---------------------------------------------------------------------------------
