@@ -601,22 +601,8 @@ TEST_CASE("host-value algorithms throw on a stream being captured, and leave the
   int* const in        = a.d_in();
   int* const end       = in + arena::n;
   auto while_capturing = [&](const char* name, auto call) {
-    INFO(name);
-    stream.alloc.log().clear();
-    STRATA_TEST_CUDA(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeGlobal));
-    exec_test::require_cuda_error(call, cudaErrorStreamCaptureUnsupported, name);
-    cudaGraph_t graph{};
-    const cudaError_t ended = cudaStreamEndCapture(stream.get(), &graph);
-    CHECK(ended == cudaSuccess);
-    if (ended == cudaSuccess)
-    {
-      std::size_t nodes = 1;
-      STRATA_TEST_CUDA(cudaGraphGetNodes(graph, nullptr, &nodes));
-      CHECK(nodes == 0); // nothing was enqueued
-      STRATA_TEST_CUDA(cudaGraphDestroy(graph));
-    }
-    CHECK(stream.alloc.log().allocations() == 0);
-    STRATA_TEST_CUDA(cudaGetLastError());
+    exec_test::require_thrown_while_capturing(stream, cudaStreamCaptureModeGlobal, cudaErrorStreamCaptureUnsupported,
+                                              name, call);
   };
   while_capturing("strata::reduce", [&] {
     (void) strata::reduce(policy, in, end);

@@ -625,21 +625,8 @@ TEST_CASE("the segmented sorts throw strata::cuda_error naming themselves for a 
   {
     // Thrown while the stream is being captured: the capture must hold no node, and no storage was taken.
     const auto reversed = [&](const char* name, auto call) {
-      INFO(name);
-      stream.alloc.log().clear();
-      STRATA_TEST_CUDA(cudaStreamBeginCapture(stream.get(), cudaStreamCaptureModeThreadLocal));
-      exec_test::require_cuda_error(call, cudaErrorInvalidValue, name);
-      cudaGraph_t graph{};
-      const cudaError_t ended = cudaStreamEndCapture(stream.get(), &graph);
-      CHECK(ended == cudaSuccess);
-      if (ended == cudaSuccess)
-      {
-        std::size_t nodes = 1;
-        STRATA_TEST_CUDA(cudaGraphGetNodes(graph, nullptr, &nodes));
-        CHECK(nodes == 0);
-        STRATA_TEST_CUDA(cudaGraphDestroy(graph));
-      }
-      CHECK(stream.alloc.log().allocations() == 0);
+      exec_test::require_thrown_while_capturing(stream, cudaStreamCaptureModeThreadLocal, cudaErrorInvalidValue, name,
+                                                call);
       untouched();
     };
     reversed("strata::segmented_sort", [&] {

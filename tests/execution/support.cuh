@@ -956,6 +956,31 @@ void require_capture_refused(cudaStream_t stream, Call&& call)
   }
 }
 
+// Runs `call` while `stream` is being captured (`mode`): it must throw strata::cuda_error with `error` naming
+// `algorithm` before enqueueing anything or taking storage: the capture ends with a graph of no node, and the
+// stream's allocator was not called.
+template <typename Call>
+void require_thrown_while_capturing(logged_stream& stream, cudaStreamCaptureMode mode, cudaError_t error,
+                                    const std::string& algorithm, Call&& call)
+{
+  INFO(algorithm);
+  stream.alloc.log().clear();
+  STRATA_TEST_CUDA(cudaStreamBeginCapture(stream.get(), mode));
+  require_cuda_error(call, error, algorithm);
+  cudaGraph_t graph{};
+  const cudaError_t ended = cudaStreamEndCapture(stream.get(), &graph);
+  CHECK(ended == cudaSuccess);
+  if (ended == cudaSuccess)
+  {
+    std::size_t nodes = 1;
+    STRATA_TEST_CUDA(cudaGraphGetNodes(graph, nullptr, &nodes));
+    CHECK(nodes == 0); // nothing was enqueued
+    STRATA_TEST_CUDA(cudaGraphDestroy(graph));
+  }
+  CHECK(stream.alloc.log().allocations() == 0);
+  STRATA_TEST_CUDA(cudaGetLastError());
+}
+
 // -- runs and prefixes (the compaction tests) ---------------------------------------------------------------------
 
 // `h` with runs of mean length `mean` (1: as random as `h`; 0: all equal): each item starts a new run with
