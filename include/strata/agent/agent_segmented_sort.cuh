@@ -17,6 +17,7 @@
 #pragma once
 
 #include <strata/agent/agent_radix_sort_onesweep.cuh>
+#include <strata/agent/radix_sort_common.cuh>
 #include <strata/block/block_load.cuh>
 #include <strata/block/block_radix_sort.cuh>
 #include <strata/block/block_scan.cuh>
@@ -372,15 +373,13 @@ struct tile_digit_sort
   {}
 
   // Loads `valid` keys (values) from src + at, the positions past `valid` holding a key that ranks after every key,
-  // ranks them by bits [bit, bit + bits) and puts the keys into shared memory in sorted order; leaves `own` set.
+  // ranks them by bits [start, start + width) and puts the keys into shared memory in sorted order; leaves `own` set.
   // The caller then sets agent.storage.digit_base[d] (threads below BINS, each its own digit) to where the tile's
   // first key of digit d goes less agent.storage.digit_prefix[d], syncs, and calls Write.
   STRATA_DEVICE STRATA_FORCEINLINE void Rank(const KeyT* keys_src, const ValueT* values_src, long long at, int valid,
-                                             int bit, int bits)
+                                             cuda::std::uint32_t start, cuda::std::uint32_t width)
   {
     agent.template LoadKeys<false>(keys_src + at, valid, keys);
-    const auto start = static_cast<cuda::std::uint32_t>(bit);
-    const auto width = static_cast<cuda::std::uint32_t>(bits);
     agent.template Rank<true>(
       keys, valid, start, width,
       [&](cuda::std::uint32_t count) {
@@ -402,31 +401,37 @@ struct tile_digit_sort
   }
 
   // The tile's keys (values) to dst[digit_base[their digit] + their sorted place], then a barrier.
-  STRATA_DEVICE STRATA_FORCEINLINE void Write(KeyT* keys_dst, ValueT* values_dst, int valid, int bit, int bits)
+  STRATA_DEVICE STRATA_FORCEINLINE void Write(KeyT* keys_dst, ValueT* values_dst, int valid, cuda::std::uint32_t start,
+                                              cuda::std::uint32_t width)
   {
-    agent.template WriteOut<false>(keys_dst, values_dst, valid, static_cast<cuda::std::uint32_t>(bit),
-                                   static_cast<cuda::std::uint32_t>(bits), values, ranks);
+    agent.template WriteOut<false>(keys_dst, values_dst, valid, start, width, values, ranks);
     __syncthreads();
   }
 };
 
-// The digit counts of every pass of the keys [at, at + valid) added to counts[pass * BINS + digit] (shared memory,
-// cleared by the caller); the large and huge sorts' histograms. Every thread calls.
+// The digit counts of every pass of the keys [at, at + valid) in counts[pass * BINS + digit] (shared memory, cleared
+// here); the large and huge sorts' histograms. Every thread calls; a barrier before and after the counting.
 template <int BLOCK_THREADS, int RADIX_BITS, bool DESCENDING, typename KeyT>
 STRATA_DEVICE STRATA_FORCEINLINE void count_digits(unsigned int* counts, const KeyT* keys, long long at,
-                                                   long long valid, int passes, int begin_bit, int end_bit)
+                                                   long long valid, radix_sort::pass_bits<RADIX_BITS> bits)
 {
   constexpr int BINS = 1 << RADIX_BITS;
+  const int passes   = bits.passes();
+  for (int i = threadIdx.x; i < passes * BINS; i += BLOCK_THREADS)
+  {
+    counts[i] = 0;
+  }
+  __syncthreads();
   for (long long i = threadIdx.x; i < valid; i += BLOCK_THREADS)
   {
     const KeyT key = keys[at + i];
     for (int p = 0; p < passes; ++p)
     {
-      const int bit  = begin_bit + p * RADIX_BITS;
-      const int bits = end_bit - bit < RADIX_BITS ? end_bit - bit : RADIX_BITS;
-      atomicAdd(&counts[p * BINS + static_cast<int>(key_bits<KeyT, DESCENDING>{bit, bits}(key))], 1u);
+      const key_bits<KeyT, DESCENDING> digit{static_cast<int>(bits.start(p)), static_cast<int>(bits.width(p))};
+      atomicAdd(&counts[p * BINS + static_cast<int>(digit(key))], 1u);
     }
   }
+  __syncthreads();
 }
 
 // One segment of any length, sorted by a block (every thread calls) in passes of RADIX_BITS bits from begin_bit up,
@@ -452,10 +457,10 @@ struct block_large_sort
 
   static STRATA_DEVICE STRATA_FORCEINLINE void Sort(TempStorage& storage, const arrays<KeyT, ValueT>& a,
                                                     KeyT* keys_temp, ValueT* values_temp, long long begin,
-                                                    long long len, int begin_bit, int end_bit)
+                                                    long long len, radix_sort::pass_bits<RADIX_BITS> bits)
   {
     const int tid    = static_cast<int>(threadIdx.x);
-    const int passes = (end_bit - begin_bit + RADIX_BITS - 1) / RADIX_BITS;
+    const int passes = bits.passes();
     if (passes <= 0)
     {
       for (long long i = tid; i < len; i += BLOCK_THREADS)
@@ -468,19 +473,12 @@ struct block_large_sort
       }
       return;
     }
-    for (int i = tid; i < passes * BINS; i += BLOCK_THREADS)
-    {
-      storage.counts[i] = 0;
-    }
-    __syncthreads();
-    count_digits<BLOCK_THREADS, RADIX_BITS, DESCENDING>(storage.counts, a.keys_in, begin, len, passes, begin_bit,
-                                                        end_bit);
-    __syncthreads();
+    count_digits<BLOCK_THREADS, RADIX_BITS, DESCENDING>(storage.counts, a.keys_in, begin, len, bits);
     for (int pass = 0; pass < passes; ++pass)
     {
-      const auto b   = pass_buffers<KeyT, ValueT>::of(a, keys_temp, values_temp, pass, passes);
-      const int bit  = begin_bit + pass * RADIX_BITS;
-      const int bits = end_bit - bit < RADIX_BITS ? end_bit - bit : RADIX_BITS;
+      const auto b     = pass_buffers<KeyT, ValueT>::of(a, keys_temp, values_temp, pass, passes);
+      const auto start = bits.start(pass);
+      const auto width = bits.width(pass);
 
       // Each digit's first slot in the segment: the thread of digit d carries it from tile to tile.
       long long next = 0;
@@ -490,14 +488,14 @@ struct block_large_sort
       {
         const int valid = len - tile < TILE ? static_cast<int>(len - tile) : TILE;
         TileT t(storage.tile);
-        t.Rank(b.keys_src, b.values_src, begin + tile, valid, bit, bits);
+        t.Rank(b.keys_src, b.values_src, begin + tile, valid, start, width);
         if (tid < BINS)
         {
           t.agent.storage.digit_base[tid] = begin + next - static_cast<long long>(t.agent.storage.digit_prefix[tid]);
           next += t.own;
         }
         __syncthreads();
-        t.Write(b.keys_dst, b.values_dst, valid, bit, bits);
+        t.Write(b.keys_dst, b.values_dst, valid, start, width);
       }
     }
   }
@@ -568,12 +566,13 @@ struct huge_sort
   }
 
   template <typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
-  static STRATA_DEVICE STRATA_FORCEINLINE void
-  Run(TempStorage& storage, const arrays<KeyT, ValueT>& a, KeyT* keys_between, ValueT* values_between,
-      BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end, const huge_state& state, int begin_bit, int end_bit)
+  static STRATA_DEVICE STRATA_FORCEINLINE void Run(TempStorage& storage, const arrays<KeyT, ValueT>& a,
+                                                   KeyT* keys_between, ValueT* values_between,
+                                                   BeginOffsetIteratorT d_begin, EndOffsetIteratorT d_end,
+                                                   const huge_state& state, radix_sort::pass_bits<RADIX_BITS> bits)
   {
     const int tid                 = static_cast<int>(threadIdx.x);
-    const int passes              = (end_bit - begin_bit + RADIX_BITS - 1) / RADIX_BITS;
+    const int passes              = bits.passes();
     const unsigned long long word = *state.huge_word;
     const long long appended      = static_cast<long long>(word >> 40);
     const long long num_huge      = appended < state.capacity ? appended : state.capacity;
@@ -631,12 +630,11 @@ struct huge_sort
 
       if (histogram)
       {
-        Histogram(storage, a, state, r, t, begin + first, valid, passes, begin_bit, end_bit);
+        Histogram(storage, a, state, r, t, begin + first, valid, bits);
       }
       else
       {
-        Scatter(storage, a, keys_between, values_between, state, r, t, j, begin, first, valid, tiles_r, pass, passes,
-                begin_bit, end_bit);
+        Scatter(storage, a, keys_between, values_between, state, r, t, j, begin, first, valid, tiles_r, pass, bits);
       }
       __syncthreads();
     }
@@ -646,18 +644,12 @@ private:
   // A histogram unit: the tile's digit counts of every pass into its segment's totals; its look-back words cleared.
   static STRATA_DEVICE STRATA_FORCEINLINE void Histogram(TempStorage& storage, const arrays<KeyT, ValueT>& a,
                                                          const huge_state& state, long long r, long long t,
-                                                         long long at, int valid, int passes, int begin_bit,
-                                                         int end_bit)
+                                                         long long at, int valid,
+                                                         radix_sort::pass_bits<RADIX_BITS> bits)
   {
-    const int tid = static_cast<int>(threadIdx.x);
-    for (int i = tid; i < passes * BINS; i += BLOCK_THREADS)
-    {
-      storage.alias.counts[i] = 0;
-    }
-    __syncthreads();
-    count_digits<BLOCK_THREADS, RADIX_BITS, DESCENDING>(storage.alias.counts, a.keys_in, at, valid, passes, begin_bit,
-                                                        end_bit);
-    __syncthreads();
+    const int tid    = static_cast<int>(threadIdx.x);
+    const int passes = bits.passes();
+    count_digits<BLOCK_THREADS, RADIX_BITS, DESCENDING>(storage.alias.counts, a.keys_in, at, valid, bits);
     for (int i = tid; i < passes * BINS; i += BLOCK_THREADS)
     {
       if (storage.alias.counts[i] != 0)
@@ -682,9 +674,10 @@ private:
   static STRATA_DEVICE STRATA_FORCEINLINE void
   Scatter(TempStorage& storage, const arrays<KeyT, ValueT>& a, KeyT* keys_between, ValueT* values_between,
           const huge_state& state, long long r, long long t, long long j, long long begin, long long first, int valid,
-          unsigned int tiles_r, int pass, int passes, int begin_bit, int end_bit)
+          unsigned int tiles_r, int pass, radix_sort::pass_bits<RADIX_BITS> bits)
   {
-    const int tid = static_cast<int>(threadIdx.x);
+    const int tid    = static_cast<int>(threadIdx.x);
+    const int passes = bits.passes();
     if (tid == 0)
     {
       // The segment's totals are complete, and its previous pass has been written.
@@ -696,13 +689,13 @@ private:
       __threadfence();
     }
     __syncthreads();
-    const auto b   = pass_buffers<KeyT, ValueT>::of(a, keys_between, values_between, pass, passes);
-    const int bit  = begin_bit + pass * RADIX_BITS;
-    const int bits = end_bit - bit < RADIX_BITS ? end_bit - bit : RADIX_BITS;
+    const auto b     = pass_buffers<KeyT, ValueT>::of(a, keys_between, values_between, pass, passes);
+    const auto start = bits.start(pass);
+    const auto width = bits.width(pass);
     // The segment's digit counts of this pass, read before the ranking so that the load overlaps it.
     const unsigned long long total = tid < BINS ? state.totals[(r * passes + pass) * BINS + tid] : 0ull;
     TileT tile(storage.alias.tile);
-    tile.Rank(b.keys_src, b.values_src, begin + first, valid, bit, bits);
+    tile.Rank(b.keys_src, b.values_src, begin + first, valid, start, width);
 
     // The segment's digit bases of this pass.
     unsigned long long digit_base = 0;
@@ -738,7 +731,7 @@ private:
                                          - static_cast<long long>(tile.agent.storage.digit_prefix[tid]);
     }
     __syncthreads();
-    tile.Write(b.keys_dst, b.values_dst, valid, bit, bits);
+    tile.Write(b.keys_dst, b.values_dst, valid, start, width);
     __threadfence();
     __syncthreads();
     if (tid == 0)

@@ -230,7 +230,8 @@ DeviceSegmentedSortLargeKernel(arrays<KeyT, ValueT> a, KeyT* keys_temp, ValueT* 
     long long begin = 0;
     long long len   = 0;
     bounds_of(d_begin, d_end, lists.segment(LARGE, k), begin, len);
-    SortT::Sort(storage, a, keys_temp, values_temp, begin, len, begin_bit, end_bit);
+    SortT::Sort(storage, a, keys_temp, values_temp, begin, len,
+                radix_sort::pass_bits<Policy::RADIX_BITS>(radix_sort::bit_range{begin_bit, end_bit}));
     __syncthreads();
   }
 }
@@ -247,7 +248,8 @@ DeviceSegmentedSortHugeKernel(arrays<KeyT, ValueT> a, KeyT* keys_temp, ValueT* v
   using SortT =
     huge_sort<Policy::BLOCK_THREADS, Policy::HUGE_ITEMS_PER_THREAD, Policy::RADIX_BITS, DESCENDING, KeyT, ValueT>;
   __shared__ typename SortT::TempStorage storage;
-  SortT::Run(storage, a, keys_temp, values_temp, d_begin, d_end, state, begin_bit, end_bit);
+  SortT::Run(storage, a, keys_temp, values_temp, d_begin, d_end, state,
+             radix_sort::pass_bits<Policy::RADIX_BITS>(radix_sort::bit_range{begin_bit, end_bit}));
 }
 
 // No bits to sort by: each segment copied by a block, in turn.
@@ -313,8 +315,9 @@ struct DispatchSegmentedSort
     using detail::segmented_sort::CLASSES;
     namespace ss = detail::segmented_sort;
 
-    const int passes = (end_bit - begin_bit + Policy::RADIX_BITS - 1) / Policy::RADIX_BITS;
-    const bool work  = num_items > 0 && num_segments > 0 && passes > 0;
+    const int passes =
+      detail::radix_sort::pass_bits<Policy::RADIX_BITS>(detail::radix_sort::bit_range{begin_bit, end_bit}).passes();
+    const bool work = num_items > 0 && num_segments > 0 && passes > 0;
 
     // The lists: non-empty segments only, each class at most num_items / (its smallest length) of them.
     detail::segmented_sort::class_lists lists{};
