@@ -554,28 +554,21 @@ TEST_CASE("DeviceSegmentedReduce::Sum takes num_segments from device memory (str
     STRATA_TEST_CUDA(strata::DeviceSegmentedReduce::Sum(nullptr, bytes, d_in.data(), d_out.data(), num_segments,
                                                         offsets.begin(), offsets.end(), stream));
     device_buffer<char> temp(bytes);
-    cudaGraph_t graph = nullptr;
-    STRATA_TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    const cudaError_t captured =
-      strata::DeviceSegmentedReduce::Sum(temp.data(), bytes, d_in.data(), d_out.data(), num_segments, offsets.begin(),
-                                         offsets.end(), stream);
-    STRATA_TEST_CUDA(cudaStreamEndCapture(stream, &graph));
-    STRATA_TEST_CUDA(captured);
-    cudaGraphExec_t exec = nullptr;
-    STRATA_TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    const strata_test::captured_graph graph(stream, [&](cudaStream_t s) {
+      return strata::DeviceSegmentedReduce::Sum(temp.data(), bytes, d_in.data(), d_out.data(), num_segments,
+                                                offsets.begin(), offsets.end(), s);
+    });
     // Counts within the bound, one above it (taken as the bound) and a negative one (taken as 0).
     for (const int count : {0, 1, bound / 3 + 1, bound - 1, bound, bound + 5, -3})
     {
       CAPTURE(count);
       d_num.upload({count});
       d_out.poison();
-      STRATA_TEST_CUDA(cudaGraphLaunch(exec, stream));
+      graph.launch(stream);
       STRATA_TEST_CUDA(cudaStreamSynchronize(stream));
       const auto k = static_cast<std::ptrdiff_t>(std::clamp(count, 0, bound));
       require_outputs(l, d_out, std::vector<int>(want.begin(), want.begin() + k));
     }
-    STRATA_TEST_CUDA(cudaGraphExecDestroy(exec));
-    STRATA_TEST_CUDA(cudaGraphDestroy(graph));
   }
   STRATA_TEST_CUDA(cudaStreamDestroy(stream));
 }

@@ -315,15 +315,10 @@ TEST_CASE("DeviceSegmentedScan takes num_segments from device memory; one graph 
                                                                       d_offsets.data(), d_offsets.data() + 1,
                                                                       num_segments, stream));
   device_buffer<char> temp(bytes);
-  cudaGraph_t graph = nullptr;
-  STRATA_TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  const cudaError_t captured =
-    strata::DeviceSegmentedScan::InclusiveSegmentedSum(temp.data(), bytes, d_in.data(), d_out.data(), d_offsets.data(),
-                                                       d_offsets.data() + 1, num_segments, stream);
-  STRATA_TEST_CUDA(cudaStreamEndCapture(stream, &graph));
-  STRATA_TEST_CUDA(captured);
-  cudaGraphExec_t exec = nullptr;
-  STRATA_TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  const strata_test::captured_graph graph(stream, [&](cudaStream_t s) {
+    return strata::DeviceSegmentedScan::InclusiveSegmentedSum(temp.data(), bytes, d_in.data(), d_out.data(),
+                                                              d_offsets.data(), d_offsets.data() + 1, num_segments, s);
+  });
   for (const layout& l : shapes)
   {
     CAPTURE(l.name);
@@ -338,7 +333,7 @@ TEST_CASE("DeviceSegmentedScan takes num_segments from device memory; one graph 
       d_num.upload({count});
       d_out.poison();
       const std::vector<int> before = d_out.download();
-      STRATA_TEST_CUDA(cudaGraphLaunch(exec, stream));
+      graph.launch(stream);
       STRATA_TEST_CUDA(cudaStreamSynchronize(stream));
       layout first = l;
       const auto k = std::min(static_cast<std::size_t>(std::clamp(count, 0, bound)), l.num_segments());
@@ -347,8 +342,6 @@ TEST_CASE("DeviceSegmentedScan takes num_segments from device memory; one graph 
       require_equal(first, d_out.download(), expected(first, h_in, before, nullptr, inclusive<wrapping_plus>{}));
     }
   }
-  STRATA_TEST_CUDA(cudaGraphExecDestroy(exec));
-  STRATA_TEST_CUDA(cudaGraphDestroy(graph));
   STRATA_TEST_CUDA(cudaStreamDestroy(stream));
 }
 

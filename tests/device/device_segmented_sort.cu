@@ -1180,16 +1180,11 @@ TEST_CASE("DeviceSegmentedSort takes num_segments and num_items from device memo
                                                           in.d_values.data(), values_out.data(), num_items,
                                                           num_segments, offsets.begin(), offsets.end(), stream));
   device_buffer<char> temp(bytes);
-  cudaGraph_t graph = nullptr;
-  STRATA_TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  const cudaError_t captured =
-    strata::DeviceSegmentedSort::SortPairs(temp.data(), bytes, in.d_keys.data(), keys_out.data(), in.d_values.data(),
-                                           values_out.data(), num_items, num_segments, offsets.begin(), offsets.end(),
-                                           stream);
-  STRATA_TEST_CUDA(cudaStreamEndCapture(stream, &graph));
-  STRATA_TEST_CUDA(captured);
-  cudaGraphExec_t exec = nullptr;
-  STRATA_TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  const strata_test::captured_graph graph(stream, [&](cudaStream_t s) {
+    return strata::DeviceSegmentedSort::SortPairs(temp.data(), bytes, in.d_keys.data(), keys_out.data(),
+                                                  in.d_values.data(), values_out.data(), num_items, num_segments,
+                                                  offsets.begin(), offsets.end(), s);
+  });
   // Counts within the bound, one above it (taken as the bound) and a negative one (taken as 0).
   for (const int count : {0, 1, bound / 3 + 1, bound - 1, bound, bound + 5, -3})
   {
@@ -1199,7 +1194,7 @@ TEST_CASE("DeviceSegmentedSort takes num_segments and num_items from device memo
     values_out.poison();
     const std::vector<std::uint32_t> keys_before = keys_out.download();
     const std::vector<int> values_before         = values_out.download();
-    STRATA_TEST_CUDA(cudaGraphLaunch(exec, stream));
+    graph.launch(stream);
     STRATA_TEST_CUDA(cudaStreamSynchronize(stream));
     layout first = l;
     const auto k = static_cast<std::size_t>(std::clamp(count, 0, bound));
@@ -1210,7 +1205,5 @@ TEST_CASE("DeviceSegmentedSort takes num_segments and num_items from device memo
     require_items("keys", first, keys_out.download(), expected(sources, in.keys, keys_before));
     require_items("values", first, values_out.download(), expected(sources, in.values, values_before));
   }
-  STRATA_TEST_CUDA(cudaGraphExecDestroy(exec));
-  STRATA_TEST_CUDA(cudaGraphDestroy(graph));
   STRATA_TEST_CUDA(cudaStreamDestroy(stream));
 }

@@ -11,6 +11,44 @@
 namespace strata_test
 {
 
+// What `call(stream)` enqueues on `stream`, captured into a CUDA graph and instantiated; launch() replays it. The
+// call's own error is checked after the capture has ended, so a failing call leaves the stream usable.
+class captured_graph
+{
+public:
+  template <typename Call>
+  captured_graph(cudaStream_t stream, Call&& call)
+  {
+    STRATA_TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    const cudaError_t captured = call(stream);
+    STRATA_TEST_CUDA(cudaStreamEndCapture(stream, &graph_));
+    STRATA_TEST_CUDA(captured);
+    STRATA_TEST_CUDA(cudaGraphInstantiate(&exec_, graph_, 0));
+  }
+  captured_graph(const captured_graph&)            = delete;
+  captured_graph& operator=(const captured_graph&) = delete;
+  ~captured_graph()
+  {
+    if (exec_ != nullptr)
+    {
+      cudaGraphExecDestroy(exec_);
+    }
+    if (graph_ != nullptr)
+    {
+      cudaGraphDestroy(graph_);
+    }
+  }
+
+  void launch(cudaStream_t stream) const
+  {
+    STRATA_TEST_CUDA(cudaGraphLaunch(exec_, stream));
+  }
+
+private:
+  cudaGraph_t graph_    = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
 enum class launch_mode
 {
   stream, // query, allocate exactly the queried size, run on a stream
@@ -38,16 +76,9 @@ std::size_t launch(Algorithm&& algorithm, launch_mode mode = launch_mode::stream
   }
   else
   {
-    cudaGraph_t graph{};
-    cudaGraphExec_t exec{};
-    STRATA_TEST_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    const cudaError_t captured = algorithm(d_temp, bytes, stream);
-    STRATA_TEST_CUDA(cudaStreamEndCapture(stream, &graph));
-    STRATA_TEST_CUDA(captured);
-    STRATA_TEST_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-    STRATA_TEST_CUDA(cudaGraphLaunch(exec, stream));
-    STRATA_TEST_CUDA(cudaGraphExecDestroy(exec));
-    STRATA_TEST_CUDA(cudaGraphDestroy(graph));
+    captured_graph(stream, [&](cudaStream_t s) {
+      return algorithm(d_temp, bytes, s);
+    }).launch(stream);
   }
   STRATA_TEST_CUDA(cudaStreamSynchronize(stream));
   STRATA_TEST_CUDA(cudaGetLastError());
