@@ -2,8 +2,9 @@
 // segment ends (AgentSegmentedWalk); each lane folds the runs of its items with the operator, closing a segment at
 // each end, and scan_parts carries the open segment's value from lane to lane and on to the next sub-tile. A long run
 // of one segment's items is read in 16-byte vectors instead. A segment that starts and ends in one warp's share is
-// written by that warp; one that crosses shares leaves a record of its part at each edge, and one more block combines
-// the records in order.
+// written by that warp; one that crosses warps' shares leaves a record of its part at each edge, and the block folds
+// its warps' records in order: it writes the segments that end in it after its first end, and leaves two records of
+// its own (the part before its first end, the part after its last) for one more block to combine in order.
 #pragma once
 
 #include <strata/agent/agent_reduce.cuh>
@@ -110,7 +111,8 @@ public:
   struct TempStorage
   {
     typename WalkT::TempStorage walk;
-    RecordT head[WalkT::WARPS]; // each warp's record of the part before its first end
+    // Each warp's records: [2 w], the part before its first end; [2 w + 1], the part after its last.
+    RecordT edges[2 * WalkT::WARPS];
   };
 
   // contiguous: the items of all segments lie back to back from d_in[base] on (P(s) items before segment s).
@@ -119,25 +121,66 @@ public:
                                                         PrefixT prefix, position_t num_segments, bool contiguous,
                                                         position_t base, ReductionOpT op, InitT init)
       : walk_(temp_storage.walk, d_in, d_begin_offsets, prefix, num_segments, contiguous, base)
-      , head_(temp_storage.head[threadIdx.x / 32])
+      , edges_(temp_storage.edges)
+      , head_(temp_storage.edges[2 * (threadIdx.x / 32)])
       , d_out_(d_out)
       , op_(op)
       , init_(init)
   {}
 
-  // The block's merged steps [diagonal_begin, diagonal_end), split evenly between its warps: each writes the
-  // segments that start and end in its share and the records of the parts of those that cross its edges
-  // (d_records[2 w]: the part before warp w's first end, [2 w + 1]: after its last).
+  // The block's merged steps [diagonal_begin, diagonal_end), split evenly between its warps: writes every segment
+  // that ends in it after its first end and the block's records (d_records[0]: the part before its first end,
+  // [1]: the part after its last).
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(position_t diagonal_begin, position_t diagonal_end,
                                                      RecordT* d_records)
   {
     const cursor at = walk_.Split(diagonal_begin, diagonal_end);
-    consume_share(at, d_records + 2 * walk_.warp);
+    consume_share(at);
+    __syncthreads();
+    if (threadIdx.x == 0)
+    {
+      fold_edges(d_records);
+    }
   }
 
 private:
+  // The warp's records in order under partial_op, as the records kernel folds the blocks' (one thread). The part
+  // before the block's first end depends on the blocks before and becomes d_records[0]; every later warp's part
+  // before its first end closes a segment that started in this block (the fold has a reset by then) and is written.
+  STRATA_DEVICE STRATA_FORCEINLINE void fold_edges(RecordT* d_records)
+  {
+    const PartialOpT pop{op_};
+    const PartialT none{AccumT{}, false, false};
+    RecordT head{-1, none};
+    PartialT folded = none;
+    for (int i = 0; i < 2 * WalkT::WARPS; ++i)
+    {
+      const RecordT r = edges_[i];
+      if (r.segment < 0)
+      {
+        continue;
+      }
+      if (i % 2 == 0)
+      {
+        const PartialT whole = pop(folded, r.part);
+        if (head.segment < 0)
+        {
+          head = RecordT{r.segment, whole};
+        }
+        else
+        {
+          write(r.segment, whole);
+        }
+      }
+      folded = pop(folded, r.part);
+    }
+    const RecordT last = edges_[2 * WalkT::WARPS - 1];
+    d_records[0]       = head;
+    d_records[1]       = last.segment >= 0 ? RecordT{last.segment, folded} : RecordT{-1, none};
+  }
+
   // The warp's share, from `at` on.
-  STRATA_DEVICE STRATA_FORCEINLINE void consume_share(cursor at, RecordT* d_records)
+  STRATA_DEVICE STRATA_FORCEINLINE void consume_share(cursor at)
   {
     // The segment open at the first step started in this share when the step is its first item (or its end).
     PartialT carry = walk_.Starts(at) ? fresh_part() : PartialT{AccumT{}, false, false};
@@ -176,9 +219,8 @@ private:
     __syncwarp();
     if (walk_.lane == 0)
     {
-      d_records[0] = head_;
       // The segment open after the last step goes on in the next share unless that share starts it.
-      d_records[1] =
+      edges_[2 * walk_.warp + 1] =
         walk_.OpenAtEnd() ? RecordT{walk_.end_segment, carry} : RecordT{-1, PartialT{AccumT{}, false, false}};
     }
   }
@@ -367,6 +409,7 @@ private:
   }
 
   WalkT walk_;
+  RecordT* edges_;
   RecordT& head_;
   OutputIteratorT d_out_;
   ReductionOpT op_;

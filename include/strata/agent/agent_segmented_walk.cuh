@@ -317,7 +317,7 @@ struct length_plus
 };
 
 // Up to this many segments, each block of the main kernel scans the lengths itself into shared memory (a block scan
-// of 8 lengths a thread): no scan kernels, no word array in global memory.
+// of 8 lengths a thread at 256 threads): no scan kernels, no word array in global memory.
 constexpr int LOCAL_PREFIX_SEGMENTS = 2048;
 
 // Where the main kernel finds P: scanned_prefix's words from the scan kernels, or (words null) its block's own scan of
@@ -340,6 +340,8 @@ struct local_prefix<BLOCK_THREADS, scanned_prefix, LengthsT>
     position_t words[PER_THREAD * BLOCK_THREADS + 1];
     typename BlockScanT::TempStorage scan;
   };
+  // The lengths are read striped (neighbouring threads, neighbouring segments) into words[1..], then each thread
+  // scans its run of PER_THREAD consecutive words in place.
   static STRATA_DEVICE STRATA_FORCEINLINE void resolve(TempStorage& storage, scanned_prefix& prefix,
                                                        const LengthsT& lengths, position_t num_segments)
   {
@@ -348,24 +350,36 @@ struct local_prefix<BLOCK_THREADS, scanned_prefix, LengthsT>
       return;
     }
     const length_plus plus{};
-    const int first = static_cast<int>(threadIdx.x) * PER_THREAD;
-    position_t word[PER_THREAD];
+    const int t = static_cast<int>(threadIdx.x);
+    position_t striped[PER_THREAD];
+    STRATA_UNROLL
+    for (int j = 0; j < PER_THREAD; ++j)
+    {
+      const int s = t + j * BLOCK_THREADS;
+      striped[j]  = s < num_segments ? lengths[s] : position_t(0);
+    }
+    STRATA_UNROLL
+    for (int j = 0; j < PER_THREAD; ++j)
+    {
+      storage.words[t + j * BLOCK_THREADS + 1] = striped[j];
+    }
+    __syncthreads();
+    const int first  = t * PER_THREAD;
     position_t total = 0;
     STRATA_UNROLL
     for (int j = 0; j < PER_THREAD; ++j)
     {
-      word[j] = first + j < num_segments ? lengths[first + j] : position_t(0);
-      total   = plus(total, word[j]);
+      total = plus(total, storage.words[first + j + 1]);
     }
     position_t before;
     BlockScanT(storage.scan).ExclusiveScan(total, before, position_t(0), plus);
     STRATA_UNROLL
     for (int j = 0; j < PER_THREAD; ++j)
     {
-      before                       = plus(before, word[j]);
+      before                       = plus(before, storage.words[first + j + 1]);
       storage.words[first + j + 1] = before;
     }
-    if (threadIdx.x == 0)
+    if (t == 0)
     {
       storage.words[0] = 0;
     }
@@ -373,7 +387,6 @@ struct local_prefix<BLOCK_THREADS, scanned_prefix, LengthsT>
     prefix.words = storage.words;
   }
 };
-
 
 // The records of all warps' shares, folded in order under partial_op by one block: thread t takes a run of
 // consecutive records and folds them (BATCH loads in flight at a time, the first BATCH kept in registers), a block

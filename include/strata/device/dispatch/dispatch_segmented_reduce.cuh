@@ -4,8 +4,9 @@
 // P(s + 1) = P(s) + the length of segment s; the scan also tells whether the segments lie back to back; fixed-size
 // segments skip it, and up to LOCAL_PREFIX_SEGMENTS segments each block of the next step scans them itself); one
 // wave of blocks splits the merged list of items and segment ends evenly between its warps (AgentSegmentedReduce),
-// writing every segment that starts and ends within one warp's share and a record of each part of a segment at a
-// share's edge; one block combines the records in order into the segments that cross shares.
+// writing every segment that ends in a block after the block's first end, and two records a block: the part of a
+// segment before the block's first end and the part after its last; one block combines the records in order into
+// the segments that cross blocks.
 // The wave depends only on the device, so results are the same bits run to run.
 #pragma once
 
@@ -32,8 +33,8 @@ namespace segmented_reduce
 {
 STRATA_KERNELS_BEGIN
 
-// One wave: block b takes an even share of the merged steps (items and segment ends), and each of its W warps an even
-// share of that, leaving its two edge records at d_records[2 (W b + w)] and [2 (W b + w) + 1].
+// One wave: block b takes an even share of the merged steps (items and segment ends), and each of its warps an even
+// share of that; the block leaves its two edge records at d_records[2 b] and [2 b + 1].
 template <typename MaxPolicyT, typename InputIteratorT, typename OutputIteratorT, typename BeginOffsetIteratorT,
           typename LengthsT, typename PrefixT, typename AccumT, typename ReductionOpT, typename InitT, typename ItemsT,
           typename CountT>
@@ -54,11 +55,11 @@ DeviceSegmentedReduceKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOff
   LocalPrefix::resolve(prefix_storage, prefix, lengths, num_segments);
   const auto work = segmented::plan_block(prefix, num_segments, d_begin_offsets);
   Agent(temp_storage, d_in, d_out, d_begin_offsets, prefix, num_segments, work.contiguous, work.base, op, init)
-    .ConsumeRange(work.first, work.last, d_records + 2 * (Policy::BLOCK_THREADS / 32) * blockIdx.x);
+    .ConsumeRange(work.first, work.last, d_records + 2 * blockIdx.x);
 }
 
-// One block: the records of all warps, in order, folded under the segmented operator; each segment that ends in a
-// warp's share it did not start in gets the fold of its records.
+// One block: the records of all blocks, in order, folded under the segmented operator; each segment that ends in a
+// block's share it did not start in, at the block's first end, gets the fold of its records.
 template <int BLOCK_THREADS, typename OutputIteratorT, typename AccumT, typename ReductionOpT, typename InitT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(BLOCK_THREADS, 1) void
 DeviceSegmentedReduceRecordsKernel(const record<AccumT>* d_records, int num_records, OutputIteratorT d_out,
@@ -69,7 +70,7 @@ DeviceSegmentedReduceRecordsKernel(const record<AccumT>* d_records, int num_reco
   __shared__ typename FoldT::TempStorage storage;
   const partial_op<ReductionOpT> pop{op};
   FoldT::run(storage, d_records, num_records, op, [&](int, const record<AccumT>& r, const partial<AccumT>& before) {
-    // A share's first record: the part of a segment that started before the share and ends in it.
+    // A block's first record: the part of a segment that started before the block and ends in it.
     d_out[r.segment] = segmented::result_of<OutputT>(pop(before, r.part), init);
   });
 }
@@ -129,7 +130,7 @@ struct DispatchSegmentedReduce
     size_t wave = 0;
     STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, Policy::BLOCK_THREADS, device, 0, Policy::MIN_BLOCKS_PER_SM));
     const int grid_size   = static_cast<int>(wave < 0x3fffffu ? wave : 0x3fffffu);
-    const int num_records = 2 * (Policy::BLOCK_THREADS / 32) * grid_size; // two for each warp
+    const int num_records = 2 * grid_size; // two for each block
 
     PlanT plan(d_begin_offsets, d_end_offsets, num_segments, count);
     STRATA_RETURN_IF_ERROR(plan.Size(stream));
