@@ -160,19 +160,18 @@ private:
       {
         continue;
       }
+      folded = pop(folded, r.part);
       if (i % 2 == 0)
       {
-        const PartialT whole = pop(folded, r.part);
         if (head.segment < 0)
         {
-          head = RecordT{r.segment, whole};
+          head = RecordT{r.segment, folded};
         }
         else
         {
-          write(r.segment, whole);
+          write(r.segment, folded);
         }
       }
-      folded = pop(folded, r.part);
     }
     const RecordT last = edges_[2 * WalkT::WARPS - 1];
     d_records[0]       = head;

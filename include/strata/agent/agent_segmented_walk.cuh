@@ -364,19 +364,21 @@ struct local_prefix<BLOCK_THREADS, scanned_prefix, LengthsT>
       storage.words[t + j * BLOCK_THREADS + 1] = striped[j];
     }
     __syncthreads();
-    const int first  = t * PER_THREAD;
+    const int first = t * PER_THREAD;
+    position_t word[PER_THREAD];
     position_t total = 0;
     STRATA_UNROLL
     for (int j = 0; j < PER_THREAD; ++j)
     {
-      total = plus(total, storage.words[first + j + 1]);
+      word[j] = storage.words[first + j + 1];
+      total   = plus(total, word[j]);
     }
     position_t before;
     BlockScanT(storage.scan).ExclusiveScan(total, before, position_t(0), plus);
     STRATA_UNROLL
     for (int j = 0; j < PER_THREAD; ++j)
     {
-      before                       = plus(before, storage.words[first + j + 1]);
+      before                       = plus(before, word[j]);
       storage.words[first + j + 1] = before;
     }
     if (t == 0)
