@@ -19,6 +19,7 @@
 #include <strata/util/device.cuh>
 #include <strata/util/device_count.cuh>
 #include <strata/util/error.cuh>
+#include <strata/util/ptx.cuh>
 #include <strata/util/temporary_storage.cuh>
 #include <strata/util/type_traits.cuh>
 
@@ -51,6 +52,10 @@ DeviceSegmentedReduceKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOff
   __shared__ typename Agent::TempStorage temp_storage;
   __shared__ typename LocalPrefix::TempStorage prefix_storage;
 
+  // The records kernel may be launched now (it waits for this grid); this grid, launched the same way, waits for the
+  // grid before it (the lengths' scan, or the caller's last kernel) before it reads anything.
+  GridLaunchDependents();
+  GridDependencyWait();
   num_segments = count.resolve(num_segments);
   LocalPrefix::resolve(prefix_storage, prefix, lengths, num_segments);
   const auto work = segmented::plan_block(prefix, num_segments, d_begin_offsets);
@@ -68,6 +73,7 @@ DeviceSegmentedReduceRecordsKernel(const record<AccumT>* d_records, int num_reco
   using FoldT   = segmented::records_fold<BLOCK_THREADS, AccumT>;
   using OutputT = non_void_value_t<OutputIteratorT, AccumT>;
   __shared__ typename FoldT::TempStorage storage;
+  GridDependencyWait(); // for the main kernel's records and writes
   const partial_op<ReductionOpT> pop{op};
   FoldT::run(storage, d_records, num_records, op, [&](int, const record<AccumT>& r, const partial<AccumT>& before) {
     // A block's first record: the part of a segment that started before the block and ends in it.
@@ -148,15 +154,18 @@ struct DispatchSegmentedReduce
 
     PrefixT prefix{};
     STRATA_RETURN_IF_ERROR(plan.Run(words.get(), scan.get(), d_begin_offsets, prefix, stream));
-    STRATA_RETURN_IF_ERROR(
-      detail::check_launch(Launch(dim3(static_cast<unsigned int>(grid_size)), dim3(Policy::BLOCK_THREADS), stream,
-                                  kernel, d_in, d_out, d_begin_offsets, plan.lengths, prefix,
-                                  static_cast<position_t>(num_segments), count, records.get(), op, init),
-                           stream));
-    return detail::check_launch(Launch(dim3(1), dim3(RECORDS_THREADS), stream,
-                                       detail::segmented_reduce::DeviceSegmentedReduceRecordsKernel<
-                                         RECORDS_THREADS, OutputIteratorT, AccumT, ReductionOpT, InitT>,
-                                       static_cast<const RecordT*>(records.get()), num_records, d_out, op, init),
+    // Both kernels with programmatic stream serialization where the device has it (sm_90+): each may start while
+    // the grid before it finishes, and waits for it before reading anything.
+    const bool programmatic = ptx_version >= 900;
+    STRATA_RETURN_IF_ERROR(detail::check_launch(
+      LaunchAfter(programmatic, dim3(static_cast<unsigned int>(grid_size)), dim3(Policy::BLOCK_THREADS), stream, kernel,
+                  d_in, d_out, d_begin_offsets, plan.lengths, prefix, static_cast<position_t>(num_segments), count,
+                  records.get(), op, init),
+      stream));
+    return detail::check_launch(LaunchAfter(programmatic, dim3(1), dim3(RECORDS_THREADS), stream,
+                                            detail::segmented_reduce::DeviceSegmentedReduceRecordsKernel<
+                                              RECORDS_THREADS, OutputIteratorT, AccumT, ReductionOpT, InitT>,
+                                            static_cast<const RecordT*>(records.get()), num_records, d_out, op, init),
                                 stream);
   }
 
