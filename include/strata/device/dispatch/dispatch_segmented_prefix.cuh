@@ -1,13 +1,17 @@
 // segmented_prefix_plan: how DeviceSegmentedReduce and DeviceSegmentedScan get P, the prefix sums of their segments'
 // lengths (agent/agent_segmented_walk.cuh): from the fixed segment size (no work), from each block's own scan of the
-// lengths (up to LOCAL_PREFIX_SEGMENTS segments), or from DispatchScan over the lengths into temporary storage (its
-// words also flag offsets that do not lie back to back).
+// lengths (up to LOCAL_PREFIX_SEGMENTS segments), from one block's scan of them into temporary storage (up to
+// SMALL_PREFIX_SEGMENTS), or from DispatchScan over the lengths into temporary storage (the words of both also flag
+// offsets that do not lie back to back).
 #pragma once
 
 #include <strata/agent/agent_segmented_walk.cuh>
+#include <strata/block/block_scan.cuh>
 #include <strata/config.cuh>
 #include <strata/device/dispatch/dispatch_scan.cuh>
+#include <strata/util/device.cuh>
 #include <strata/util/error.cuh>
+#include <strata/util/ptx.cuh>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/type_traits>
@@ -17,6 +21,61 @@ namespace detail
 {
 namespace segmented
 {
+// Up to this many segments (more than LOCAL_PREFIX_SEGMENTS), one block of SMALL_PREFIX_THREADS threads scans the
+// lengths into P's words: each thread reads its run of consecutive lengths, all at once, and one block scan joins
+// the runs. A single-pass scan over so few tiles costs its launches and look-backs for little work.
+constexpr int SMALL_PREFIX_SEGMENTS = 8192;
+constexpr int SMALL_PREFIX_THREADS  = 512;
+
+STRATA_KERNELS_BEGIN
+
+// words[0] = 0 (P(0), no break) and words[s + 1] the inclusive scan of the lengths under length_plus, for the
+// count's segments (at most num_segments <= SMALL_PREFIX_SEGMENTS).
+template <typename LengthsT, typename OffsetT, typename CountT>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(SMALL_PREFIX_THREADS, 1) void
+DeviceSegmentedSmallPrefixKernel(LengthsT lengths, position_t* words, OffsetT num_segments, CountT count)
+{
+  constexpr int PER_THREAD = SMALL_PREFIX_SEGMENTS / SMALL_PREFIX_THREADS;
+  using BlockScanT         = BlockScan<position_t, SMALL_PREFIX_THREADS>;
+  __shared__ typename BlockScanT::TempStorage storage;
+
+  // The main kernel may be launched now; it waits for this grid before reading P.
+  GridLaunchDependents();
+  GridDependencyWait();
+  const position_t n = static_cast<position_t>(count.resolve(num_segments));
+  const length_plus plus{};
+  const position_t first = static_cast<position_t>(threadIdx.x) * PER_THREAD;
+  position_t word[PER_THREAD];
+  position_t total = 0;
+  STRATA_UNROLL
+  for (int j = 0; j < PER_THREAD; ++j)
+  {
+    word[j] = first + j < n ? lengths[first + j] : position_t(0);
+  }
+  STRATA_UNROLL
+  for (int j = 0; j < PER_THREAD; ++j)
+  {
+    total = plus(total, word[j]);
+  }
+  position_t before;
+  BlockScanT(storage).ExclusiveScan(total, before, position_t(0), plus);
+  STRATA_UNROLL
+  for (int j = 0; j < PER_THREAD; ++j)
+  {
+    before = plus(before, word[j]);
+    if (first + j < n)
+    {
+      words[first + j + 1] = before;
+    }
+  }
+  if (threadIdx.x == 0)
+  {
+    words[0] = 0;
+  }
+}
+
+STRATA_KERNELS_END
+
 // OffsetT: the type of the segment count (its bound for a count in device memory); CountT: host_count or
 // item_count.
 template <typename BeginOffsetIteratorT, typename EndOffsetIteratorT, typename OffsetT, typename CountT>
@@ -35,7 +94,9 @@ struct segmented_prefix_plan
   CountT count;
   // Whether the lengths are scanned into temporary storage (more than LOCAL_PREFIX_SEGMENTS, not of one size).
   bool scanned;
-  // The scan's temporary storage (Size()).
+  // Whether one block scans them (DeviceSegmentedSmallPrefixKernel) instead of DispatchScan.
+  bool small;
+  // DispatchScan's temporary storage (Size()).
   size_t scan_bytes = 0;
 
   segmented_prefix_plan(BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, OffsetT num_segments,
@@ -44,12 +105,13 @@ struct segmented_prefix_plan
       , num_segments(num_segments)
       , count(count)
       , scanned(!FIXED && static_cast<size_t>(num_segments) > static_cast<size_t>(LOCAL_PREFIX_SEGMENTS))
+      , small(scanned && static_cast<size_t>(num_segments) <= static_cast<size_t>(SMALL_PREFIX_SEGMENTS))
   {}
 
   // Sizes the scan's temporary storage.
   cudaError_t Size(cudaStream_t stream)
   {
-    if (!scanned)
+    if (!scanned || small)
     {
       return cudaSuccess;
     }
@@ -80,11 +142,18 @@ struct segmented_prefix_plan
       {
         return cudaSuccess; // words null: each block scans the lengths itself
       }
+      prefix.words = words;
+      if (small)
+      {
+        return check_launch(Launch(dim3(1), dim3(SMALL_PREFIX_THREADS), stream,
+                                   DeviceSegmentedSmallPrefixKernel<LengthsT, OffsetT, CountT>, lengths, words,
+                                   num_segments, count),
+                            stream);
+      }
       // Word 0: P(0) = 0, no break; words 1.. the inclusive scan of the lengths.
       STRATA_RETURN_IF_ERROR(cudaMemsetAsync(words, 0, sizeof(position_t), stream));
       STRATA_RETURN_IF_ERROR(ScanT::Dispatch(scan_storage, scan_bytes, lengths, words + 1, length_plus{},
                                              scan::no_init{}, num_segments, stream, scan::scanned_output{}, count));
-      prefix.words = words;
       return cudaSuccess;
     }
   }
