@@ -21,9 +21,10 @@ STRATA_NAMESPACE_BEGIN
 // The tunable knobs of AgentSegmentedReduce: BLOCK_THREADS threads whose warps each walk their own share, in
 // sub-tiles of 32 x ITEMS_PER_THREAD items and at most SEGMENTS_PER_TILE segment ends (staged in shared memory);
 // runs of at least FAST_ITEMS items of one segment are read in 16-byte vectors, RUN_VECTORS a lane in each of two
-// rounds in flight; MIN_BLOCKS_PER_SM for the registers and the wave.
+// rounds in flight; MIN_BLOCKS_PER_SM for the registers and the wave; WAVES: the grid, in waves of blocks (the
+// shares shrink as it grows, and blocks that finish make room for others).
 template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, int SEGMENTS_PER_TILE_, int FAST_ITEMS_, int MIN_BLOCKS_PER_SM_,
-          int RUN_VECTORS_ = 4>
+          int RUN_VECTORS_ = 4, int WAVES_ = 1>
 struct AgentSegmentedReducePolicy
 {
   static constexpr int BLOCK_THREADS     = BLOCK_THREADS_;
@@ -33,7 +34,9 @@ struct AgentSegmentedReducePolicy
   static constexpr int FAST_ITEMS        = FAST_ITEMS_;
   static constexpr int RUN_VECTORS       = RUN_VECTORS_;
   static constexpr int MIN_BLOCKS_PER_SM = MIN_BLOCKS_PER_SM_;
+  static constexpr int WAVES             = WAVES_;
   static_assert(BLOCK_THREADS % 32 == 0, "whole warps");
+  static_assert(WAVES >= 1, "at least a wave");
 };
 
 namespace detail

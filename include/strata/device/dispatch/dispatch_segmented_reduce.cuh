@@ -135,7 +135,8 @@ struct DispatchSegmentedReduce
                                                             ReductionOpT, InitT, ItemsT, CountT>;
     size_t wave = 0;
     STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, Policy::BLOCK_THREADS, device, 0, Policy::MIN_BLOCKS_PER_SM));
-    const int grid_size   = static_cast<int>(wave < 0x3fffffu ? wave : 0x3fffffu);
+    const size_t blocks   = wave * static_cast<size_t>(Policy::WAVES);
+    const int grid_size   = static_cast<int>(blocks < 0x3fffffu ? blocks : 0x3fffffu);
     const int num_records = 2 * grid_size; // two for each block
 
     PlanT plan(d_begin_offsets, d_end_offsets, num_segments, count);
