@@ -9,6 +9,7 @@
 #pragma once
 
 #include "bench_util.cuh"
+#include "tuning_axes.cuh"
 
 #include <algorithm>
 #include <cmath>
@@ -149,5 +150,15 @@ inline std::vector<segment_lengths> segment_cases()
           {distribution::uniform, 1 << 20},
           {distribution::power_law, POWER_LAW_MEAN},
           {distribution::giant_tiny, 0}};
+}
+// Registers `bench` as the tuning benchmark "<name>/T{ct}:<token>" over 2^20, 2^24 and 2^28 items in segments of
+// uniform lengths with means 4, 64, 4096 and 2^20 (the runtime axes of the segmented algorithms' tuning benches).
+inline void register_segment_tuning(const std::string& name, const char* token, void (*bench)(benchmark::State&))
+{
+  benchmark::RegisterBenchmark(tuning_name(name, "T", token).c_str(), bench)
+    ->ArgsProduct({{20, 24, 28}, {4, 64, 4096, 1 << 20}})
+    ->ArgNames({"Elements{io}[pow2]", "MeanLength"})
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 }
 } // namespace strata_bench

@@ -71,25 +71,16 @@ void sum(benchmark::State& state)
   strata_bench::set_counters(state, n, n * sizeof(T) + offsets.size() * sizeof(int) + segments * sizeof(T));
 }
 
-template <typename T>
-void register_sum(const char* token)
-{
-  const std::string name = strata_bench::tuning_name("segmented_reduce_sum", "T", token);
-  benchmark::RegisterBenchmark(name.c_str(), sum<T>)
-    ->ArgsProduct({{20, 24, 28}, {4, 64, 4096, 1 << 20}})
-    ->ArgNames({"Elements{io}[pow2]", "MeanLength"})
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-}
 } // namespace
 
 int main(int argc, char** argv)
 {
 #ifdef TUNE_T
-  register_sum<STRATA_TUNE_TYPE(TUNE_T)>(STRATA_TUNE_STRING(TUNE_T));
+  strata_bench::register_segment_tuning("segmented_reduce_sum", STRATA_TUNE_STRING(TUNE_T),
+                                        sum<STRATA_TUNE_TYPE(TUNE_T)>);
 #else
-  register_sum<std::int32_t>("I32");
-  register_sum<float>("F32");
+  strata_bench::register_segment_tuning("segmented_reduce_sum", "I32", sum<std::int32_t>);
+  strata_bench::register_segment_tuning("segmented_reduce_sum", "F32", sum<float>);
 #endif
   return strata_bench::run_benchmarks(argc, argv);
 }

@@ -67,25 +67,16 @@ void inclusive_sum(benchmark::State& state)
   strata_bench::set_counters(state, n, 2 * n * sizeof(T) + offsets.size() * sizeof(int));
 }
 
-template <typename T>
-void register_inclusive_sum(const char* token)
-{
-  const std::string name = strata_bench::tuning_name("segmented_scan_inclusive_sum", "T", token);
-  benchmark::RegisterBenchmark(name.c_str(), inclusive_sum<T>)
-    ->ArgsProduct({{20, 24, 28}, {4, 64, 4096, 1 << 20}})
-    ->ArgNames({"Elements{io}[pow2]", "MeanLength"})
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
-}
 } // namespace
 
 int main(int argc, char** argv)
 {
 #ifdef TUNE_T
-  register_inclusive_sum<STRATA_TUNE_TYPE(TUNE_T)>(STRATA_TUNE_STRING(TUNE_T));
+  strata_bench::register_segment_tuning("segmented_scan_inclusive_sum", STRATA_TUNE_STRING(TUNE_T),
+                                        inclusive_sum<STRATA_TUNE_TYPE(TUNE_T)>);
 #else
-  register_inclusive_sum<std::int32_t>("I32");
-  register_inclusive_sum<float>("F32");
+  strata_bench::register_segment_tuning("segmented_scan_inclusive_sum", "I32", inclusive_sum<std::int32_t>);
+  strata_bench::register_segment_tuning("segmented_scan_inclusive_sum", "F32", inclusive_sum<float>);
 #endif
   return strata_bench::run_benchmarks(argc, argv);
 }
