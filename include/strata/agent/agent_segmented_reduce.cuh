@@ -207,9 +207,8 @@ private:
         }
         if (run >= position_t(PolicyT::FAST_ITEMS))
         {
-          carry = pop(carry, consume_run(at, run));
-          at.item += run;
-          run = 0; // at the end of the run
+          consume_runs(at, run, carry);
+          run = 0; // at the end of the last run
           continue;
         }
         walk_.Load(at, next);
@@ -227,6 +226,23 @@ private:
     }
   }
 
+  // Segment `segment` ends with all of its part from this share in `part` (every lane): written where it started in
+  // the share, else the share's record of the part before its first end.
+  STRATA_DEVICE STRATA_FORCEINLINE void close(position_t segment, const PartialT& part)
+  {
+    if (walk_.lane == 0)
+    {
+      if (part.reset)
+      {
+        write(segment, part);
+      }
+      else
+      {
+        head_ = RecordT{segment, part};
+      }
+    }
+  }
+
   STRATA_DEVICE STRATA_FORCEINLINE PartialT fresh_part() const
   {
     return detail::segmented::fresh_part<AccumT>(init_);
@@ -240,82 +256,184 @@ private:
     d_out_[segment] = detail::segmented::result_of<detail::non_void_value_t<OutputIteratorT, AccumT>>(part, init_);
   }
 
-  // The part of items [at.item, at.item + run) of at.segment (run > 0), in every lane.
-  STRATA_DEVICE STRATA_FORCEINLINE PartialT consume_run(const cursor& at, position_t run)
+  // A run of one segment's items read in vectors: its first item in d_in, its first position in its segment, and how
+  // its items split into the few before the first 16-byte boundary (one per lane), whole vectors, and the few after.
+  struct run_plan
   {
-    const position_t position = at.item - at.start; // the run's first position in its segment
-    const position_t first =
-      walk_.contiguous ? walk_.base + at.item : static_cast<position_t>(walk_.d_begin[at.segment]) + position;
-    AccumT value{};
-    bool valid      = false;
-    const auto fold = [&](const InputT& item, position_t at_position) {
-      const AccumT x = ItemsT::template make<AccumT>(item, at_position);
-      value          = valid ? static_cast<AccumT>(op_(value, x)) : x;
-      valid          = true;
-    };
-    position_t done = 0;
+    position_t first;
+    position_t position;
+    position_t run;
+    int peel;
+    int tail;
+    position_t vectors;
+  };
+
+  // The plan of `run` items of `segment` from item `item` (over all segments) on, of a segment starting at `start`.
+  STRATA_DEVICE STRATA_FORCEINLINE run_plan plan_run(position_t segment, position_t item, position_t start,
+                                                     position_t run) const
+  {
+    run_plan r;
+    r.position = item - start;
+    r.first    = walk_.contiguous ? walk_.base + item : static_cast<position_t>(walk_.d_begin[segment]) + r.position;
+    r.run      = run;
     if constexpr (VECTORIZE)
     {
-      // Items up to the first 16-byte boundary one per lane, then whole vectors, then the rest one per lane.
-      const int misaligned   = static_cast<int>(reinterpret_cast<cuda::std::uintptr_t>(walk_.d_in + first) % 16);
+      const int misaligned   = static_cast<int>(reinterpret_cast<cuda::std::uintptr_t>(walk_.d_in + r.first) % 16);
       const position_t ahead = misaligned == 0 ? 0 : (16 - misaligned) / static_cast<int>(sizeof(InputT));
-      const position_t peel  = ahead < run ? ahead : run;
-      if (walk_.lane < peel)
+      r.peel                 = static_cast<int>(ahead < run ? ahead : run);
+      r.vectors              = (run - r.peel) / ITEMS_PER_VECTOR;
+      r.tail                 = static_cast<int>(run - r.peel - r.vectors * ITEMS_PER_VECTOR);
+    }
+    else
+    {
+      r.peel    = 0;
+      r.tail    = 0;
+      r.vectors = 0;
+    }
+    return r;
+  }
+
+  // Vectors round + lane + 32 u (u < RUN_VECTORS) of a plan, those it has.
+  STRATA_DEVICE STRATA_FORCEINLINE void fetch(vector_t (&buffer)[RUN_VECTORS], const run_plan& r,
+                                              position_t round) const
+  {
+    const vector_t* const in = reinterpret_cast<const vector_t*>(walk_.d_in + r.first + r.peel);
+    STRATA_UNROLL
+    for (int u = 0; u < RUN_VECTORS; ++u)
+    {
+      const position_t v = round + walk_.lane + 32 * u;
+      if (v < r.vectors)
       {
-        fold(walk_.d_in[first + walk_.lane], position + walk_.lane);
+        buffer[u] = in[v];
       }
-      const position_t vectors = (run - peel) / ITEMS_PER_VECTOR;
-      const vector_t* const in = reinterpret_cast<const vector_t*>(walk_.d_in + first + peel);
-      // Rounds of RUN_VECTORS vectors a lane in two buffers: a round's loads are issued before the round before it is
-      // folded.
-      constexpr position_t ROUND = 32 * RUN_VECTORS;
-      const auto fetch           = [&](vector_t(&buffer)[RUN_VECTORS], position_t round) {
-        STRATA_UNROLL
-        for (int u = 0; u < RUN_VECTORS; ++u)
-        {
-          const position_t v = round + walk_.lane + 32 * u;
-          if (v < vectors)
-          {
-            buffer[u] = in[v];
-          }
-        }
+    }
+  }
+
+  // The lane's items of a plan outside its vectors: one before the first vector (lane < peel) and one after the last
+  // (lane < tail).
+  STRATA_DEVICE STRATA_FORCEINLINE void fetch_edges(const run_plan& r, InputT& head, InputT& tail) const
+  {
+    if (walk_.lane < r.peel)
+    {
+      head = walk_.d_in[r.first + walk_.lane];
+    }
+    if (walk_.lane < r.tail)
+    {
+      tail = walk_.d_in[r.first + r.peel + r.vectors * ITEMS_PER_VECTOR + walk_.lane];
+    }
+  }
+
+  // The run of at.segment from the cursor on, `run` (>= FAST_ITEMS) items, folded into `carry`; then, while the run
+  // ends its segment before the share's end and the next segment's items in the share make a run as long, the segment
+  // is closed and the next one's run read on, its first vectors and edge items loaded while the last round of the one
+  // before is in flight (where the items lie back to back, the runs are one stream). Leaves the cursor after the last
+  // run, at its end.
+  STRATA_DEVICE STRATA_FORCEINLINE void consume_runs(cursor& at, position_t run, PartialT& carry)
+  {
+    const PartialOpT pop{op_};
+    run_plan cur = plan_run(at.segment, at.item, at.start, run);
+    vector_t even[RUN_VECTORS];
+    vector_t odd[RUN_VECTORS];
+    InputT head{};
+    InputT tail{};
+    if constexpr (VECTORIZE)
+    {
+      fetch(even, cur, 0);
+      fetch_edges(cur, head, tail);
+    }
+    while (true)
+    {
+      // The next segment's run, read now: its end (P(s + 2), or the share's end) and, gathered, its begin offset.
+      const bool to_end         = at.segment < walk_.end_segment;
+      const position_t next_run = to_end ? walk_.NextEnd(at) - (at.item + cur.run) : position_t(0);
+      const bool chain          = to_end && next_run >= position_t(PolicyT::FAST_ITEMS);
+      run_plan next{};
+      if (chain)
+      {
+        next = plan_run(at.segment + 1, at.item + cur.run, at.item + cur.run, next_run);
+      }
+
+      AccumT value{};
+      bool valid      = false;
+      const auto fold = [&](const InputT& item, position_t at_position) {
+        const AccumT x = ItemsT::template make<AccumT>(item, at_position);
+        value          = valid ? static_cast<AccumT>(op_(value, x)) : x;
+        valid          = true;
       };
-      const auto consume = [&](const vector_t(&buffer)[RUN_VECTORS], position_t round) {
-        STRATA_UNROLL
-        for (int u = 0; u < RUN_VECTORS; ++u)
-        {
-          const position_t v = round + walk_.lane + 32 * u;
-          if (v < vectors)
+      InputT next_head{};
+      InputT next_tail{};
+      if constexpr (VECTORIZE)
+      {
+        const auto consume = [&](const vector_t(&buffer)[RUN_VECTORS], position_t round) {
+          STRATA_UNROLL
+          for (int u = 0; u < RUN_VECTORS; ++u)
           {
-            STRATA_UNROLL
-            for (int i = 0; i < ITEMS_PER_VECTOR; ++i)
+            const position_t v = round + walk_.lane + 32 * u;
+            if (v < cur.vectors)
             {
-              fold(buffer[u].items[i], position + peel + v * ITEMS_PER_VECTOR + i);
+              STRATA_UNROLL
+              for (int i = 0; i < ITEMS_PER_VECTOR; ++i)
+              {
+                fold(buffer[u].items[i], cur.position + cur.peel + v * ITEMS_PER_VECTOR + i);
+              }
             }
           }
+        };
+        // Rounds of RUN_VECTORS vectors a lane in two buffers: a round's loads are issued before the round before it
+        // is folded; after the last round, the next run's first.
+        constexpr position_t ROUND = 32 * RUN_VECTORS;
+        position_t round           = 0;
+        do
+        {
+          fetch(odd, cur, round + ROUND);
+          consume(even, round);
+          if (round + 2 * ROUND < cur.vectors)
+          {
+            fetch(even, cur, round + 2 * ROUND);
+          }
+          else if (chain)
+          {
+            fetch(even, next, 0);
+            fetch_edges(next, next_head, next_tail);
+          }
+          consume(odd, round + ROUND);
+          round += 2 * ROUND;
+        } while (round < cur.vectors);
+        // The edge items last (the operator commutes): their loads went out with the first round's.
+        if (walk_.lane < cur.peel)
+        {
+          fold(head, cur.position + walk_.lane);
         }
-      };
-      vector_t even[RUN_VECTORS];
-      vector_t odd[RUN_VECTORS];
-      fetch(even, 0);
-      for (position_t round = 0; round < vectors; round += 2 * ROUND)
-      {
-        fetch(odd, round + ROUND);
-        consume(even, round);
-        fetch(even, round + 2 * ROUND);
-        consume(odd, round + ROUND);
+        if (walk_.lane < cur.tail)
+        {
+          fold(tail, cur.position + cur.peel + cur.vectors * ITEMS_PER_VECTOR + walk_.lane);
+        }
       }
-      done = peel + vectors * ITEMS_PER_VECTOR;
+      else
+      {
+        for (position_t i = walk_.lane; i < cur.run; i += 32)
+        {
+          fold(InputT(walk_.d_in[cur.first + i]), cur.position + i);
+        }
+      }
+      PartialT before;
+      PartialT aggregate;
+      detail::segmented::scan_parts(PartialT{value, valid, false}, PartialT{AccumT{}, false, false}, op_, walk_.lane,
+                                    before, aggregate);
+      carry = pop(carry, aggregate);
+      at.item += cur.run;
+      if (!chain)
+      {
+        return;
+      }
+      close(at.segment, carry);
+      at.segment += 1;
+      at.start = at.item;
+      carry    = fresh_part();
+      cur      = next;
+      head     = next_head;
+      tail     = next_tail;
     }
-    for (position_t i = done + walk_.lane; i < run; i += 32)
-    {
-      fold(InputT(walk_.d_in[first + i]), position + i);
-    }
-    PartialT before;
-    PartialT aggregate;
-    detail::segmented::scan_parts(PartialT{value, valid, false}, PartialT{AccumT{}, false, false}, op_, walk_.lane,
-                                  before, aggregate);
-    return aggregate;
   }
 
   // One sub-tile from `at` (its loads in `pending`): folds it into `carry`, leaves the cursor after it in `after` and

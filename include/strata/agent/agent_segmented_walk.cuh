@@ -627,6 +627,13 @@ public:
     return (at.segment < end_segment ? prefix(at.segment + 1) : end_item) - at.item;
   }
 
+  // Where the segment after at.segment ends in the share (at.segment < end_segment): P(at.segment + 2), or the
+  // share's last item where that segment is the share's last.
+  STRATA_DEVICE STRATA_FORCEINLINE position_t NextEnd(const cursor& at) const
+  {
+    return at.segment + 1 < end_segment ? prefix(at.segment + 2) : end_item;
+  }
+
   // How many segments (from at.segment on) a sub-tile at `at` stages, and how many items (from at.item on) it may
   // take at most.
   STRATA_DEVICE STRATA_FORCEINLINE int WindowSegments(const cursor& at) const
