@@ -137,7 +137,8 @@ public:
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(position_t diagonal_begin, position_t diagonal_end,
                                                      RecordT* d_records)
   {
-    const cursor at = walk_.Split(diagonal_begin, diagonal_end);
+    // Shares' edges leave no part shorter than a vector run of a segment (its items go to the neighbour's run).
+    const cursor at = walk_.Split(diagonal_begin, diagonal_end, position_t(PolicyT::FAST_ITEMS));
     consume_share(at);
     __syncthreads();
     if (threadIdx.x == 0)

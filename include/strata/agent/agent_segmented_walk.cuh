@@ -544,7 +544,8 @@ public:
   struct TempStorage
   {
     WarpStorage warp[WARPS];
-    position_t warp_segment[WARPS + 1]; // the segment of each warp's first step, and of the block's end
+    position_t warp_segment[WARPS + 1];  // the segment of each warp's first step, and of the block's end
+    position_t warp_diagonal[WARPS + 1]; // and their merged positions
   };
 
   // contiguous: the items of all segments lie back to back from d_in[base] on (P(s) items before segment s).
@@ -564,8 +565,12 @@ public:
   {}
 
   // Splits the block's merged steps [diagonal_begin, diagonal_end) evenly between its warps (every thread of the
-  // block calls); returns the cursor of this warp's first step and sets end_segment / end_item to its last.
-  STRATA_DEVICE STRATA_FORCEINLINE cursor Split(position_t diagonal_begin, position_t diagonal_end)
+  // block calls); returns the cursor of this warp's first step and sets end_segment / end_item to its last. With
+  // snap_items > 0, every edge between shares (the block's too) that would cut fewer than snap_items items off one
+  // side of a segment moves to that side's end of the segment (Snap), so that no share holds a short part of a long
+  // segment; both shares at an edge move it alike.
+  STRATA_DEVICE STRATA_FORCEINLINE cursor Split(position_t diagonal_begin, position_t diagonal_end,
+                                                position_t snap_items = 0)
   {
     using detail::segmented::merge_path_search;
     const auto block_count = [](bool before) {
@@ -578,29 +583,63 @@ public:
       merge_path_search<BLOCK_THREADS>(prefix, position_t(0), num_segments, diagonal_begin, threadIdx.x, block_count);
     const position_t last_segment =
       merge_path_search<BLOCK_THREADS>(prefix, first_segment, num_segments, diagonal_end, threadIdx.x, block_count);
+    // The warp's first step; its last is the next warp's first (or the block's end), as that warp finds it.
     position_t begin = 0;
     position_t end   = 0;
     detail::even_share<position_t>::make(diagonal_end - diagonal_begin, 1, WARPS).range(warp, begin, end);
     begin += diagonal_begin;
-    end += diagonal_begin;
-    const position_t segment = merge_path_search<32>(prefix, first_segment, last_segment, begin, lane, warp_count);
+    position_t segment = merge_path_search<32>(prefix, first_segment, last_segment, begin, lane, warp_count);
+    Snap(begin, segment, snap_items);
     if (lane == 0)
     {
-      temp_storage_.warp_segment[warp] = segment;
+      temp_storage_.warp_segment[warp]  = segment;
+      temp_storage_.warp_diagonal[warp] = begin;
     }
     if (threadIdx.x == 0)
     {
-      temp_storage_.warp_segment[WARPS] = last_segment;
+      position_t last     = last_segment;
+      position_t diagonal = diagonal_end;
+      Snap(diagonal, last, snap_items);
+      temp_storage_.warp_segment[WARPS]  = last;
+      temp_storage_.warp_diagonal[WARPS] = diagonal;
     }
     __syncthreads();
     end_segment = temp_storage_.warp_segment[warp + 1];
-    end_item    = end - end_segment;
+    end_item    = temp_storage_.warp_diagonal[warp + 1] - end_segment;
     cursor at;
     at.segment = segment;
     at.item    = begin - segment;
     at.start   = segment < num_segments ? prefix(segment) : at.item;
     at.window  = 32;
     return at;
+  }
+
+  // Moves the edge at merged position `diagonal` (in `segment`, as merge_path_search finds it) past the end of its
+  // segment when fewer than `items` (and no more than before it) of the segment's items lie from it on, or to the
+  // segment's start when fewer than `items` lie before it; nothing for items == 0. The move depends on the edge
+  // only, and never passes another edge's (a later edge moves no earlier).
+  STRATA_DEVICE STRATA_FORCEINLINE void Snap(position_t& diagonal, position_t& segment, position_t items) const
+  {
+    if (items <= 0 || segment >= num_segments)
+    {
+      return;
+    }
+    const position_t item   = diagonal - segment;
+    const position_t before = item - prefix(segment);
+    const position_t after  = prefix(segment + 1) - item;
+    if (before <= 0)
+    {
+      return;
+    }
+    if (after < items && after <= before)
+    {
+      segment += 1;
+      diagonal = prefix(segment) + segment;
+    }
+    else if (before < items)
+    {
+      diagonal = prefix(segment) + segment;
+    }
   }
 
   // Whether steps of the share are left from `at` on.
