@@ -1,11 +1,12 @@
 // DispatchSegmentedScan: DeviceSegmentedScan's kernels and the host closure that sizes, checks and launches them.
 //
-// Up to five launches, none of which waits for the host: the scan of the segments' lengths into P and its
-// initialization (as DeviceSegmentedReduce's; none for up to LOCAL_PREFIX_SEGMENTS segments, which each block scans
-// itself); the walk (AgentSegmentedScan), writing the outputs of every item outside the shares' heads and two records
-// per warp; one block folding the records in order into the prefix each head lacks; and one warp per share scanning
-// its head from that prefix (AgentSegmentedScanHead). The wave depends only on the device, so results are the same
-// bits run to run.
+// Up to five launches, none of which waits for the host: the scan of the segments' lengths into P (as
+// DeviceSegmentedReduce's: DispatchScan, or one block for up to SMALL_PREFIX_SEGMENTS, or none for up to
+// LOCAL_PREFIX_SEGMENTS segments, which each block scans itself); the walk (AgentSegmentedScan), writing the outputs of
+// every item outside the shares' heads and two records per warp; one block folding the records in order into the
+// prefix each head lacks; and one warp per share scanning its head from that prefix (AgentSegmentedScanHead). The last
+// three are launched with programmatic stream serialization on sm_90. The wave depends only on the device, so results
+// are the same bits run to run.
 #pragma once
 
 #include <strata/agent/agent_segmented_scan.cuh>
@@ -17,6 +18,7 @@
 #include <strata/util/device.cuh>
 #include <strata/util/device_count.cuh>
 #include <strata/util/error.cuh>
+#include <strata/util/ptx.cuh>
 #include <strata/util/temporary_storage.cuh>
 #include <strata/util/type_traits.cuh>
 
@@ -48,6 +50,10 @@ DeviceSegmentedScanKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOffse
   __shared__ typename Agent::TempStorage temp_storage;
   __shared__ typename LocalPrefix::TempStorage prefix_storage;
 
+  // The records kernel may be launched now (it waits for this grid); this grid, launched the same way, waits for the
+  // grid before it (the lengths' scan, or the caller's last kernel) before it reads anything.
+  GridLaunchDependents();
+  GridDependencyWait();
   num_segments = count.resolve(num_segments);
   LocalPrefix::resolve(prefix_storage, prefix, lengths, num_segments);
   const auto work = segmented::plan_block(prefix, num_segments, d_begin_offsets);
@@ -65,6 +71,8 @@ DeviceSegmentedScanRecordsKernel(const record<AccumT>* d_records, int num_record
 {
   using FoldT = segmented::records_fold<BLOCK_THREADS, AccumT>;
   __shared__ typename FoldT::TempStorage storage;
+  GridLaunchDependents(); // the head kernel waits for this grid
+  GridDependencyWait();   // for the walk's records
   FoldT::run(storage, d_records, num_records, op, [&](int i, const record<AccumT>&, const partial<AccumT>& before) {
     d_before[i / 2] = before;
   });
@@ -82,6 +90,7 @@ DeviceSegmentedScanHeadKernel(const record<AccumT>* d_records, const partial<Acc
     AgentSegmentedScanHead<Policy::ITEMS_PER_THREAD, InputIteratorT, OutputIteratorT, AccumT, ScanOpT, EXCLUSIVE>;
   constexpr int WARPS = Policy::BLOCK_THREADS / 32;
   __shared__ typename HeadT::TempStorage storage[WARPS];
+  GridDependencyWait(); // for the records kernel's prefixes (and so the walk's records and outputs)
   const int warp         = static_cast<int>(threadIdx.x / 32);
   const int share        = static_cast<int>(blockIdx.x) * WARPS + warp;
   const record<AccumT> r = d_records[2 * share];
@@ -172,21 +181,25 @@ struct DispatchSegmentedScan
 
     PrefixT prefix{};
     STRATA_RETURN_IF_ERROR(plan.Run(words.get(), scan.get(), d_begin_offsets, prefix, stream));
-    STRATA_RETURN_IF_ERROR(
-      detail::check_launch(Launch(dim3(static_cast<unsigned int>(grid_size)), dim3(Policy::BLOCK_THREADS), stream,
-                                  kernel, d_in, d_out, d_begin_offsets, d_out_begin_offsets, plan.lengths, prefix,
-                                  static_cast<position_t>(num_segments), count, records.get(), op, init),
-                           stream));
+    // All three with programmatic stream serialization where the device has it (sm_90+): each may start while the
+    // grid before it finishes, and waits for it before reading anything.
+    const bool programmatic = ptx_version >= 900;
     STRATA_RETURN_IF_ERROR(detail::check_launch(
-      Launch(dim3(1), dim3(RECORDS_THREADS), stream,
-             detail::segmented_scan::DeviceSegmentedScanRecordsKernel<RECORDS_THREADS, AccumT, ScanOpT>,
-             static_cast<const RecordT*>(records.get()), 2 * num_shares, before.get(), op),
+      LaunchAfter(programmatic, dim3(static_cast<unsigned int>(grid_size)), dim3(Policy::BLOCK_THREADS), stream, kernel,
+                  d_in, d_out, d_begin_offsets, d_out_begin_offsets, plan.lengths, prefix,
+                  static_cast<position_t>(num_segments), count, records.get(), op, init),
+      stream));
+    STRATA_RETURN_IF_ERROR(detail::check_launch(
+      LaunchAfter(programmatic, dim3(1), dim3(RECORDS_THREADS), stream,
+                  detail::segmented_scan::DeviceSegmentedScanRecordsKernel<RECORDS_THREADS, AccumT, ScanOpT>,
+                  static_cast<const RecordT*>(records.get()), 2 * num_shares, before.get(), op),
       stream));
     return detail::check_launch(
-      Launch(dim3(static_cast<unsigned int>(grid_size)), dim3(Policy::BLOCK_THREADS), stream,
-             detail::segmented_scan::DeviceSegmentedScanHeadKernel<MaxPolicy, InputIteratorT, OutputIteratorT, AccumT,
-                                                                   ScanOpT, EXCLUSIVE>,
-             static_cast<const RecordT*>(records.get()), static_cast<const PartialT*>(before.get()), d_in, d_out, op),
+      LaunchAfter(programmatic, dim3(static_cast<unsigned int>(grid_size)), dim3(Policy::BLOCK_THREADS), stream,
+                  detail::segmented_scan::DeviceSegmentedScanHeadKernel<MaxPolicy, InputIteratorT, OutputIteratorT,
+                                                                        AccumT, ScanOpT, EXCLUSIVE>,
+                  static_cast<const RecordT*>(records.get()), static_cast<const PartialT*>(before.get()), d_in, d_out,
+                  op),
       stream);
   }
 
