@@ -1,13 +1,14 @@
 // DispatchSegmentedReduce: DeviceSegmentedReduce's kernels and the host closure that sizes, checks and launches them.
 //
-// Three steps, none of which waits for the host: the segments' lengths are scanned into P (DispatchScan: P(0) = 0,
-// P(s + 1) = P(s) + the length of segment s; the scan also tells whether the segments lie back to back; fixed-size
-// segments skip it, and up to LOCAL_PREFIX_SEGMENTS segments each block of the next step scans them itself); one
-// wave of blocks splits the merged list of items and segment ends evenly between its warps (AgentSegmentedReduce),
-// writing every segment that ends in a block after the block's first end, and two records a block: the part of a
-// segment before the block's first end and the part after its last; one block combines the records in order into
-// the segments that cross blocks.
-// The wave depends only on the device, so results are the same bits run to run.
+// Three steps, none of which waits for the host: the segments' lengths are scanned into P (P(0) = 0, P(s + 1) = P(s)
+// + the length of segment s; the scan also tells whether the segments lie back to back): by DispatchScan, by one
+// block up to SMALL_PREFIX_SEGMENTS segments, by each block of the next step itself up to LOCAL_PREFIX_SEGMENTS, not
+// at all for fixed-size segments; a grid of WAVES waves of blocks splits the merged list of items and segment ends
+// evenly between its warps (AgentSegmentedReduce), writing every segment that ends in a block after the block's
+// first end, and two records a block: the part of a segment before the block's first end and the part after its
+// last; one block combines the records in order into the segments that cross blocks. The last two are launched with
+// programmatic stream serialization on sm_90. The grid depends only on the device, so results are the same bits run
+// to run.
 #pragma once
 
 #include <strata/agent/agent_segmented_reduce.cuh>
