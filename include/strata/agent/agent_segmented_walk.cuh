@@ -164,6 +164,37 @@ STRATA_DEVICE STRATA_FORCEINLINE position_t merge_path_search(const PrefixT& pre
   return lo;
 }
 
+// Moves an edge between two shares at merged position `diagonal` (in `segment`, as merge_path_search finds it: the
+// smallest s with P(s + 1) + s >= diagonal) out of a segment it would cut short on one side: past the segment's end
+// when fewer than `items` (and no more than before it) of its items lie from the edge on, to its start when fewer
+// than `items` lie before it; nothing for items <= 0, an edge at a segment's start, or one past the last segment. The
+// moved edge keeps the convention, moves by at most `items` steps, and edges in order stay in order.
+template <typename PrefixT>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE void snap_edge(const PrefixT& prefix, position_t num_segments,
+                                                     position_t& diagonal, position_t& segment, position_t items)
+{
+  if (items <= 0 || segment >= num_segments)
+  {
+    return;
+  }
+  const position_t item   = diagonal - segment;
+  const position_t before = item - prefix(segment);
+  const position_t after  = prefix(segment + 1) - item;
+  if (before <= 0)
+  {
+    return;
+  }
+  if (after < items && after <= before)
+  {
+    segment += 1;
+    diagonal = prefix(segment) + segment;
+  }
+  else if (before < items)
+  {
+    diagonal = prefix(segment) + segment;
+  }
+}
+
 // A block's work in a segmented kernel of a one-wave grid: its even share [first, last) of all merged steps, and how
 // the walk reads the items (contiguous: back to back from d_in[base] on; otherwise through the begin offsets).
 struct block_work
@@ -614,32 +645,10 @@ public:
     return at;
   }
 
-  // Moves the edge at merged position `diagonal` (in `segment`, as merge_path_search finds it) past the end of its
-  // segment when fewer than `items` (and no more than before it) of the segment's items lie from it on, or to the
-  // segment's start when fewer than `items` lie before it; nothing for items == 0. The move depends on the edge
-  // only, and never passes another edge's (a later edge moves no earlier).
+  // Moves the edge at `diagonal` out of a segment it would cut short (detail::segmented::snap_edge).
   STRATA_DEVICE STRATA_FORCEINLINE void Snap(position_t& diagonal, position_t& segment, position_t items) const
   {
-    if (items <= 0 || segment >= num_segments)
-    {
-      return;
-    }
-    const position_t item   = diagonal - segment;
-    const position_t before = item - prefix(segment);
-    const position_t after  = prefix(segment + 1) - item;
-    if (before <= 0)
-    {
-      return;
-    }
-    if (after < items && after <= before)
-    {
-      segment += 1;
-      diagonal = prefix(segment) + segment;
-    }
-    else if (before < items)
-    {
-      diagonal = prefix(segment) + segment;
-    }
+    detail::segmented::snap_edge(prefix, num_segments, diagonal, segment, items);
   }
 
   // Whether steps of the share are left from `at` on.
