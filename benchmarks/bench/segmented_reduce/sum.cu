@@ -6,11 +6,10 @@
 // %RANGE% TUNE_THREADS_PER_BLOCK tpb 64:512:64
 // %RANGE% TUNE_ITEMS_PER_THREAD ipt 4:24:2
 // %RANGE% TUNE_SEGMENTS_PER_TILE spt 32:256:32
-// %RANGE% TUNE_FAST_ITEMS_LOG2 fast 9:16:1
+// %RANGE% TUNE_FAST_ITEMS_LOG2 fast 6:16:1
 // %RANGE% TUNE_MIN_BLOCKS mb 1:4:1
 // %RANGE% TUNE_RUN_VECTORS rv 2:16:2
 // %RANGE% TUNE_WAVES waves 1:8:1
-// %RANGE% TUNE_PREFETCH_KIB pf 0:64:8
 #include <strata/device/device_segmented_reduce.cuh>
 
 #include "bench_util.cuh"
@@ -36,8 +35,7 @@ struct bench_policy_hub
   {
     using SegmentedReducePolicy =
       strata::AgentSegmentedReducePolicy<TUNE_THREADS_PER_BLOCK, TUNE_ITEMS_PER_THREAD, TUNE_SEGMENTS_PER_TILE,
-                                         1 << TUNE_FAST_ITEMS_LOG2, TUNE_MIN_BLOCKS, TUNE_RUN_VECTORS, TUNE_WAVES,
-                                         TUNE_PREFETCH_KIB>;
+                                         1 << TUNE_FAST_ITEMS_LOG2, TUNE_MIN_BLOCKS, TUNE_RUN_VECTORS, TUNE_WAVES>;
   };
   using MaxPolicy = Policy;
 };

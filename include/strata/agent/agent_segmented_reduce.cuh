@@ -23,11 +23,9 @@ STRATA_NAMESPACE_BEGIN
 // sub-tiles of 32 x ITEMS_PER_THREAD items and at most SEGMENTS_PER_TILE segment ends (staged in shared memory);
 // runs of at least FAST_ITEMS items of one segment are read in 16-byte vectors, RUN_VECTORS a lane in each of two
 // rounds in flight; MIN_BLOCKS_PER_SM for the registers and the wave; WAVES: the grid, in waves of blocks (the
-// shares shrink as it grows, and blocks that finish make room for others); PREFETCH_KIB: where the items lie back to
-// back in memory, how far ahead of its reads each warp asks L2 for its share's items (0: not at all), so that its
-// loads wait on L2 rather than DRAM and DRAM has more requests in flight than registers can hold.
+// shares shrink as it grows, and blocks that finish make room for others).
 template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, int SEGMENTS_PER_TILE_, int FAST_ITEMS_, int MIN_BLOCKS_PER_SM_,
-          int RUN_VECTORS_ = 4, int WAVES_ = 1, int PREFETCH_KIB_ = 16>
+          int RUN_VECTORS_ = 4, int WAVES_ = 1>
 struct AgentSegmentedReducePolicy
 {
   static constexpr int BLOCK_THREADS     = BLOCK_THREADS_;
@@ -38,7 +36,6 @@ struct AgentSegmentedReducePolicy
   static constexpr int RUN_VECTORS       = RUN_VECTORS_;
   static constexpr int MIN_BLOCKS_PER_SM = MIN_BLOCKS_PER_SM_;
   static constexpr int WAVES             = WAVES_;
-  static constexpr int PREFETCH_KIB      = PREFETCH_KIB_;
   static_assert(BLOCK_THREADS % 32 == 0, "whole warps");
   static_assert(WAVES >= 1, "at least a wave");
 };
@@ -113,10 +110,6 @@ class AgentSegmentedReduce
   {
     InputT items[ITEMS_PER_VECTOR];
   };
-  // How far ahead of its reads a warp asks L2 for items of an array (0: no prefetch).
-  static constexpr position_t PREFETCH_ITEMS = cuda::std::is_pointer<InputIteratorT>::value
-                                               ? position_t(PolicyT::PREFETCH_KIB) * 1024 / position_t(sizeof(InputT))
-                                               : position_t(0);
 
 public:
   struct TempStorage
@@ -190,31 +183,9 @@ private:
     d_records[1]       = last.segment >= 0 ? RecordT{last.segment, folded} : RecordT{-1, none};
   }
 
-  // Where the items lie back to back in an array, lane 0 asks L2 for items [first, first + count) (over all
-  // segments) of the share, in whole 16-byte words.
-  STRATA_DEVICE STRATA_FORCEINLINE void prefetch(position_t first, position_t count) const
-  {
-    if constexpr (PREFETCH_ITEMS > 0)
-    {
-      const position_t last = first + count < walk_.end_item ? first + count : walk_.end_item;
-      if (walk_.lane == 0 && walk_.contiguous && first < last)
-      {
-        const auto from =
-          reinterpret_cast<cuda::std::uintptr_t>(walk_.d_in + walk_.base + first) & ~cuda::std::uintptr_t(15);
-        const auto to =
-          reinterpret_cast<cuda::std::uintptr_t>(walk_.d_in + walk_.base + last) & ~cuda::std::uintptr_t(15);
-        if (to > from)
-        {
-          PrefetchL2Bulk(reinterpret_cast<const void*>(from), static_cast<unsigned int>(to - from));
-        }
-      }
-    }
-  }
-
   // The warp's share, from `at` on.
   STRATA_DEVICE STRATA_FORCEINLINE void consume_share(cursor at)
   {
-    prefetch(at.item, PREFETCH_ITEMS);
     // The segment open at the first step started in this share when the step is its first item (or its end).
     PartialT carry = walk_.Starts(at) ? fresh_part() : PartialT{AccumT{}, false, false};
     if (walk_.lane == 0)
@@ -244,7 +215,6 @@ private:
         }
         walk_.Load(at, next);
       }
-      prefetch(at.item + PREFETCH_ITEMS, PolicyT::TILE_ITEMS);
       const cursor from = at;
       run               = consume_tile(from, next, at, loaded, carry);
     }
@@ -417,8 +387,6 @@ private:
         position_t round           = 0;
         do
         {
-          // The items two rounds ahead of L2's reach so far (the share's first PREFETCH_ITEMS came at its start).
-          prefetch(at.item + cur.peel + round * ITEMS_PER_VECTOR + PREFETCH_ITEMS, 2 * ROUND * ITEMS_PER_VECTOR);
           fetch(odd, cur, round + ROUND);
           consume(even, round);
           if (round + 2 * ROUND < cur.vectors)

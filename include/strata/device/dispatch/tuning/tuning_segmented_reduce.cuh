@@ -19,10 +19,10 @@ struct policy_hub
     reduce::items_for_bytes(64, INPUT_SIZE) < 16 ? reduce::items_for_bytes(64, INPUT_SIZE) : 16;
 
   // Every architecture: 256 threads, each warp's sub-tiles 32 x 16 items (at most 64 bytes a lane) and up to 128
-  // segment ends, registers bounded for 2 blocks per SM; runs of at least 2048 items of one segment read in vectors.
+  // segment ends, registers bounded for 2 blocks per SM; runs of at least 256 items of one segment read in vectors.
   struct Policy600 : ChainedPolicy<600, Policy600, Policy600>
   {
-    using SegmentedReducePolicy = AgentSegmentedReducePolicy<256, STEPS, 128, 2048, 2>;
+    using SegmentedReducePolicy = AgentSegmentedReducePolicy<256, STEPS, 128, 256, 2>;
   };
 
   using MaxPolicy = Policy600;
