@@ -15,6 +15,7 @@
 # default 8192: its hazards are within a block, which a few tiles cover), STRATA_SANITIZE_JOBS (sanitizer runs at
 # once, default 6), STRATA_SANITIZE_SHARDS (each sanitized executable run as that many Catch2 shards, each a sanitizer
 # run of its own under the timeout: Catch2 v3's --shard-count and --shard-index; default 1, no sharding),
+# STRATA_RACECHECK_SHARDS (the shards of racecheck runs, the slowest tool; default STRATA_SANITIZE_SHARDS),
 # STRATA_BUILD_DIR, STRATA_BUILD_TARGETS (ninja targets to build instead of all), STRATA_TEST_REGEX (ctest -R filter),
 # STRATA_TEST_TIMEOUT (seconds per test, default 600), STRATA_BENCH_TIMEOUT (seconds per benchmark executable,
 # default 600), STRATA_COMMIT (the commit to record in benchmarks.json where the tree has no .git; default: git's,
@@ -79,11 +80,12 @@ if has_step sanitize; then
   : > "$out/sanitizer.log"
   [ "${#tests[@]}" -eq 0 ] && note sanitizer FAIL "no GPU test executables found"
   jobs_file=$(mktemp)
-  shards=${STRATA_SANITIZE_SHARDS:-1}
-  for test in "${tests[@]}"; do for tool in memcheck racecheck synccheck; do for ((shard = 0; shard < shards; ++shard)); do
-    echo "$test $tool $shard"
-  done; done; done > "$jobs_file"
-  export build out shards
+  for test in "${tests[@]}"; do for tool in racecheck memcheck synccheck; do
+    shards=${STRATA_SANITIZE_SHARDS:-1}
+    [ "$tool" = racecheck ] && shards=${STRATA_RACECHECK_SHARDS:-$shards}
+    for ((shard = 0; shard < shards; ++shard)); do echo "$test $tool $shard $shards"; done
+  done; done > "$jobs_file"
+  export build out
   export STRATA_SANITIZE_TIMEOUT=${STRATA_SANITIZE_TIMEOUT:-300}
   export STRATA_SANITIZE_ARGS=${STRATA_SANITIZE_ARGS:-}
   export STRATA_TEST_MAX_ITEMS=${STRATA_SANITIZE_MAX_ITEMS:-131072}
@@ -92,7 +94,7 @@ if has_step sanitize; then
     log=$(mktemp)
     [ "$1" = racecheck ] && export STRATA_TEST_MAX_ITEMS=$STRATA_RACECHECK_MAX_ITEMS
     shard_args=() name="$0 $1"
-    if [ "$shards" -gt 1 ]; then shard_args=(--shard-count "$shards" --shard-index "$2"); name+=" shard $2/$shards"; fi
+    if [ "$3" -gt 1 ]; then shard_args=(--shard-count "$3" --shard-index "$2"); name+=" shard $2/$3"; fi
     timeout "$STRATA_SANITIZE_TIMEOUT" compute-sanitizer --tool "$1" --error-exitcode 99 --print-limit 20 \
       "$build/tests/$0" $STRATA_SANITIZE_ARGS "${shard_args[@]}" > "$log" 2>&1
     rc=$?
