@@ -6,12 +6,12 @@
 #pragma once
 
 #include <strata/agent/agent_segmented_walk.cuh>
+#include <strata/block/block_scan.cuh>
 #include <strata/config.cuh>
 #include <strata/device/dispatch/dispatch_scan.cuh>
 #include <strata/util/device.cuh>
 #include <strata/util/error.cuh>
 #include <strata/util/ptx.cuh>
-#include <strata/warp/warp_scan.cuh>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/type_traits>
@@ -22,11 +22,8 @@ namespace detail
 namespace segmented
 {
 // Up to this many segments (more than LOCAL_PREFIX_SEGMENTS), one block of SMALL_PREFIX_THREADS threads scans the
-// lengths into P's words: warp w takes segments [w SMALL_PREFIX_SEGMENTS / WARPS, ...) in rows of 32 (lane l holds
-// the l-th of each row, so that every load and store of a row is coalesced), scans each row across its lanes, chains
-// the rows in order and adds the totals of the warps before it. A single-pass scan over so few tiles costs its
-// launches and look-backs for little work, and one thread's run of consecutive lengths would cost a cache line per
-// lane and load (the loads of a single SM are bound by their lines, not their bytes).
+// lengths into P's words: each thread reads its run of consecutive lengths, all at once, and one block scan joins
+// the runs. A single-pass scan over so few tiles costs its launches and look-backs for little work.
 constexpr int SMALL_PREFIX_SEGMENTS = 8192;
 constexpr int SMALL_PREFIX_THREADS  = 512;
 
@@ -38,56 +35,37 @@ template <typename LengthsT, typename OffsetT, typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(SMALL_PREFIX_THREADS, 1) void
 DeviceSegmentedSmallPrefixKernel(LengthsT lengths, position_t* words, OffsetT num_segments, CountT count)
 {
-  constexpr int WARPS = SMALL_PREFIX_THREADS / 32;
-  constexpr int ROWS  = SMALL_PREFIX_SEGMENTS / SMALL_PREFIX_THREADS;
-  using WarpScanT     = WarpScan<position_t>;
-  __shared__ typename WarpScanT::TempStorage scan_storage[WARPS];
-  __shared__ position_t warp_total[WARPS];
+  constexpr int PER_THREAD = SMALL_PREFIX_SEGMENTS / SMALL_PREFIX_THREADS;
+  using BlockScanT         = BlockScan<position_t, SMALL_PREFIX_THREADS>;
+  __shared__ typename BlockScanT::TempStorage storage;
 
   // The main kernel may be launched now; it waits for this grid before reading P.
   GridLaunchDependents();
   GridDependencyWait();
   const position_t n = static_cast<position_t>(count.resolve(num_segments));
   const length_plus plus{};
-  const int warp         = static_cast<int>(threadIdx.x) / 32;
-  const int lane         = static_cast<int>(threadIdx.x) % 32;
-  const position_t first = static_cast<position_t>(warp) * (32 * ROWS) + lane; // row j: first + 32 j
-  position_t word[ROWS];
+  const position_t first = static_cast<position_t>(threadIdx.x) * PER_THREAD;
+  position_t word[PER_THREAD];
+  position_t total = 0;
   STRATA_UNROLL
-  for (int j = 0; j < ROWS; ++j)
+  for (int j = 0; j < PER_THREAD; ++j)
   {
-    word[j] = first + 32 * j < n ? lengths[first + 32 * j] : position_t(0);
-  }
-  STRATA_UNROLL
-  for (int j = 0; j < ROWS; ++j)
-  {
-    WarpScanT(scan_storage[warp]).InclusiveScan(word[j], word[j], plus);
-  }
-  // The rows in order: each row's total is its last lane's inclusive value.
-  position_t running = 0;
-  STRATA_UNROLL
-  for (int j = 0; j < ROWS; ++j)
-  {
-    const position_t row_total = ShuffleIndex<32>(word[j], 31, 0xffffffffu);
-    word[j]                    = plus(running, word[j]);
-    running                    = plus(running, row_total);
-  }
-  if (lane == 0)
-  {
-    warp_total[warp] = running;
-  }
-  __syncthreads();
-  position_t before = 0;
-  for (int w = 0; w < warp; ++w)
-  {
-    before = plus(before, warp_total[w]);
+    word[j] = first + j < n ? lengths[first + j] : position_t(0);
   }
   STRATA_UNROLL
-  for (int j = 0; j < ROWS; ++j)
+  for (int j = 0; j < PER_THREAD; ++j)
   {
-    if (first + 32 * j < n)
+    total = plus(total, word[j]);
+  }
+  position_t before;
+  BlockScanT(storage).ExclusiveScan(total, before, position_t(0), plus);
+  STRATA_UNROLL
+  for (int j = 0; j < PER_THREAD; ++j)
+  {
+    before = plus(before, word[j]);
+    if (first + j < n)
     {
-      words[first + 32 * j + 1] = plus(before, word[j]);
+      words[first + j + 1] = before;
     }
   }
   if (threadIdx.x == 0)
