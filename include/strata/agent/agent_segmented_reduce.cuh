@@ -11,7 +11,6 @@
 #include <strata/agent/agent_segmented_walk.cuh>
 #include <strata/config.cuh>
 #include <strata/thread/thread_operators.cuh>
-#include <strata/util/ptx.cuh>
 #include <strata/util/type_traits.cuh>
 
 #include <cuda/std/cstdint>
@@ -228,20 +227,17 @@ private:
     }
   }
 
-  // Segment `segment` ends with all of its part from this share in `part` (every lane): written where it started in
-  // the share, else the share's record of the part before its first end.
+  // Segment `segment` ends with all of its part from this share in `part` (one lane calls): written where it started
+  // in the share, else the share's record of the part before its first end.
   STRATA_DEVICE STRATA_FORCEINLINE void close(position_t segment, const PartialT& part)
   {
-    if (walk_.lane == 0)
+    if (part.reset)
     {
-      if (part.reset)
-      {
-        write(segment, part);
-      }
-      else
-      {
-        head_ = RecordT{segment, part};
-      }
+      write(segment, part);
+    }
+    else
+    {
+      head_ = RecordT{segment, part};
     }
   }
 
@@ -428,7 +424,10 @@ private:
       {
         return;
       }
-      close(at.segment, carry);
+      if (walk_.lane == 0)
+      {
+        close(at.segment, carry);
+      }
       at.segment += 1;
       at.start = at.item;
       carry    = fresh_part();
@@ -516,15 +515,7 @@ private:
     detail::segmented::scan_parts(acc, carry, op_, walk_.lane, carry_in, aggregate);
     if (head_k >= 0)
     {
-      const PartialT whole = pop(carry_in, head);
-      if (whole.reset)
-      {
-        write(at.segment + head_k, whole);
-      }
-      else
-      {
-        head_ = RecordT{at.segment + head_k, whole};
-      }
+      close(at.segment + head_k, pop(carry_in, head));
     }
     carry = pop(carry, aggregate);
     return next_run;
