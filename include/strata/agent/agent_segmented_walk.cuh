@@ -21,6 +21,7 @@
 #include <strata/util/ptx.cuh>
 #include <strata/util/type_traits.cuh>
 #include <strata/util/uninitialized.cuh>
+#include <strata/warp/warp_scan.cuh>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/cstdint>
@@ -272,10 +273,13 @@ public:
 
   STRATA_HOST_DEVICE STRATA_FORCEINLINE position_t operator[](difference_type i) const
   {
-    const difference_type s = offset_ + i;
-    const position_t first  = static_cast<position_t>(begin_[s]);
-    const position_t last   = static_cast<position_t>(end_[s]);
-    const bool broken       = last < first || (s > 0 && first != static_cast<position_t>(end_[s - 1]));
+    // The end before segment 0 is read as segment 0's own (and ignored): no branch around the load, so that the
+    // reads of a run of lengths all go out before any of them is used.
+    const difference_type s   = offset_ + i;
+    const position_t first    = static_cast<position_t>(begin_[s]);
+    const position_t last     = static_cast<position_t>(end_[s]);
+    const position_t end_prev = static_cast<position_t>(end_[s > 0 ? s - 1 : s]);
+    const bool broken         = last < first || (s > 0 && first != end_prev);
     return (last > first ? last - first : position_t(0)) | (broken ? scanned_prefix::BREAK : position_t(0));
   }
   STRATA_HOST_DEVICE STRATA_FORCEINLINE position_t operator*() const
@@ -319,6 +323,15 @@ private:
   difference_type offset_;
 };
 
+// The length word of segment s (length_iterator's), or 0 for s >= n, read at a valid index either way (segment 0's:
+// the kernels run only where there is one): a run of them is loaded with no branch, all reads in flight at once.
+template <typename LengthsT>
+STRATA_DEVICE STRATA_FORCEINLINE position_t length_or_zero(const LengthsT& lengths, position_t s, position_t n)
+{
+  const position_t word = lengths[s < n ? s : position_t(0)];
+  return s < n ? word : position_t(0);
+}
+
 // The offsets of segments of `size` items each, shifted by `shift` items (0: begins, size: ends).
 struct fixed_offsets
 {
@@ -347,8 +360,73 @@ struct length_plus
   }
 };
 
-// Up to this many segments, each block of the main kernel scans the lengths itself into shared memory (a block scan
-// of 8 lengths a thread at 256 threads): no scan kernels, no word array in global memory.
+// P's words from the lengths of segments [0, n), n <= THREADS * ROWS, by a block of THREADS threads: warp w takes the
+// ROWS rows of 32 consecutive segments from 32 ROWS w on, its lanes reading them a row at a time (coalesced, every
+// row in flight at once); a warp scan per row, the rows' totals carried along the warp's rows, and the warps' totals
+// (through shared memory, one barrier) carried to every later warp. store(i, word) gets words[i] for every i in
+// [0, n], word 0 being P(0) = 0 with no break; consecutive lanes store consecutive words.
+template <int THREADS, int ROWS>
+struct lengths_scan
+{
+  static constexpr int WARPS = THREADS / 32;
+  static_assert(THREADS % 32 == 0, "whole warps");
+  using WarpScanT = WarpScan<position_t>;
+  struct TempStorage
+  {
+    typename WarpScanT::TempStorage scan[WARPS];
+    position_t totals[WARPS];
+  };
+
+  template <typename LengthsT, typename StoreT>
+  static STRATA_DEVICE STRATA_FORCEINLINE void run(TempStorage& storage, const LengthsT& lengths, position_t n,
+                                                   StoreT store)
+  {
+    const length_plus plus{};
+    const int warp        = static_cast<int>(threadIdx.x) / 32;
+    const int lane        = static_cast<int>(threadIdx.x) % 32;
+    const position_t base = static_cast<position_t>(warp) * 32 * ROWS + lane;
+    position_t word[ROWS];
+    STRATA_UNROLL
+    for (int r = 0; r < ROWS; ++r)
+    {
+      word[r] = length_or_zero(lengths, base + 32 * r, n);
+    }
+    position_t total = 0;
+    STRATA_UNROLL
+    for (int r = 0; r < ROWS; ++r)
+    {
+      position_t row_total;
+      WarpScanT(storage.scan[warp]).InclusiveScan(word[r], word[r], plus, row_total);
+      word[r] = plus(total, word[r]);
+      total   = plus(total, row_total);
+    }
+    if (lane == 0)
+    {
+      storage.totals[warp] = total;
+    }
+    __syncthreads();
+    position_t before = 0;
+    for (int w = 0; w < warp; ++w)
+    {
+      before = plus(before, storage.totals[w]);
+    }
+    STRATA_UNROLL
+    for (int r = 0; r < ROWS; ++r)
+    {
+      if (base + 32 * r < n)
+      {
+        store(base + 32 * r + 1, plus(before, word[r]));
+      }
+    }
+    if (threadIdx.x == 0)
+    {
+      store(position_t(0), position_t(0));
+    }
+  }
+};
+
+// Up to this many segments, each block of the main kernel scans the lengths itself into shared memory
+// (lengths_scan, 8 rows a warp at 256 threads): no scan kernels, no word array in global memory.
 constexpr int LOCAL_PREFIX_SEGMENTS = 2048;
 
 // Where the main kernel finds P: scanned_prefix's words from the scan kernels, or (words null) its block's own scan of
@@ -364,15 +442,13 @@ struct local_prefix
 template <int BLOCK_THREADS, typename LengthsT>
 struct local_prefix<BLOCK_THREADS, scanned_prefix, LengthsT>
 {
-  static constexpr int PER_THREAD = (LOCAL_PREFIX_SEGMENTS + BLOCK_THREADS - 1) / BLOCK_THREADS;
-  using BlockScanT                = BlockScan<position_t, BLOCK_THREADS>;
+  static constexpr int ROWS = (LOCAL_PREFIX_SEGMENTS + BLOCK_THREADS - 1) / BLOCK_THREADS;
+  using ScanT               = lengths_scan<BLOCK_THREADS, ROWS>;
   struct TempStorage
   {
-    position_t words[PER_THREAD * BLOCK_THREADS + 1];
-    typename BlockScanT::TempStorage scan;
+    position_t words[ROWS * BLOCK_THREADS + 1];
+    typename ScanT::TempStorage scan;
   };
-  // The lengths are read striped (neighbouring threads, neighbouring segments) into words[1..], then each thread
-  // scans its run of PER_THREAD consecutive words in place.
   static STRATA_DEVICE STRATA_FORCEINLINE void resolve(TempStorage& storage, scanned_prefix& prefix,
                                                        const LengthsT& lengths, position_t num_segments)
   {
@@ -380,42 +456,9 @@ struct local_prefix<BLOCK_THREADS, scanned_prefix, LengthsT>
     {
       return;
     }
-    const length_plus plus{};
-    const int t = static_cast<int>(threadIdx.x);
-    position_t striped[PER_THREAD];
-    STRATA_UNROLL
-    for (int j = 0; j < PER_THREAD; ++j)
-    {
-      const int s = t + j * BLOCK_THREADS;
-      striped[j]  = s < num_segments ? lengths[s] : position_t(0);
-    }
-    STRATA_UNROLL
-    for (int j = 0; j < PER_THREAD; ++j)
-    {
-      storage.words[t + j * BLOCK_THREADS + 1] = striped[j];
-    }
-    __syncthreads();
-    const int first = t * PER_THREAD;
-    position_t word[PER_THREAD];
-    position_t total = 0;
-    STRATA_UNROLL
-    for (int j = 0; j < PER_THREAD; ++j)
-    {
-      word[j] = storage.words[first + j + 1];
-      total   = plus(total, word[j]);
-    }
-    position_t before;
-    BlockScanT(storage.scan).ExclusiveScan(total, before, position_t(0), plus);
-    STRATA_UNROLL
-    for (int j = 0; j < PER_THREAD; ++j)
-    {
-      before                       = plus(before, word[j]);
-      storage.words[first + j + 1] = before;
-    }
-    if (t == 0)
-    {
-      storage.words[0] = 0;
-    }
+    ScanT::run(storage.scan, lengths, num_segments, [&](position_t i, position_t word) {
+      storage.words[i] = word;
+    });
     __syncthreads();
     prefix.words = storage.words;
   }
@@ -450,7 +493,9 @@ struct records_fold
       STRATA_UNROLL
       for (int u = 0; u < BATCH; ++u)
       {
-        batch[u] = base + u < last ? d_records[base + u] : RecordT{-1, none};
+        // Read at a valid index either way (record 0 where past the run): no branch keeps the loads together.
+        const RecordT r = d_records[base + u < last ? base + u : 0];
+        batch[u]        = base + u < last ? r : RecordT{-1, none};
       }
     };
 

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <strata/agent/agent_segmented_walk.cuh>
-#include <strata/block/block_scan.cuh>
 #include <strata/config.cuh>
 #include <strata/device/dispatch/dispatch_scan.cuh>
 #include <strata/util/device.cuh>
@@ -22,8 +21,8 @@ namespace detail
 namespace segmented
 {
 // Up to this many segments (more than LOCAL_PREFIX_SEGMENTS), one block of SMALL_PREFIX_THREADS threads scans the
-// lengths into P's words: each thread reads its run of consecutive lengths, all at once, and one block scan joins
-// the runs. A single-pass scan over so few tiles costs its launches and look-backs for little work.
+// lengths into P's words (lengths_scan): a single-pass scan over so few tiles costs its launches and look-backs for
+// little work.
 constexpr int SMALL_PREFIX_SEGMENTS = 8192;
 constexpr int SMALL_PREFIX_THREADS  = 512;
 
@@ -35,43 +34,16 @@ template <typename LengthsT, typename OffsetT, typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(SMALL_PREFIX_THREADS, 1) void
 DeviceSegmentedSmallPrefixKernel(LengthsT lengths, position_t* words, OffsetT num_segments, CountT count)
 {
-  constexpr int PER_THREAD = SMALL_PREFIX_SEGMENTS / SMALL_PREFIX_THREADS;
-  using BlockScanT         = BlockScan<position_t, SMALL_PREFIX_THREADS>;
-  __shared__ typename BlockScanT::TempStorage storage;
+  using ScanT = lengths_scan<SMALL_PREFIX_THREADS, SMALL_PREFIX_SEGMENTS / SMALL_PREFIX_THREADS>;
+  __shared__ typename ScanT::TempStorage storage;
 
   // The main kernel may be launched now; it waits for this grid before reading P.
   GridLaunchDependents();
   GridDependencyWait();
-  const position_t n = static_cast<position_t>(count.resolve(num_segments));
-  const length_plus plus{};
-  const position_t first = static_cast<position_t>(threadIdx.x) * PER_THREAD;
-  position_t word[PER_THREAD];
-  position_t total = 0;
-  STRATA_UNROLL
-  for (int j = 0; j < PER_THREAD; ++j)
-  {
-    word[j] = first + j < n ? lengths[first + j] : position_t(0);
-  }
-  STRATA_UNROLL
-  for (int j = 0; j < PER_THREAD; ++j)
-  {
-    total = plus(total, word[j]);
-  }
-  position_t before;
-  BlockScanT(storage).ExclusiveScan(total, before, position_t(0), plus);
-  STRATA_UNROLL
-  for (int j = 0; j < PER_THREAD; ++j)
-  {
-    before = plus(before, word[j]);
-    if (first + j < n)
-    {
-      words[first + j + 1] = before;
-    }
-  }
-  if (threadIdx.x == 0)
-  {
-    words[0] = 0;
-  }
+  ScanT::run(storage, lengths, static_cast<position_t>(count.resolve(num_segments)),
+             [&](position_t i, position_t word) {
+               words[i] = word;
+             });
 }
 
 STRATA_KERNELS_END
