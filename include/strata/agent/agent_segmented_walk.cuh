@@ -493,9 +493,7 @@ struct records_fold
       STRATA_UNROLL
       for (int u = 0; u < BATCH; ++u)
       {
-        // Read at a valid index either way (record 0 where past the run): no branch keeps the loads together.
-        const RecordT r = d_records[base + u < last ? base + u : 0];
-        batch[u]        = base + u < last ? r : RecordT{-1, none};
+        batch[u] = base + u < last ? d_records[base + u] : RecordT{-1, none};
       }
     };
 
