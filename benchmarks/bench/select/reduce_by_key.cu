@@ -4,7 +4,9 @@
 // tuning_reduce_by_key.cuh) to compare against. TUNE_LOAD: 0 warp-striped reads transposed through shared memory, 1
 // vectorized reads; TUNE_LOAD_MODIFIER: 0 LOAD_DEFAULT (tiles read with L2 evict_last priority, put back to normal once
 // loaded: block_load_transpose.cuh), 1 LOAD_PLAIN. A point whose tile does not fit in 48 KiB of static shared memory
-// for a type reports that case as skipped.
+// for a type reports that case as skipped. TUNE_EXACT_LOOK_BACK=1 (a macro outside the space, for measuring what
+// determinism costs): the look-back treats float sums as exact and reduces its windows with a tree, as CUB's does, so
+// float aggregates may differ in their last bits run to run.
 //
 // %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:1024:32
 // %RANGE% TUNE_ITEMS_PER_THREAD ipt 4:32:1
@@ -30,6 +32,18 @@
 
 #ifndef TUNE_LOAD_MODIFIER
 #  define TUNE_LOAD_MODIFIER 0
+#endif
+
+#if defined(TUNE_EXACT_LOOK_BACK) && TUNE_EXACT_LOOK_BACK
+STRATA_NAMESPACE_BEGIN
+namespace detail
+{
+template <>
+struct scan_op_is_exact<reduce_by_key::run_value<std::uint32_t, float>, reduce_by_key::run_op<cuda::std::plus<>>>
+    : cuda::std::true_type
+{};
+} // namespace detail
+STRATA_NAMESPACE_END
 #endif
 
 namespace
