@@ -60,6 +60,17 @@ struct run_op
                                  b.runs ? b.value : static_cast<V>(op(a.value, b.value))};
   }
 };
+
+// A run that ends in a tile, as it waits in shared memory to leave: its key (or start) and its reduction side by side,
+// aligned so that one vector access moves both where their sizes allow it (two 4-byte or two 8-byte members).
+template <typename K, typename V>
+struct alignas(sizeof(K) == sizeof(V) && (sizeof(K) == 4 || sizeof(K) == 8)
+                 ? 2 * sizeof(K)
+                 : (alignof(K) > alignof(V) ? alignof(K) : alignof(V))) ended_run
+{
+  K key;
+  V value;
+};
 } // namespace reduce_by_key
 
 // A pair of a 32-bit run count and an 8-byte arithmetic value keeps its 12 bytes beside its status in one 128-bit word
@@ -137,6 +148,7 @@ class AgentReduceByKey
   // start. Runs pass through shared memory in this type and AccumT, the types the policy sized the tile for.
   using RunKeyT    = cuda::std::conditional_t<NON_TRIVIAL_RUNS, OffsetT, KeyT>;
   using CountT     = detail::non_void_value_t<NumRunsOutputIteratorT, OffsetT>;
+  using EndedRunT  = detail::reduce_by_key::ended_run<RunKeyT, AccumT>;
   using PairT      = detail::reduce_by_key::run_value<OffsetT, AccumT>;
   using PairOpT    = detail::reduce_by_key::run_op<ReductionOpT>;
   using TileStateT = ScanTileState<PairT>;
@@ -150,28 +162,33 @@ class AgentReduceByKey
     !ONES && detail::scan::prefetchable_tiles_v<PolicyT, ValuesInputIteratorT, ValueInT>;
 
 public:
-  // Shared memory: the key and value loads, one after the other, and the scan with its look-back are never live at
-  // the same time; the flags' exchange sits between them.
+  // Shared memory: a tile's key and value loads, side by side, then the runs that end in it, which leave after the
+  // scan; the flags' exchange, the scan with its look-back, and the flags of the tile's ends have places of their own.
+  // So the flags' barrier is the only one between a tile's loads and its scan, and the scan's last barrier the only
+  // one before its runs are compacted.
   struct TempStorage
   {
     union
     {
-      typename KeyLoadT::TempStorage keys;
-      typename ValueLoadT::TempStorage values;
-      typename TileScanT::TempStorage scan;
-      // The runs that end in the tile, compacted in order: their keys, then their values.
       struct
       {
-        Uninitialized<RunKeyT[TILE_ITEMS]> keys;
-        Uninitialized<AccumT[TILE_ITEMS]> values;
-      } runs;
+        typename KeyLoadT::TempStorage keys;
+        typename ValueLoadT::TempStorage values;
+      } load;
+      // The runs that end in the tile, compacted in order, each key beside its reduction.
+      Uninitialized<EndedRunT[TILE_ITEMS]> ended;
+      // encode's: the first keys of the runs that start in the tile, and the lengths of those that end there.
+      struct
+      {
+        Uninitialized<KeyT[TILE_ITEMS]> keys;
+        Uninitialized<AccumT[TILE_ITEMS]> lengths;
+      } encoded;
     };
+    typename TileScanT::TempStorage scan;
     typename FlagsT::TempStorage flags;
-    // The run count of the tile's first item, and of its last with whether a run ends there; encode: the runs started
-    // before the tile.
-    OffsetT first_runs;
-    OffsetT runs_before;
-    OffsetT last_runs;
+    // 1 unless the tile's first item is a head (its run then starts before the tile), and whether the tile's last
+    // item ends a run: written before the scan, read after it.
+    int first_offset;
     int last_is_tail;
     unsigned int tile_idx;
   };
@@ -260,8 +277,8 @@ private:
     // value.
     KeyT keys[ITEMS_PER_THREAD];
     ValueInT values[ITEMS_PER_THREAD];
-    detail::scan::load_tile<PolicyT, KeyLoadT, IS_LAST_TILE>(temp_storage_.keys, d_keys_in_, tile_offset, valid_items,
-                                                             keys);
+    detail::scan::load_tile<PolicyT, KeyLoadT, IS_LAST_TILE>(temp_storage_.load.keys, d_keys_in_, tile_offset,
+                                                             valid_items, keys);
     if constexpr (ONES)
     {
       STRATA_UNROLL
@@ -272,8 +289,7 @@ private:
     }
     else
     {
-      __syncthreads();
-      detail::scan::load_tile<PolicyT, ValueLoadT, IS_LAST_TILE>(temp_storage_.values, d_values_in_, tile_offset,
+      detail::scan::load_tile<PolicyT, ValueLoadT, IS_LAST_TILE>(temp_storage_.load.values, d_values_in_, tile_offset,
                                                                  valid_items, values);
     }
 
@@ -324,11 +340,24 @@ private:
       const int counted = NON_TRIVIAL_RUNS ? (heads[i] && !tails[i]) : heads[i];
       items[i]          = PairT{static_cast<OffsetT>(counted), static_cast<AccumT>(values[i])};
     }
-    __syncthreads();
-    // Scan in place, with the look-back for every tile but the first.
+    if (threadIdx.x == 0)
+    {
+      temp_storage_.first_offset = heads[0] ? 0 : 1;
+    }
+    if (threadIdx.x == BLOCK_THREADS - 1)
+    {
+      temp_storage_.last_is_tail = IS_LAST_TILE ? 1 : tails[ITEMS_PER_THREAD - 1];
+    }
+    // Scan in place, with the look-back for every tile but the first (the flags' barrier is behind every thread's
+    // loads, and the scan's storage is its own).
     PairT(&scanned)[ITEMS_PER_THREAD] = items;
-    TileScanT{temp_storage_.scan, PairOpT{reduction_op_}, detail::scan::no_init{}}(tile_idx, IS_LAST_TILE, items,
-                                                                                   scanned, tile_state);
+    const detail::scan::tile_prefixes<PairT> prefixes =
+      TileScanT{temp_storage_.scan, PairOpT{reduction_op_}, detail::scan::no_init{}}(tile_idx, IS_LAST_TILE, items,
+                                                                                     scanned, tile_state);
+    if constexpr (BLOCK_THREADS <= WARP_THREADS)
+    {
+      __syncwarp(); // the scan of a one-warp block has no barrier
+    }
     unsigned int claimed = 0;
     if (claim_next != nullptr && threadIdx.x == 0)
     {
@@ -337,50 +366,35 @@ private:
 
     // The runs that end in the tile are consecutive: from the run of its first item (the next one, where that item is
     // a run of one in NON_TRIVIAL_RUNS) to that of its last (less one where the last item's run goes on past the
-    // tile).
-    if (threadIdx.x == 0)
-    {
-      temp_storage_.first_runs = scanned[0].runs + OffsetT(NON_TRIVIAL_RUNS && heads[0] && tails[0] ? 1 : 0);
-      if constexpr (ENCODE)
-      {
-        temp_storage_.runs_before = scanned[0].runs - OffsetT(heads[0]);
-      }
-    }
-    if (threadIdx.x == BLOCK_THREADS - 1)
-    {
-      temp_storage_.last_runs    = scanned[ITEMS_PER_THREAD - 1].runs;
-      temp_storage_.last_is_tail = IS_LAST_TILE ? 1 : tails[ITEMS_PER_THREAD - 1];
-    }
-    __syncthreads();
-    const OffsetT first_run = temp_storage_.first_runs - OffsetT(1);
-    const int tile_runs =
-      static_cast<int>(temp_storage_.last_runs - temp_storage_.first_runs) + temp_storage_.last_is_tail;
+    // tile). Runs are counted at their heads: the tile's first item belongs to run runs_before - 1 unless it counts.
+    const OffsetT runs_before = tile_idx == 0 ? OffsetT(0) : prefixes.exclusive.runs;
+    const OffsetT first_run   = runs_before - OffsetT(temp_storage_.first_offset);
+    const int tile_runs       = static_cast<int>(prefixes.inclusive.runs - first_run) - 1 + temp_storage_.last_is_tail;
 
     // Each run's last key and its value, written where the run ends (encode: its first key where it starts): through
     // shared memory as consecutive stores where the tile holds more runs than threads, directly otherwise.
     if constexpr (ENCODE)
     {
-      write_encoded(heads, tails, keys, scanned, first_run, tile_runs);
+      write_encoded(heads, tails, keys, scanned, runs_before, prefixes.inclusive.runs, first_run, tile_runs);
     }
     else if (tile_runs > BLOCK_THREADS)
     {
-      auto& run_keys   = temp_storage_.runs.keys.Alias();
-      auto& run_values = temp_storage_.runs.values.Alias();
+      auto& ended = temp_storage_.ended.Alias();
       STRATA_UNROLL
       for (int i = 0; i < ITEMS_PER_THREAD; ++i)
       {
         if (ends_run(heads[i], tails[i]))
         {
-          const int slot   = static_cast<int>(scanned[i].runs - OffsetT(1) - first_run);
-          run_keys[slot]   = run_key(keys[i], tile_offset, i, scanned[i].value);
-          run_values[slot] = scanned[i].value;
+          ended[static_cast<int>(scanned[i].runs - OffsetT(1) - first_run)] =
+            EndedRunT{run_key(keys[i], tile_offset, i, scanned[i].value), scanned[i].value};
         }
       }
       __syncthreads();
       for (int slot = static_cast<int>(threadIdx.x); slot < tile_runs; slot += BLOCK_THREADS)
       {
-        d_unique_out_[first_run + OffsetT(slot)]     = static_cast<UniqueT>(run_keys[slot]);
-        d_aggregates_out_[first_run + OffsetT(slot)] = static_cast<AggregateT>(run_values[slot]);
+        const EndedRunT run                          = ended[slot];
+        d_unique_out_[first_run + OffsetT(slot)]     = static_cast<UniqueT>(run.key);
+        d_aggregates_out_[first_run + OffsetT(slot)] = static_cast<AggregateT>(run.value);
       }
     }
     else
@@ -414,15 +428,14 @@ private:
   STRATA_DEVICE STRATA_FORCEINLINE void write_encoded(const int (&heads)[ITEMS_PER_THREAD],
                                                       const int (&tails)[ITEMS_PER_THREAD],
                                                       const KeyT (&keys)[ITEMS_PER_THREAD],
-                                                      const PairT (&scanned)[ITEMS_PER_THREAD], OffsetT first_run,
-                                                      int tile_runs)
+                                                      const PairT (&scanned)[ITEMS_PER_THREAD], OffsetT runs_before,
+                                                      OffsetT last_runs, OffsetT first_run, int tile_runs)
   {
-    const OffsetT runs_before = temp_storage_.runs_before;
     if (tile_runs > BLOCK_THREADS)
     {
-      const int tile_heads = static_cast<int>(temp_storage_.last_runs - runs_before);
-      auto& run_keys       = temp_storage_.runs.keys.Alias();
-      auto& run_values     = temp_storage_.runs.values.Alias();
+      const int tile_heads = static_cast<int>(last_runs - runs_before);
+      auto& run_keys       = temp_storage_.encoded.keys.Alias();
+      auto& run_values     = temp_storage_.encoded.lengths.Alias();
       STRATA_UNROLL
       for (int i = 0; i < ITEMS_PER_THREAD; ++i)
       {

@@ -196,6 +196,15 @@ struct init_prefix_op
   }
 };
 
+// What a tile's scan leaves in every thread besides the scanned items: the reduction of the items before the tile
+// (none for tile 0) and of those up to its end, over the input alone (without the scan's initial value).
+template <typename AccumT>
+struct tile_prefixes
+{
+  AccumT exclusive; // unset for tile 0
+  AccumT inclusive;
+};
+
 // Scans one tile of accumulators held as ITEMS_PER_THREAD consecutive items per thread: tile 0 on its own (its
 // aggregate published as its inclusive prefix unless no tile follows), every other tile with its exclusive prefix
 // from the decoupled look-back, which BlockScan calls from its first warp. Kept apart from AgentScan's loads and
@@ -222,17 +231,20 @@ struct tile_scan
   ScanOpT op;
   InitValueT init;
 
-  STRATA_DEVICE STRATA_FORCEINLINE void operator()(unsigned int tile_idx, bool is_last,
-                                                   AccumT (&items)[ITEMS_PER_THREAD],
-                                                   AccumT (&scanned)[ITEMS_PER_THREAD], TileStateT tile_state)
+  // Returns the tile's prefixes (tile_prefixes), read from `storage` where a caller uses them: `storage` must then
+  // stay as it is until every thread has read them.
+  STRATA_DEVICE STRATA_FORCEINLINE tile_prefixes<AccumT> operator()(unsigned int tile_idx, bool is_last,
+                                                                    AccumT (&items)[ITEMS_PER_THREAD],
+                                                                    AccumT (&scanned)[ITEMS_PER_THREAD],
+                                                                    TileStateT tile_state)
   {
+    tile_prefixes<AccumT> prefixes;
     if (tile_idx == 0)
     {
-      AccumT block_aggregate;
-      scan_first_tile(items, scanned, block_aggregate);
+      scan_first_tile(items, scanned, prefixes.inclusive);
       if (threadIdx.x == 0 && !is_last)
       {
-        tile_state.SetInclusive(0, block_aggregate);
+        tile_state.SetInclusive(0, prefixes.inclusive);
       }
     }
     else
@@ -247,7 +259,15 @@ struct tile_scan
       {
         scan_with_prefix(items, scanned, prefix_op);
       }
+      // The first warp's lane 0 stored them before the scan's last barrier (a one-warp block has none).
+      if constexpr (PolicyT::BLOCK_THREADS <= WARP_THREADS)
+      {
+        __syncwarp();
+      }
+      prefixes.exclusive = prefix_op.ExclusivePrefix();
+      prefixes.inclusive = prefix_op.InclusivePrefix();
     }
+    return prefixes;
   }
 
 private:
