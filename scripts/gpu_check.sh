@@ -25,7 +25,12 @@
 #   profile  Nsight Compute over benchmark cases: STRATA_PROFILE is a ';'-separated list of EXE:FILTER (a benchmark
 #            executable and a --benchmark_filter regex), each timed for one iteration under ncu (launch, occupancy,
 #            speed-of-light, scheduler and warp-state sections, DRAM bytes). OUT_DIR/profile.txt: a table per case of every
-#            strata and CUB kernel (scripts/ncu_summary.py); OUT_DIR/profile.tar.gz: the CSV files.
+#            strata and CUB kernel (scripts/ncu_summary.py); OUT_DIR/profile.tar.gz: the CSV files. With
+#            STRATA_PROFILE_SOURCE, a ';'-separated list of EXE:FILTER:KERNEL (KERNEL: a regex on the mangled kernel
+#            name, e.g. '^_ZN6strata.*ReduceByKey' or '^_ZN3cub.*ReduceByKey'; FILTER may hold ':', KERNEL not),
+#            the first launch of each KERNEL is profiled instruction by instruction: OUT_DIR/profile_source.txt
+#            (scripts/ncu_source.py over all of them: stalls, barriers, hot instructions, side by side), the CSV
+#            files in profile.tar.gz.
 #   sass     OUT_DIR/sass.tar.gz: cuobjdump -sass and -res-usage of the benchmark executables in STRATA_SASS.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -181,10 +186,25 @@ if has_step profile; then
       "$build/benchmarks/$exe" "--benchmark_filter=$filter" --benchmark_min_time=1x > "$csv" 2>> "$out/profile.log" \
       || note profile FAIL "ncu on $exe:$filter failed; see profile.log"
   done
-  python3 "$root/scripts/ncu_summary.py" "$prof"/*.csv > "$out/profile.txt" 2>&1
+  [ ${#cases[@]} -gt 0 ] && python3 "$root/scripts/ncu_summary.py" "$prof"/[0-9]*.csv > "$out/profile.txt" 2>&1
+  IFS=';' read -r -a sources <<< "${STRATA_PROFILE_SOURCE:-}"
+  j=0
+  for entry in "${sources[@]}"; do
+    exe=${entry%%:*}
+    rest=${entry#*:}
+    filter=${rest%:*}
+    kernel=${rest##*:}
+    j=$((j + 1))
+    csv="$prof/source_$(printf '%02d' $j)_${exe}_$(echo "$filter" | tr -c 'A-Za-z0-9_.-' '_' | cut -c1-60).csv"
+    timeout "${STRATA_PROFILE_TIMEOUT:-300}" ncu --csv --page source --print-source sass \
+      --section SourceCounters --section WarpStateStats --kernel-name-base mangled --kernel-name "regex:$kernel" \
+      --launch-count 1 "$build/benchmarks/$exe" "--benchmark_filter=$filter" --benchmark_min_time=1x \
+      > "$csv" 2>> "$out/profile.log" || note profile FAIL "ncu source on $exe:$filter:$kernel failed; see profile.log"
+  done
+  [ ${#sources[@]} -gt 0 ] && python3 "$root/scripts/ncu_source.py" "$prof"/source_*.csv > "$out/profile_source.txt" 2>&1
   tar -czf "$out/profile.tar.gz" -C "$prof" .
   rm -rf "$prof"
-  note profile ok "${#cases[@]} cases ($((SECONDS - t)) s); profile.txt"
+  note profile ok "${#cases[@]} cases, ${#sources[@]} at source level ($((SECONDS - t)) s); profile.txt, profile_source.txt"
 fi
 
 if has_step sass; then
