@@ -366,7 +366,9 @@ private:
 
     // The runs that end in the tile are consecutive: from the run of its first item (the next one, where that item is
     // a run of one in NON_TRIVIAL_RUNS) to that of its last (less one where the last item's run goes on past the
-    // tile). Runs are counted at their heads: the tile's first item belongs to run runs_before - 1 unless it counts.
+    // tile). The runs before the tile are counted by its exclusive prefix, runs_before: the tile's first item is in run
+    // runs_before - 1 unless it is a head (a run of one in NON_TRIVIAL_RUNS, which counts nothing, is followed by run
+    // runs_before).
     const OffsetT runs_before = tile_idx == 0 ? OffsetT(0) : prefixes.exclusive.runs;
     const OffsetT first_run   = runs_before - OffsetT(temp_storage_.first_offset);
     const int tile_runs       = static_cast<int>(prefixes.inclusive.runs - first_run) - 1 + temp_storage_.last_is_tail;
