@@ -57,6 +57,32 @@ struct block_exchange_layout
     return INSERT_PADDING ? idx + static_cast<int>(static_cast<unsigned int>(idx) / PERIOD_ITEMS) * PAD_ITEMS : idx;
   }
 
+  // A thread's unrolled accesses take constant offsets from the position of its first one where the gaps between
+  // them do not depend on where they start (without padding, or with a power-of-two row, whose items and period
+  // divide one another); offset(first) is then computed once, not per access.
+  //
+  // A blocked row (tile items row + i, row a multiple of ITEMS_PER_THREAD, i < ITEMS_PER_THREAD): gaps fall only
+  // between rows, or at the same places in every row.
+  static constexpr bool ROW_SPLITS = !INSERT_PADDING || POW2_ROW;
+  static STRATA_HOST_DEVICE STRATA_FORCEINLINE constexpr int row_item(int row_position, int i)
+  {
+    return row_position + (INSERT_PADDING ? i + (i / PERIOD_ITEMS) * PAD_ITEMS : i);
+  }
+
+  // A striped column (tile items first + i * STRIDE, a power of two): STRIDE and the period divide one another; where
+  // the period is the larger, `first` must lie less than STRIDE past a multiple of it (a block's thread index, or a
+  // warp's first item plus a lane where the period divides a warp's items: WARP_STRIPED_SPLITS).
+  template <int STRIDE>
+  static constexpr bool STRIDE_SPLITS =
+    !INSERT_PADDING || (POW2_ROW && STRIDE > 0 && cuda::std::has_single_bit(static_cast<unsigned int>(STRIDE)));
+  template <int STRIDE>
+  static STRATA_HOST_DEVICE STRATA_FORCEINLINE constexpr int strided_item(int first_position, int i)
+  {
+    return first_position + i * STRIDE + (INSERT_PADDING ? (i * STRIDE / PERIOD_ITEMS) * PAD_ITEMS : 0);
+  }
+  static constexpr bool WARP_STRIPED_SPLITS =
+    STRIDE_SPLITS<WARP_THREADS> && (!INSERT_PADDING || (WARP_THREADS * ITEMS_PER_THREAD) % PERIOD_ITEMS == 0);
+
   // Items a buffer for `items` tile positions must hold.
   static constexpr int buffer_items(int items)
   {

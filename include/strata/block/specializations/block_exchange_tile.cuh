@@ -76,15 +76,13 @@ public:
   STRATA_DEVICE STRATA_FORCEINLINE void WarpStripedToBlocked(const T (&input)[ITEMS_PER_THREAD],
                                                              OutputT (&output)[ITEMS_PER_THREAD], AfterPut after_put)
   {
-    const int warp_offset  = shape_.warp_id * shape::WARP_ITEMS;
-    const int warp_threads = shape_.warp_threads();
     put(input, [&](int i) {
-      return warp_offset + i * warp_threads + shape_.lane;
+      return warp_striped(i);
     });
     __syncwarp(shape_.warp_mask());
     after_put();
     get(output, [&](int i) {
-      return warp_offset + shape_.lane * ITEMS_PER_THREAD + i;
+      return warp_blocked(i);
     });
   }
 
@@ -92,14 +90,12 @@ public:
   STRATA_DEVICE STRATA_FORCEINLINE void BlockedToWarpStriped(const T (&input)[ITEMS_PER_THREAD],
                                                              OutputT (&output)[ITEMS_PER_THREAD])
   {
-    const int warp_offset  = shape_.warp_id * shape::WARP_ITEMS;
-    const int warp_threads = shape_.warp_threads();
     put(input, [&](int i) {
-      return warp_offset + shape_.lane * ITEMS_PER_THREAD + i;
+      return warp_blocked(i);
     });
     __syncwarp(shape_.warp_mask());
     get(output, [&](int i) {
-      return warp_offset + i * warp_threads + shape_.lane;
+      return warp_striped(i);
     });
   }
 
@@ -109,7 +105,7 @@ public:
                                                          const OffsetT (&ranks)[ITEMS_PER_THREAD])
   {
     put(input, [&](int i) {
-      return static_cast<int>(ranks[i]);
+      return layout::offset(static_cast<int>(ranks[i]));
     });
     __syncthreads();
     get(output, [&](int i) {
@@ -123,7 +119,7 @@ public:
                                                          const OffsetT (&ranks)[ITEMS_PER_THREAD])
   {
     put(input, [&](int i) {
-      return static_cast<int>(ranks[i]);
+      return layout::offset(static_cast<int>(ranks[i]));
     });
     __syncthreads();
     get(output, [&](int i) {
@@ -139,7 +135,7 @@ public:
     put_if(
       input,
       [&](int i) {
-        return static_cast<int>(ranks[i]);
+        return layout::offset(static_cast<int>(ranks[i]));
       },
       [&](int i) {
         return !is_negative(ranks[i]);
@@ -158,7 +154,7 @@ public:
     put_if(
       input,
       [&](int i) {
-        return static_cast<int>(ranks[i]);
+        return layout::offset(static_cast<int>(ranks[i]));
       },
       [&](int i) {
         return static_cast<bool>(is_valid[i]);
@@ -183,46 +179,84 @@ private:
     }
   }
 
+  // The shared-memory positions of the thread's item i in the blocked, striped, warp-blocked and warp-striped
+  // arrangements, as constant offsets from the first where the layout allows (block_exchange_layout).
   STRATA_DEVICE STRATA_FORCEINLINE int blocked(int i) const
   {
-    return shape_.linear_tid * ITEMS_PER_THREAD + i;
+    return row(shape_.linear_tid * ITEMS_PER_THREAD, i);
   }
   STRATA_DEVICE STRATA_FORCEINLINE int striped(int i) const
   {
-    return i * BLOCK_THREADS + shape_.linear_tid;
+    if constexpr (layout::template STRIDE_SPLITS<BLOCK_THREADS>)
+    {
+      return layout::template strided_item<BLOCK_THREADS>(layout::offset(shape_.linear_tid), i);
+    }
+    else
+    {
+      return layout::offset(i * BLOCK_THREADS + shape_.linear_tid);
+    }
+  }
+  STRATA_DEVICE STRATA_FORCEINLINE int warp_blocked(int i) const
+  {
+    return row(shape_.warp_id * shape::WARP_ITEMS + shape_.lane * ITEMS_PER_THREAD, i);
+  }
+  STRATA_DEVICE STRATA_FORCEINLINE int warp_striped(int i) const
+  {
+    const int first = shape_.warp_id * shape::WARP_ITEMS + shape_.lane;
+    if constexpr (!shape::PARTIAL_WARP && layout::WARP_STRIPED_SPLITS)
+    {
+      return layout::template strided_item<WARP_THREADS>(layout::offset(first), i);
+    }
+    else
+    {
+      return layout::offset(first + i * shape_.warp_threads());
+    }
+  }
+  // Item i of the blocked row that starts at tile item `row_start`.
+  STRATA_DEVICE STRATA_FORCEINLINE static int row(int row_start, int i)
+  {
+    if constexpr (layout::ROW_SPLITS)
+    {
+      return layout::row_item(layout::offset(row_start), i);
+    }
+    else
+    {
+      return layout::offset(row_start + i);
+    }
   }
 
-  // Writes item i to tile position index(i). All reads of `input` happen here, before the barrier that
+  // Writes item i to shared-memory position position(i). All reads of `input` happen here, before the barrier that
   // precedes every get(), which is what lets `input` and `output` be the same array.
-  template <typename IndexOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void put(const T (&input)[ITEMS_PER_THREAD], IndexOp index)
+  template <typename PositionOp>
+  STRATA_DEVICE STRATA_FORCEINLINE void put(const T (&input)[ITEMS_PER_THREAD], PositionOp position)
   {
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
-      storage_.buff[layout::offset(index(i))] = input[i];
+      storage_.buff[position(i)] = input[i];
     }
   }
-  template <typename IndexOp, typename PredicateOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void put_if(const T (&input)[ITEMS_PER_THREAD], IndexOp index, PredicateOp pred)
+  template <typename PositionOp, typename PredicateOp>
+  STRATA_DEVICE STRATA_FORCEINLINE void put_if(const T (&input)[ITEMS_PER_THREAD], PositionOp position,
+                                               PredicateOp pred)
   {
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
       if (pred(i))
       {
-        storage_.buff[layout::offset(index(i))] = input[i];
+        storage_.buff[position(i)] = input[i];
       }
     }
   }
-  // Reads item i from tile position index(i).
-  template <typename OutputT, typename IndexOp>
-  STRATA_DEVICE STRATA_FORCEINLINE void get(OutputT (&output)[ITEMS_PER_THREAD], IndexOp index)
+  // Reads item i from shared-memory position position(i).
+  template <typename OutputT, typename PositionOp>
+  STRATA_DEVICE STRATA_FORCEINLINE void get(OutputT (&output)[ITEMS_PER_THREAD], PositionOp position)
   {
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
-      output[i] = storage_.buff[layout::offset(index(i))];
+      output[i] = storage_.buff[position(i)];
     }
   }
 
