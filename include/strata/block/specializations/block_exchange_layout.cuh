@@ -20,7 +20,9 @@
 // Why padding and not an XOR swizzle: XOR-ing the column with the row index is conflict-free only for
 // power-of-two rows, breaks the vector accesses of the conflict-free rows, and blocks that are not a multiple of 32
 // threads break its row alignment. Padding costs at most 1/32 more shared memory for items of up to 4 bytes (1/16
-// and 1/8 for 8- and 16-byte items in short rows) and a shift and an add per access, only where it is applied.
+// and 1/8 for 8- and 16-byte items in short rows) and a shift and an add where it is applied: once per thread and
+// arrangement for power-of-two rows (their accesses then sit at constant offsets from the first), per access for
+// the others.
 #pragma once
 
 #include <strata/config.cuh>
