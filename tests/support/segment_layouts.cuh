@@ -18,7 +18,7 @@ using strata_test::device_buffer;
 // The most items one layout holds (lowered under compute-sanitizer), and the length of its long segments. A test
 // whose checks walk every item on the host (the scans) may define STRATA_SEGMENT_TEST_ITEMS lower before including.
 #ifndef STRATA_SEGMENT_TEST_ITEMS
-#define STRATA_SEGMENT_TEST_ITEMS (std::size_t(1) << 23)
+#  define STRATA_SEGMENT_TEST_ITEMS (std::size_t(1) << 23)
 #endif
 inline std::size_t budget()
 {
