@@ -99,6 +99,35 @@ constexpr bool has_flags(mode m)
   return m == mode::flagged || m == mode::flagged_if;
 }
 
+// Where a partition's tile sends item j of its compacted items (its `count` selected ones first, then its rejected
+// ones, each in order): selected item j after the `tile_prefix` items the earlier tiles selected; rejected item j
+// back from the end, after the (tile_offset - tile_prefix) items the earlier tiles rejected, to
+// num_items - 1 - (tile_offset - tile_prefix) - (j - count), which is rejected_end - j. Unsigned arithmetic (a
+// place never passes num_items, whatever the offset type's sign).
+template <typename OffsetT>
+struct partition_places
+{
+  using UnsignedT = cuda::std::make_unsigned_t<OffsetT>;
+  UnsignedT selected_begin; // tile_prefix
+  UnsignedT rejected_end;   // num_items - 1 - (tile_offset - tile_prefix) + count
+  int count;
+
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE partition_places(OffsetT num_items, OffsetT tile_offset, OffsetT tile_prefix,
+                                                         int count_in)
+      : selected_begin(static_cast<UnsignedT>(tile_prefix))
+      , rejected_end(static_cast<UnsignedT>(num_items) - UnsignedT(1)
+                     - (static_cast<UnsignedT>(tile_offset) - static_cast<UnsignedT>(tile_prefix))
+                     + static_cast<UnsignedT>(count_in))
+      , count(count_in)
+  {}
+
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE OffsetT operator()(int j) const
+  {
+    const UnsignedT uj = static_cast<UnsignedT>(j);
+    return static_cast<OffsetT>(j < count ? selected_begin + uj : rejected_end - uj);
+  }
+};
+
 // Asks L2 for the input of the tile `prefetch_distance` tiles after `tile_idx` (never the last tile), where the
 // agent's tiles are prefetchable (detail::scan::prefetchable_tiles_v).
 template <typename PolicyT, bool PREFETCHABLE, typename InputIteratorT, typename OffsetT>
@@ -338,23 +367,31 @@ private:
     }
     __syncthreads();
 
-    // Store: selected items after the earlier tiles' selected ones; rejected ones back from the end.
-    const int count    = static_cast<int>(tile_count);
-    const int to_write = PARTITION ? valid_items : count;
-    STRATA_UNROLL
-    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    // Store: selected items after the earlier tiles' selected ones; a partition's rejected ones back from the end,
+    // each item to one place picked without a branch (detail::select::partition_places).
+    const int count = static_cast<int>(tile_count);
+    if constexpr (PARTITION)
     {
-      const int j = i * BLOCK_THREADS + static_cast<int>(threadIdx.x);
-      if (j < to_write)
+      const detail::select::partition_places<OffsetT> places(num_items_, tile_offset, tile_prefix, count);
+      STRATA_UNROLL
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
       {
+        const int j = i * BLOCK_THREADS + static_cast<int>(threadIdx.x);
+        if (!IS_LAST_TILE || j < valid_items)
+        {
+          d_out_[places(j)] = compacted[j];
+        }
+      }
+    }
+    else
+    {
+      STRATA_UNROLL
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      {
+        const int j = i * BLOCK_THREADS + static_cast<int>(threadIdx.x);
         if (j < count)
         {
           d_out_[tile_prefix + OffsetT(j)] = compacted[j];
-        }
-        else if constexpr (PARTITION)
-        {
-          const OffsetT rejected_before                     = (tile_offset - tile_prefix) + OffsetT(j - count);
-          d_out_[num_items_ - OffsetT(1) - rejected_before] = compacted[j];
         }
       }
     }
