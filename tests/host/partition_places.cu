@@ -34,15 +34,16 @@ void check_random_tiles(std::uint64_t seed)
   for (int round = 0; round < 2000; ++round)
   {
     // An input of at least one tile, often close to the offset type's largest.
-    const std::uint64_t n = round % 2 == 0 ? largest - rng() % (largest / 4) : TILE + rng() % (largest - TILE);
-    const std::uint64_t tiles       = (n + TILE - 1) / TILE;
-    const std::uint64_t tile        = rng() % tiles;
+    const std::uint64_t n     = round % 2 == 0 ? largest - rng() % (largest / 4) : TILE + rng() % (largest - TILE);
+    const std::uint64_t tiles = (n + TILE - 1) / TILE;
+    const std::uint64_t tile  = rng() % tiles;
     const std::uint64_t tile_offset = tile * TILE;
     const int valid                 = static_cast<int>(n - tile_offset < TILE ? n - tile_offset : TILE);
     const std::uint64_t tile_prefix = tile_offset == 0 ? 0 : rng() % (tile_offset + 1); // selected before the tile
     const int count                 = static_cast<int>(rng() % (valid + 1));
-    const strata::detail::select::partition_places<OffsetT> places(
-      static_cast<OffsetT>(n), static_cast<OffsetT>(tile_offset), static_cast<OffsetT>(tile_prefix), count);
+    const strata::detail::select::partition_places<OffsetT> places(static_cast<OffsetT>(n),
+                                                                   static_cast<OffsetT>(tile_offset),
+                                                                   static_cast<OffsetT>(tile_prefix), count);
     for (int j = 0; j < valid; ++j)
     {
       const OffsetT expected = two_branch_place<OffsetT>(static_cast<OffsetT>(n), static_cast<OffsetT>(tile_offset),
@@ -64,8 +65,9 @@ void check_whole_input(int n, int tile_items, std::uint64_t seed)
   {
     const int valid = n - tile_offset < tile_items ? n - tile_offset : tile_items;
     const int count = static_cast<int>(rng() % (valid + 1));
-    const strata::detail::select::partition_places<OffsetT> places(
-      static_cast<OffsetT>(n), static_cast<OffsetT>(tile_offset), selected_before, count);
+    const strata::detail::select::partition_places<OffsetT> places(static_cast<OffsetT>(n),
+                                                                   static_cast<OffsetT>(tile_offset), selected_before,
+                                                                   count);
     for (int j = 0; j < valid; ++j)
     {
       const auto place = static_cast<std::int64_t>(places(j));
