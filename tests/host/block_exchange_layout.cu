@@ -1,8 +1,9 @@
 // Host tests of the shared-memory layout of BlockExchange's tiles (detail::block_exchange_layout), over every shape of
 // 1 to 32 items per thread of 1-, 2-, 4-, 8- and 16-byte items: where the layout says a thread's accesses split into
 // a position computed once and constant offsets (ROW_SPLITS, STRIDE_SPLITS, WARP_STRIPED_SPLITS), the split positions
-// are exactly offset() of the items, for every row of a tile, every thread of striped blocks of 32 to 1024 threads,
-// and every lane of every warp; and padding, where it is inserted, keeps the positions of a tile distinct.
+// (and row_offset's, split or not) are exactly offset() of the items, for every row of a tile, every thread of
+// striped blocks of 32 to 1024 threads, and every lane of every warp; and padding, where it is inserted, keeps the
+// positions of a tile distinct.
 #include <strata/block/specializations/block_exchange_layout.cuh>
 
 #include "test_util.cuh"
@@ -37,6 +38,15 @@ int check_shape()
   for (int idx = 0; idx < ROWS * ITEMS_PER_THREAD; ++idx)
   {
     REQUIRE(seen.insert(layout::offset(idx)).second);
+  }
+
+  // row_offset: offset() of a row's items, whether the row splits or not.
+  for (int row = 0; row < ROWS; ++row)
+  {
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      REQUIRE(layout::row_offset(row * ITEMS_PER_THREAD, i) == layout::offset(row * ITEMS_PER_THREAD + i));
+    }
   }
 
   if constexpr (layout::ROW_SPLITS)

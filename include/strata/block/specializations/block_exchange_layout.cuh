@@ -70,6 +70,18 @@ struct block_exchange_layout
   {
     return row_position + (INSERT_PADDING ? i + (i / PERIOD_ITEMS) * PAD_ITEMS : i);
   }
+  // offset(row_start + i), split where the row allows.
+  static STRATA_HOST_DEVICE STRATA_FORCEINLINE constexpr int row_offset(int row_start, int i)
+  {
+    if constexpr (ROW_SPLITS)
+    {
+      return row_item(offset(row_start), i);
+    }
+    else
+    {
+      return offset(row_start + i);
+    }
+  }
 
   // A striped column (tile items first + i * STRIDE, a power of two): STRIDE and the period divide one another; where
   // the period is the larger, `first` must lie less than STRIDE past a multiple of it (a block's thread index, or a

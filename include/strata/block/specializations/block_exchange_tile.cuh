@@ -183,7 +183,7 @@ private:
   // arrangements, as constant offsets from the first where the layout allows (block_exchange_layout).
   STRATA_DEVICE STRATA_FORCEINLINE int blocked(int i) const
   {
-    return row(shape_.linear_tid * ITEMS_PER_THREAD, i);
+    return layout::row_offset(shape_.linear_tid * ITEMS_PER_THREAD, i);
   }
   STRATA_DEVICE STRATA_FORCEINLINE int striped(int i) const
   {
@@ -198,7 +198,7 @@ private:
   }
   STRATA_DEVICE STRATA_FORCEINLINE int warp_blocked(int i) const
   {
-    return row(shape_.warp_id * shape::WARP_ITEMS + shape_.lane * ITEMS_PER_THREAD, i);
+    return layout::row_offset(shape_.warp_id * shape::WARP_ITEMS + shape_.lane * ITEMS_PER_THREAD, i);
   }
   STRATA_DEVICE STRATA_FORCEINLINE int warp_striped(int i) const
   {
@@ -210,18 +210,6 @@ private:
     else
     {
       return layout::offset(first + i * shape_.warp_threads());
-    }
-  }
-  // Item i of the blocked row that starts at tile item `row_start`.
-  STRATA_DEVICE STRATA_FORCEINLINE static int row(int row_start, int i)
-  {
-    if constexpr (layout::ROW_SPLITS)
-    {
-      return layout::row_item(layout::offset(row_start), i);
-    }
-    else
-    {
-      return layout::offset(row_start + i);
     }
   }
 

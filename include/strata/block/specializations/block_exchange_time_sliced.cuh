@@ -218,7 +218,7 @@ private:
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
-      storage_.buff[layout::offset(shape_.lane * ITEMS_PER_THREAD + i)] = input[i];
+      storage_.buff[layout::row_offset(shape_.lane * ITEMS_PER_THREAD, i)] = input[i];
     }
   }
   template <typename OutputT>
@@ -227,7 +227,7 @@ private:
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
-      output[i] = storage_.buff[layout::offset(shape_.lane * ITEMS_PER_THREAD + i)];
+      output[i] = storage_.buff[layout::row_offset(shape_.lane * ITEMS_PER_THREAD, i)];
     }
   }
 
