@@ -172,13 +172,15 @@ fi
 if has_step profile; then
   t=$SECONDS
   prof=$(mktemp -d)
+  # The CSV file of the n-th case of EXE:FILTER: profile_csv PREFIX N EXE FILTER.
+  profile_csv() { echo "$prof/$1$(printf '%02d' "$2")_$3_$(echo "$4" | tr -c 'A-Za-z0-9_.-' '_' | cut -c1-60).csv"; }
   IFS=';' read -r -a cases <<< "${STRATA_PROFILE:-}"
   i=0
   for entry in "${cases[@]}"; do
     exe=${entry%%:*}
     filter=${entry#*:}
     i=$((i + 1))
-    csv="$prof/$(printf '%02d' $i)_${exe}_$(echo "$filter" | tr -c 'A-Za-z0-9_.-' '_' | cut -c1-60).csv"
+    csv=$(profile_csv "" "$i" "$exe" "$filter")
     timeout "${STRATA_PROFILE_TIMEOUT:-300}" ncu --csv --page raw --print-units base \
       --kernel-name 'regex:Device(Radix|Merge)Sort|Device\w+Kernel' \
       --section LaunchStats --section Occupancy --section SpeedOfLight --section SchedulerStats --section WarpStateStats \
@@ -195,7 +197,7 @@ if has_step profile; then
     filter=${rest%:*}
     kernel=${rest##*:}
     j=$((j + 1))
-    csv="$prof/source_$(printf '%02d' $j)_${exe}_$(echo "$filter" | tr -c 'A-Za-z0-9_.-' '_' | cut -c1-60).csv"
+    csv=$(profile_csv source_ "$j" "$exe" "$filter")
     timeout "${STRATA_PROFILE_TIMEOUT:-300}" ncu --csv --page source --print-source sass \
       --section SourceCounters --section WarpStateStats --kernel-name-base mangled --kernel-name "regex:$kernel" \
       --launch-count 1 "$build/benchmarks/$exe" "--benchmark_filter=$filter" --benchmark_min_time=1x \

@@ -17,18 +17,20 @@ import argparse
 import collections
 import csv
 import io
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ncu_summary import library_of, number as parsed_number, short_kernel  # noqa: E402
 
 REASON_PREFIX = "stall_"
 OPCODE_RE = re.compile(r"^\s*(?:@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_]*(?:\.[A-Z0-9_]+)*)")
 
 
 def number(text):
-    try:
-        return float(str(text).replace(",", ""))
-    except ValueError:
-        return 0.0
+    value = parsed_number(text)
+    return value if value is not None else 0.0
 
 
 def opcode(sass):
@@ -81,10 +83,7 @@ class Kernel:
             })
 
     def short_name(self):
-        m = re.search(r"(\w+::)*?(\w+Kernel|\w+_kernel)", self.name)
-        lib = "strata" if "strata::" in self.name else ("cub" if "cub::" in self.name else "")
-        kernel = m.group(2) if m else self.name[:40]
-        return f"{lib} {kernel}".strip()
+        return f"{library_of(self.name)} {short_kernel(self.name)}"
 
     def executed(self):
         return sum(r["executed"] for r in self.rows)
