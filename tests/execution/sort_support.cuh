@@ -254,16 +254,35 @@ void require_pairs_moved_together(const std::vector<KeyT>& keys_out, const std::
   const auto out_of_order = std::is_sorted_until(keys_out.begin(), keys_out.end(), comp) - keys_out.begin();
   INFO("first key out of order at " << out_of_order << " of " << n);
   CHECK(out_of_order == static_cast<std::ptrdiff_t>(n));
+  // The first output that breaks a rule, found without an assertion and a message per item (test.execution.sort_by_key
+  // made 1.4 billion of them).
   std::vector<bool> seen(n, false);
-  for (std::size_t i = 0; i < n; ++i)
+  const char* broken = nullptr;
+  std::size_t i      = 0;
+  std::size_t p      = 0;
+  for (; i < n; ++i)
   {
-    const std::size_t p = position_of(values_out[i]);
-    INFO("output " << i << " holds the value of position " << p);
-    REQUIRE(p < n);
-    REQUIRE_FALSE(seen[p]);
+    p = position_of(values_out[i]);
+    if (p >= n)
+    {
+      broken = "a position past the input";
+    }
+    else if (seen[p])
+    {
+      broken = "a position seen before";
+    }
+    else if (id_of(keys_out[i]) != id_of(keys_in[p]))
+    {
+      broken = "a key other than that position's";
+    }
+    if (broken != nullptr)
+    {
+      break;
+    }
     seen[p] = true;
-    REQUIRE(id_of(keys_out[i]) == id_of(keys_in[p]));
   }
+  INFO("output " << i << " holds the value of position " << p << ": " << (broken != nullptr ? broken : "none"));
+  REQUIRE(broken == nullptr);
 }
 
 // The keys and values std::stable_sort gives for `keys` under comp, values carrying their positions.
