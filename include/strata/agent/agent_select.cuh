@@ -349,27 +349,34 @@ private:
       claimed = atomicAdd(claim_next, 1u);
     }
 
-    // Compact: selected items first, in order; a partition's rejected ones after them, in order.
+    // Compact: selected items first, in order; a partition's rejected ones after them, in order. `rank` counts the
+    // tile's selected items before item first + i, so first + i - rank counts its rejected ones: a partition's item
+    // goes to one place picked without a branch (the selected ones are valid items), a selection's only where taken.
     T* const compacted = temp_storage_.compacted.Alias();
+    const int count    = static_cast<int>(tile_count);
     const int first    = static_cast<int>(threadIdx.x) * ITEMS_PER_THREAD;
     int rank           = static_cast<int>(thread_rank - tile_prefix);
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
-      if ((selected >> i) & 1u)
+      const int taken = static_cast<int>((selected >> i) & 1u);
+      if constexpr (PARTITION)
+      {
+        if (!IS_LAST_TILE || first + i < valid_items)
+        {
+          compacted[taken ? rank : count + (first + i - rank)] = items[i];
+        }
+        rank += taken;
+      }
+      else if (taken)
       {
         compacted[rank++] = items[i];
-      }
-      else if (PARTITION && (!IS_LAST_TILE || first + i < valid_items))
-      {
-        compacted[static_cast<int>(tile_count) + (first + i - rank)] = items[i];
       }
     }
     __syncthreads();
 
     // Store: selected items after the earlier tiles' selected ones; a partition's rejected ones back from the end,
     // each item to one place picked without a branch (detail::select::partition_places).
-    const int count = static_cast<int>(tile_count);
     if constexpr (PARTITION)
     {
       const detail::select::partition_places<OffsetT> places(num_items_, tile_offset, tile_prefix, count);
