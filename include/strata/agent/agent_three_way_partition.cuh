@@ -187,7 +187,9 @@ private:
       claimed = atomicAdd(claim_next, 1u);
     }
 
-    // Group the tile by part, each in order: first part, second part, unselected.
+    // Group the tile by part, each in order: first part, second part, unselected. The ranks count the tile's items of
+    // each part before item thread_first + i, so each item goes to one place picked without a branch (the items of
+    // the two parts are valid items).
     T* const grouped       = temp_storage_.grouped.Alias();
     const int first_count  = static_cast<int>(tile_count.first);
     const int second_count = static_cast<int>(tile_count.second);
@@ -196,18 +198,15 @@ private:
     STRATA_UNROLL
     for (int i = 0; i < ITEMS_PER_THREAD; ++i)
     {
-      if ((first >> i) & 1u)
+      const int in_first  = static_cast<int>((first >> i) & 1u);
+      const int in_second = static_cast<int>((second >> i) & 1u);
+      if (!IS_LAST_TILE || thread_first + i < valid_items)
       {
-        grouped[first_rank++] = items[i];
+        const int unselected = first_count + second_count + (thread_first + i - first_rank - second_rank);
+        grouped[in_first ? first_rank : in_second ? first_count + second_rank : unselected] = items[i];
       }
-      else if ((second >> i) & 1u)
-      {
-        grouped[first_count + second_rank++] = items[i];
-      }
-      else if (!IS_LAST_TILE || thread_first + i < valid_items)
-      {
-        grouped[first_count + second_count + (thread_first + i - first_rank - second_rank)] = items[i];
-      }
+      first_rank += in_first;
+      second_rank += in_second;
     }
     __syncthreads();
 
