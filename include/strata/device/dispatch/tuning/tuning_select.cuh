@@ -34,14 +34,15 @@ struct policy_hub
   // Hopper: 256 threads, 96 bytes of items each (128 for 8-byte items), plain loads, a prefetch a wave ahead, and
   // registers bounded for 4 blocks per SM. Against 64 bytes each, LOAD_DEFAULT and no bound, select_if at 2^28
   // (bench/select/if.cu, H200): int32 1.40x as fast at 1% selected, 1.28x at 50%; int64 1.55x and 1.56x; at 2^20
-  // 0.97-1.06x. A partition of 8-byte items (it writes every item) takes 64 bytes each: 1.11x as fast as at 128 at
-  // 2^28 int64, 50% selected (H200). UniqueByKey (two streams in, two out) does not prefetch: at 2^28 int64 keys and
-  // values, 1.17x as fast as with the prefetch (H200).
+  // 0.97-1.06x. A partition of 8-byte items (it writes every item) takes 80 bytes each: at 2^24 and 2^28 (int64, 50%
+  // selected, H200) 1.12x and 1.10x as fast as at 64 bytes, 1.02-1.04x as at 72 or 88, 1.08-1.10x as at 96, and
+  // 1.02-1.05x as fast as 384 threads of 80 or 88 bytes with 2 blocks per SM. UniqueByKey (two streams in, two out)
+  // does not prefetch: at 2^28 int64 keys and values, 1.17x as fast as with the prefetch (H200).
   struct Policy900 : ChainedPolicy<900, Policy900, Policy600>
   {
     static constexpr int ITEMS =
       ITEM_SIZE >= 8
-        ? (WORKLOAD == workload::partition ? items_for_bytes(64, ITEM_SIZE, 8) : items_for_bytes(128, ITEM_SIZE, 16))
+        ? (WORKLOAD == workload::partition ? items_for_bytes(80, ITEM_SIZE, 10) : items_for_bytes(128, ITEM_SIZE, 16))
         : items_for_bytes(96, ITEM_SIZE, 24);
     static constexpr int PREFETCH_QUARTER_WAVES = WORKLOAD == workload::by_key ? 0 : 4;
     using SelectPolicy = AgentSelectPolicy<256, ITEMS, BLOCK_LOAD_WARP_TRANSPOSE, LOAD_PLAIN, BLOCK_SCAN_WARP_SCANS, 32,
