@@ -1,10 +1,11 @@
-// AgentSelectBulk (the tiles in shared memory, loaded a tile ahead by bulk copies) through DispatchSelect with hubs
-// that take it at any size: tiles of 64 threads x 3 items (many tiles, and last tiles of every remainder, at small
-// sizes) and of 256 x 32 (the library's 4-byte shape), for If (out of place and in place), Unique and Partition::If
-// against std::copy_if, std::unique_copy and std::stable_partition (the rejected part reversed) on the host: int32,
-// int64, uint8 and a user struct, every remainder of a few tiles, larger sizes, selection rates 0, 1, 50, 99 and 100 %,
-// runs of mean length 1, 2 and 1000. The output buffers are poisoned: nothing past the selected items (If, Unique)
-// may be written. DeviceSelect's own tests cover the library's hub, which takes this agent for large inputs.
+// AgentSelectBulk (the tiles in shared memory, loaded by bulk copies, the look-back in a warp of its own) through
+// DispatchSelect with hubs that take it at any size: blocks of 64 threads, the look-back warp and one worker with 3
+// items a lane (tiles of 96 items: many tiles, and last tiles of every remainder, at small sizes), and of 256 threads
+// with 32 and 16 items, for If (out of place and in place), Unique and Partition::If against std::copy_if,
+// std::unique_copy and std::stable_partition (the rejected part reversed) on the host: int32, int64, uint8 and a user
+// struct, every remainder of a few tiles, larger sizes, selection rates 0, 1, 50, 99 and 100 %, runs of mean length 1,
+// 2 and 1000. The output buffers are poisoned: nothing past the selected items (If, Unique) may be written. No
+// library hub takes this agent yet; DeviceSelect's own tests cover the register agent.
 #include <strata/device/device_select.cuh>
 
 #include <cuda/std/functional>

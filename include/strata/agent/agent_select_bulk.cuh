@@ -1,22 +1,29 @@
 // AgentSelectBulk: DeviceSelect's and DevicePartition's single-pass body for items in an array on sm_90, selecting by
-// a predicate (If) or by difference from the previous item (Unique), with the tiles held in shared memory and loaded
-// one tile ahead.
+// a predicate (If) or by difference from the previous item (Unique), with the tiles held in shared memory, loaded a
+// tile ahead, and the look-back in a warp of its own.
 //
-// AgentSelect holds a tile in registers, so a block has one tile in flight: it claims a tile once the one before has
-// its prefix, and the load of the next waits for the look-back of the last, whose wait for the predecessors' loads
-// the whole block sits out at a barrier. Here each block has two tile buffers: as a tile's processing starts, the
-// block claims its next tile and starts loading it with one bulk copy (cp.async.bulk, completing on the buffer's
-// mbarrier), so the load runs under the flagging, the look-back and the stores of the tile before. A claimed tile
-// publishes its count as soon as the tile before it is done, where AgentSelect's would still be loading.
+// AgentSelect holds a tile in registers, so a block has one tile in flight, and the whole block waits at a barrier
+// while its first warp looks back for the tile's prefix. Here warp 0 only looks back, and the other warps (the
+// workers) keep their tiles in two buffers in shared memory. While the look-back warp finds the prefix of a tile, the
+// workers store the tile before it (whose prefix it found meanwhile), claim their next tile and start loading it into
+// the freed buffer with one bulk copy (cp.async.bulk, completing on the buffer's mbarrier), and count it as soon as it
+// has landed. A tile is claimed only when its load can start and its count is published as soon as its items are in
+// shared memory, so the tiles after it, which look back on its count, never wait for anything but its load; the
+// workers wait for a look-back only where it takes longer than their next tile's load.
 //
-// Within a tile, warp w takes the w-th run of 32 * ITEMS_PER_THREAD consecutive items, read warp-striped from shared
+// Within a tile, worker w takes the w-th run of 32 * ITEMS_PER_THREAD consecutive items, read warp-striped from shared
 // memory (lane l reads items l, l + 32, ...: no bank conflicts). The first pass flags the items (a bit per item in
-// each lane's mask) and counts them per warp by ballots; warp 0 scans the warp counts and takes the tile's prefix
-// from the decoupled look-back over the tiles' counts (TilePrefixCallbackOp over ScanTileState<OffsetT>, as
-// AgentSelect). The second pass reads the items again and stores the selected ones at their places, which a ballot
-// makes consecutive across the warp (coalesced stores); a partition's rejected items go back from the end of the
-// output the same way. The last tile, which may not be whole, is read with plain loads. The last tile writes the
-// count.
+// each lane's mask) and counts them per warp by ballots; after a barrier of the workers, each warp sums the counts of
+// the warps before it, and one worker publishes the tile's count for the decoupled look-back over the tiles' counts
+// (ScanTileState<OffsetT>; TilePrefixCallbackOp in the look-back warp, as in AgentSelect). The second pass reads the
+// items again and stores the selected ones at their places, which a ballot makes consecutive across the warp
+// (coalesced); a partition's rejected items go back from the end of the output the same way. The last tile, which may
+// not be whole, is read with plain loads. The look-back warp writes the count after the last tile.
+//
+// The hand-offs are named barriers, a pair per buffer: the workers arrive at COUNTED + b once the tile in buffer b is
+// counted, where the look-back warp waits, and the look-back warp arrives at PREFIX + b with the tile's prefix, where
+// the workers wait before storing the tile. A buffer's barriers serve its next tile only after their phases for its
+// last tile have completed (each side passes the other's barrier of that tile first).
 //
 // In place (the output is the input): a tile writes only below its own end, once its prefix is known, and the tiles
 // before it publish their counts only after their items have landed in shared memory.
@@ -36,19 +43,20 @@
 
 STRATA_NAMESPACE_BEGIN
 
-// The knobs of AgentSelectBulk: BLOCK_THREADS threads, ITEMS_PER_THREAD items each (a tile of BLOCK_THREADS *
-// ITEMS_PER_THREAD items, held twice in shared memory); the look-back and prefetch knobs as in AgentSelectPolicy;
+// The knobs of AgentSelectBulk: BLOCK_THREADS threads, the look-back warp and the workers, ITEMS_PER_THREAD items for
+// each worker thread (a tile of (BLOCK_THREADS - 32) * ITEMS_PER_THREAD items, two tiles held in shared memory); the
+// look-back and prefetch knobs as in AgentSelectPolicy;
 // MIN_TILES_PER_SM: the tiles per SM an input must make to take this agent (fewer, larger tiles than AgentSelect's
 // would leave SMs idle on small inputs).
 template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, int LOOK_BACK_DELAY_NS_ = 32, int LOOK_BACK_MAX_DELAY_NS_ = 256,
           int PREFETCH_QUARTER_WAVES_ = 4, int MIN_BLOCKS_PER_SM_ = 1, int MIN_TILES_PER_SM_ = 2>
 struct AgentSelectBulkPolicy
 {
-  static_assert(BLOCK_THREADS_ % 32 == 0, "whole warps");
+  static_assert(BLOCK_THREADS_ % 32 == 0 && BLOCK_THREADS_ >= 64, "whole warps: the look-back warp and a worker");
   static_assert(ITEMS_PER_THREAD_ >= 1 && ITEMS_PER_THREAD_ <= 32, "a lane's selection flags fit one 32-bit mask");
   static constexpr int BLOCK_THREADS          = BLOCK_THREADS_;
   static constexpr int ITEMS_PER_THREAD       = ITEMS_PER_THREAD_;
-  static constexpr int TILE_ITEMS             = BLOCK_THREADS * ITEMS_PER_THREAD;
+  static constexpr int TILE_ITEMS             = (BLOCK_THREADS - 32) * ITEMS_PER_THREAD;
   static constexpr int LOOK_BACK_DELAY_NS     = LOOK_BACK_DELAY_NS_;
   static constexpr int LOOK_BACK_MAX_DELAY_NS = LOOK_BACK_MAX_DELAY_NS_;
   static constexpr int PREFETCH_QUARTER_WAVES = PREFETCH_QUARTER_WAVES_;
@@ -66,7 +74,8 @@ class AgentSelectBulk
   static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
   static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
   static constexpr int TILE_ITEMS       = PolicyT::TILE_ITEMS;
-  static constexpr int WARPS            = BLOCK_THREADS / 32;
+  static constexpr int WORKER_THREADS   = BLOCK_THREADS - 32;
+  static constexpr int WORKER_WARPS     = WORKER_THREADS / 32;
   static constexpr int WARP_ITEMS       = 32 * ITEMS_PER_THREAD;
   static constexpr int TILE_BYTES       = TILE_ITEMS * static_cast<int>(sizeof(T));
   static_assert(TILE_BYTES % 16 == 0, "bulk copies move multiples of 16 bytes");
@@ -75,19 +84,29 @@ class AgentSelectBulk
   using PrefixOpT =
     TilePrefixCallbackOp<OffsetT, cuda::std::plus<>, TileStateT,
                          detail::scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
+  using CountT = detail::non_void_value_t<NumSelectedIteratorT, OffsetT>;
 
-  // The thread that claims tiles and starts their loads: lane 0 of the last warp (warp 0 does the look-back).
-  static constexpr int LOADER = BLOCK_THREADS - 32;
+  // The named barriers: the workers among themselves, and per buffer the tile counted (workers to the look-back warp)
+  // and its prefix found (the look-back warp to the workers).
+  static constexpr unsigned int WORKERS_BARRIER = 1;
+  static constexpr unsigned int COUNTED_BARRIER = 2; // + buffer
+  static constexpr unsigned int PREFIX_BARRIER  = 4; // + buffer
+
+  // The thread that claims tiles and starts their loads: lane 0 of the last warp. The thread that publishes the tiles'
+  // counts: lane 0 of the first worker.
+  static constexpr int LOADER    = BLOCK_THREADS - 32;
+  static constexpr int PUBLISHER = 32;
 
 public:
   struct TempStorage
   {
     alignas(128) T tile[2][TILE_ITEMS];
-    typename PrefixOpT::TempStorage prefix;
-    cuda::std::uint64_t landed[2]; // mbarriers of the buffers' loads
-    unsigned int tile_idx[2];      // the tile in each buffer (num_tiles: none)
-    OffsetT warp_rank[WARPS];      // the warps' counts, then the selected items before each warp in the tile
-    OffsetT tile_count;            // tile 0's count
+    typename PrefixOpT::TempStorage prefix_op;
+    cuda::std::uint64_t landed[2];    // mbarriers of the buffers' loads
+    unsigned int tile_idx[2];         // the tile in each buffer (num_tiles: none, the workers are done)
+    OffsetT warp_count[WORKER_WARPS]; // the workers' counts of the tile being counted
+    OffsetT tile_count[2];            // the count of each buffer's tile (to the look-back warp)
+    OffsetT tile_prefix[2];           // the prefix of each buffer's tile (to the workers)
   };
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentSelectBulk(TempStorage& temp_storage, const T* d_in, OutputIteratorT d_out,
@@ -112,9 +131,67 @@ public:
 
 private:
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+  // A tile the workers have counted: what its second pass needs besides its prefix.
+  struct counted_tile
+  {
+    OffsetT tile_offset;
+    int valid_items;    // TILE_ITEMS, but in the last tile
+    unsigned int flags; // the lane's selected items: bit k for item k * 32 + lane of the warp's run
+    OffsetT warp_rank;  // the tile's selected items before the warp's run
+  };
+
+  STRATA_DEVICE STRATA_FORCEINLINE void consume_range(unsigned int num_tiles, TileStateT tile_state,
+                                                      unsigned int* tile_counter, unsigned int prefetch_distance)
+  {
+    if (threadIdx.x == 0)
+    {
+      MbarrierInit(&temp_storage_.landed[0]);
+      MbarrierInit(&temp_storage_.landed[1]);
+    }
+    __syncthreads();
+    if (threadIdx.x < 32)
+    {
+      look_back(num_tiles, tile_state);
+    }
+    else
+    {
+      work(num_tiles, tile_state, tile_counter, prefetch_distance);
+    }
+  }
+
+  // The look-back warp: the prefix of each tile the workers count, in the order they count them, until they hand
+  // over a buffer without a tile.
+  STRATA_DEVICE STRATA_FORCEINLINE void look_back(unsigned int num_tiles, TileStateT tile_state)
+  {
+    for (int buffer = 0;; buffer ^= 1)
+    {
+      NamedBarrierSync(COUNTED_BARRIER + buffer, BLOCK_THREADS);
+      const unsigned int tile_idx = temp_storage_.tile_idx[buffer];
+      if (tile_idx >= num_tiles)
+      {
+        return;
+      }
+      const OffsetT count = temp_storage_.tile_count[buffer];
+      OffsetT prefix      = 0;
+      if (tile_idx != 0)
+      {
+        PrefixOpT prefix_op(tile_state, temp_storage_.prefix_op, cuda::std::plus<>{}, tile_idx);
+        prefix = prefix_op(count);
+      }
+      if (LaneId() == 0)
+      {
+        temp_storage_.tile_prefix[buffer] = prefix;
+        if (tile_idx + 1 == num_tiles)
+        {
+          *d_num_selected_out_ = static_cast<CountT>(prefix + count);
+        }
+      }
+      NamedBarrierArrive(PREFIX_BARRIER + buffer, BLOCK_THREADS);
+    }
+  }
+
   // The loader's claim of the block's next tile (num_tiles once the block has claimed the last tile, or the only
-  // one without `tile_counter`). Nothing reads the atomic's result before fill, so that its latency runs under the
-  // loader warp's first pass.
+  // one without `tile_counter`).
   STRATA_DEVICE STRATA_FORCEINLINE unsigned int claim(bool exhausted, unsigned int num_tiles,
                                                       unsigned int* tile_counter)
   {
@@ -149,22 +226,20 @@ private:
     }
   }
 
-  STRATA_DEVICE STRATA_FORCEINLINE void consume_range(unsigned int num_tiles, TileStateT tile_state,
-                                                      unsigned int* tile_counter, unsigned int prefetch_distance)
+  // The workers: each tile is counted as soon as it has landed, then the tile before it is stored once its prefix
+  // has come, and its buffer is refilled with the block's next tile.
+  STRATA_DEVICE STRATA_FORCEINLINE void work(unsigned int num_tiles, TileStateT tile_state, unsigned int* tile_counter,
+                                             unsigned int prefetch_distance)
   {
     bool exhausted = false;
-    if (threadIdx.x == 0)
-    {
-      MbarrierInit(&temp_storage_.landed[0]);
-      MbarrierInit(&temp_storage_.landed[1]);
-    }
-    __syncthreads();
     if (threadIdx.x == LOADER)
     {
       fill(0, claim(exhausted, num_tiles, tile_counter), exhausted, num_tiles, tile_counter, prefetch_distance);
     }
     unsigned int phases = 0; // bit b: the parity of buffer b's next load
     int buffer          = 0;
+    counted_tile before{}; // the tile in the other buffer, counted and not yet stored
+    bool has_before = false;
     while (true)
     {
       MbarrierWait(&temp_storage_.landed[buffer], (phases >> buffer) & 1u);
@@ -172,17 +247,43 @@ private:
       const unsigned int tile_idx = temp_storage_.tile_idx[buffer];
       if (tile_idx >= num_tiles)
       {
-        break;
+        // No tile: the look-back warp ends at this buffer's barrier, and the tile before is stored.
+        NamedBarrierArrive(COUNTED_BARRIER + buffer, BLOCK_THREADS);
+        if (has_before)
+        {
+          NamedBarrierSync(PREFIX_BARRIER + (buffer ^ 1), BLOCK_THREADS);
+          store(before, buffer ^ 1);
+        }
+        return;
       }
-      const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
-      if (num_items_ - tile_offset <= OffsetT(TILE_ITEMS))
+      const OffsetT tile_offset  = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
+      const counted_tile current = num_items_ - tile_offset <= OffsetT(TILE_ITEMS)
+                                   ? count<true>(buffer, tile_idx, tile_state)
+                                   : count<false>(buffer, tile_idx, tile_state);
+      if (has_before)
       {
-        consume<true>(buffer, tile_idx, num_tiles, tile_state, tile_counter, exhausted, prefetch_distance);
+        NamedBarrierSync(PREFIX_BARRIER + (buffer ^ 1), BLOCK_THREADS);
       }
-      else
+      // The next tile is claimed only once its buffer is about to be free, so that a claimed tile waits for nothing
+      // but its load before it is counted (the tiles after it look back on its count); the claim's latency runs under
+      // the stores.
+      unsigned int next_tile = num_tiles;
+      if (threadIdx.x == LOADER)
       {
-        consume<false>(buffer, tile_idx, num_tiles, tile_state, tile_counter, exhausted, prefetch_distance);
+        next_tile = claim(exhausted, num_tiles, tile_counter);
       }
+      if (has_before)
+      {
+        store(before, buffer ^ 1);
+      }
+      // Every worker is done with the other buffer (and with the warp counts).
+      NamedBarrierSync(WORKERS_BARRIER, WORKER_THREADS);
+      if (threadIdx.x == LOADER)
+      {
+        fill(buffer ^ 1, next_tile, exhausted, num_tiles, tile_counter, prefetch_distance);
+      }
+      before     = current;
+      has_before = true;
       buffer ^= 1;
     }
   }
@@ -208,39 +309,28 @@ private:
     }
   }
 
-  // Selects from tile `tile_idx`, in `buffer` (landed, unless it is the last tile), and claims and starts loading
-  // the block's next tile into the other buffer. Ends with every thread past a barrier after its last read of the
-  // buffer, of the tile index and of the look-back's storage.
+  // The first pass over tile `tile_idx` in `buffer` (landed, unless it is the last tile): the lanes' flags, the warps'
+  // places among the tile's selected items, and the tile's count, published and handed to the look-back warp.
   template <bool IS_LAST_TILE>
-  STRATA_DEVICE STRATA_FORCEINLINE void consume(int buffer, unsigned int tile_idx, unsigned int num_tiles,
-                                                TileStateT tile_state, unsigned int* tile_counter, bool& exhausted,
-                                                unsigned int prefetch_distance)
+  STRATA_DEVICE STRATA_FORCEINLINE counted_tile count(int buffer, unsigned int tile_idx, TileStateT tile_state)
   {
     const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
     const int valid_items     = IS_LAST_TILE ? static_cast<int>(num_items_ - tile_offset) : TILE_ITEMS;
     T* const tile             = temp_storage_.tile[buffer];
     const unsigned int lane   = LaneId();
-    const int warp            = static_cast<int>(threadIdx.x) / 32;
-    const int warp_begin      = warp * WARP_ITEMS;
-
-    // The next claim goes out first; its result is needed only after the first pass.
-    unsigned int next_tile = num_tiles;
-    if (threadIdx.x == LOADER)
-    {
-      next_tile = claim(exhausted, num_tiles, tile_counter);
-    }
+    const int worker          = static_cast<int>(threadIdx.x) / 32 - 1;
+    const int warp_begin      = worker * WARP_ITEMS;
 
     if constexpr (IS_LAST_TILE)
     {
       // A tile that may not be whole is read with plain loads.
-      for (int i = static_cast<int>(threadIdx.x); i < valid_items; i += BLOCK_THREADS)
+      for (int i = static_cast<int>(threadIdx.x) - 32; i < valid_items; i += WORKER_THREADS)
       {
         tile[i] = d_in_[tile_offset + OffsetT(i)];
       }
-      __syncthreads();
+      NamedBarrierSync(WORKERS_BARRIER, WORKER_THREADS);
     }
 
-    // First pass: the lane's flags, and the warp's count.
     unsigned int flags = 0;
     OffsetT warp_count = 0;
     STRATA_UNROLL
@@ -253,77 +343,55 @@ private:
     }
     if (lane == 0)
     {
-      temp_storage_.warp_rank[warp] = warp_count;
+      temp_storage_.warp_count[worker] = warp_count;
     }
-    if (threadIdx.x == LOADER)
+    NamedBarrierSync(WORKERS_BARRIER, WORKER_THREADS);
+    OffsetT warp_rank  = 0;
+    OffsetT tile_count = 0;
+    STRATA_UNROLL
+    for (int w = 0; w < WORKER_WARPS; ++w)
     {
-      fill(buffer ^ 1, next_tile, exhausted, num_tiles, tile_counter, prefetch_distance);
+      const OffsetT c = temp_storage_.warp_count[w];
+      warp_rank += w < worker ? c : OffsetT(0);
+      tile_count += c;
     }
-    __syncthreads();
-
-    // Warp 0: the selected items before each warp, the tile's count, and the tile's place among all selected items.
-    PrefixOpT prefix_op(tile_state, temp_storage_.prefix, cuda::std::plus<>{}, tile_idx);
-    if (warp == 0)
+    if (threadIdx.x == PUBLISHER)
     {
-      const OffsetT count = lane < static_cast<unsigned int>(WARPS) ? temp_storage_.warp_rank[lane] : OffsetT(0);
-      OffsetT inclusive   = count;
-      STRATA_UNROLL
-      for (int d = 1; d < WARPS; d *= 2)
-      {
-        const OffsetT other = __shfl_up_sync(0xffffffffu, inclusive, d);
-        if (lane >= static_cast<unsigned int>(d))
-        {
-          inclusive += other;
-        }
-      }
-      const OffsetT tile_count = __shfl_sync(0xffffffffu, inclusive, WARPS - 1);
-      if (lane < static_cast<unsigned int>(WARPS))
-      {
-        temp_storage_.warp_rank[lane] = inclusive - count;
-      }
+      temp_storage_.tile_count[buffer] = tile_count;
       if (tile_idx == 0)
       {
-        if (lane == 0)
+        if (!IS_LAST_TILE)
         {
-          temp_storage_.tile_count = tile_count;
-          if (!IS_LAST_TILE)
-          {
-            tile_state.SetInclusive(0, tile_count);
-          }
+          tile_state.SetInclusive(0, tile_count);
         }
       }
       else
       {
-        prefix_op(tile_count);
+        tile_state.SetPartial(tile_idx, tile_count);
       }
     }
-    __syncthreads();
-    OffsetT tile_prefix = 0;
-    OffsetT tile_count  = 0;
-    if (tile_idx == 0)
-    {
-      tile_count = temp_storage_.tile_count;
-    }
-    else
-    {
-      tile_prefix = prefix_op.ExclusivePrefix();
-      tile_count  = prefix_op.InclusivePrefix() - tile_prefix;
-    }
+    NamedBarrierArrive(COUNTED_BARRIER + buffer, BLOCK_THREADS);
+    return counted_tile{tile_offset, valid_items, flags, warp_rank};
+  }
 
-    // Second pass: the selected items to their places, consecutive across the warp; a partition's rejected ones
-    // back from the end.
-    const OffsetT warp_rank = temp_storage_.warp_rank[warp];
-    OffsetT selected_before = tile_prefix + warp_rank;
-    const int warp_valid    = valid_items < warp_begin ? 0 : valid_items - warp_begin;
-    const OffsetT rejected_0 =
-      (tile_offset - tile_prefix) + OffsetT(warp_begin < valid_items ? warp_begin : valid_items) - warp_rank;
-    OffsetT rejected_before  = rejected_0;
+  // The second pass over tile `t` in `buffer`, once the look-back warp has handed over its prefix: the selected items
+  // to their places, consecutive across the warp; a partition's rejected ones back from the end.
+  STRATA_DEVICE STRATA_FORCEINLINE void store(const counted_tile& t, int buffer)
+  {
+    const OffsetT tile_prefix = temp_storage_.tile_prefix[buffer];
+    const T* const tile       = temp_storage_.tile[buffer];
+    const unsigned int lane   = LaneId();
+    const int warp_begin      = (static_cast<int>(threadIdx.x) / 32 - 1) * WARP_ITEMS;
+    const int warp_valid      = t.valid_items < warp_begin ? 0 : t.valid_items - warp_begin;
+    OffsetT selected_before   = tile_prefix + t.warp_rank;
+    OffsetT rejected_before =
+      (t.tile_offset - tile_prefix) + OffsetT(warp_begin < t.valid_items ? warp_begin : t.valid_items) - t.warp_rank;
     const unsigned int below = LaneMaskLt();
     STRATA_UNROLL
     for (int k = 0; k < ITEMS_PER_THREAD; ++k)
     {
       const int i          = warp_begin + k * 32 + static_cast<int>(lane);
-      const bool keep      = (flags >> k) & 1u;
+      const bool keep      = (t.flags >> k) & 1u;
       const unsigned int b = __ballot_sync(0xffffffffu, keep);
       if (keep)
       {
@@ -332,7 +400,7 @@ private:
       selected_before += static_cast<OffsetT>(__popc(b));
       if constexpr (PARTITION)
       {
-        const bool reject    = !keep && (!IS_LAST_TILE || k * 32 + static_cast<int>(lane) < warp_valid);
+        const bool reject    = !keep && k * 32 + static_cast<int>(lane) < warp_valid;
         const unsigned int r = __ballot_sync(0xffffffffu, reject);
         if (reject)
         {
@@ -341,12 +409,6 @@ private:
         rejected_before += static_cast<OffsetT>(__popc(r));
       }
     }
-    if (IS_LAST_TILE && threadIdx.x == 0)
-    {
-      using CountT         = detail::non_void_value_t<NumSelectedIteratorT, OffsetT>;
-      *d_num_selected_out_ = static_cast<CountT>(tile_prefix + tile_count);
-    }
-    __syncthreads();
   }
 #endif
 

@@ -306,6 +306,21 @@ STRATA_DEVICE STRATA_FORCEINLINE unsigned int WarpReduxXor(unsigned int value, u
 }
 #endif
 
+// -- named barriers -------------------------------------------------------------------------------------
+
+// Named barriers (ids 1 to 15; 0 is __syncthreads'): NamedBarrierSync waits until `threads` threads, whole warps,
+// the calling one included, have come to barrier `id`; NamedBarrierArrive counts the calling warp and goes on. What a
+// thread wrote to shared memory before either is visible to the threads that pass the barrier's phase after it: one
+// group of warps may hand data to another by arriving where the other waits.
+STRATA_DEVICE STRATA_FORCEINLINE void NamedBarrierSync(unsigned int id, unsigned int threads)
+{
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+STRATA_DEVICE STRATA_FORCEINLINE void NamedBarrierArrive(unsigned int id, unsigned int threads)
+{
+  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
 // -- warp synchronization -------------------------------------------------------------------------------
 
 STRATA_DEVICE STRATA_FORCEINLINE void WarpSync(unsigned int member_mask = 0xffffffffu)

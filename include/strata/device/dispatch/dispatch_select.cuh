@@ -32,7 +32,7 @@ template <typename PolicyT, typename = void>
 struct bulk_policy
 {
   static constexpr bool exists = false;
-  using type                   = AgentSelectBulkPolicy<32, 1>;
+  using type                   = AgentSelectBulkPolicy<64, 1>;
 };
 template <typename PolicyT>
 struct bulk_policy<PolicyT, cuda::std::void_t<typename PolicyT::BulkSelectPolicy>>
