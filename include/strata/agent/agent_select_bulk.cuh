@@ -92,6 +92,32 @@ class AgentSelectBulk
   static constexpr unsigned int COUNTED_BARRIER = 2; // + buffer
   static constexpr unsigned int PREFIX_BARRIER  = 4; // + buffer
 
+  // A buffer's barrier, its id a constant in each branch (so the kernel reserves the barriers it uses, not all 16).
+  template <unsigned int FIRST>
+  static STRATA_DEVICE STRATA_FORCEINLINE void sync(int buffer)
+  {
+    if (buffer == 0)
+    {
+      NamedBarrierSync(FIRST, BLOCK_THREADS);
+    }
+    else
+    {
+      NamedBarrierSync(FIRST + 1, BLOCK_THREADS);
+    }
+  }
+  template <unsigned int FIRST>
+  static STRATA_DEVICE STRATA_FORCEINLINE void arrive(int buffer)
+  {
+    if (buffer == 0)
+    {
+      NamedBarrierArrive(FIRST, BLOCK_THREADS);
+    }
+    else
+    {
+      NamedBarrierArrive(FIRST + 1, BLOCK_THREADS);
+    }
+  }
+
   // The thread that claims tiles and starts their loads: lane 0 of the last warp. The thread that publishes the tiles'
   // counts: lane 0 of the first worker.
   static constexpr int LOADER    = BLOCK_THREADS - 32;
@@ -165,7 +191,7 @@ private:
   {
     for (int buffer = 0;; buffer ^= 1)
     {
-      NamedBarrierSync(COUNTED_BARRIER + buffer, BLOCK_THREADS);
+      sync<COUNTED_BARRIER>(buffer);
       const unsigned int tile_idx = temp_storage_.tile_idx[buffer];
       if (tile_idx >= num_tiles)
       {
@@ -186,7 +212,7 @@ private:
           *d_num_selected_out_ = static_cast<CountT>(prefix + count);
         }
       }
-      NamedBarrierArrive(PREFIX_BARRIER + buffer, BLOCK_THREADS);
+      arrive<PREFIX_BARRIER>(buffer);
     }
   }
 
@@ -248,10 +274,10 @@ private:
       if (tile_idx >= num_tiles)
       {
         // No tile: the look-back warp ends at this buffer's barrier, and the tile before is stored.
-        NamedBarrierArrive(COUNTED_BARRIER + buffer, BLOCK_THREADS);
+        arrive<COUNTED_BARRIER>(buffer);
         if (has_before)
         {
-          NamedBarrierSync(PREFIX_BARRIER + (buffer ^ 1), BLOCK_THREADS);
+          sync<PREFIX_BARRIER>(buffer ^ 1);
           store(before, buffer ^ 1);
         }
         return;
@@ -262,7 +288,7 @@ private:
                                    : count<false>(buffer, tile_idx, tile_state);
       if (has_before)
       {
-        NamedBarrierSync(PREFIX_BARRIER + (buffer ^ 1), BLOCK_THREADS);
+        sync<PREFIX_BARRIER>(buffer ^ 1);
       }
       // The next tile is claimed only once its buffer is about to be free, so that a claimed tile waits for nothing
       // but its load before it is counted (the tiles after it look back on its count); the claim's latency runs under
@@ -370,7 +396,7 @@ private:
         tile_state.SetPartial(tile_idx, tile_count);
       }
     }
-    NamedBarrierArrive(COUNTED_BARRIER + buffer, BLOCK_THREADS);
+    arrive<COUNTED_BARRIER>(buffer);
     return counted_tile{tile_offset, valid_items, flags, warp_rank};
   }
 
