@@ -3,8 +3,8 @@
 // point with -DTUNE_BASE=0 and the TUNE_* values, and once with TUNE_BASE=1 (the tuned defaults of
 // tuning_reduce_by_key.cuh) to compare against. TUNE_LOAD: 0 warp-striped reads transposed through shared memory, 1
 // vectorized reads; TUNE_LOAD_MODIFIER: 0 LOAD_DEFAULT (tiles read with L2 evict_last priority, put back to normal once
-// loaded: block_load_transpose.cuh), 1 LOAD_PLAIN. A point whose tile does not fit in 48 KiB of static shared memory
-// for a type reports that case as skipped. TUNE_EXACT_LOOK_BACK=1 (a macro outside the space, for measuring what
+// loaded: block_load_transpose.cuh), 1 LOAD_PLAIN. A point whose tile does not fit in the 227 KiB of shared memory a
+// block may have reports that case as skipped. TUNE_EXACT_LOOK_BACK=1 (a macro outside the space, for measuring what
 // determinism costs): the look-back treats float sums as exact and reduces its windows with a tree, as CUB's does, so
 // float aggregates may differ in their last bits run to run.
 //
@@ -74,14 +74,14 @@ using dispatch_t =
   strata::DispatchReduceByKey<const KeyT*, KeyT*, const ValueT*, ValueT*, std::uint32_t*, cuda::std::equal_to<>,
                               cuda::std::plus<>, std::uint32_t, ValueT, hub_t<KeyT, ValueT>>;
 
-// Whether the kernel's shared memory fits the 48 KiB a kernel may declare statically.
+// Whether the kernel's shared memory fits the 227 KiB a block may have on sm_90 (it is dynamic shared memory).
 template <typename KeyT, typename ValueT>
 constexpr bool fits_shared_memory()
 {
   using Policy = typename hub_t<KeyT, ValueT>::MaxPolicy::ScanPolicy;
   using Agent  = strata::AgentReduceByKey<Policy, const KeyT*, KeyT*, const ValueT*, ValueT*, std::uint32_t*,
                                          cuda::std::equal_to<>, cuda::std::plus<>, std::uint32_t, ValueT>;
-  return sizeof(typename Agent::TempStorage) <= 48 * 1024;
+  return sizeof(typename Agent::TempStorage) <= 227 * 1024;
 }
 
 // Whether the runs' last keys, sums (floats: within a relative 1e-4 of a double sum) and count are right.
@@ -122,7 +122,7 @@ void sum_by_key(benchmark::State& state)
 {
   if constexpr (!fits_shared_memory<KeyT, ValueT>())
   {
-    state.SkipWithError("the tile does not fit in static shared memory");
+    state.SkipWithError("the tile does not fit in shared memory");
   }
   else
   {

@@ -22,6 +22,17 @@ namespace detail
 {
 namespace reduce_by_key
 {
+// The agent's storage in its kernel's dynamic shared memory (sizeof its TempStorage): a tile may pass the 48 KiB of
+// static shared memory.
+template <typename AgentT>
+STRATA_DEVICE STRATA_FORCEINLINE typename AgentT::TempStorage& agent_shared_storage()
+{
+  extern __shared__ __align__(16) unsigned char reduce_by_key_shared_memory[];
+  static_assert(alignof(typename AgentT::TempStorage) <= 16,
+                "the tile's storage fits the dynamic shared memory's alignment");
+  return *reinterpret_cast<typename AgentT::TempStorage*>(reduce_by_key_shared_memory);
+}
+
 STRATA_KERNELS_BEGIN
 
 template <typename MaxPolicyT, typename KeysInputIteratorT, typename UniqueOutputIteratorT,
@@ -39,7 +50,7 @@ DeviceReduceByKeyKernel(KeysInputIteratorT d_keys_in, UniqueOutputIteratorT d_un
   using Agent =
     AgentReduceByKey<Policy, KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT, AggregatesOutputIteratorT,
                      NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, OffsetT, AccumT, MODE>;
-  __shared__ typename Agent::TempStorage temp_storage;
+  typename Agent::TempStorage& temp_storage = agent_shared_storage<Agent>();
 
   GridDependencyWait();
   if (!single_pass::resolve_items<Policy::TILE_ITEMS>(count, num_items, num_tiles, d_num_runs_out))
@@ -94,18 +105,24 @@ struct DispatchReduceByKey
     const auto kernel = detail::reduce_by_key::DeviceReduceByKeyKernel<
       MaxPolicy, KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT, AggregatesOutputIteratorT,
       NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, OffsetT, AccumT, MODE, CountT>;
+    using Agent = AgentReduceByKey<Policy, KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT,
+                                   AggregatesOutputIteratorT, NumRunsOutputIteratorT, EqualityOpT, ReductionOpT,
+                                   OffsetT, AccumT, MODE>;
+    constexpr size_t SMEM_BYTES = sizeof(typename Agent::TempStorage);
+    STRATA_RETURN_IF_ERROR(PrepareSharedMemoryOver48KiB<SMEM_BYTES>(kernel, Policy::BLOCK_THREADS, device));
     return detail::single_pass::launch<Policy, TileStateT>(
       d_temp_storage, temp_storage_bytes, num_items, d_num_runs_out,
       detail::single_pass::DeviceSinglePassInitKernel<TileStateT, NumRunsOutputIteratorT, OffsetT>, kernel,
       [&](bool programmatic, unsigned int grid, const TileStateT& tile_state, unsigned int* counter,
           unsigned int prefetch_distance, unsigned int num_tiles) {
-        return detail::check_launch(LaunchAfterShared(programmatic, dim3(grid), dim3(Policy::BLOCK_THREADS), 0, stream,
-                                                      kernel, d_keys_in, d_unique_out, d_values_in, d_aggregates_out,
-                                                      d_num_runs_out, tile_state, counter, equality_op, reduction_op,
-                                                      num_items, count, num_tiles, prefetch_distance),
+        return detail::check_launch(LaunchAfterShared(programmatic, dim3(grid), dim3(Policy::BLOCK_THREADS), SMEM_BYTES,
+                                                      stream, kernel, d_keys_in, d_unique_out, d_values_in,
+                                                      d_aggregates_out, d_num_runs_out, tile_state, counter,
+                                                      equality_op, reduction_op, num_items, count, num_tiles,
+                                                      prefetch_distance),
                                     stream);
       },
-      stream, device, ptx_version);
+      stream, device, ptx_version, SMEM_BYTES);
   }
 
   // Picks the policy for the current device's PTX version and runs (or sizes) the reduction.
