@@ -92,29 +92,30 @@ class AgentSelectBulk
   static constexpr unsigned int COUNTED_BARRIER = 2; // + buffer
   static constexpr unsigned int PREFIX_BARRIER  = 4; // + buffer
 
-  // A buffer's barrier, its id a constant in each branch (so the kernel reserves the barriers it uses, not all 16).
-  template <unsigned int FIRST>
-  static STRATA_DEVICE STRATA_FORCEINLINE void sync(int buffer)
+  // Waits (WAIT) or arrives at barrier FIRST + buffer, its id a constant in each branch (so that the kernel reserves
+  // the barriers it uses, not all 16).
+  template <bool WAIT>
+  static STRATA_DEVICE STRATA_FORCEINLINE void named_barrier(unsigned int id)
   {
-    if (buffer == 0)
+    if constexpr (WAIT)
     {
-      NamedBarrierSync(FIRST, BLOCK_THREADS);
+      NamedBarrierSync(id, BLOCK_THREADS);
     }
     else
     {
-      NamedBarrierSync(FIRST + 1, BLOCK_THREADS);
+      NamedBarrierArrive(id, BLOCK_THREADS);
     }
   }
-  template <unsigned int FIRST>
-  static STRATA_DEVICE STRATA_FORCEINLINE void arrive(int buffer)
+  template <unsigned int FIRST, bool WAIT>
+  static STRATA_DEVICE STRATA_FORCEINLINE void buffer_barrier(int buffer)
   {
     if (buffer == 0)
     {
-      NamedBarrierArrive(FIRST, BLOCK_THREADS);
+      named_barrier<WAIT>(FIRST);
     }
     else
     {
-      NamedBarrierArrive(FIRST + 1, BLOCK_THREADS);
+      named_barrier<WAIT>(FIRST + 1);
     }
   }
 
@@ -191,7 +192,7 @@ private:
   {
     for (int buffer = 0;; buffer ^= 1)
     {
-      sync<COUNTED_BARRIER>(buffer);
+      buffer_barrier<COUNTED_BARRIER, true>(buffer);
       const unsigned int tile_idx = temp_storage_.tile_idx[buffer];
       if (tile_idx >= num_tiles)
       {
@@ -212,7 +213,7 @@ private:
           *d_num_selected_out_ = static_cast<CountT>(prefix + count);
         }
       }
-      arrive<PREFIX_BARRIER>(buffer);
+      buffer_barrier<PREFIX_BARRIER, false>(buffer);
     }
   }
 
@@ -274,10 +275,10 @@ private:
       if (tile_idx >= num_tiles)
       {
         // No tile: the look-back warp ends at this buffer's barrier, and the tile before is stored.
-        arrive<COUNTED_BARRIER>(buffer);
+        buffer_barrier<COUNTED_BARRIER, false>(buffer);
         if (has_before)
         {
-          sync<PREFIX_BARRIER>(buffer ^ 1);
+          buffer_barrier<PREFIX_BARRIER, true>(buffer ^ 1);
           store(before, buffer ^ 1);
         }
         return;
@@ -288,7 +289,7 @@ private:
                                    : count<false>(buffer, tile_idx, tile_state);
       if (has_before)
       {
-        sync<PREFIX_BARRIER>(buffer ^ 1);
+        buffer_barrier<PREFIX_BARRIER, true>(buffer ^ 1);
       }
       // The next tile is claimed only once its buffer is about to be free, so that a claimed tile waits for nothing
       // but its load before it is counted (the tiles after it look back on its count); the claim's latency runs under
@@ -396,7 +397,7 @@ private:
         tile_state.SetPartial(tile_idx, tile_count);
       }
     }
-    arrive<COUNTED_BARRIER>(buffer);
+    buffer_barrier<COUNTED_BARRIER, false>(buffer);
     return counted_tile{tile_offset, valid_items, flags, warp_rank};
   }
 

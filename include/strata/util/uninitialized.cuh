@@ -28,4 +28,14 @@ struct Uninitialized
 struct NullType
 {};
 
+// A T at the start of the kernel's dynamic shared memory, which its launches give at least sizeof(T) bytes: the
+// storage of a kernel whose tile may pass the 48 KiB of static shared memory. T's alignment is at most 16 bytes.
+template <typename T>
+STRATA_DEVICE STRATA_FORCEINLINE T& DynamicSharedStorage()
+{
+  extern __shared__ __align__(16) unsigned char strata_dynamic_shared_memory[];
+  static_assert(alignof(T) <= 16, "the storage fits the dynamic shared memory's alignment");
+  return *reinterpret_cast<T*>(strata_dynamic_shared_memory);
+}
+
 STRATA_NAMESPACE_END

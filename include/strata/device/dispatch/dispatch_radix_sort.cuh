@@ -87,17 +87,6 @@ using single_tile_tiers_t = typename single_tile_tiers_of<PolicyT>::type;
 template <typename PolicyT, int TIER>
 using single_tile_policy_t = typename single_tile_tiers_t<PolicyT>::template tier<TIER>;
 
-// A radix sort agent's storage in its kernel's dynamic shared memory, of onesweep_shared_bytes bytes: a tile may pass
-// the 48 KiB of static shared memory.
-template <typename AgentT>
-STRATA_DEVICE STRATA_FORCEINLINE typename AgentT::TempStorage& agent_shared_storage()
-{
-  extern __shared__ __align__(16) unsigned char radix_sort_shared_memory[];
-  static_assert(alignof(typename AgentT::TempStorage) <= 16,
-                "the tile's storage fits the dynamic shared memory's alignment");
-  return *reinterpret_cast<typename AgentT::TempStorage*>(radix_sort_shared_memory);
-}
-
 STRATA_KERNELS_BEGIN
 
 template <typename MaxPolicyT, typename KeyT, typename OffsetT, typename CodecT, typename CountT>
@@ -131,7 +120,7 @@ DeviceRadixSortOnesweepKernel(sort_buffers<KeyT, ValueT> buffers, bool double_bu
   using Policy             = onesweep_policy_t<typename MaxPolicyT::ActivePolicy, SMALL>;
   constexpr int RADIX_BITS = Policy::RADIX_BITS;
   using Agent              = AgentRadixSortOnesweep<Policy, KeyT, ValueT, OffsetT, CodecT>;
-  auto& temp_storage       = agent_shared_storage<Agent>();
+  auto& temp_storage       = DynamicSharedStorage<typename Agent::TempStorage>();
   const pass_bits<RADIX_BITS> bits(range);
 
   // The next pass is not let in early (no GridLaunchDependents: it launches as this grid's blocks end). A grid that
@@ -214,7 +203,7 @@ DeviceRadixSortSingleTileKernel(const KeyT* d_keys_in, KeyT* d_keys_out, const V
       return;
     }
   }
-  Agent(agent_shared_storage<Agent>(), codec)
+  Agent(DynamicSharedStorage<typename Agent::TempStorage>(), codec)
     .SortSingleTile(d_keys_in, d_keys_out, d_values_in, d_values_out, num_items, pass_bits<Policy::RADIX_BITS>(range));
 }
 

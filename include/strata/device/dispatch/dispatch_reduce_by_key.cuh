@@ -13,6 +13,7 @@
 #include <strata/util/error.cuh>
 #include <strata/util/ptx.cuh>
 #include <strata/util/type_traits.cuh>
+#include <strata/util/uninitialized.cuh>
 
 #include <cuda/std/functional>
 #include <cuda/std/type_traits>
@@ -22,17 +23,6 @@ namespace detail
 {
 namespace reduce_by_key
 {
-// The agent's storage in its kernel's dynamic shared memory (sizeof its TempStorage): a tile may pass the 48 KiB of
-// static shared memory.
-template <typename AgentT>
-STRATA_DEVICE STRATA_FORCEINLINE typename AgentT::TempStorage& agent_shared_storage()
-{
-  extern __shared__ __align__(16) unsigned char reduce_by_key_shared_memory[];
-  static_assert(alignof(typename AgentT::TempStorage) <= 16,
-                "the tile's storage fits the dynamic shared memory's alignment");
-  return *reinterpret_cast<typename AgentT::TempStorage*>(reduce_by_key_shared_memory);
-}
-
 STRATA_KERNELS_BEGIN
 
 template <typename MaxPolicyT, typename KeysInputIteratorT, typename UniqueOutputIteratorT,
@@ -50,7 +40,7 @@ DeviceReduceByKeyKernel(KeysInputIteratorT d_keys_in, UniqueOutputIteratorT d_un
   using Agent =
     AgentReduceByKey<Policy, KeysInputIteratorT, UniqueOutputIteratorT, ValuesInputIteratorT, AggregatesOutputIteratorT,
                      NumRunsOutputIteratorT, EqualityOpT, ReductionOpT, OffsetT, AccumT, MODE>;
-  typename Agent::TempStorage& temp_storage = agent_shared_storage<Agent>();
+  auto& temp_storage = DynamicSharedStorage<typename Agent::TempStorage>();
 
   GridDependencyWait();
   if (!single_pass::resolve_items<Policy::TILE_ITEMS>(count, num_items, num_tiles, d_num_runs_out))
