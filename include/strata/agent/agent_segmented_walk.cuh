@@ -464,6 +464,17 @@ struct local_prefix<BLOCK_THREADS, scanned_prefix, LengthsT>
   }
 };
 
+// The shared memory of a block of a segmented algorithm's main kernel: its agent's and, beside it (P's words are read
+// all through the walk), that of its own scan of the lengths. The kernels take it from dynamic shared memory, so that
+// a block's own scan of more lengths may pass the 48 KiB of static shared memory.
+template <typename AgentT, typename LocalPrefixT>
+struct kernel_storage
+{
+  typename AgentT::TempStorage agent;
+  typename LocalPrefixT::TempStorage prefix;
+};
+
+
 // The records of all warps' shares, folded in order under partial_op by one block: thread t takes a run of
 // consecutive records and folds them (BATCH loads in flight at a time, the first BATCH kept in registers), a block
 // scan gives each thread the fold of the records before its run, and a second pass over the run (in batches again,

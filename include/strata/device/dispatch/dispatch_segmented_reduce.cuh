@@ -23,6 +23,7 @@
 #include <strata/util/ptx.cuh>
 #include <strata/util/temporary_storage.cuh>
 #include <strata/util/type_traits.cuh>
+#include <strata/util/uninitialized.cuh>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/iterator>
@@ -50,17 +51,16 @@ DeviceSegmentedReduceKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOff
   using Agent  = AgentSegmentedReduce<Policy, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, PrefixT, AccumT,
                                      ReductionOpT, InitT, ItemsT>;
   using LocalPrefix = local_prefix<Policy::BLOCK_THREADS, PrefixT, LengthsT>;
-  __shared__ typename Agent::TempStorage temp_storage;
-  __shared__ typename LocalPrefix::TempStorage prefix_storage;
+  auto& storage     = DynamicSharedStorage<segmented::kernel_storage<Agent, LocalPrefix>>();
 
   // The records kernel may be launched now (it waits for this grid); this grid, launched the same way, waits for the
   // grid before it (the lengths' scan, or the caller's last kernel) before it reads anything.
   GridLaunchDependents();
   GridDependencyWait();
   num_segments = count.resolve(num_segments);
-  LocalPrefix::resolve(prefix_storage, prefix, lengths, num_segments);
+  LocalPrefix::resolve(storage.prefix, prefix, lengths, num_segments);
   const auto work = segmented::plan_block(prefix, num_segments, d_begin_offsets);
-  Agent(temp_storage, d_in, d_out, d_begin_offsets, prefix, num_segments, work.contiguous, work.base, op, init)
+  Agent(storage.agent, d_in, d_out, d_begin_offsets, prefix, num_segments, work.contiguous, work.base, op, init)
     .ConsumeRange(work.first, work.last, d_records + 2 * blockIdx.x);
 }
 
@@ -134,8 +134,14 @@ struct DispatchSegmentedReduce
       detail::segmented_reduce::DeviceSegmentedReduceKernel<MaxPolicy, InputIteratorT, OutputIteratorT,
                                                             BeginOffsetIteratorT, LengthsT, PrefixT, AccumT,
                                                             ReductionOpT, InitT, ItemsT, CountT>;
+    using Agent = AgentSegmentedReduce<Policy, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT, PrefixT, AccumT,
+                                       ReductionOpT, InitT, ItemsT>;
+    using LocalPrefix           = detail::segmented::local_prefix<Policy::BLOCK_THREADS, PrefixT, LengthsT>;
+    constexpr size_t SMEM_BYTES = sizeof(detail::segmented::kernel_storage<Agent, LocalPrefix>);
+    STRATA_RETURN_IF_ERROR(PrepareSharedMemoryOver48KiB<SMEM_BYTES>(kernel, Policy::BLOCK_THREADS, device));
     size_t wave = 0;
-    STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, Policy::BLOCK_THREADS, device, 0, Policy::MIN_BLOCKS_PER_SM));
+    STRATA_RETURN_IF_ERROR(
+      WaveBlocks(wave, kernel, Policy::BLOCK_THREADS, device, SMEM_BYTES, Policy::MIN_BLOCKS_PER_SM));
     const size_t blocks   = wave * static_cast<size_t>(Policy::WAVES);
     const int grid_size   = static_cast<int>(blocks < 0x3fffffu ? blocks : 0x3fffffu);
     const int num_records = 2 * grid_size; // two for each block
@@ -160,9 +166,9 @@ struct DispatchSegmentedReduce
     // the grid before it finishes, and waits for it before reading anything.
     const bool programmatic = ptx_version >= 900;
     STRATA_RETURN_IF_ERROR(detail::check_launch(
-      LaunchAfter(programmatic, dim3(static_cast<unsigned int>(grid_size)), dim3(Policy::BLOCK_THREADS), stream, kernel,
-                  d_in, d_out, d_begin_offsets, plan.lengths, prefix, static_cast<position_t>(num_segments), count,
-                  records.get(), op, init),
+      LaunchAfterShared(programmatic, dim3(static_cast<unsigned int>(grid_size)), dim3(Policy::BLOCK_THREADS),
+                        SMEM_BYTES, stream, kernel, d_in, d_out, d_begin_offsets, plan.lengths, prefix,
+                        static_cast<position_t>(num_segments), count, records.get(), op, init),
       stream));
     return detail::check_launch(LaunchAfter(programmatic, dim3(1), dim3(RECORDS_THREADS), stream,
                                             detail::segmented_reduce::DeviceSegmentedReduceRecordsKernel<

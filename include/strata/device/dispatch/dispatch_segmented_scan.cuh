@@ -21,6 +21,7 @@
 #include <strata/util/ptx.cuh>
 #include <strata/util/temporary_storage.cuh>
 #include <strata/util/type_traits.cuh>
+#include <strata/util/uninitialized.cuh>
 
 #include <cuda/std/cstddef>
 #include <cuda/std/type_traits>
@@ -47,17 +48,16 @@ DeviceSegmentedScanKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOffse
   using Agent       = AgentSegmentedScan<Policy, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT,
                                    OutBeginOffsetIteratorT, PrefixT, AccumT, ScanOpT, InitT, EXCLUSIVE>;
   using LocalPrefix = segmented::local_prefix<Policy::BLOCK_THREADS, PrefixT, LengthsT>;
-  __shared__ typename Agent::TempStorage temp_storage;
-  __shared__ typename LocalPrefix::TempStorage prefix_storage;
+  auto& storage     = DynamicSharedStorage<segmented::kernel_storage<Agent, LocalPrefix>>();
 
   // The records kernel may be launched now (it waits for this grid); this grid, launched the same way, waits for the
   // grid before it (the lengths' scan, or the caller's last kernel) before it reads anything.
   GridLaunchDependents();
   GridDependencyWait();
   num_segments = count.resolve(num_segments);
-  LocalPrefix::resolve(prefix_storage, prefix, lengths, num_segments);
+  LocalPrefix::resolve(storage.prefix, prefix, lengths, num_segments);
   const auto work = segmented::plan_block(prefix, num_segments, d_begin_offsets);
-  Agent(temp_storage, d_in, d_out, d_begin_offsets, d_out_begin_offsets, prefix, num_segments, work.contiguous,
+  Agent(storage.agent, d_in, d_out, d_begin_offsets, d_out_begin_offsets, prefix, num_segments, work.contiguous,
         work.base, op, init)
     .ConsumeRange(work.first, work.last, d_records + 2 * (Policy::BLOCK_THREADS / 32) * blockIdx.x);
 }
@@ -159,8 +159,14 @@ struct DispatchSegmentedScan
       detail::segmented_scan::DeviceSegmentedScanKernel<MaxPolicy, InputIteratorT, OutputIteratorT,
                                                         BeginOffsetIteratorT, OutBeginOffsetIteratorT, LengthsT,
                                                         PrefixT, AccumT, ScanOpT, InitT, EXCLUSIVE, CountT>;
+    using Agent                 = AgentSegmentedScan<Policy, InputIteratorT, OutputIteratorT, BeginOffsetIteratorT,
+                                     OutBeginOffsetIteratorT, PrefixT, AccumT, ScanOpT, InitT, EXCLUSIVE>;
+    using LocalPrefix           = detail::segmented::local_prefix<Policy::BLOCK_THREADS, PrefixT, LengthsT>;
+    constexpr size_t SMEM_BYTES = sizeof(detail::segmented::kernel_storage<Agent, LocalPrefix>);
+    STRATA_RETURN_IF_ERROR(PrepareSharedMemoryOver48KiB<SMEM_BYTES>(kernel, Policy::BLOCK_THREADS, device));
     size_t wave = 0;
-    STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, Policy::BLOCK_THREADS, device, 0, Policy::MIN_BLOCKS_PER_SM));
+    STRATA_RETURN_IF_ERROR(
+      WaveBlocks(wave, kernel, Policy::BLOCK_THREADS, device, SMEM_BYTES, Policy::MIN_BLOCKS_PER_SM));
     const int grid_size  = static_cast<int>(wave < 0x3fffffu ? wave : 0x3fffffu);
     const int num_shares = (Policy::BLOCK_THREADS / 32) * grid_size; // one for each warp
 
@@ -185,9 +191,9 @@ struct DispatchSegmentedScan
     // grid before it finishes, and waits for it before reading anything.
     const bool programmatic = ptx_version >= 900;
     STRATA_RETURN_IF_ERROR(detail::check_launch(
-      LaunchAfter(programmatic, dim3(static_cast<unsigned int>(grid_size)), dim3(Policy::BLOCK_THREADS), stream, kernel,
-                  d_in, d_out, d_begin_offsets, d_out_begin_offsets, plan.lengths, prefix,
-                  static_cast<position_t>(num_segments), count, records.get(), op, init),
+      LaunchAfterShared(programmatic, dim3(static_cast<unsigned int>(grid_size)), dim3(Policy::BLOCK_THREADS),
+                        SMEM_BYTES, stream, kernel, d_in, d_out, d_begin_offsets, d_out_begin_offsets, plan.lengths,
+                        prefix, static_cast<position_t>(num_segments), count, records.get(), op, init),
       stream));
     STRATA_RETURN_IF_ERROR(detail::check_launch(
       LaunchAfter(programmatic, dim3(1), dim3(RECORDS_THREADS), stream,
