@@ -474,7 +474,6 @@ struct kernel_storage
   typename LocalPrefixT::TempStorage prefix;
 };
 
-
 // The records of all warps' shares, folded in order under partial_op by one block: thread t takes a run of
 // consecutive records and folds them (BATCH loads in flight at a time, the first BATCH kept in registers), a block
 // scan gives each thread the fold of the records before its run, and a second pass over the run (in batches again,
