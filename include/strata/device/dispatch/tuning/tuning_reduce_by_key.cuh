@@ -24,15 +24,18 @@ struct policy_hub
                                        BLOCK_STORE_WARP_TRANSPOSE, BLOCK_SCAN_WARP_SCANS, 32, 256, 0>;
   };
 
-  // Hopper: 256 threads for pairs of up to 8 bytes, 128 for wider ones, about 256 bytes of keys and values each (at
-  // most 18 pairs), a prefetch a wave ahead, registers bounded for 3 blocks per SM (2 for wide pairs). Loads are
-  // LOAD_PLAIN: the kernel is bound by the instructions it issues (about 1.6 per item for int32 pairs), and
-  // LOAD_DEFAULT's favouring of the tile in L2 (block_load_transpose.cuh) adds about 60 per warp and tile.
+  // Hopper: 256 threads for pairs of up to 8 bytes, about 256 bytes of keys and values each (at most 18 pairs); 128
+  // for wider ones, about 368 bytes each (at most 23 pairs: the tile's shared memory is dynamic, past 48 KiB); a
+  // prefetch a wave ahead, registers bounded for 3 blocks per SM. Loads are LOAD_PLAIN: the kernel is bound by the
+  // instructions it issues (about 1.6 per item for int32 pairs), and LOAD_DEFAULT's favouring of the tile in L2
+  // (block_load_transpose.cuh) adds about 60 per warp and tile.
   struct Policy900 : ChainedPolicy<900, Policy900, Policy600>
   {
-    using ScanPolicy = AgentScanPolicy<PAIR_SIZE <= 8 ? 256 : 128, items_for_bytes(256, PAIR_SIZE, 18),
-                                       BLOCK_LOAD_WARP_TRANSPOSE, LOAD_PLAIN, BLOCK_STORE_WARP_TRANSPOSE,
-                                       BLOCK_SCAN_WARP_SCANS, 32, 256, 4, true, PAIR_SIZE <= 8 ? 3 : 2>;
+    using ScanPolicy =
+      AgentScanPolicy<PAIR_SIZE <= 8 ? 256 : 128,
+                      PAIR_SIZE <= 8 ? items_for_bytes(256, PAIR_SIZE, 18) : items_for_bytes(368, PAIR_SIZE, 23),
+                      BLOCK_LOAD_WARP_TRANSPOSE, LOAD_PLAIN, BLOCK_STORE_WARP_TRANSPOSE, BLOCK_SCAN_WARP_SCANS, 32, 256,
+                      4, true, 3>;
   };
 
   using MaxPolicy = Policy900;
