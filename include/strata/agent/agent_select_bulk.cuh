@@ -20,10 +20,12 @@
 // (coalesced); a partition's rejected items go back from the end of the output the same way. The last tile, which may
 // not be whole, is read with plain loads. The look-back warp writes the count after the last tile.
 //
-// The hand-offs are named barriers, a pair per buffer: the workers arrive at COUNTED + b once the tile in buffer b is
-// counted, where the look-back warp waits, and the look-back warp arrives at PREFIX + b with the tile's prefix, where
-// the workers wait before storing the tile. A buffer's barriers serve its next tile only after their phases for its
-// last tile have completed (each side passes the other's barrier of that tile first).
+// The hand-offs are mbarriers, a pair per buffer: every worker arrives on `counted[b]` once the tile in buffer b is
+// counted, where the look-back warp waits, and every lane of the look-back warp arrives on `prefixed[b]` with the
+// tile's prefix, where the workers wait before storing the tile. A buffer's mbarriers serve its next tile only after
+// their phases for its last tile have completed (each side waits on the other's phase of that tile first). The
+// workers among themselves synchronize on a named barrier. (Named barriers would serve the hand-offs too, the
+// producers arriving where the consumers wait, but compute-sanitizer's racecheck takes no ordering from bar.arrive.)
 //
 // In place (the output is the input): a tile writes only below its own end, once its prefix is known, and the tiles
 // before it publish their counts only after their items have landed in shared memory.
@@ -86,38 +88,8 @@ class AgentSelectBulk
                          detail::scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
   using CountT = detail::non_void_value_t<NumSelectedIteratorT, OffsetT>;
 
-  // The named barriers: the workers among themselves, and per buffer the tile counted (workers to the look-back warp)
-  // and its prefix found (the look-back warp to the workers).
+  // The named barrier of the workers among themselves.
   static constexpr unsigned int WORKERS_BARRIER = 1;
-  static constexpr unsigned int COUNTED_BARRIER = 2; // + buffer
-  static constexpr unsigned int PREFIX_BARRIER  = 4; // + buffer
-
-  // Waits (WAIT) or arrives at barrier FIRST + buffer, its id a constant in each branch (so that the kernel reserves
-  // the barriers it uses, not all 16).
-  template <bool WAIT>
-  static STRATA_DEVICE STRATA_FORCEINLINE void named_barrier(unsigned int id)
-  {
-    if constexpr (WAIT)
-    {
-      NamedBarrierSync(id, BLOCK_THREADS);
-    }
-    else
-    {
-      NamedBarrierArrive(id, BLOCK_THREADS);
-    }
-  }
-  template <unsigned int FIRST, bool WAIT>
-  static STRATA_DEVICE STRATA_FORCEINLINE void buffer_barrier(int buffer)
-  {
-    if (buffer == 0)
-    {
-      named_barrier<WAIT>(FIRST);
-    }
-    else
-    {
-      named_barrier<WAIT>(FIRST + 1);
-    }
-  }
 
   // The thread that claims tiles and starts their loads: lane 0 of the last warp. The thread that publishes the tiles'
   // counts: lane 0 of the first worker.
@@ -130,6 +102,8 @@ public:
     alignas(128) T tile[2][TILE_ITEMS];
     typename PrefixOpT::TempStorage prefix_op;
     cuda::std::uint64_t landed[2];    // mbarriers of the buffers' loads
+    cuda::std::uint64_t counted[2];   // mbarriers: the buffer's tile counted (the workers to the look-back warp)
+    cuda::std::uint64_t prefixed[2];  // mbarriers: the buffer's tile's prefix found (the look-back warp to the workers)
     unsigned int tile_idx[2];         // the tile in each buffer (num_tiles: none, the workers are done)
     OffsetT warp_count[WORKER_WARPS]; // the workers' counts of the tile being counted
     OffsetT tile_count[2];            // the count of each buffer's tile (to the look-back warp)
@@ -172,8 +146,12 @@ private:
   {
     if (threadIdx.x == 0)
     {
-      MbarrierInit(&temp_storage_.landed[0]);
-      MbarrierInit(&temp_storage_.landed[1]);
+      for (int b = 0; b < 2; ++b)
+      {
+        MbarrierInit(&temp_storage_.landed[b]);
+        MbarrierInit(&temp_storage_.counted[b], WORKER_THREADS);
+        MbarrierInit(&temp_storage_.prefixed[b], 32);
+      }
     }
     __syncthreads();
     if (threadIdx.x < 32)
@@ -190,9 +168,11 @@ private:
   // over a buffer without a tile.
   STRATA_DEVICE STRATA_FORCEINLINE void look_back(unsigned int num_tiles, TileStateT tile_state)
   {
+    unsigned int phases = 0; // bit b: the parity of buffer b's next count
     for (int buffer = 0;; buffer ^= 1)
     {
-      buffer_barrier<COUNTED_BARRIER, true>(buffer);
+      MbarrierWait(&temp_storage_.counted[buffer], (phases >> buffer) & 1u);
+      phases ^= 1u << buffer;
       const unsigned int tile_idx = temp_storage_.tile_idx[buffer];
       if (tile_idx >= num_tiles)
       {
@@ -213,7 +193,7 @@ private:
           *d_num_selected_out_ = static_cast<CountT>(prefix + count);
         }
       }
-      buffer_barrier<PREFIX_BARRIER, false>(buffer);
+      MbarrierArrive(&temp_storage_.prefixed[buffer]);
     }
   }
 
@@ -263,8 +243,9 @@ private:
     {
       fill(0, claim(exhausted, num_tiles, tile_counter), exhausted, num_tiles, tile_counter, prefetch_distance);
     }
-    unsigned int phases = 0; // bit b: the parity of buffer b's next load
-    int buffer          = 0;
+    unsigned int phases        = 0; // bit b: the parity of buffer b's next load
+    unsigned int prefix_phases = 0; // bit b: the parity of buffer b's next prefix
+    int buffer                 = 0;
     counted_tile before{}; // the tile in the other buffer, counted and not yet stored
     bool has_before = false;
     while (true)
@@ -274,11 +255,11 @@ private:
       const unsigned int tile_idx = temp_storage_.tile_idx[buffer];
       if (tile_idx >= num_tiles)
       {
-        // No tile: the look-back warp ends at this buffer's barrier, and the tile before is stored.
-        buffer_barrier<COUNTED_BARRIER, false>(buffer);
+        // No tile: the look-back warp ends at this buffer's hand-off, and the tile before is stored.
+        MbarrierArrive(&temp_storage_.counted[buffer]);
         if (has_before)
         {
-          buffer_barrier<PREFIX_BARRIER, true>(buffer ^ 1);
+          wait_prefix(buffer ^ 1, prefix_phases);
           store(before, buffer ^ 1);
         }
         return;
@@ -289,7 +270,7 @@ private:
                                    : count<false>(buffer, tile_idx, tile_state);
       if (has_before)
       {
-        buffer_barrier<PREFIX_BARRIER, true>(buffer ^ 1);
+        wait_prefix(buffer ^ 1, prefix_phases);
       }
       // The next tile is claimed only once its buffer is about to be free, so that a claimed tile waits for nothing
       // but its load before it is counted (the tiles after it look back on its count); the claim's latency runs under
@@ -313,6 +294,13 @@ private:
       has_before = true;
       buffer ^= 1;
     }
+  }
+
+  // Waits until the look-back warp has handed over the prefix of the tile in `buffer`.
+  STRATA_DEVICE STRATA_FORCEINLINE void wait_prefix(int buffer, unsigned int& prefix_phases)
+  {
+    MbarrierWait(&temp_storage_.prefixed[buffer], (prefix_phases >> buffer) & 1u);
+    prefix_phases ^= 1u << buffer;
   }
 
   // Whether item i of the tile (at global position tile_offset + i, i < valid_items) is selected.
@@ -397,7 +385,7 @@ private:
         tile_state.SetPartial(tile_idx, tile_count);
       }
     }
-    buffer_barrier<COUNTED_BARRIER, false>(buffer);
+    MbarrierArrive(&temp_storage_.counted[buffer]);
     return counted_tile{tile_offset, valid_items, flags, warp_rank};
   }
 
