@@ -65,10 +65,12 @@ ALGORITHMS = OrderedDict([
                 "Partition::If; partition_three_way: Partition::If with two operators, a third of the items in each "
                 "part. GB/s counts the bytes read and written.")),
     ("frontend_latency", ("The frontend, end to end",
-                          "strata::reduce, inclusive_scan, transform and sort on int32 items. Host wall-clock time of one call until the host holds the result (reduce) or "
-                          "the output is ready (the others, with a cudaStreamSynchronize), warm pool and caches. "
-                          "sort: strata::sort and thrust::sort in place; raw and cub: DeviceRadixSort::SortKeys from "
-                          "the input to the output. "
+                          "strata::reduce, inclusive_scan, transform, sort and copy_if on int32 items. Host "
+                          "wall-clock time of one call until the host holds the result (reduce; copy_if: the end "
+                          "iterator) or the output is ready (the others, with a cudaStreamSynchronize), warm pool "
+                          "and caches. sort: strata::sort and thrust::sort in place; raw and cub: "
+                          "DeviceRadixSort::SortKeys from the input to the output. copy_if: x > 0, about half the "
+                          "items; raw and cub: DeviceSelect::If, the count copied to pinned memory, synchronized. "
                           "`thrust`: the same call with `thrust::cuda::par.on(s)`; `raw`: strata's two-phase device "
                           "call on a buffer allocated once (reduce: plus the copy of the sum to pinned memory and the "
                           "synchronization); `cub`: the same with CUB. At 2^10 every library is near the launch and "
