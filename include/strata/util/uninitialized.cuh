@@ -29,12 +29,13 @@ struct NullType
 {};
 
 // A T at the start of the kernel's dynamic shared memory, which its launches give at least sizeof(T) bytes: the
-// storage of a kernel whose tile may pass the 48 KiB of static shared memory. T's alignment is at most 16 bytes.
+// storage of a kernel whose tile may pass the 48 KiB of static shared memory. T's alignment is at most 128 bytes (the
+// bulk copies' tiles ask for 128).
 template <typename T>
 STRATA_DEVICE STRATA_FORCEINLINE T& DynamicSharedStorage()
 {
-  extern __shared__ __align__(16) unsigned char strata_dynamic_shared_memory[];
-  static_assert(alignof(T) <= 16, "the storage fits the dynamic shared memory's alignment");
+  extern __shared__ __align__(128) unsigned char strata_dynamic_shared_memory[];
+  static_assert(alignof(T) <= 128, "the storage fits the dynamic shared memory's alignment");
   return *reinterpret_cast<T*>(strata_dynamic_shared_memory);
 }
 

@@ -25,6 +25,7 @@
 #include <strata/util/ptx.cuh>
 #include <strata/util/temporary_storage.cuh>
 #include <strata/util/type_traits.cuh>
+#include <strata/util/uninitialized.cuh>
 
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
@@ -103,8 +104,7 @@ DeviceScanBulkKernel(const T* d_in, T* d_out, ScanTileState<AccumT> tile_state, 
   using Agent  = AgentScanBulk<Policy, T, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
   // Dynamic shared memory of sizeof(Agent::TempStorage) bytes: the tile buffers may pass the 48 KiB of static
   // shared memory.
-  extern __shared__ __align__(128) unsigned char bulk_scan_shared_memory[];
-  auto& temp_storage = *reinterpret_cast<typename Agent::TempStorage*>(bulk_scan_shared_memory);
+  auto& temp_storage = DynamicSharedStorage<typename Agent::TempStorage>();
 
   GridDependencyWait();
   if (!resolve_tiles(count, num_items, num_tiles, Policy::TILE_BYTES / static_cast<int>(sizeof(T))))

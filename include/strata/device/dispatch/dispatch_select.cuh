@@ -18,6 +18,7 @@
 #include <strata/util/ptx.cuh>
 #include <strata/util/temporary_storage.cuh>
 #include <strata/util/type_traits.cuh>
+#include <strata/util/uninitialized.cuh>
 
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
@@ -81,8 +82,7 @@ DeviceSelectBulkSweepKernel(const T* d_in, OutputIteratorT d_out, NumSelectedIte
   using Policy = typename bulk_policy<typename MaxPolicyT::ActivePolicy>::type;
   using Agent =
     AgentSelectBulk<Policy, T, OutputIteratorT, NumSelectedIteratorT, SelectOpT, EqualityOpT, OffsetT, MODE, PARTITION>;
-  extern __shared__ __align__(128) unsigned char select_bulk_shared_memory[];
-  auto& temp_storage = *reinterpret_cast<typename Agent::TempStorage*>(select_bulk_shared_memory);
+  auto& temp_storage = DynamicSharedStorage<typename Agent::TempStorage>();
 
   GridDependencyWait();
   if (!single_pass::resolve_items<Policy::TILE_ITEMS>(count, num_items, num_tiles, d_num_selected_out))
