@@ -193,6 +193,9 @@ TEST_CASE("an argument error through the frontend leaves cudaGetLastError() clea
   require_refused("strata::for_each", [&] {
     strata::for_each(stream.policy, first, last, add_one{});
   });
+  require_refused("strata::adjacent_difference", [&] {
+    strata::adjacent_difference(stream.policy, first, last, out.begin());
+  });
   stream.sync();
   CHECK(exec_test::all_poisoned(exec_test::download(out)));
   stream.require_clean();
@@ -323,6 +326,9 @@ TEST_CASE("the frontend on a stream of another device throws strata::cuda_error 
   });
   require_refused("strata::fill", [&] {
     strata::fill(policy, data.out.begin(), data.out.end(), 7);
+  });
+  require_refused("strata::adjacent_difference", [&] {
+    strata::adjacent_difference(policy, data.out.begin(), data.out.end(), data.out.begin());
   });
   CHECK(alloc.log().allocations() == 0);
   data.require_untouched();

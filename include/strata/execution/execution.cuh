@@ -1,6 +1,7 @@
 // The frontend in one include: execution policies, the memory pool's view, and the std-like algorithms.
 #pragma once
 
+#include <strata/execution/adjacent_difference.cuh>
 #include <strata/execution/memory_pool.cuh>
 #include <strata/execution/policy.cuh>
 #include <strata/execution/reduce.cuh>
