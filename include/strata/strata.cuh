@@ -17,11 +17,17 @@
 #include <strata/block/block.cuh>
 #include <strata/block/block_merge_sort.cuh>
 
+#include <strata/device/device_adjacent_difference.cuh>
 #include <strata/device/device_for.cuh>
 #include <strata/device/device_merge_sort.cuh>
 #include <strata/device/device_partition.cuh>
 #include <strata/device/device_reduce.cuh>
+#include <strata/device/device_run_length_encode.cuh>
 #include <strata/device/device_scan.cuh>
+#include <strata/device/device_segmented_radix_sort.cuh>
+#include <strata/device/device_segmented_reduce.cuh>
+#include <strata/device/device_segmented_scan.cuh>
+#include <strata/device/device_segmented_sort.cuh>
 #include <strata/device/device_select.cuh>
 #include <strata/device/device_transform.cuh>
 

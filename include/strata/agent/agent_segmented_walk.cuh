@@ -633,19 +633,19 @@ public:
   };
 
   // contiguous: the items of all segments lie back to back from d_in[base] on (P(s) items before segment s).
-  STRATA_DEVICE STRATA_FORCEINLINE AgentSegmentedWalk(TempStorage& temp_storage, InputIteratorT d_in,
-                                                      BeginOffsetIteratorT d_begin_offsets, PrefixT prefix,
-                                                      position_t num_segments, bool contiguous, position_t base)
+  STRATA_DEVICE STRATA_FORCEINLINE AgentSegmentedWalk(TempStorage& temp_storage, InputIteratorT d_items,
+                                                      BeginOffsetIteratorT d_begin_offsets, PrefixT segment_prefix,
+                                                      position_t segments, bool back_to_back, position_t first_item)
       : temp_storage_(temp_storage)
       , storage(temp_storage.warp[threadIdx.x / 32])
       , warp(static_cast<int>(threadIdx.x / 32))
       , lane(static_cast<int>(threadIdx.x % 32))
-      , d_in(d_in)
+      , d_in(d_items)
       , d_begin(d_begin_offsets)
-      , prefix(prefix)
-      , num_segments(num_segments)
-      , contiguous(contiguous)
-      , base(base)
+      , prefix(segment_prefix)
+      , num_segments(segments)
+      , contiguous(back_to_back)
+      , base(first_item)
   {}
 
   // Splits the block's merged steps [diagonal_begin, diagonal_end) evenly between its warps (every thread of the

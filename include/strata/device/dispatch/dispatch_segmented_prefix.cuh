@@ -71,13 +71,13 @@ struct segmented_prefix_plan
   // DispatchScan's temporary storage (Size()).
   size_t scan_bytes = 0;
 
-  segmented_prefix_plan(BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, OffsetT num_segments,
-                        CountT count)
+  segmented_prefix_plan(BeginOffsetIteratorT d_begin_offsets, EndOffsetIteratorT d_end_offsets, OffsetT segments,
+                        CountT segment_count)
       : lengths(d_begin_offsets, d_end_offsets)
-      , num_segments(num_segments)
-      , count(count)
-      , scanned(!FIXED && static_cast<size_t>(num_segments) > static_cast<size_t>(LOCAL_PREFIX_SEGMENTS))
-      , small(scanned && static_cast<size_t>(num_segments) <= static_cast<size_t>(SMALL_PREFIX_SEGMENTS))
+      , num_segments(segments)
+      , count(segment_count)
+      , scanned(!FIXED && static_cast<size_t>(segments) > static_cast<size_t>(LOCAL_PREFIX_SEGMENTS))
+      , small(scanned && static_cast<size_t>(segments) <= static_cast<size_t>(SMALL_PREFIX_SEGMENTS))
   {}
 
   // Sizes the scan's temporary storage.
