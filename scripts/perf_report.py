@@ -80,6 +80,10 @@ ALGORITHMS = OrderedDict([
                              "returns the sum to the host; scan and transform read 4n and write 4n bytes without "
                              "synchronizing (Thrust with `par_nosync`). `copy`: a device-to-device cudaMemcpyAsync of "
                              "the same bytes.")),
+    ("adjacent_difference", ("DeviceAdjacentDifference",
+                             "left_copy: SubtractLeftCopy; left_in_place: SubtractLeft (the tiles' edge items copied "
+                             "first); a - b wrapping. GB/s counts the bytes read and written. `copy`: "
+                             "cudaMemcpyAsync of the same bytes.")),
     ("transform", ("DeviceTransform::Transform",
                    "out[i] = 2 x in[i] (unary) or a[i] + b[i] (binary); GB/s counts the bytes read and written. "
                    "`copy`: cudaMemcpyAsync of the same bytes.")),
