@@ -32,17 +32,6 @@ const char* name_of(library lib)
   return lib == library::strata ? "strata" : lib == library::cub ? "cub" : "copy";
 }
 
-// a - b, wrapping.
-template <typename T>
-struct wrapping_minus
-{
-  __host__ __device__ T operator()(T a, T b) const
-  {
-    using W = strata_bench::wrap_t<T>;
-    return static_cast<T>(static_cast<W>(a) - static_cast<W>(b));
-  }
-};
-
 // One library's call: SubtractLeftCopy from `in` to `out`, or SubtractLeft in place on `out` (IN_PLACE).
 template <bool IN_PLACE, typename T>
 cudaError_t run(library lib, void* d_temp, std::size_t& bytes, const T* in, T* out, int n, cudaStream_t s)
@@ -50,11 +39,14 @@ cudaError_t run(library lib, void* d_temp, std::size_t& bytes, const T* in, T* o
   if (lib == library::strata)
   {
     return IN_PLACE
-           ? strata::DeviceAdjacentDifference::SubtractLeft(d_temp, bytes, out, n, wrapping_minus<T>{}, s)
-           : strata::DeviceAdjacentDifference::SubtractLeftCopy(d_temp, bytes, in, out, n, wrapping_minus<T>{}, s);
+           ? strata::DeviceAdjacentDifference::SubtractLeft(d_temp, bytes, out, n, strata_bench::wrapping_minus<T>{}, s)
+           : strata::DeviceAdjacentDifference::SubtractLeftCopy(d_temp, bytes, in, out, n,
+                                                                strata_bench::wrapping_minus<T>{}, s);
   }
-  return IN_PLACE ? cub::DeviceAdjacentDifference::SubtractLeft(d_temp, bytes, out, n, wrapping_minus<T>{}, s)
-                  : cub::DeviceAdjacentDifference::SubtractLeftCopy(d_temp, bytes, in, out, n, wrapping_minus<T>{}, s);
+  return IN_PLACE
+         ? cub::DeviceAdjacentDifference::SubtractLeft(d_temp, bytes, out, n, strata_bench::wrapping_minus<T>{}, s)
+         : cub::DeviceAdjacentDifference::SubtractLeftCopy(d_temp, bytes, in, out, n, strata_bench::wrapping_minus<T>{},
+                                                           s);
 }
 
 template <bool IN_PLACE, typename T>

@@ -1,6 +1,6 @@
-// The operators the transform benchmarks apply, the same for every library: x * 2 (unary) and a + b (binary).
-// Integers wrap as unsigned arithmetic does, so random inputs never overflow a signed type (which C++ leaves
-// undefined); floating-point values are scaled and added as they are.
+// The operators the transform benchmarks apply, the same for every library: x * 2 (unary) and a + b (binary); and
+// a - b, which the adjacent-difference benchmarks apply. Integers wrap as unsigned arithmetic does, so random inputs
+// never overflow a signed type (which C++ leaves undefined); floating-point values are used as they are.
 #pragma once
 
 #include <cuda/std/type_traits>
@@ -26,6 +26,16 @@ struct wrapping_plus
   __host__ __device__ T operator()(T a, T b) const
   {
     return static_cast<T>(static_cast<wrap_t<T>>(a) + static_cast<wrap_t<T>>(b));
+  }
+};
+
+// a - b.
+template <typename T>
+struct wrapping_minus
+{
+  __host__ __device__ T operator()(T a, T b) const
+  {
+    return static_cast<T>(static_cast<wrap_t<T>>(a) - static_cast<wrap_t<T>>(b));
   }
 };
 } // namespace strata_bench

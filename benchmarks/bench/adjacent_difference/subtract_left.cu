@@ -22,17 +22,6 @@
 
 namespace
 {
-// a - b, wrapping.
-template <typename T>
-struct wrapping_minus
-{
-  __host__ __device__ T operator()(T a, T b) const
-  {
-    using W = strata_bench::wrap_t<T>;
-    return static_cast<T>(static_cast<W>(a) - static_cast<W>(b));
-  }
-};
-
 #if !TUNE_BASE
 // A hub with a single MaxPolicy built from the TUNE_* values.
 struct bench_policy_hub
@@ -57,17 +46,17 @@ template <typename T>
 void subtract_left(benchmark::State& state)
 {
   const std::size_t n = std::size_t(1) << state.range(0);
-  using Dispatch =
-    strata::DispatchAdjacentDifference<const T*, T*, wrapping_minus<T>, std::uint32_t, false, true, hub_t<T>>;
+  using Dispatch      = strata::DispatchAdjacentDifference<const T*, T*, strata_bench::wrapping_minus<T>, std::uint32_t,
+                                                      false, true, hub_t<T>>;
   strata_bench::rotating_inputs<T> inputs(n);
   strata_bench::device_array<T> out(n);
   std::size_t bytes = 0;
-  STRATA_BENCH_CHECK(
-    Dispatch::Dispatch(nullptr, bytes, inputs.at(0), out.get(), std::uint32_t(n), wrapping_minus<T>{}, 0));
+  STRATA_BENCH_CHECK(Dispatch::Dispatch(nullptr, bytes, inputs.at(0), out.get(), std::uint32_t(n),
+                                        strata_bench::wrapping_minus<T>{}, 0));
   strata_bench::device_array<char> temp(bytes);
   strata_bench::time_loop(state, [&](cudaStream_t s) {
-    STRATA_BENCH_CHECK(
-      Dispatch::Dispatch(temp.get(), bytes, inputs.next(), out.get(), std::uint32_t(n), wrapping_minus<T>{}, s));
+    STRATA_BENCH_CHECK(Dispatch::Dispatch(temp.get(), bytes, inputs.next(), out.get(), std::uint32_t(n),
+                                          strata_bench::wrapping_minus<T>{}, s));
   });
   strata_bench::set_counters(state, n, 2 * n * sizeof(T));
 }
