@@ -84,6 +84,14 @@ ALGORITHMS = OrderedDict([
                              "left_copy: SubtractLeftCopy; left_in_place: SubtractLeft (the tiles' edge items copied "
                              "first); a - b wrapping. GB/s counts the bytes read and written. `copy`: "
                              "cudaMemcpyAsync of the same bytes.")),
+    ("find_if", ("DeviceFind::FindIf",
+                 "int32 items, the first equal to a marker at n/100 (match_1pct) or nowhere (absent). `thrust`: "
+                 "thrust::find_if (the toolkit's CUB has no DeviceFind), which returns once the host holds the index; "
+                 "strata's time includes the copy of the index to pinned memory. `read`: a kernel that only reads the "
+                 "input. GB/s counts the whole input.")),
+    ("lower_bound", ("DeviceFind::LowerBound",
+                     "2^k int32 values (in order, or shuffled) searched in 2^k sorted keys. `thrust`: the vectorized "
+                     "thrust::lower_bound. GB/s counts the values read and the positions written.")),
     ("transform", ("DeviceTransform::Transform",
                    "out[i] = 2 x in[i] (unary) or a[i] + b[i] (binary); GB/s counts the bytes read and written. "
                    "`copy`: cudaMemcpyAsync of the same bytes.")),
