@@ -196,6 +196,12 @@ TEST_CASE("an argument error through the frontend leaves cudaGetLastError() clea
   require_refused("strata::adjacent_difference", [&] {
     strata::adjacent_difference(stream.policy, first, last, out.begin());
   });
+  require_refused("strata::find_if", [&] {
+    (void) strata::find_if(stream.policy, first, last, exec_test::is_odd{});
+  });
+  require_refused("strata::lower_bound", [&] {
+    strata::lower_bound(stream.policy, data.begin(), data.end(), first, last, out.begin());
+  });
   stream.sync();
   CHECK(exec_test::all_poisoned(exec_test::download(out)));
   stream.require_clean();
@@ -329,6 +335,9 @@ TEST_CASE("the frontend on a stream of another device throws strata::cuda_error 
   });
   require_refused("strata::adjacent_difference", [&] {
     strata::adjacent_difference(policy, data.out.begin(), data.out.end(), data.out.begin());
+  });
+  require_refused("strata::find", [&] {
+    (void) strata::find(policy, data.in.begin(), data.in.end(), 7);
   });
   CHECK(alloc.log().allocations() == 0);
   data.require_untouched();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <strata/execution/adjacent_difference.cuh>
+#include <strata/execution/find.cuh>
 #include <strata/execution/memory_pool.cuh>
 #include <strata/execution/policy.cuh>
 #include <strata/execution/reduce.cuh>
