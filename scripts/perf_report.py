@@ -92,6 +92,9 @@ ALGORITHMS = OrderedDict([
     ("lower_bound", ("DeviceFind::LowerBound",
                      "2^k int32 values (in order, or shuffled) searched in 2^k sorted keys. `thrust`: the vectorized "
                      "thrust::lower_bound. GB/s counts the values read and the positions written.")),
+    ("merge", ("DeviceMerge::MergeKeys and MergePairs",
+               "Two sorted halves of random u32 keys (pairs: with u32 values) merged. GB/s counts the keys (and "
+               "values) read and written once.")),
     ("transform", ("DeviceTransform::Transform",
                    "out[i] = 2 x in[i] (unary) or a[i] + b[i] (binary); GB/s counts the bytes read and written. "
                    "`copy`: cudaMemcpyAsync of the same bytes.")),

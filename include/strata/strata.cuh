@@ -20,6 +20,7 @@
 #include <strata/device/device_adjacent_difference.cuh>
 #include <strata/device/device_find.cuh>
 #include <strata/device/device_for.cuh>
+#include <strata/device/device_merge.cuh>
 #include <strata/device/device_merge_sort.cuh>
 #include <strata/device/device_partition.cuh>
 #include <strata/device/device_reduce.cuh>
