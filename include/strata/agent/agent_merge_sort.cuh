@@ -323,46 +323,158 @@ private:
   CompareOpT compare_op_;
 };
 
-// Writes positions [diag_beg, diag_end) of the stable merge of two sorted ranges, keys1 / values1 (keys1_count
-// items) and keys2 / values2 (keys2_count), to keys_out / values_out at the same positions (which must not overlap
-// the ranges): at most one tile, found by merge path at the two diagonals, each searched by a warp of its own, and
-// merged through shared memory. Among equal keys the first range's come first. DeviceMerge's tiles; AgentMerge below
-// does the same for a pair of runs of one array, from one base iterator (which keeps the merge sort's kernels at
-// fewer registers than two ranges' iterators would).
-template <typename PolicyT, typename KeyIterator1T, typename ValueIterator1T, typename KeyIterator2T,
-          typename ValueIterator2T, typename KeyOutputIteratorT, typename ValueOutputIteratorT, typename OffsetT,
-          typename CompareOpT, typename KeyT, typename ValueT>
-class AgentMergeRanges
+namespace detail
+{
+namespace merge_sort
+{
+// The merge of one tile's share of two sorted ranges, shared by AgentMerge and AgentMergeRanges: the share gathered
+// striped from the ranges (keys1 from keys1_beg, keys2 from keys2_beg), padded with `greatest` to a full tile, merged
+// through shared memory, and stored to positions [tile_beg, tile_beg + count) of the outputs, each value moving with
+// its key.
+template <typename PolicyT, typename KeyT, typename ValueT, typename CompareOpT>
+struct tile_merge
 {
   static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
   static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
   static constexpr int TILE_ITEMS       = PolicyT::TILE_ITEMS;
   static constexpr bool KEYS_ONLY       = cuda::std::is_same<ValueT, NullType>::value;
 
+  using BlockStoreKeys = BlockStore<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
+  using values_t       = value_movers<PolicyT, ValueT>;
+  using values_tile_t  = cuda::std::conditional_t<KEYS_ONLY, NullType, ValueT[TILE_ITEMS]>;
+
+  // The tile's keys, and its values, gathered from the two ranges, the keys with a slot after the tile's last that
+  // the merge steps may read (detail::serial_merge_padded); the stores overlay them once they are read.
+  union TempStorage
+  {
+    Uninitialized<KeyT[TILE_ITEMS + 1]> keys;
+    Uninitialized<values_tile_t> values;
+    typename BlockStoreKeys::TempStorage store_keys;
+    typename values_t::store_storage store_values;
+  };
+
+  // The share's `count` items, from the two ranges side by side (the first's keys1_count, then the second's), striped
+  // across the threads so that consecutive threads read consecutive items; the items past them are left as they
+  // were.
+  template <typename InputIterator1T, typename InputIterator2T, typename OffsetT, typename T>
+  static STRATA_DEVICE STRATA_FORCEINLINE void gather_striped(InputIterator1T in1, InputIterator2T in2,
+                                                              OffsetT keys1_beg, OffsetT keys2_beg, int keys1_count,
+                                                              int count, T (&items)[ITEMS_PER_THREAD])
+  {
+    STRATA_UNROLL
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      const int idx = i * BLOCK_THREADS + static_cast<int>(threadIdx.x);
+      if (idx < count)
+      {
+        items[i] = idx < keys1_count ? in1[keys1_beg + static_cast<OffsetT>(idx)]
+                                     : in2[keys2_beg + static_cast<OffsetT>(idx - keys1_count)];
+      }
+    }
+  }
+
+  template <typename T>
+  static STRATA_DEVICE STRATA_FORCEINLINE void striped_to_shared(T* shared, const T (&items)[ITEMS_PER_THREAD])
+  {
+    STRATA_UNROLL
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      shared[i * BLOCK_THREADS + static_cast<int>(threadIdx.x)] = items[i];
+    }
+  }
+
+  template <typename KeyIterator1T, typename KeyIterator2T, typename ValueIterator1T, typename ValueIterator2T,
+            typename KeyOutputIteratorT, typename ValueOutputIteratorT, typename OffsetT>
+  static STRATA_DEVICE STRATA_FORCEINLINE void
+  consume(TempStorage& storage, KeyIterator1T keys1, KeyIterator2T keys2, ValueIterator1T values1,
+          ValueIterator2T values2, KeyOutputIteratorT keys_out, ValueOutputIteratorT values_out, OffsetT tile_beg,
+          OffsetT keys1_beg, OffsetT keys2_beg, int keys1_count, int count, const KeyT& greatest, CompareOpT compare_op)
+  {
+    // Both ranges' keys, and the values in registers meanwhile: their loads are in flight while the keys merge.
+    KeyT keys[ITEMS_PER_THREAD];
+    gather_striped(keys1, keys2, keys1_beg, keys2_beg, keys1_count, count, keys);
+    ValueT values[ITEMS_PER_THREAD];
+    if constexpr (!KEYS_ONLY)
+    {
+      gather_striped(values1, values2, keys1_beg, keys2_beg, keys1_count, count, values);
+    }
+    STRATA_UNROLL
+    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+    {
+      if (i * BLOCK_THREADS + static_cast<int>(threadIdx.x) >= count)
+      {
+        keys[i] = greatest;
+      }
+    }
+    KeyT* keys_shared = storage.keys.Alias();
+    striped_to_shared(keys_shared, keys);
+    __syncthreads();
+
+    // This thread's ITEMS_PER_THREAD outputs, from diagonal t * ITEMS_PER_THREAD of the tile's merge. Every thread's
+    // outputs are ITEMS_PER_THREAD items of the tile, and the slot after either range is in the buffer (the first's
+    // is the second's first key, the second's the spare slot after the tile): the merge may read past its ranges.
+    constexpr int keys_count = TILE_ITEMS;
+    const int keys2_count    = keys_count - keys1_count;
+    const int first          = static_cast<int>(threadIdx.x) * ITEMS_PER_THREAD;
+    const int split = MergePath(keys_shared, keys_shared + keys1_count, keys1_count, keys2_count, first, compare_op);
+    int indices[ITEMS_PER_THREAD];
+    serial_merge_padded(keys_shared, split, keys1_count + first - split, keys1_count - split,
+                        keys2_count - (first - split), keys, indices, compare_op);
+
+    // The keys' store storage overlays the keys just read.
+    __syncthreads();
+    store_tile<BlockStoreKeys>(count == TILE_ITEMS, storage.store_keys, keys_out + tile_beg, keys, count);
+
+    if constexpr (!KEYS_ONLY)
+    {
+      // Each value goes where its key went: the output that took the key from shared position p takes the value
+      // gathered to p (the padding's values, unset, are never stored).
+      ValueT* values_shared = storage.values.Alias();
+      __syncthreads();
+      striped_to_shared(values_shared, values);
+      __syncthreads();
+      STRATA_UNROLL
+      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
+      {
+        values[i] = values_shared[indices[i]];
+      }
+      __syncthreads();
+      store_tile<typename values_t::store_t>(count == TILE_ITEMS, storage.store_values, values_out + tile_beg, values,
+                                             count);
+    }
+  }
+};
+} // namespace merge_sort
+} // namespace detail
+
+// Writes positions [diag_beg, diag_end) of the stable merge of two sorted ranges, keys1 / values1 (keys1_count
+// items) and keys2 / values2 (keys2_count), to keys_out / values_out at the same positions (which must not overlap
+// the ranges): at most one tile, found by merge path at the two diagonals, each searched by a warp of its own, and
+// merged through shared memory (detail::merge_sort::tile_merge). Among equal keys the first range's come first.
+// DeviceMerge's tiles; AgentMerge below does the same for a pair of runs of one array, from one base iterator (which
+// keeps the merge sort's kernels at fewer registers than two ranges' iterators would).
+template <typename PolicyT, typename KeyIterator1T, typename ValueIterator1T, typename KeyIterator2T,
+          typename ValueIterator2T, typename KeyOutputIteratorT, typename ValueOutputIteratorT, typename OffsetT,
+          typename CompareOpT, typename KeyT, typename ValueT>
+class AgentMergeRanges
+{
+  static constexpr int BLOCK_THREADS = PolicyT::BLOCK_THREADS;
+  static constexpr int TILE_ITEMS    = PolicyT::TILE_ITEMS;
+
   // The share's two searches take a warp each, whole warps; one warp does both in a block of one.
   static_assert(BLOCK_THREADS % WARP_THREADS == 0, "whole warps");
   static constexpr unsigned int END_SEARCH_WARP = BLOCK_THREADS >= 2 * WARP_THREADS ? 1u : 0u;
 
-  using BlockStoreKeys = BlockStore<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
-  using values_t       = detail::merge_sort::value_movers<PolicyT, ValueT>;
-  using values_tile_t  = cuda::std::conditional_t<KEYS_ONLY, NullType, ValueT[TILE_ITEMS]>;
+  using MergeT = detail::merge_sort::tile_merge<PolicyT, KeyT, ValueT, CompareOpT>;
 
 public:
-  // Where the tile's share starts and ends in the first range, as the searching warps found them; then the tile's
-  // keys, and its values, gathered from the two ranges, the keys with a slot after the tile's last that the merge
-  // steps may read (detail::serial_merge_padded); the stores overlay them once they are read. The splits stay apart:
-  // threads read them while others already write the keys.
+  // Where the tile's share starts and ends in the first range, as the searching warps found them, then the merge's
+  // storage. The splits stay apart: threads read them while others already write the keys.
   struct TempStorage
   {
     OffsetT split_beg;
     OffsetT split_end;
-    union
-    {
-      Uninitialized<KeyT[TILE_ITEMS + 1]> keys;
-      Uninitialized<values_tile_t> values;
-      typename BlockStoreKeys::TempStorage store_keys;
-      typename values_t::store_storage store_values;
-    };
+    typename MergeT::TempStorage merge;
   };
 
   STRATA_DEVICE STRATA_FORCEINLINE
@@ -411,11 +523,8 @@ public:
     const int keys2_count   = static_cast<int>(keys2_end - keys2_beg);
     const int count         = keys1_count + keys2_count;
 
-    // A short tile (the merge's last) is merged as a full one, the second range padded with copies of the tile's
-    // greatest key: the later of the two ranges' last keys, as the ranges are sorted. No key goes strictly after a
-    // copy, and the copies come after every key of the second range and, ties going to the first, of the first, so
-    // the merge's first `count` outputs are the tile's and the store drops the rest. The kernel then holds one merge,
-    // whose registers set the occupancy of every block, not also one of a short tile, which needs more of them.
+    // A short tile (the merge's last) is merged as a full one, padded with the later of the two ranges' last keys
+    // (as AgentMerge's short tiles are).
     KeyT greatest{};
     if (count < TILE_ITEMS)
     {
@@ -426,100 +535,11 @@ public:
           detail::merge_sort::later_key<KeyT, CompareOpT>{compare_op_}(keys1_[keys1_end - OffsetT(1)], greatest);
       }
     }
-    consume(diag_beg, keys1_beg, keys2_beg, keys1_count, count, greatest);
+    MergeT::consume(temp_storage_.merge, keys1_, keys2_, values1_, values2_, keys_out_, values_out_, diag_beg,
+                    keys1_beg, keys2_beg, keys1_count, count, greatest, compare_op_);
   }
 
 private:
-  // The tile's `count` items, from the two ranges side by side (the first's keys1_count, then the second's), striped
-  // across the threads so that consecutive threads read consecutive items; the items past them are left as they
-  // were.
-  template <typename InputIterator1T, typename InputIterator2T, typename T>
-  STRATA_DEVICE STRATA_FORCEINLINE void gather_striped(InputIterator1T in1, InputIterator2T in2, OffsetT keys1_beg,
-                                                       OffsetT keys2_beg, int keys1_count, int count,
-                                                       T (&items)[ITEMS_PER_THREAD]) const
-  {
-    STRATA_UNROLL
-    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
-    {
-      const int idx = i * BLOCK_THREADS + static_cast<int>(threadIdx.x);
-      if (idx < count)
-      {
-        items[i] = idx < keys1_count ? T(in1[keys1_beg + static_cast<OffsetT>(idx)])
-                                     : T(in2[keys2_beg + static_cast<OffsetT>(idx - keys1_count)]);
-      }
-    }
-  }
-
-  template <typename T>
-  STRATA_DEVICE STRATA_FORCEINLINE static void striped_to_shared(T* shared, const T (&items)[ITEMS_PER_THREAD])
-  {
-    STRATA_UNROLL
-    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
-    {
-      shared[i * BLOCK_THREADS + static_cast<int>(threadIdx.x)] = items[i];
-    }
-  }
-
-  // Merges the tile's share, `count` items of which keys1_count from the first range, padded with `greatest` to a
-  // full tile.
-  STRATA_DEVICE STRATA_FORCEINLINE void consume(OffsetT tile_beg, OffsetT keys1_beg, OffsetT keys2_beg, int keys1_count,
-                                                int count, const KeyT& greatest)
-  {
-    // Both ranges' keys, and the values in registers meanwhile: their loads are in flight while the keys merge.
-    KeyT keys[ITEMS_PER_THREAD];
-    gather_striped(keys1_, keys2_, keys1_beg, keys2_beg, keys1_count, count, keys);
-    ValueT values[ITEMS_PER_THREAD];
-    if constexpr (!KEYS_ONLY)
-    {
-      gather_striped(values1_, values2_, keys1_beg, keys2_beg, keys1_count, count, values);
-    }
-    STRATA_UNROLL
-    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
-    {
-      if (i * BLOCK_THREADS + static_cast<int>(threadIdx.x) >= count)
-      {
-        keys[i] = greatest;
-      }
-    }
-    KeyT* keys_shared = temp_storage_.keys.Alias();
-    striped_to_shared(keys_shared, keys);
-    __syncthreads();
-
-    // This thread's ITEMS_PER_THREAD outputs, from diagonal t * ITEMS_PER_THREAD of the tile's merge. Every thread's
-    // outputs are ITEMS_PER_THREAD items of the tile, and the slot after either range is in the buffer (the first's
-    // is the second's first key, the second's the spare slot after the tile): the merge may read past its ranges.
-    constexpr int keys_count = TILE_ITEMS;
-    const int keys2_count    = keys_count - keys1_count;
-    const int first          = static_cast<int>(threadIdx.x) * ITEMS_PER_THREAD;
-    const int split = MergePath(keys_shared, keys_shared + keys1_count, keys1_count, keys2_count, first, compare_op_);
-    int indices[ITEMS_PER_THREAD];
-    detail::serial_merge_padded(keys_shared, split, keys1_count + first - split, keys1_count - split,
-                                keys2_count - (first - split), keys, indices, compare_op_);
-
-    // The keys' store storage overlays the keys just read.
-    __syncthreads();
-    detail::merge_sort::store_tile<BlockStoreKeys>(count == TILE_ITEMS, temp_storage_.store_keys, keys_out_ + tile_beg,
-                                                   keys, count);
-
-    if constexpr (!KEYS_ONLY)
-    {
-      // Each value goes where its key went: the output that took the key from shared position p takes the value
-      // gathered to p (the padding's values, unset, are never stored).
-      ValueT* values_shared = temp_storage_.values.Alias();
-      __syncthreads();
-      striped_to_shared(values_shared, values);
-      __syncthreads();
-      STRATA_UNROLL
-      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
-      {
-        values[i] = values_shared[indices[i]];
-      }
-      __syncthreads();
-      detail::merge_sort::store_tile<typename values_t::store_t>(count == TILE_ITEMS, temp_storage_.store_values,
-                                                                 values_out_ + tile_beg, values, count);
-    }
-  }
-
   TempStorage& temp_storage_;
   KeyIterator1T keys1_;
   ValueIterator1T values1_;
@@ -539,35 +559,24 @@ template <typename PolicyT, typename KeyInputIteratorT, typename ValueInputItera
           typename ValueOutputIteratorT, typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
 class AgentMerge
 {
-  static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
-  static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
-  static constexpr int TILE_ITEMS       = PolicyT::TILE_ITEMS;
-  static constexpr bool KEYS_ONLY       = cuda::std::is_same<ValueT, NullType>::value;
+  static constexpr int BLOCK_THREADS = PolicyT::BLOCK_THREADS;
+  static constexpr int TILE_ITEMS    = PolicyT::TILE_ITEMS;
 
   // The share's two searches take a warp each, whole warps; one warp does both in a block of one.
   static_assert(BLOCK_THREADS % WARP_THREADS == 0, "whole warps");
   static constexpr unsigned int END_SEARCH_WARP = BLOCK_THREADS >= 2 * WARP_THREADS ? 1u : 0u;
 
-  using BlockStoreKeys = BlockStore<KeyT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::STORE_ALGORITHM>;
-  using values_t       = detail::merge_sort::value_movers<PolicyT, ValueT>;
-  using values_tile_t  = cuda::std::conditional_t<KEYS_ONLY, NullType, ValueT[TILE_ITEMS]>;
+  using MergeT = detail::merge_sort::tile_merge<PolicyT, KeyT, ValueT, CompareOpT>;
 
 public:
   // Where the tile's share starts and ends in its pair's first run (from the run's start), as the searching warps
-  // found them; then the tile's keys, and its values, gathered from the two runs, the keys with a slot after the
-  // tile's last that the merge steps may read (detail::serial_merge_padded); the stores overlay them once they are
-  // read. The splits stay apart: threads read them while others already write the keys.
+  // found them, then the merge's storage. The splits stay apart: threads read them while others already write the
+  // keys.
   struct TempStorage
   {
     OffsetT split_beg;
     OffsetT split_end;
-    union
-    {
-      Uninitialized<KeyT[TILE_ITEMS + 1]> keys;
-      Uninitialized<values_tile_t> values;
-      typename BlockStoreKeys::TempStorage store_keys;
-      typename values_t::store_storage store_values;
-    };
+    typename MergeT::TempStorage merge;
   };
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentMerge(TempStorage& temp_storage, KeyInputIteratorT keys_in,
@@ -634,99 +643,11 @@ public:
           detail::merge_sort::later_key<KeyT, CompareOpT>{compare_op_}(keys_in_[keys1_end - OffsetT(1)], greatest);
       }
     }
-    consume(tile_beg, keys1_beg, keys2_beg, keys1_count, count, greatest);
+    MergeT::consume(temp_storage_.merge, keys_in_, keys_in_, values_in_, values_in_, keys_out_, values_out_, tile_beg,
+                    keys1_beg, keys2_beg, keys1_count, count, greatest, compare_op_);
   }
 
 private:
-  // The tile's `count` items, from the two ranges side by side (the first's keys1_count, then the second's), striped
-  // across the threads so that consecutive threads read consecutive items; the items past them are left as they
-  // were.
-  template <typename InputIteratorT, typename T>
-  STRATA_DEVICE STRATA_FORCEINLINE void gather_striped(InputIteratorT in, OffsetT keys1_beg, OffsetT keys2_beg,
-                                                       int keys1_count, int count, T (&items)[ITEMS_PER_THREAD]) const
-  {
-    STRATA_UNROLL
-    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
-    {
-      const int idx = i * BLOCK_THREADS + static_cast<int>(threadIdx.x);
-      if (idx < count)
-      {
-        items[i] = idx < keys1_count ? in[keys1_beg + static_cast<OffsetT>(idx)]
-                                     : in[keys2_beg + static_cast<OffsetT>(idx - keys1_count)];
-      }
-    }
-  }
-
-  template <typename T>
-  STRATA_DEVICE STRATA_FORCEINLINE static void striped_to_shared(T* shared, const T (&items)[ITEMS_PER_THREAD])
-  {
-    STRATA_UNROLL
-    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
-    {
-      shared[i * BLOCK_THREADS + static_cast<int>(threadIdx.x)] = items[i];
-    }
-  }
-
-  // Merges the tile's share, `count` items of which keys1_count from the first range, padded with `greatest` to a
-  // full tile.
-  STRATA_DEVICE STRATA_FORCEINLINE void consume(OffsetT tile_beg, OffsetT keys1_beg, OffsetT keys2_beg, int keys1_count,
-                                                int count, const KeyT& greatest)
-  {
-    // Both ranges' keys, and the values in registers meanwhile: their loads are in flight while the keys merge.
-    KeyT keys[ITEMS_PER_THREAD];
-    gather_striped(keys_in_, keys1_beg, keys2_beg, keys1_count, count, keys);
-    ValueT values[ITEMS_PER_THREAD];
-    if constexpr (!KEYS_ONLY)
-    {
-      gather_striped(values_in_, keys1_beg, keys2_beg, keys1_count, count, values);
-    }
-    STRATA_UNROLL
-    for (int i = 0; i < ITEMS_PER_THREAD; ++i)
-    {
-      if (i * BLOCK_THREADS + static_cast<int>(threadIdx.x) >= count)
-      {
-        keys[i] = greatest;
-      }
-    }
-    KeyT* keys_shared = temp_storage_.keys.Alias();
-    striped_to_shared(keys_shared, keys);
-    __syncthreads();
-
-    // This thread's ITEMS_PER_THREAD outputs, from diagonal t * ITEMS_PER_THREAD of the tile's merge. Every thread's
-    // outputs are ITEMS_PER_THREAD items of the tile, and the slot after either range is in the buffer (the first's
-    // is the second's first key, the second's the spare slot after the tile): the merge may read past its ranges.
-    constexpr int keys_count = TILE_ITEMS;
-    const int keys2_count    = keys_count - keys1_count;
-    const int first          = static_cast<int>(threadIdx.x) * ITEMS_PER_THREAD;
-    const int split = MergePath(keys_shared, keys_shared + keys1_count, keys1_count, keys2_count, first, compare_op_);
-    int indices[ITEMS_PER_THREAD];
-    detail::serial_merge_padded(keys_shared, split, keys1_count + first - split, keys1_count - split,
-                                keys2_count - (first - split), keys, indices, compare_op_);
-
-    // The keys' store storage overlays the keys just read.
-    __syncthreads();
-    detail::merge_sort::store_tile<BlockStoreKeys>(count == TILE_ITEMS, temp_storage_.store_keys, keys_out_ + tile_beg,
-                                                   keys, count);
-
-    if constexpr (!KEYS_ONLY)
-    {
-      // Each value goes where its key went: the output that took the key from shared position p takes the value
-      // gathered to p (the padding's values, unset, are never stored).
-      ValueT* values_shared = temp_storage_.values.Alias();
-      __syncthreads();
-      striped_to_shared(values_shared, values);
-      __syncthreads();
-      STRATA_UNROLL
-      for (int i = 0; i < ITEMS_PER_THREAD; ++i)
-      {
-        values[i] = values_shared[indices[i]];
-      }
-      __syncthreads();
-      detail::merge_sort::store_tile<typename values_t::store_t>(count == TILE_ITEMS, temp_storage_.store_values,
-                                                                 values_out_ + tile_beg, values, count);
-    }
-  }
-
   TempStorage& temp_storage_;
   KeyInputIteratorT keys_in_;
   ValueInputIteratorT values_in_;
