@@ -4,6 +4,7 @@
 #include <strata/execution/adjacent_difference.cuh>
 #include <strata/execution/find.cuh>
 #include <strata/execution/memory_pool.cuh>
+#include <strata/execution/merge.cuh>
 #include <strata/execution/policy.cuh>
 #include <strata/execution/reduce.cuh>
 #include <strata/execution/scan.cuh>
