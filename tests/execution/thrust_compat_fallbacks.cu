@@ -1,14 +1,13 @@
 // Thrust compatibility of the algorithms strata does not implement: given strata::par, Thrust's CUDA backend runs them
 // on the policy's stream with the policy's allocator, and they return what they return under thrust::cuda::par,
 // outputs in host-accessible memory included (thrust_compat.cuh). Some call strata's algorithms inside (Thrust's
-// generic code reaches them by argument-dependent lookup), with Thrust's own iterator types.
+// generic code reaches them by argument-dependent lookup), with Thrust's own iterator types. (adjacent_difference,
+// merge, find_if and the vectorized lower_bound are strata's now: thrust_compat_adjacent_difference.cu,
+// thrust_compat_merge.cu and thrust_compat_find.cu.)
 #include "thrust_compat.cuh"
 
-#include <thrust/adjacent_difference.h>
 #include <thrust/binary_search.h>
-#include <thrust/find.h>
 #include <thrust/functional.h>
-#include <thrust/merge.h>
 #include <thrust/mismatch.h>
 #include <thrust/replace.h>
 #include <thrust/reverse.h>
@@ -19,7 +18,8 @@
 
 using namespace compat;
 
-TEST_CASE("Thrust's own algorithms through strata::par: merging, searching, rearranging", "[thrust][compat][fallback]")
+TEST_CASE("Thrust's own algorithms through strata::par: set operations, searching, rearranging",
+          "[thrust][compat][fallback]")
 {
   for (const std::size_t n : sizes())
   {
@@ -30,29 +30,10 @@ TEST_CASE("Thrust's own algorithms through strata::par: merging, searching, rear
     std::sort(b.begin(), b.end());
     for_each_kind(kinds<kind::vector, kind::universal>{}, [&](auto k) {
       constexpr kind K = decltype(k)::value;
-      compare("adjacent_difference", name_of(K), n, [&](auto policy, record& r) {
-        with_range<kind::vector>(r, "input", in, [&](auto f, auto l) {
-          with_output<K>(r, "output", n, -99, [&](auto out) {
-            return thrust::adjacent_difference(policy, f, l, out);
-          });
-        });
-      });
-      compare("merge", name_of(K), n, [&](auto policy, record& r) {
-        thrust::device_vector<int> x(a.begin(), a.end()), y(b.begin(), b.end());
-        with_output<K>(r, "output", 2 * n, -99, [&](auto out) {
-          return thrust::merge(policy, x.begin(), x.end(), y.begin(), y.end(), out);
-        });
-      });
       compare("set_intersection", name_of(K), n, [&](auto policy, record& r) {
         thrust::device_vector<int> x(a.begin(), a.end()), y(b.begin(), b.end());
         with_output<K>(r, "output", n, -99, [&](auto out) {
           return thrust::set_intersection(policy, x.begin(), x.end(), y.begin(), y.end(), out);
-        });
-      });
-      compare("lower_bound", name_of(K), n, [&](auto policy, record& r) {
-        thrust::device_vector<int> haystack(a.begin(), a.end()), needles(in.begin(), in.end());
-        with_output<K>(r, "output", n, -99, [&](auto out) {
-          return thrust::lower_bound(policy, haystack.begin(), haystack.end(), needles.begin(), needles.end(), out);
         });
       });
       compare("replace_if", name_of(K), n, [&](auto policy, record& r) {
@@ -71,11 +52,6 @@ TEST_CASE("Thrust's own algorithms through strata::par: merging, searching, rear
             return thrust::transform_if(policy, f, l, out, thrust::negate<int>(), is_positive{});
           });
         });
-      });
-    });
-    compare("find_if", "device_vector", n, [&](auto policy, record& r) {
-      with_range<kind::vector>(r, "input", in, [&](auto f, auto l) {
-        r.value("position", static_cast<long long>(thrust::find_if(policy, f, l, is_positive{}) - f));
       });
     });
     compare("mismatch", "device_vector", n, [&](auto policy, record& r) {
