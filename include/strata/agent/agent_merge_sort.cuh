@@ -353,6 +353,54 @@ struct tile_merge
     typename values_t::store_storage store_values;
   };
 
+  // The share's two searches take a warp each, whole warps; one warp does both in a block of one.
+  static_assert(BLOCK_THREADS % WARP_THREADS == 0, "whole warps");
+  static constexpr unsigned int END_SEARCH_WARP = BLOCK_THREADS >= 2 * WARP_THREADS ? 1u : 0u;
+
+  // The merge path splits of the ranges' merge at diag_beg and diag_end (how many of the first range's items come
+  // before each), searched at once by two warps while the others wait, to split_beg and split_end in shared memory; a
+  // tile that ends where the merge does ends with all of the first range. The caller synchronizes before reading them.
+  template <typename KeyIterator1T, typename KeyIterator2T, typename OffsetT>
+  static STRATA_DEVICE STRATA_FORCEINLINE void
+  find_splits(OffsetT& split_beg, OffsetT& split_end, KeyIterator1T keys1, KeyIterator2T keys2, OffsetT keys1_count,
+              OffsetT keys2_count, OffsetT diag_beg, OffsetT diag_end, CompareOpT compare_op)
+  {
+    const unsigned int warp = threadIdx.x / WARP_THREADS;
+    if (warp == 0)
+    {
+      split_beg = warp_merge_path(keys1, keys2, keys1_count, keys2_count, diag_beg, compare_op);
+    }
+    if (warp == END_SEARCH_WARP)
+    {
+      split_end = diag_end == keys1_count + keys2_count
+                  ? keys1_count
+                  : warp_merge_path(keys1, keys2, keys1_count, keys2_count, diag_end, compare_op);
+    }
+  }
+
+  // What a short tile (the merge's last) is padded with to be merged as a full one: copies of the tile's greatest key,
+  // the later of the two ranges' last keys (keys1[keys1_end - 1], keys2[keys2_end - 1]), as the ranges are sorted. No
+  // key goes strictly after a copy, and the copies come after every key of the second range and, ties going to the
+  // first, of the first, so the merge's first `count` outputs are the tile's and the store drops the rest. The kernel
+  // then holds one merge, whose registers set the occupancy of every block, not also one of a short tile, which needs
+  // more of them. A full tile takes no padding (KeyT{}).
+  template <typename KeyIterator1T, typename KeyIterator2T, typename OffsetT>
+  static STRATA_DEVICE STRATA_FORCEINLINE KeyT padding(KeyIterator1T keys1, KeyIterator2T keys2, OffsetT keys1_end,
+                                                       OffsetT keys2_end, int keys1_count, int keys2_count,
+                                                       CompareOpT compare_op)
+  {
+    KeyT greatest{};
+    if (keys1_count + keys2_count < TILE_ITEMS)
+    {
+      greatest = keys2_count > 0 ? KeyT(keys2[keys2_end - OffsetT(1)]) : KeyT(keys1[keys1_end - OffsetT(1)]);
+      if (keys1_count > 0 && keys2_count > 0)
+      {
+        greatest = later_key<KeyT, CompareOpT>{compare_op}(keys1[keys1_end - OffsetT(1)], greatest);
+      }
+    }
+    return greatest;
+  }
+
   // The share's `count` items, from the two ranges side by side (the first's keys1_count, then the second's), striped
   // across the threads so that consecutive threads read consecutive items; the items past them are left as they
   // were.
@@ -461,10 +509,6 @@ class AgentMergeRanges
   static constexpr int BLOCK_THREADS = PolicyT::BLOCK_THREADS;
   static constexpr int TILE_ITEMS    = PolicyT::TILE_ITEMS;
 
-  // The share's two searches take a warp each, whole warps; one warp does both in a block of one.
-  static_assert(BLOCK_THREADS % WARP_THREADS == 0, "whole warps");
-  static constexpr unsigned int END_SEARCH_WARP = BLOCK_THREADS >= 2 * WARP_THREADS ? 1u : 0u;
-
   using MergeT = detail::merge_sort::tile_merge<PolicyT, KeyT, ValueT, CompareOpT>;
 
 public:
@@ -496,21 +540,8 @@ public:
   // requires: diag_beg < diag_end <= diag_beg + TILE_ITEMS, diag_end <= keys1_count + keys2_count.
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(OffsetT diag_beg, OffsetT diag_end)
   {
-    // The merge path splits at the tile's first and last diagonals, searched at once by two warps while the others
-    // wait; a tile that ends where the merge does ends with all of the first range.
-    const unsigned int warp = threadIdx.x / WARP_THREADS;
-    if (warp == 0)
-    {
-      temp_storage_.split_beg =
-        detail::merge_sort::warp_merge_path(keys1_, keys2_, keys1_count_, keys2_count_, diag_beg, compare_op_);
-    }
-    if (warp == END_SEARCH_WARP)
-    {
-      temp_storage_.split_end =
-        diag_end == keys1_count_ + keys2_count_
-          ? keys1_count_
-          : detail::merge_sort::warp_merge_path(keys1_, keys2_, keys1_count_, keys2_count_, diag_end, compare_op_);
-    }
+    MergeT::find_splits(temp_storage_.split_beg, temp_storage_.split_end, keys1_, keys2_, keys1_count_, keys2_count_,
+                        diag_beg, diag_end, compare_op_);
     __syncthreads();
 
     // The tile's share: [keys1_beg, keys1_end) of the first range and [keys2_beg, keys2_end) of the second. In every
@@ -521,22 +552,9 @@ public:
     const OffsetT keys2_end = diag_end - keys1_end;
     const int keys1_count   = static_cast<int>(keys1_end - keys1_beg);
     const int keys2_count   = static_cast<int>(keys2_end - keys2_beg);
-    const int count         = keys1_count + keys2_count;
-
-    // A short tile (the merge's last) is merged as a full one, padded with the later of the two ranges' last keys
-    // (as AgentMerge's short tiles are).
-    KeyT greatest{};
-    if (count < TILE_ITEMS)
-    {
-      greatest = keys2_count > 0 ? KeyT(keys2_[keys2_end - OffsetT(1)]) : KeyT(keys1_[keys1_end - OffsetT(1)]);
-      if (keys1_count > 0 && keys2_count > 0)
-      {
-        greatest =
-          detail::merge_sort::later_key<KeyT, CompareOpT>{compare_op_}(keys1_[keys1_end - OffsetT(1)], greatest);
-      }
-    }
+    const KeyT greatest = MergeT::padding(keys1_, keys2_, keys1_end, keys2_end, keys1_count, keys2_count, compare_op_);
     MergeT::consume(temp_storage_.merge, keys1_, keys2_, values1_, values2_, keys_out_, values_out_, diag_beg,
-                    keys1_beg, keys2_beg, keys1_count, count, greatest, compare_op_);
+                    keys1_beg, keys2_beg, keys1_count, keys1_count + keys2_count, greatest, compare_op_);
   }
 
 private:
@@ -561,10 +579,6 @@ class AgentMerge
 {
   static constexpr int BLOCK_THREADS = PolicyT::BLOCK_THREADS;
   static constexpr int TILE_ITEMS    = PolicyT::TILE_ITEMS;
-
-  // The share's two searches take a warp each, whole warps; one warp does both in a block of one.
-  static_assert(BLOCK_THREADS % WARP_THREADS == 0, "whole warps");
-  static constexpr unsigned int END_SEARCH_WARP = BLOCK_THREADS >= 2 * WARP_THREADS ? 1u : 0u;
 
   using MergeT = detail::merge_sort::tile_merge<PolicyT, KeyT, ValueT, CompareOpT>;
 
@@ -598,24 +612,10 @@ public:
     const OffsetT tile_end =
       tile_beg + (num_items_ - tile_beg < OffsetT(TILE_ITEMS) ? num_items_ - tile_beg : OffsetT(TILE_ITEMS));
 
-    // The merge path splits at the tile's first and last diagonals of its pair's merge, searched at once by two
-    // warps while the others wait; the pair's last tile ends where the pair does, with all of the first run.
-    const bool last_in_pair = tile_end == pair.end;
-    const OffsetT run1      = pair.mid - pair.beg;
-    const OffsetT run2      = pair.end - pair.mid;
-    const unsigned int warp = threadIdx.x / WARP_THREADS;
-    if (warp == 0)
-    {
-      temp_storage_.split_beg = detail::merge_sort::warp_merge_path(keys_in_ + pair.beg, keys_in_ + pair.mid, run1,
-                                                                    run2, OffsetT(tile_beg - pair.beg), compare_op_);
-    }
-    if (warp == END_SEARCH_WARP)
-    {
-      temp_storage_.split_end = last_in_pair
-                                ? run1
-                                : detail::merge_sort::warp_merge_path(keys_in_ + pair.beg, keys_in_ + pair.mid, run1,
-                                                                      run2, OffsetT(tile_end - pair.beg), compare_op_);
-    }
+    // The splits at the tile's first and last diagonals of its pair's merge (from the first run's start).
+    MergeT::find_splits(temp_storage_.split_beg, temp_storage_.split_end, keys_in_ + pair.beg, keys_in_ + pair.mid,
+                        pair.mid - pair.beg, pair.end - pair.mid, OffsetT(tile_beg - pair.beg),
+                        OffsetT(tile_end - pair.beg), compare_op_);
     __syncthreads();
 
     // The tile's share: [keys1_beg, keys1_end) of the first run and [keys2_beg, keys2_end) of the second. In every
@@ -627,22 +627,8 @@ public:
     const int keys1_count   = static_cast<int>(keys1_end - keys1_beg);
     const int keys2_count   = static_cast<int>(keys2_end - keys2_beg);
     const int count         = keys1_count + keys2_count;
-
-    // A short tile (the input's last) is merged as a full one, the second range padded with copies of the tile's
-    // greatest key: the later of the two ranges' last keys, as the runs are sorted. No key goes strictly after a
-    // copy, and the copies come after every key of the second range and, ties going to the first, of the first, so
-    // the merge's first `count` outputs are the tile's and the store drops the rest. The kernel then holds one merge,
-    // whose registers set the occupancy of every block, not also one of a short tile, which needs more of them.
-    KeyT greatest{};
-    if (count < TILE_ITEMS)
-    {
-      greatest = keys_in_[keys2_count > 0 ? keys2_end - OffsetT(1) : keys1_end - OffsetT(1)];
-      if (keys1_count > 0 && keys2_count > 0)
-      {
-        greatest =
-          detail::merge_sort::later_key<KeyT, CompareOpT>{compare_op_}(keys_in_[keys1_end - OffsetT(1)], greatest);
-      }
-    }
+    const KeyT greatest =
+      MergeT::padding(keys_in_, keys_in_, keys1_end, keys2_end, keys1_count, keys2_count, compare_op_);
     MergeT::consume(temp_storage_.merge, keys_in_, keys_in_, values_in_, values_in_, keys_out_, values_out_, tile_beg,
                     keys1_beg, keys2_beg, keys1_count, count, greatest, compare_op_);
   }
