@@ -59,6 +59,29 @@ struct bound_search
   }
 };
 
+// Whether a value is in the sorted range: its lower bound's item is not ordered after it.
+template <typename RangeIteratorT, typename OffsetT, typename CompareOpT>
+struct contains_value
+{
+  bound_search<false, RangeIteratorT, OffsetT, CompareOpT> lower;
+
+  template <typename ValueT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE bool operator()(const ValueT& value) const
+  {
+    const OffsetT at = lower(value);
+    return at < lower.size && !static_cast<bool>(lower.comp(value, lower.range[at]));
+  }
+};
+
+// What a search of many values writes for each: its lower bound's position, its upper bound's, or whether it is in
+// the range (the frontend's binary_search).
+enum class search
+{
+  lower_bound,
+  upper_bound,
+  contains
+};
+
 // Checks the arguments and runs (or sizes) FindIf on the narrowest offsets that hold num_items.
 template <typename InputIteratorT, typename OutputIteratorT, typename PredicateT, typename NumItemsT>
 cudaError_t find_if(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
@@ -74,9 +97,9 @@ cudaError_t find_if(void* d_temp_storage, size_t& temp_storage_bytes, InputItera
   });
 }
 
-// Checks the arguments and runs (or sizes) LowerBound (UPPER false) or UpperBound: a transform of the values, the
-// search on the narrowest offsets that hold range_num_items.
-template <bool UPPER, typename RangeIteratorT, typename RangeNumItemsT, typename ValuesIteratorT,
+// Checks the arguments and runs (or sizes) the search of many values: a transform of the values, the search on the
+// narrowest offsets that hold range_num_items.
+template <search SEARCH, typename RangeIteratorT, typename RangeNumItemsT, typename ValuesIteratorT,
           typename ValuesNumItemsT, typename OutputIteratorT, typename CompareOpT>
 cudaError_t bound(void* d_temp_storage, size_t& temp_storage_bytes, RangeIteratorT d_range,
                   RangeNumItemsT range_num_items, ValuesIteratorT d_values, ValuesNumItemsT values_num_items,
@@ -103,10 +126,17 @@ cudaError_t bound(void* d_temp_storage, size_t& temp_storage_bytes, RangeIterato
   }
   return dispatch_offset(range_num_items, [&](auto range_offset) {
     using OffsetT = decltype(range_offset);
-    return DeviceTransform::Transform(d_values, d_output, values_num_items,
-                                      bound_search<UPPER, RangeIteratorT, OffsetT, CompareOpT>{d_range, range_offset,
-                                                                                               comp},
-                                      stream);
+    using BoundT  = bound_search<SEARCH == search::upper_bound, RangeIteratorT, OffsetT, CompareOpT>;
+    const BoundT bound_of{d_range, range_offset, comp};
+    if constexpr (SEARCH == search::contains)
+    {
+      return DeviceTransform::Transform(d_values, d_output, values_num_items,
+                                        contains_value<RangeIteratorT, OffsetT, CompareOpT>{bound_of}, stream);
+    }
+    else
+    {
+      return DeviceTransform::Transform(d_values, d_output, values_num_items, bound_of, stream);
+    }
   });
 }
 } // namespace find
@@ -140,8 +170,9 @@ struct DeviceFind
                                 cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceFind::LowerBound");
-    return detail::find::bound<false>(d_temp_storage, temp_storage_bytes, d_range, range_num_items, d_values,
-                                      values_num_items, d_output, comp, stream);
+    return detail::find::bound<detail::find::search::lower_bound>(d_temp_storage, temp_storage_bytes, d_range,
+                                                                  range_num_items, d_values, values_num_items, d_output,
+                                                                  comp, stream);
   }
   template <typename RangeIteratorT, typename RangeNumItemsT, typename ValuesIteratorT, typename ValuesNumItemsT,
             typename OutputIteratorT, typename CompareOpT, typename EnvT = detail::default_env,
@@ -163,8 +194,9 @@ struct DeviceFind
                                 cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceFind::UpperBound");
-    return detail::find::bound<true>(d_temp_storage, temp_storage_bytes, d_range, range_num_items, d_values,
-                                     values_num_items, d_output, comp, stream);
+    return detail::find::bound<detail::find::search::upper_bound>(d_temp_storage, temp_storage_bytes, d_range,
+                                                                  range_num_items, d_values, values_num_items, d_output,
+                                                                  comp, stream);
   }
   template <typename RangeIteratorT, typename RangeNumItemsT, typename ValuesIteratorT, typename ValuesNumItemsT,
             typename OutputIteratorT, typename CompareOpT, typename EnvT = detail::default_env,

@@ -15,7 +15,6 @@
 
 #include <strata/config.cuh>
 #include <strata/device/device_find.cuh>
-#include <strata/device/device_transform.cuh>
 #include <strata/device/dispatch/single_phase.cuh>
 #include <strata/execution/host_value.cuh>
 #include <strata/execution/iterators.cuh>
@@ -50,53 +49,20 @@ InputIt find_first(const PolicyT& policy, const char* name, InputIt first, Input
   return first + index;
 }
 
-// Whether a value is in a sorted range: its lower bound's item is not ordered after it.
-template <typename RangeIteratorT, typename OffsetT, typename CompareOpT>
-struct contains_value
-{
-  find::bound_search<false, RangeIteratorT, OffsetT, CompareOpT> lower;
-  template <typename ValueT>
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE bool operator()(const ValueT& value) const
-  {
-    const OffsetT at = lower(value);
-    return at < lower.size && !static_cast<bool>(lower.comp(value, lower.range[at]));
-  }
-};
-
-// For each value, its lower (UPPER false) or upper bound's position in [first, last), or (CONTAINS) whether it is
-// there; returns the end of the output.
-template <bool UPPER, bool CONTAINS, typename PolicyT, typename ForwardIt, typename InputIt, typename OutputIt,
+// For each value, what SEARCH finds in [first, last); returns the end of the output.
+template <find::search SEARCH, typename PolicyT, typename ForwardIt, typename InputIt, typename OutputIt,
           typename CompareOpT>
 OutputIt bounds(const PolicyT& policy, const char* name, ForwardIt first, ForwardIt last, InputIt values_first,
                 InputIt values_last, OutputIt result, CompareOpT comp)
 {
-  const auto m     = cuda::std::distance(first, last);
-  const auto k     = cuda::std::distance(values_first, values_last);
-  const auto range = unwrap(first);
-  if constexpr (CONTAINS)
-  {
-    if (m < 0)
-    {
-      throw_on_error(cudaErrorInvalidValue, name);
-    }
-    using RangeT = decltype(range);
-    using OpT    = contains_value<RangeT, unsigned long long, CompareOpT>;
-    throw_on_error(DeviceTransform::Transform(unwrap(values_first), unwrap(result), k,
-                                              OpT{{range, static_cast<unsigned long long>(m), comp}}, policy),
-                   name);
-  }
-  else
-  {
-    throw_on_error(run_single_phase(policy,
-                                    [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-                                      return UPPER
-                                             ? DeviceFind::UpperBound(d_temp, bytes, range, m, unwrap(values_first), k,
-                                                                      unwrap(result), comp, stream)
-                                             : DeviceFind::LowerBound(d_temp, bytes, range, m, unwrap(values_first), k,
-                                                                      unwrap(result), comp, stream);
-                                    }),
-                   name);
-  }
+  const auto m = cuda::std::distance(first, last);
+  const auto k = cuda::std::distance(values_first, values_last);
+  throw_on_error(run_single_phase(policy,
+                                  [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+                                    return find::bound<SEARCH>(d_temp, bytes, unwrap(first), m, unwrap(values_first), k,
+                                                               unwrap(result), comp, stream);
+                                  }),
+                 name);
   finish_for_host(policy, name, result);
   return result + k;
 }
@@ -135,8 +101,8 @@ OutputIt lower_bound(const execution_policy<A>& policy, ForwardIt first, Forward
                      InputIt values_last, OutputIt result, StrictWeakOrdering comp)
 {
   STRATA_NVTX_RANGE("strata::lower_bound");
-  return detail::frontend::bounds<false, false>(policy, "strata::lower_bound", first, last, values_first, values_last,
-                                                result, comp);
+  return detail::frontend::bounds<detail::find::search::lower_bound>(policy, "strata::lower_bound", first, last,
+                                                                     values_first, values_last, result, comp);
 }
 template <typename A, typename ForwardIt, typename InputIt, typename OutputIt>
 OutputIt lower_bound(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, InputIt values_first,
@@ -150,8 +116,8 @@ OutputIt upper_bound(const execution_policy<A>& policy, ForwardIt first, Forward
                      InputIt values_last, OutputIt result, StrictWeakOrdering comp)
 {
   STRATA_NVTX_RANGE("strata::upper_bound");
-  return detail::frontend::bounds<true, false>(policy, "strata::upper_bound", first, last, values_first, values_last,
-                                               result, comp);
+  return detail::frontend::bounds<detail::find::search::upper_bound>(policy, "strata::upper_bound", first, last,
+                                                                     values_first, values_last, result, comp);
 }
 template <typename A, typename ForwardIt, typename InputIt, typename OutputIt>
 OutputIt upper_bound(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, InputIt values_first,
@@ -165,8 +131,8 @@ OutputIt binary_search(const execution_policy<A>& policy, ForwardIt first, Forwa
                        InputIt values_last, OutputIt result, StrictWeakOrdering comp)
 {
   STRATA_NVTX_RANGE("strata::binary_search");
-  return detail::frontend::bounds<false, true>(policy, "strata::binary_search", first, last, values_first, values_last,
-                                               result, comp);
+  return detail::frontend::bounds<detail::find::search::contains>(policy, "strata::binary_search", first, last,
+                                                                  values_first, values_last, result, comp);
 }
 template <typename A, typename ForwardIt, typename InputIt, typename OutputIt>
 OutputIt binary_search(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, InputIt values_first,
