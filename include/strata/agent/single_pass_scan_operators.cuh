@@ -331,8 +331,8 @@ struct scan_look_back_delay
 // and returns the exclusive prefix (combined after `init` when the scan has an initial value). DelayT is a
 // detail::scan_look_back_delay. LANE_TILES: the predecessors each lane reads at once under an exact operator that
 // does not restart (a window of 32 * LANE_TILES; other operators read windows of 32). A window costs a round trip to
-// L2, and a tile's look-back reaches back about as many predecessors as tiles started during it, so where tiles are
-// short (a selection's, which write little) wider windows let more of them look back at once.
+// L2, and a look-back reaches back past the tiles that started while it runs, many where tiles are short (a
+// selection's, which write little): wider windows take fewer trips.
 template <typename T, typename ScanOpT, typename TileStateT, typename DelayT = detail::scan_look_back_delay<32, 256>,
           int LANE_TILES = 1>
 class TilePrefixCallbackOp
