@@ -353,6 +353,17 @@ struct tile_merge
     typename values_t::store_storage store_values;
   };
 
+  // What an agent keeps in shared memory: where its tile's share starts and ends in the first range, as the searching
+  // warps found them, then the merge's storage. The splits stay apart: threads read them while others already write
+  // the keys.
+  template <typename OffsetT>
+  struct ShareStorage
+  {
+    OffsetT split_beg;
+    OffsetT split_end;
+    TempStorage merge;
+  };
+
   // The share's two searches take a warp each, whole warps; one warp does both in a block of one.
   static_assert(BLOCK_THREADS % WARP_THREADS == 0, "whole warps");
   static constexpr unsigned int END_SEARCH_WARP = BLOCK_THREADS >= 2 * WARP_THREADS ? 1u : 0u;
@@ -506,20 +517,10 @@ template <typename PolicyT, typename KeyIterator1T, typename ValueIterator1T, ty
           typename CompareOpT, typename KeyT, typename ValueT>
 class AgentMergeRanges
 {
-  static constexpr int BLOCK_THREADS = PolicyT::BLOCK_THREADS;
-  static constexpr int TILE_ITEMS    = PolicyT::TILE_ITEMS;
-
   using MergeT = detail::merge_sort::tile_merge<PolicyT, KeyT, ValueT, CompareOpT>;
 
 public:
-  // Where the tile's share starts and ends in the first range, as the searching warps found them, then the merge's
-  // storage. The splits stay apart: threads read them while others already write the keys.
-  struct TempStorage
-  {
-    OffsetT split_beg;
-    OffsetT split_end;
-    typename MergeT::TempStorage merge;
-  };
+  using TempStorage = typename MergeT::template ShareStorage<OffsetT>;
 
   STRATA_DEVICE STRATA_FORCEINLINE
   AgentMergeRanges(TempStorage& temp_storage, KeyIterator1T keys1, ValueIterator1T values1, OffsetT keys1_count,
@@ -537,7 +538,7 @@ public:
       , compare_op_(compare_op)
   {}
 
-  // requires: diag_beg < diag_end <= diag_beg + TILE_ITEMS, diag_end <= keys1_count + keys2_count.
+  // requires: diag_beg < diag_end <= diag_beg + PolicyT::TILE_ITEMS, diag_end <= keys1_count + keys2_count.
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(OffsetT diag_beg, OffsetT diag_end)
   {
     MergeT::find_splits(temp_storage_.split_beg, temp_storage_.split_end, keys1_, keys2_, keys1_count_, keys2_count_,
@@ -577,21 +578,12 @@ template <typename PolicyT, typename KeyInputIteratorT, typename ValueInputItera
           typename ValueOutputIteratorT, typename OffsetT, typename CompareOpT, typename KeyT, typename ValueT>
 class AgentMerge
 {
-  static constexpr int BLOCK_THREADS = PolicyT::BLOCK_THREADS;
-  static constexpr int TILE_ITEMS    = PolicyT::TILE_ITEMS;
+  static constexpr int TILE_ITEMS = PolicyT::TILE_ITEMS;
 
   using MergeT = detail::merge_sort::tile_merge<PolicyT, KeyT, ValueT, CompareOpT>;
 
 public:
-  // Where the tile's share starts and ends in its pair's first run (from the run's start), as the searching warps
-  // found them, then the merge's storage. The splits stay apart: threads read them while others already write the
-  // keys.
-  struct TempStorage
-  {
-    OffsetT split_beg;
-    OffsetT split_end;
-    typename MergeT::TempStorage merge;
-  };
+  using TempStorage = typename MergeT::template ShareStorage<OffsetT>;
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentMerge(TempStorage& temp_storage, KeyInputIteratorT keys_in,
                                               ValueInputIteratorT values_in, KeyOutputIteratorT keys_out,
