@@ -6,8 +6,7 @@
 // (agent/agent_select_bulk.cuh) of the same threads and look-back and prefetch knobs, TUNE_BULK_ITEMS items per
 // thread, TUNE_BULK_MIN_BLOCKS blocks per SM and TUNE_BULK_MIN_TILES tiles per SM below which the register agent runs.
 // TUNE_VALUES_WITH_KEYS=1 (UniqueByKey) loads each tile's values right after its keys (AgentSelectPolicy's
-// VALUES_WITH_KEYS). TUNE_LOOK_BACK_LANE_TILES: the predecessors each lane of the look-back reads at once (both
-// agents' LOOK_BACK_LANE_TILES). Also the body of the benchmarks of `x < threshold` selections and partitions
+// VALUES_WITH_KEYS). Also the body of the benchmarks of `x < threshold` selections and partitions
 // (time_predicate_selection).
 #pragma once
 
@@ -40,9 +39,6 @@
 #ifndef TUNE_BULK_MIN_TILES
 #  define TUNE_BULK_MIN_TILES 2
 #endif
-#ifndef TUNE_LOOK_BACK_LANE_TILES
-#  define TUNE_LOOK_BACK_LANE_TILES 1
-#endif
 
 #if !TUNE_BASE
 struct select_tuning_policy_hub
@@ -53,8 +49,7 @@ struct select_tuning_policy_hub
   {
     using BulkSelectPolicy =
       strata::AgentSelectBulkPolicy<TUNE_THREADS_PER_BLOCK, TUNE_BULK_ITEMS, TUNE_DELAY_NS, TUNE_MAX_DELAY_NS,
-                                    TUNE_PREFETCH_QUARTERS, TUNE_BULK_MIN_BLOCKS, TUNE_BULK_MIN_TILES,
-                                    TUNE_LOOK_BACK_LANE_TILES>;
+                                    TUNE_PREFETCH_QUARTERS, TUNE_BULK_MIN_BLOCKS, TUNE_BULK_MIN_TILES>;
   };
   struct Policy
       : strata::ChainedPolicy<300, Policy, Policy>
@@ -65,8 +60,7 @@ struct select_tuning_policy_hub
                                 TUNE_LOAD == 0 ? strata::BLOCK_LOAD_WARP_TRANSPOSE : strata::BLOCK_LOAD_VECTORIZE,
                                 TUNE_LOAD_MODIFIER == 0 ? strata::LOAD_DEFAULT : strata::LOAD_PLAIN,
                                 strata::BLOCK_SCAN_WARP_SCANS, TUNE_DELAY_NS, TUNE_MAX_DELAY_NS, TUNE_PREFETCH_QUARTERS,
-                                TUNE_PERSISTENT != 0, TUNE_MIN_BLOCKS, TUNE_VALUES_WITH_KEYS != 0,
-                                TUNE_LOOK_BACK_LANE_TILES>;
+                                TUNE_PERSISTENT != 0, TUNE_MIN_BLOCKS, TUNE_VALUES_WITH_KEYS != 0>;
   };
   using MaxPolicy = Policy;
 };

@@ -3,8 +3,7 @@
 // point with -DTUNE_BASE=0 and the TUNE_* values, and once with TUNE_BASE=1 (the tuned defaults of
 // tuning_select.cuh) to compare against. TUNE_LOAD: 0 warp-striped reads transposed through shared memory, 1
 // vectorized reads; TUNE_LOAD_MODIFIER: 0 LOAD_DEFAULT, 1 LOAD_PLAIN; TUNE_BULK=1: inputs of TUNE_BULK_MIN_TILES tiles
-// per SM and more run AgentSelectBulk, TUNE_BULK_ITEMS items per thread; TUNE_LOOK_BACK_LANE_TILES: the look-back's
-// predecessors per lane (select_tuning_policy.cuh). A point whose tile
+// per SM and more run AgentSelectBulk, TUNE_BULK_ITEMS items per thread (select_tuning_policy.cuh). A point whose tile
 // does not fit in 48 KiB of static shared memory for a type reports that case as skipped.
 //
 // %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:1024:32
@@ -20,7 +19,6 @@
 // %RANGE% TUNE_BULK_ITEMS bi 4:32:4
 // %RANGE% TUNE_BULK_MIN_BLOCKS bmb 1:6:1
 // %RANGE% TUNE_BULK_MIN_TILES bmt 0:4:1
-// %RANGE% TUNE_LOOK_BACK_LANE_TILES lt 1:8:1
 #include <strata/device/device_select.cuh>
 
 #include "bench_util.cuh"

@@ -20,7 +20,6 @@
 // %RANGE% TUNE_BULK_ITEMS bi 4:32:4
 // %RANGE% TUNE_BULK_MIN_BLOCKS bmb 1:6:1
 // %RANGE% TUNE_BULK_MIN_TILES bmt 0:4:1
-// %RANGE% TUNE_LOOK_BACK_LANE_TILES lt 1:8:1
 #include <strata/device/device_partition.cuh>
 
 #include "bench_util.cuh"

@@ -16,7 +16,6 @@
 // %RANGE% TUNE_PERSISTENT ps 0:1:1
 // %RANGE% TUNE_MIN_BLOCKS mb 1:8:1
 // %RANGE% TUNE_VALUES_WITH_KEYS vk 0:1:1
-// %RANGE% TUNE_LOOK_BACK_LANE_TILES lt 1:8:1
 #include <strata/device/device_select.cuh>
 
 #include "bench_util.cuh"

@@ -35,7 +35,7 @@ STRATA_NAMESPACE_BEGIN
 template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, BlockLoadAlgorithm LOAD_ALGORITHM_,
           CacheLoadModifier LOAD_MODIFIER_, BlockScanAlgorithm SCAN_ALGORITHM_, int LOOK_BACK_DELAY_NS_ = 32,
           int LOOK_BACK_MAX_DELAY_NS_ = 256, int PREFETCH_QUARTER_WAVES_ = 4, bool PERSISTENT_ = true,
-          int MIN_BLOCKS_PER_SM_ = 1, bool VALUES_WITH_KEYS_ = false, int LOOK_BACK_LANE_TILES_ = 1>
+          int MIN_BLOCKS_PER_SM_ = 1, bool VALUES_WITH_KEYS_ = false>
 struct AgentSelectPolicy
 {
   static constexpr int BLOCK_THREADS                 = BLOCK_THREADS_;
@@ -52,8 +52,6 @@ struct AgentSelectPolicy
   // UniqueByKey: load a tile's values into registers right after its keys, so that their load overlaps the flags,
   // the scan and the look-back (registers then hold both), rather than once the selected keys have been stored.
   static constexpr bool VALUES_WITH_KEYS = VALUES_WITH_KEYS_;
-  // The predecessors each lane of the look-back reads at once (TilePrefixCallbackOp's LANE_TILES).
-  static constexpr int LOOK_BACK_LANE_TILES = LOOK_BACK_LANE_TILES_;
 };
 
 namespace detail
@@ -176,8 +174,7 @@ class AgentSelect
   using BlockScanT          = BlockScan<OffsetT, BLOCK_THREADS, PolicyT::SCAN_ALGORITHM>;
   using PrefixOpT =
     TilePrefixCallbackOp<OffsetT, cuda::std::plus<>, TileStateT,
-                         detail::scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>,
-                         PolicyT::LOOK_BACK_LANE_TILES>;
+                         detail::scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
 
   static constexpr bool PREFETCHABLE = detail::scan::prefetchable_tiles_v<PolicyT, InputIteratorT, T>;
 

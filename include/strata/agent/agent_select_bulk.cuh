@@ -51,8 +51,7 @@ STRATA_NAMESPACE_BEGIN
 // MIN_TILES_PER_SM: the tiles per SM an input must make to take this agent (fewer, larger tiles than AgentSelect's
 // would leave SMs idle on small inputs).
 template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, int LOOK_BACK_DELAY_NS_ = 32, int LOOK_BACK_MAX_DELAY_NS_ = 256,
-          int PREFETCH_QUARTER_WAVES_ = 4, int MIN_BLOCKS_PER_SM_ = 1, int MIN_TILES_PER_SM_ = 2,
-          int LOOK_BACK_LANE_TILES_ = 1>
+          int PREFETCH_QUARTER_WAVES_ = 4, int MIN_BLOCKS_PER_SM_ = 1, int MIN_TILES_PER_SM_ = 2>
 struct AgentSelectBulkPolicy
 {
   static_assert(BLOCK_THREADS_ % 32 == 0 && BLOCK_THREADS_ >= 64, "whole warps: the look-back warp and a worker");
@@ -66,7 +65,6 @@ struct AgentSelectBulkPolicy
   static constexpr int MIN_BLOCKS_PER_SM      = MIN_BLOCKS_PER_SM_;
   static constexpr int MIN_TILES_PER_SM       = MIN_TILES_PER_SM_;
   static constexpr bool PERSISTENT            = true;
-  static constexpr int LOOK_BACK_LANE_TILES   = LOOK_BACK_LANE_TILES_;
 };
 
 template <typename PolicyT, typename T, typename OutputIteratorT, typename NumSelectedIteratorT, typename SelectOpT,
@@ -87,8 +85,7 @@ class AgentSelectBulk
   using TileStateT = ScanTileState<OffsetT>;
   using PrefixOpT =
     TilePrefixCallbackOp<OffsetT, cuda::std::plus<>, TileStateT,
-                         detail::scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>,
-                         PolicyT::LOOK_BACK_LANE_TILES>;
+                         detail::scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
   using CountT = detail::non_void_value_t<NumSelectedIteratorT, OffsetT>;
 
   // The named barrier of the workers among themselves.

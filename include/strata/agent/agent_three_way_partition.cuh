@@ -73,8 +73,7 @@ class AgentThreeWayPartition
   using BlockScanT = BlockScan<CountsT, BLOCK_THREADS, PolicyT::SCAN_ALGORITHM>;
   using PrefixOpT =
     TilePrefixCallbackOp<CountsT, SumT, TileStateT,
-                         detail::scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>,
-                         PolicyT::LOOK_BACK_LANE_TILES>;
+                         detail::scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
 
   static constexpr bool PREFETCHABLE = detail::scan::prefetchable_tiles_v<PolicyT, InputIteratorT, T>;
 

@@ -329,15 +329,10 @@ struct scan_look_back_delay
 // The block-prefix callback of BlockScan for tile `tile_idx` >= 1: called by the first warp with the tile's
 // aggregate, it publishes the aggregate, looks back for the exclusive prefix, publishes the inclusive prefix
 // and returns the exclusive prefix (combined after `init` when the scan has an initial value). DelayT is a
-// detail::scan_look_back_delay. LANE_TILES: the predecessors each lane reads at once under an exact operator that
-// does not restart (a window of 32 * LANE_TILES; other operators read windows of 32). A window costs a round trip to
-// L2, and a look-back reaches back past the tiles that started while it runs, many where tiles are short (a
-// selection's, which write little): wider windows take fewer trips.
-template <typename T, typename ScanOpT, typename TileStateT, typename DelayT = detail::scan_look_back_delay<32, 256>,
-          int LANE_TILES = 1>
+// detail::scan_look_back_delay.
+template <typename T, typename ScanOpT, typename TileStateT, typename DelayT = detail::scan_look_back_delay<32, 256>>
 class TilePrefixCallbackOp
 {
-  static_assert(LANE_TILES >= 1, "a lane reads at least one predecessor");
   using WarpReduceT = WarpReduce<T>;
 
   // Windows the in-order look-back keeps in shared memory while it looks further back; older windows are read
@@ -373,11 +368,7 @@ public:
       tile_state_.SetPartial(tile_idx_, block_aggregate);
     }
     T prefix;
-    if constexpr (EXACT && !ABSORBS && LANE_TILES > 1)
-    {
-      prefix = look_back_wide(lane, static_cast<long long>(tile_idx_) - 1);
-    }
-    else if constexpr (EXACT)
+    if constexpr (EXACT)
     {
       prefix = look_back_tree(lane, static_cast<long long>(tile_idx_) - 1);
     }
@@ -437,83 +428,6 @@ private:
         return;
       }
       delay.wait();
-    }
-  }
-
-  // Lane l reads its run of predecessors, window_end - l * LANE_TILES - k for k < LANE_TILES (nearest first), and
-  // the warp polls until no lane sees an INVALID tile.
-  STRATA_DEVICE STRATA_FORCEINLINE void read_run(long long window_end, unsigned int lane,
-                                                 cuda::std::uint32_t (&status)[LANE_TILES],
-                                                 T (&value)[LANE_TILES]) const
-  {
-    const long long nearest = window_end - static_cast<long long>(lane) * LANE_TILES;
-    DelayT delay{};
-    while (true)
-    {
-      bool invalid = false;
-      STRATA_UNROLL
-      for (int k = 0; k < LANE_TILES; ++k)
-      {
-        status[k] = SCAN_TILE_INCLUSIVE;
-        if (nearest - k >= 0)
-        {
-          tile_state_.Read(static_cast<size_t>(nearest - k), status[k], value[k]);
-        }
-        invalid = invalid || status[k] == SCAN_TILE_INVALID;
-      }
-      if (!__any_sync(0xffffffffu, invalid))
-      {
-        return;
-      }
-      delay.wait();
-    }
-  }
-
-  // The exact look-back from predecessor `window_end` on in windows of 32 * LANE_TILES: each lane folds its run in
-  // sequence order up to its nearest inclusive predecessor, and the warp reduces the runs of the lanes up to the
-  // nearest one that has an inclusive predecessor with a tree, in sequence order.
-  STRATA_DEVICE STRATA_FORCEINLINE T look_back_wide(unsigned int lane, long long window_end)
-  {
-    T prefix{};
-    bool have_prefix = false;
-    while (true)
-    {
-      cuda::std::uint32_t status[LANE_TILES];
-      T value[LANE_TILES];
-      STRATA_UNROLL
-      for (int k = 0; k < LANE_TILES; ++k)
-      {
-        value[k] = T{};
-      }
-      read_run(window_end, lane, status, value);
-      T run     = value[0];
-      bool stop = status[0] == SCAN_TILE_INCLUSIVE;
-      STRATA_UNROLL
-      for (int k = 1; k < LANE_TILES; ++k)
-      {
-        if (!stop)
-        {
-          run  = op_(value[k], run);
-          stop = status[k] == SCAN_TILE_INCLUSIVE;
-        }
-      }
-      const unsigned int stops = __ballot_sync(0xffffffffu, stop);
-      const int last_lane      = stops ? (__ffs(stops) - 1) : (WARP_THREADS - 1);
-      // Lane j takes the run of lane last_lane - j, so ascending lanes hold runs in sequence order.
-      const int source     = last_lane - static_cast<int>(lane);
-      const T ordered      = ShuffleIndex<WARP_THREADS>(run, source < 0 ? 0 : source, 0xffffffffu);
-      const T window_value = WarpReduceT(temp_storage_.reduce).Reduce(ordered, op_, last_lane + 1);
-      if (lane == 0)
-      {
-        prefix      = have_prefix ? op_(window_value, prefix) : window_value;
-        have_prefix = true;
-      }
-      if (stops)
-      {
-        return prefix;
-      }
-      window_end -= static_cast<long long>(WARP_THREADS) * LANE_TILES;
-      __syncwarp();
     }
   }
 
