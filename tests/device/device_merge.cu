@@ -91,7 +91,8 @@ void check_merge(std::size_t n1, std::size_t n2, long long span, std::uint64_t s
                                              d_values.data(), cuda::std::less<>{}, s);
     },
     mode);
-  CHECK(bytes == strata::detail::temporary_storage::EMPTY_SIZE);
+  // The splits at both ends of every tile; no items, nothing to store.
+  CHECK(bytes >= (n1 + n2 == 0 ? std::size_t(1) : 2 * sizeof(std::int64_t)));
   STRATA_REQUIRE_EQUAL_VECTORS(d_keys.download(), expected_keys);
   STRATA_REQUIRE_EQUAL_VECTORS(d_values.download(), expected_values);
 

@@ -1,7 +1,7 @@
 // The block-wide bodies of DeviceMergeSort's and DeviceMerge's kernels: AgentBlockSort sorts one tile of the input
 // with BlockMergeSort; AgentMerge finds one tile's share of a pair of sorted runs (merge path over global memory, two
-// warps searching at once) and merges it through shared memory; AgentMergeRanges does the same over two ranges of
-// their own (DeviceMerge).
+// warps searching at once) and merges it through shared memory; AgentMergeRanges merges one tile's share of two
+// ranges of their own (DeviceMerge, whose partition kernel finds the shares).
 //
 // A merge pass turns runs of `tiles_per_run` tiles into runs of twice as many: runs 2k and 2k + 1 form a pair and are
 // merged into the same positions. Output tile t of a pair takes the items at positions [t * TILE, (t + 1) * TILE) of
@@ -508,8 +508,8 @@ struct tile_merge
 
 // Writes positions [diag_beg, diag_end) of the stable merge of two sorted ranges, keys1 / values1 (keys1_count
 // items) and keys2 / values2 (keys2_count), to keys_out / values_out at the same positions (which must not overlap
-// the ranges): at most one tile, found by merge path at the two diagonals, each searched by a warp of its own, and
-// merged through shared memory (detail::merge_sort::tile_merge). Among equal keys the first range's come first.
+// the ranges): at most one tile, whose share of the ranges the caller found by merge path at the two diagonals, merged
+// through shared memory (detail::merge_sort::tile_merge). Among equal keys the first range's come first.
 // DeviceMerge's tiles; AgentMerge below does the same for a pair of runs of one array, from one base iterator (which
 // keeps the merge sort's kernels at fewer registers than two ranges' iterators would).
 template <typename PolicyT, typename KeyIterator1T, typename ValueIterator1T, typename KeyIterator2T,
@@ -520,52 +520,44 @@ class AgentMergeRanges
   using MergeT = detail::merge_sort::tile_merge<PolicyT, KeyT, ValueT, CompareOpT>;
 
 public:
-  using TempStorage = typename MergeT::template ShareStorage<OffsetT>;
+  using TempStorage = typename MergeT::TempStorage;
 
-  STRATA_DEVICE STRATA_FORCEINLINE
-  AgentMergeRanges(TempStorage& temp_storage, KeyIterator1T keys1, ValueIterator1T values1, OffsetT keys1_count,
-                   KeyIterator2T keys2, ValueIterator2T values2, OffsetT keys2_count, KeyOutputIteratorT keys_out,
-                   ValueOutputIteratorT values_out, CompareOpT compare_op)
+  STRATA_DEVICE STRATA_FORCEINLINE AgentMergeRanges(TempStorage& temp_storage, KeyIterator1T keys1,
+                                                    ValueIterator1T values1, KeyIterator2T keys2,
+                                                    ValueIterator2T values2, KeyOutputIteratorT keys_out,
+                                                    ValueOutputIteratorT values_out, CompareOpT compare_op)
       : temp_storage_(temp_storage)
       , keys1_(keys1)
       , values1_(values1)
-      , keys1_count_(keys1_count)
       , keys2_(keys2)
       , values2_(values2)
-      , keys2_count_(keys2_count)
       , keys_out_(keys_out)
       , values_out_(values_out)
       , compare_op_(compare_op)
   {}
 
+  // The tile's share: [keys1_beg, keys1_end) of the first range, the MergePath splits at diag_beg and diag_end, and
+  // [diag_beg - keys1_beg, diag_end - keys1_end) of the second (in every prefix of the merge, the items from the
+  // second range are the prefix's length less those from the first).
   // requires: diag_beg < diag_end <= diag_beg + PolicyT::TILE_ITEMS, diag_end <= keys1_count + keys2_count.
-  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(OffsetT diag_beg, OffsetT diag_end)
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeTile(OffsetT diag_beg, OffsetT diag_end, OffsetT keys1_beg,
+                                                    OffsetT keys1_end)
   {
-    MergeT::find_splits(temp_storage_.split_beg, temp_storage_.split_end, keys1_, keys2_, keys1_count_, keys2_count_,
-                        diag_beg, diag_end, compare_op_);
-    __syncthreads();
-
-    // The tile's share: [keys1_beg, keys1_end) of the first range and [keys2_beg, keys2_end) of the second. In every
-    // prefix of the merge, the items from the second range are the prefix's length less those from the first.
-    const OffsetT keys1_beg = temp_storage_.split_beg;
-    const OffsetT keys1_end = temp_storage_.split_end;
     const OffsetT keys2_beg = diag_beg - keys1_beg;
     const OffsetT keys2_end = diag_end - keys1_end;
     const int keys1_count   = static_cast<int>(keys1_end - keys1_beg);
     const int keys2_count   = static_cast<int>(keys2_end - keys2_beg);
     const KeyT greatest = MergeT::padding(keys1_, keys2_, keys1_end, keys2_end, keys1_count, keys2_count, compare_op_);
-    MergeT::consume(temp_storage_.merge, keys1_, keys2_, values1_, values2_, keys_out_, values_out_, diag_beg,
-                    keys1_beg, keys2_beg, keys1_count, keys1_count + keys2_count, greatest, compare_op_);
+    MergeT::consume(temp_storage_, keys1_, keys2_, values1_, values2_, keys_out_, values_out_, diag_beg, keys1_beg,
+                    keys2_beg, keys1_count, keys1_count + keys2_count, greatest, compare_op_);
   }
 
 private:
   TempStorage& temp_storage_;
   KeyIterator1T keys1_;
   ValueIterator1T values1_;
-  OffsetT keys1_count_;
   KeyIterator2T keys2_;
   ValueIterator2T values2_;
-  OffsetT keys2_count_;
   KeyOutputIteratorT keys_out_;
   ValueOutputIteratorT values_out_;
   CompareOpT compare_op_;

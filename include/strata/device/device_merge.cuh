@@ -6,9 +6,10 @@
 // Both ranges sorted by compare_op (a strict weak order; default less); the output holds their na + nb items in
 // order, and among equal keys the first range's come first, each range's in their order (MergePairs moves each value
 // with its key). The key type is the first range's value type (the second's keys are converted to it), the value type
-// the first range's values'. The output must not overlap the inputs. One block per output tile, each finding its share
-// of the ranges by merge path itself: no temporary storage (the size query answers 1 byte), one launch. Nothing
-// synchronizes; no items: nothing is launched.
+// the first range's values'. The output must not overlap the inputs. Two launches: one thread per output tile boundary
+// finds by merge path where the tiles' shares of the ranges start (an OffsetT each in temporary storage), then one
+// block per output tile merges its share. Nothing synchronizes; no items: nothing is launched (and the size query
+// answers 1 byte).
 // Errors (cudaErrorInvalidValue, before anything is launched): a negative count; a null pointer among the inputs of
 // a non-empty range or the outputs of a non-empty merge.
 #pragma once
