@@ -42,6 +42,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ALGORITHMS = OrderedDict([
     ("reduce_sum", ("DeviceReduce::Sum", "GB/s counts the bytes read.")),
     ("reduce_argmin", ("DeviceReduce::ArgMin", "GB/s counts the bytes read.")),
+    ("reduce_argminmax", ("DeviceReduce::ArgMinMax",
+                          "Both extremes and their positions in one pass; `cub`: cub::DeviceReduce::ArgMin then "
+                          "ArgMax, the two passes CUB needs. GB/s counts the bytes read once.")),
     ("segmented_reduce", ("DeviceSegmentedReduce::Sum",
                           "Segments from one offsets array (begin = offsets, end = offsets + 1). uniform_<m>: lengths "
                           "uniform in [1, 2m-1]; power_law_64: lengths k in [1, 2^20] with probability ~k^-1.79, 64 "

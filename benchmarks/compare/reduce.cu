@@ -1,5 +1,6 @@
 // DeviceReduce: strata against cub::DeviceReduce on the same buffers in one process.
-// Sum of int8, int32, int64, float, double and ArgMin of float at 2^16, 2^20, 2^24 and 2^28 items.
+// Sum of int8, int32, int64, float, double and ArgMin of float at 2^16, 2^20, 2^24 and 2^28 items; ArgMinMax of
+// float (strata's one pass) against CUB's ArgMin then ArgMax, the two calls CUB needs for the same answer.
 // Each case is registered as ".../strata", ".../cub" and ".../copy": a device-to-device cudaMemcpyAsync whose reads
 // and writes add up to the bytes the reduction reads, the rate of DRAM traffic at that size (a reduction only
 // reads, so it may pass the copy by a little). scripts/compare_report.py prints the ratios.
@@ -9,6 +10,7 @@
 
 #include "bench_util.cuh"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -18,7 +20,8 @@ namespace
 enum class algorithm
 {
   sum,
-  argmin
+  argmin,
+  argminmax
 };
 
 // Where ArgMin writes: the extremum and its position (CUB 3's two-output form).
@@ -27,6 +30,14 @@ struct arg_out
 {
   T value;
   std::int64_t index;
+};
+
+// Where ArgMinMax writes: both extremes and their positions.
+template <typename T>
+struct arg_min_max_out
+{
+  arg_out<T> min;
+  arg_out<T> max;
 };
 
 template <algorithm ALG, typename T>
@@ -38,6 +49,11 @@ template <typename T>
 struct output<algorithm::argmin, T>
 {
   using type = arg_out<T>;
+};
+template <typename T>
+struct output<algorithm::argminmax, T>
+{
+  using type = arg_min_max_out<T>;
 };
 
 // One library's call, both phases (the size query costs no device time).
@@ -55,7 +71,7 @@ cudaError_t call(void* d_temp, std::size_t& bytes, const T* d_in, OutT* d_out, i
       return cub::DeviceReduce::Sum(d_temp, bytes, d_in, d_out, n, s);
     }
   }
-  else
+  else if constexpr (ALG == algorithm::argmin)
   {
     if constexpr (STRATA)
     {
@@ -65,6 +81,30 @@ cudaError_t call(void* d_temp, std::size_t& bytes, const T* d_in, OutT* d_out, i
     {
       return cub::DeviceReduce::ArgMin(d_temp, bytes, d_in, &d_out->value, &d_out->index, n, s);
     }
+  }
+  else if constexpr (STRATA)
+  {
+    return strata::DeviceReduce::ArgMinMax(d_temp, bytes, d_in, &d_out->min.value, &d_out->min.index, &d_out->max.value,
+                                           &d_out->max.index, n, s);
+  }
+  else
+  {
+    // CUB's two passes share one temporary buffer, sized for the larger.
+    std::size_t min_bytes = 0, max_bytes = 0;
+    cudaError_t error = cub::DeviceReduce::ArgMin(nullptr, min_bytes, d_in, &d_out->min.value, &d_out->min.index, n, s);
+    if (error == cudaSuccess)
+    {
+      error = cub::DeviceReduce::ArgMax(nullptr, max_bytes, d_in, &d_out->max.value, &d_out->max.index, n, s);
+    }
+    if (error != cudaSuccess || d_temp == nullptr)
+    {
+      bytes = std::max(min_bytes, max_bytes);
+      return error;
+    }
+    error = cub::DeviceReduce::ArgMin(d_temp, min_bytes, d_in, &d_out->min.value, &d_out->min.index, n, s);
+    return error != cudaSuccess
+           ? error
+           : cub::DeviceReduce::ArgMax(d_temp, max_bytes, d_in, &d_out->max.value, &d_out->max.index, n, s);
   }
 }
 
@@ -98,6 +138,11 @@ void bench(benchmark::State& state, int log2_n)
   {
     same = a.index == b.index && a.value == b.value;
   }
+  else if constexpr (ALG == algorithm::argminmax)
+  {
+    same = a.min.index == b.min.index && a.min.value == b.min.value && a.max.index == b.max.index
+        && a.max.value == b.max.value;
+  }
   else if constexpr (std::is_floating_point<T>::value)
   {
     same = std::abs(double(a) - double(b)) <= 1e-3 * std::sqrt(double(n)) * (sizeof(T) == 4 ? 1.0 : 1e-6);
@@ -125,7 +170,9 @@ void register_case()
 {
   for (int log2_n : {16, 20, 24, 28})
   {
-    const std::string base = std::string(ALG == algorithm::sum ? "reduce_sum/" : "reduce_argmin/")
+    const std::string base = std::string(ALG == algorithm::sum      ? "reduce_sum/"
+                                         : ALG == algorithm::argmin ? "reduce_argmin/"
+                                                                    : "reduce_argminmax/")
                            + strata_bench::type_name<T>() + "/2^" + std::to_string(log2_n);
     benchmark::RegisterBenchmark((base + "/strata").c_str(),
                                  [log2_n](benchmark::State& st) {
@@ -157,5 +204,6 @@ int main(int argc, char** argv)
   register_case<algorithm::sum, float>();
   register_case<algorithm::sum, double>();
   register_case<algorithm::argmin, float>();
+  register_case<algorithm::argminmax, float>();
   return strata_bench::run_benchmarks(argc, argv);
 }

@@ -20,7 +20,8 @@
 // Errors (cudaErrorInvalidValue, before anything is launched or written): negative num_items, too small
 // temp_storage_bytes, a null input pointer with num_items > 0, a null output pointer.
 // With num_items == 0 the output is `init` (Reduce, TransformReduce), 0 (Sum), the type's largest or lowest
-// value (Min, Max), or {1, that value} (ArgMin, ArgMax), as CUB defines them.
+// value (Min, Max), or {1, that value} (ArgMin, ArgMax), as CUB defines them; ArgMinMax (strata's own) answers
+// ArgMin's and ArgMax's results in one pass.
 #pragma once
 
 #include <strata/config.cuh>
@@ -83,6 +84,78 @@ struct unzip_pair
   STRATA_HOST_DEVICE reference operator*() const
   {
     return reference{d_value_out, d_index_out};
+  }
+  template <typename IndexT>
+  STRATA_HOST_DEVICE reference operator[](IndexT) const
+  {
+    return **this;
+  }
+};
+// ArgMinMax's accumulator: ArgMin's pair and ArgMax's pair, reduced side by side in one pass.
+template <typename KeyT, typename ValueT>
+struct arg_min_max_pair
+{
+  KeyValuePair<KeyT, ValueT> min;
+  KeyValuePair<KeyT, ValueT> max;
+};
+
+struct arg_min_max_op
+{
+  template <typename KeyT, typename ValueT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE arg_min_max_pair<KeyT, ValueT>
+  operator()(const arg_min_max_pair<KeyT, ValueT>& a, const arg_min_max_pair<KeyT, ValueT>& b) const
+  {
+    return {ArgMin{}(a.min, b.min), ArgMax{}(a.max, b.max)};
+  }
+};
+
+// Pairs an item with its position, as the smallest and as the largest item so far (ArgMinMax's indexed transform).
+template <typename KeyT, typename ValueT>
+struct arg_min_max_transform
+{
+  using indexed_transform = void;
+  template <typename OffsetT, typename InputT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE arg_min_max_pair<KeyT, ValueT> operator()(OffsetT index,
+                                                                                  const InputT& item) const
+  {
+    const KeyValuePair<KeyT, ValueT> pair(static_cast<KeyT>(index), static_cast<ValueT>(item));
+    return {pair, pair};
+  }
+};
+
+// The output of ArgMinMax: `*out = pair` writes the smallest item and its position to d_min_out and d_min_index_out,
+// the largest and its position to d_max_out and d_max_index_out.
+template <typename ExtremumOutIteratorT, typename IndexOutIteratorT>
+struct unzip_min_max
+{
+  struct reference
+  {
+    ExtremumOutIteratorT d_min_out;
+    IndexOutIteratorT d_min_index_out;
+    ExtremumOutIteratorT d_max_out;
+    IndexOutIteratorT d_max_index_out;
+    template <typename PairT>
+    STRATA_HOST_DEVICE void operator=(const PairT& pair) const
+    {
+      *d_min_out       = pair.min.value;
+      *d_min_index_out = pair.min.key;
+      *d_max_out       = pair.max.value;
+      *d_max_index_out = pair.max.key;
+    }
+  };
+  using value_type        = void;
+  using difference_type   = cuda::std::ptrdiff_t;
+  using pointer           = void;
+  using iterator_category = cuda::std::output_iterator_tag;
+
+  ExtremumOutIteratorT d_min_out;
+  IndexOutIteratorT d_min_index_out;
+  ExtremumOutIteratorT d_max_out;
+  IndexOutIteratorT d_max_index_out;
+
+  STRATA_HOST_DEVICE reference operator*() const
+  {
+    return reference{d_min_out, d_min_index_out, d_max_out, d_max_index_out};
   }
   template <typename IndexT>
   STRATA_HOST_DEVICE reference operator[](IndexT) const
@@ -226,6 +299,50 @@ struct DeviceReduce
   STRATA_DETAIL_REDUCE_ARG(ArgMin)
   STRATA_DETAIL_REDUCE_ARG(ArgMax)
 
+  // ArgMinMax (strata's own): ArgMin's and ArgMax's results in one pass over the input: the smallest input to
+  // d_min_out[0] and its position (the first on ties) to d_min_index_out[0], the largest to d_max_out[0] and its
+  // position (the first on ties) to d_max_index_out[0]; for no items the value type's largest and lowest values,
+  // both at position 1, as ArgMin and ArgMax answer. The four outputs may be of any kind the single outputs of
+  // ArgMin and ArgMax may be; null pointers among them are refused.
+  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT>
+  static cudaError_t ArgMinMax(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                               ExtremumOutIteratorT d_min_out, IndexOutIteratorT d_min_index_out,
+                               ExtremumOutIteratorT d_max_out, IndexOutIteratorT d_max_index_out,
+                               cuda::std::int64_t num_items, cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceReduce::ArgMinMax");
+    return arg_min_max(d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_min_index_out, d_max_out, d_max_index_out,
+                       num_items, stream);
+  }
+  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT, typename CountT>
+  static cudaError_t ArgMinMax(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                               ExtremumOutIteratorT d_min_out, IndexOutIteratorT d_min_index_out,
+                               ExtremumOutIteratorT d_max_out, IndexOutIteratorT d_max_index_out,
+                               device_count<CountT> num_items, cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceReduce::ArgMinMax");
+    return arg_min_max(d_temp_storage, temp_storage_bytes, d_in, d_min_out, d_min_index_out, d_max_out, d_max_index_out,
+                       num_items, stream);
+  }
+  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT,
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t ArgMinMax(InputIteratorT d_in, ExtremumOutIteratorT d_min_out, IndexOutIteratorT d_min_index_out,
+                               ExtremumOutIteratorT d_max_out, IndexOutIteratorT d_max_index_out,
+                               cuda::std::int64_t num_items, const EnvT& env = {})
+  {
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(ArgMinMax), d_in, d_min_out, d_min_index_out,
+                                     d_max_out, d_max_index_out, num_items);
+  }
+  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT, typename CountT,
+            typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
+  static cudaError_t ArgMinMax(InputIteratorT d_in, ExtremumOutIteratorT d_min_out, IndexOutIteratorT d_min_index_out,
+                               ExtremumOutIteratorT d_max_out, IndexOutIteratorT d_max_index_out,
+                               device_count<CountT> num_items, const EnvT& env = {})
+  {
+    return detail::call_single_phase(env, STRATA_DETAIL_TWO_PHASE(ArgMinMax), d_in, d_min_out, d_min_index_out,
+                                     d_max_out, d_max_index_out, num_items);
+  }
+
 #undef STRATA_DETAIL_REDUCE_SINGLE_PHASE
 #undef STRATA_DETAIL_REDUCE_EXTREMUM
 #undef STRATA_DETAIL_REDUCE_ARG
@@ -362,6 +479,52 @@ private:
     return arg_reduce<ArgOpT, InputIteratorT, OutT, NumItemsT, PairT>(d_temp_storage, temp_storage_bytes, d_in,
                                                                       OutT{d_value_out, d_index_out}, num_items,
                                                                       stream);
+  }
+
+  // NumItemsT: cuda::std::int64_t, or a device_count.
+  template <typename InputIteratorT, typename ExtremumOutIteratorT, typename IndexOutIteratorT, typename NumItemsT>
+  static cudaError_t arg_min_max(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
+                                 ExtremumOutIteratorT d_min_out, IndexOutIteratorT d_min_index_out,
+                                 ExtremumOutIteratorT d_max_out, IndexOutIteratorT d_max_index_out, NumItemsT num_items,
+                                 cudaStream_t stream)
+  {
+    using ValueT = detail::non_void_value_t<ExtremumOutIteratorT, detail::it_value_t<InputIteratorT>>;
+    using KeyT   = cuda::std::int64_t;
+    using PairT  = detail::arg_min_max_pair<KeyT, ValueT>;
+    if (d_temp_storage != nullptr && detail::count_bound(num_items) >= 0)
+    {
+      if constexpr (cuda::std::is_pointer<ExtremumOutIteratorT>::value)
+      {
+        if (d_min_out == nullptr || d_max_out == nullptr)
+        {
+          return cudaErrorInvalidValue;
+        }
+      }
+      if constexpr (cuda::std::is_pointer<IndexOutIteratorT>::value)
+      {
+        if (d_min_index_out == nullptr || d_max_index_out == nullptr)
+        {
+          return cudaErrorInvalidValue;
+        }
+      }
+    }
+    using OutT   = detail::unzip_min_max<ExtremumOutIteratorT, IndexOutIteratorT>;
+    using EmptyT = detail::reduce::empty_value<PairT>;
+    const OutT d_out{d_min_out, d_min_index_out, d_max_out, d_max_index_out};
+    const EmptyT empty{PairT{KeyValuePair<KeyT, ValueT>(KeyT(1), cuda::std::numeric_limits<ValueT>::max()),
+                             KeyValuePair<KeyT, ValueT>(KeyT(1), cuda::std::numeric_limits<ValueT>::lowest())}};
+    STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_in, d_out, true));
+    return detail::dispatch_offset(num_items, [&](auto offset) {
+      using OffsetT     = decltype(offset);
+      using TransformOp = detail::arg_min_max_transform<KeyT, ValueT>;
+      using OpT         = detail::arg_min_max_op;
+      // As ArgMin's: the items read as they are (vectorized where possible), paired with their positions.
+      return DispatchReduce<InputIteratorT, OutT, OffsetT, OpT, EmptyT, PairT, TransformOp,
+                            detail::reduce::policy_hub<detail::it_value_t<InputIteratorT>, PairT, OpT>,
+                            detail::item_count_t<NumItemsT>>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                                                       offset, OpT{}, empty, stream, TransformOp{},
+                                                                       detail::item_count_of(num_items));
+    });
   }
 };
 
