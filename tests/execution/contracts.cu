@@ -199,6 +199,12 @@ TEST_CASE("an argument error through the frontend leaves cudaGetLastError() clea
   require_refused("strata::find_if", [&] {
     (void) strata::find_if(stream.policy, first, last, exec_test::is_odd{});
   });
+  require_refused("strata::mismatch", [&] {
+    (void) strata::mismatch(stream.policy, first, last, data.begin());
+  });
+  require_refused("strata::adjacent_find", [&] {
+    (void) strata::adjacent_find(stream.policy, first, last);
+  });
   require_refused("strata::lower_bound", [&] {
     strata::lower_bound(stream.policy, data.begin(), data.end(), first, last, out.begin());
   });
@@ -338,6 +344,9 @@ TEST_CASE("the frontend on a stream of another device throws strata::cuda_error 
   });
   require_refused("strata::find", [&] {
     (void) strata::find(policy, data.in.begin(), data.in.end(), 7);
+  });
+  require_refused("strata::mismatch", [&] {
+    (void) strata::mismatch(policy, data.in.begin(), data.in.end(), data.in.begin());
   });
   CHECK(alloc.log().allocations() == 0);
   data.require_untouched();

@@ -1,12 +1,13 @@
-// Thrust compatibility of the searches: thrust::find, find_if and find_if_not, and the vectorized thrust::lower_bound,
-// upper_bound and binary_search, give the same answers through strata::par as through thrust::cuda::par, for every
-// input kind, a match at the first item, in the middle, at the last and nowhere, sorted ranges with runs of equal
-// items, values in order and shuffled, less and greater (thrust_compat.cuh).
+// Thrust compatibility of the searches: thrust::find, find_if, find_if_not and mismatch, and the
+// vectorized thrust::lower_bound, upper_bound and binary_search, give the same answers through strata::par as through
+// thrust::cuda::par, for every input kind, a match at the first item, in the middle, at the last and nowhere, sorted
+// ranges with runs of equal items, values in order and shuffled, less and greater (thrust_compat.cuh).
 #include "thrust_compat.cuh"
 
 #include <thrust/binary_search.h>
 #include <thrust/find.h>
 #include <thrust/functional.h>
+#include <thrust/mismatch.h>
 
 #include <algorithm>
 
@@ -17,6 +18,15 @@ namespace
 // The kinds whose items keep the order of what they are made from (a sorted range stays sorted).
 using order_keeping_kinds = kinds<kind::raw, kind::device_ptr, kind::vector, kind::universal, kind::managed,
                                   kind::transform, kind::counting, kind::constant>;
+
+// a and b differ by at most 1.
+struct within_one
+{
+  __host__ __device__ bool operator()(int a, int b) const
+  {
+    return a - b <= 1 && b - a <= 1;
+  }
+};
 
 // x == target.
 struct equal_to_value
@@ -59,6 +69,47 @@ TEST_CASE("thrust::find, find_if and find_if_not through strata::par", "[thrust]
         with_range<kind::vector>(r, "input", with, [&](auto f, auto l) {
           r.value("index",
                   static_cast<long long>(thrust::find_if_not(policy, f, l, thrust::not_fn(equal_to_value{77})) - f));
+        });
+      });
+    }
+  }
+}
+
+TEST_CASE("thrust::mismatch through strata::par", "[thrust][compat][find]")
+{
+  for (const std::size_t n : sizes())
+  {
+    // Distinct values in a scattered order; the second range differs from the first at `at` only.
+    std::vector<int> in(n);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+      in[i] = static_cast<int>((i * 7919) % 1000003) * 2 - 1000003;
+    }
+    for (const std::size_t at : {std::size_t(0), n / 2, n == 0 ? 0 : n - 1, n})
+    {
+      const std::string where = at >= n ? "nowhere" : "at " + std::to_string(at);
+      std::vector<int> other  = in;
+      if (at < n)
+      {
+        other[at] += 1;
+      }
+      for_each_kind(input_kinds{}, [&](auto k) {
+        compare("mismatch", std::string(name_of(k)) + ", " + where, n, [&](auto policy, record& r) {
+          with_range<decltype(k)::value>(r, "first", in, [&](auto f1, auto l1) {
+            with_range<kind::vector>(r, "second", other, [&](auto f2, auto) {
+              const auto found = thrust::mismatch(policy, f1, l1, f2);
+              r.value("first", static_cast<long long>(found.first - f1));
+              r.value("second", static_cast<long long>(found.second - f2));
+            });
+          });
+        });
+      });
+      compare("mismatch with a predicate", where, n, [&](auto policy, record& r) {
+        with_range<kind::vector>(r, "first", in, [&](auto f1, auto l1) {
+          with_range<kind::vector>(r, "second", other, [&](auto f2, auto) {
+            // Items within one of each other match, so the one changed pair matches too.
+            r.value("first", static_cast<long long>(thrust::mismatch(policy, f1, l1, f2, within_one{}).first - f1));
+          });
         });
       });
     }

@@ -7,6 +7,7 @@
 //   strata::sort(strata::par.on(stream), v.begin(), v.end(), cuda::std::greater<>{});      // radix sort, descending
 //   strata::stable_sort_by_key(strata::par.on(stream), keys, keys + n, values, by_name{});  // merge sort
 //   bool ok = strata::is_sorted(strata::par.on(stream), v.begin(), v.end());
+//   strata::partial_sort(strata::par.on(stream), v.begin(), v.begin() + 10, v.end());  // the 10 smallest, in order
 //
 // Which sort runs:
 // - DeviceRadixSort where it gives the comparator's order: keys of an arithmetic type it sorts (integers and bool of
@@ -415,6 +416,54 @@ void stable_sort(const execution_policy<A>& policy, RandomIt first, RandomIt las
 {
   STRATA_NVTX_RANGE("strata::stable_sort");
   detail::frontend::sort_keys<true>(policy, "strata::stable_sort", first, last, cuda::std::less<>{});
+}
+
+// -- partial_sort and nth_element (std's; Thrust has neither) ----------------------------------------------------
+
+// partial_sort leaves the (middle - first) smallest items under comp in [first, middle), in order, and the others in
+// [middle, last); nth_element leaves at nth the item a sort would put there, none after it in [first, nth) and none
+// before it in (nth, last). Both sort the whole range as sort does (the radix sort where the keys allow it), which
+// meets both contracts at the sort's cost whatever middle or nth is. A middle or nth outside [first, last]
+// throws strata::cuda_error (cudaErrorInvalidValue) before anything runs; middle == first and nth == last do nothing.
+template <typename A, typename RandomIt, typename Compare>
+void partial_sort(const execution_policy<A>& policy, RandomIt first, RandomIt middle, RandomIt last, Compare comp)
+{
+  STRATA_NVTX_RANGE("strata::partial_sort");
+  const auto k = cuda::std::distance(first, middle);
+  if (k < 0 || k > cuda::std::distance(first, last))
+  {
+    detail::throw_on_error(cudaErrorInvalidValue, "strata::partial_sort");
+  }
+  if (k > 0)
+  {
+    detail::frontend::sort_keys<false>(policy, "strata::partial_sort", first, last, comp);
+  }
+}
+template <typename A, typename RandomIt>
+void partial_sort(const execution_policy<A>& policy, RandomIt first, RandomIt middle, RandomIt last)
+{
+  partial_sort(policy, first, middle, last, cuda::std::less<>{});
+}
+
+template <typename A, typename RandomIt, typename Compare>
+void nth_element(const execution_policy<A>& policy, RandomIt first, RandomIt nth, RandomIt last, Compare comp)
+{
+  STRATA_NVTX_RANGE("strata::nth_element");
+  const auto k = cuda::std::distance(first, nth);
+  const auto n = cuda::std::distance(first, last);
+  if (k < 0 || k > n)
+  {
+    detail::throw_on_error(cudaErrorInvalidValue, "strata::nth_element");
+  }
+  if (k < n)
+  {
+    detail::frontend::sort_keys<false>(policy, "strata::nth_element", first, last, comp);
+  }
+}
+template <typename A, typename RandomIt>
+void nth_element(const execution_policy<A>& policy, RandomIt first, RandomIt nth, RandomIt last)
+{
+  nth_element(policy, first, nth, last, cuda::std::less<>{});
 }
 
 // -- sort_by_key and stable_sort_by_key (Thrust's) ------------------------------------------------------------

@@ -1,0 +1,164 @@
+// The frontend's searches and orderings that Thrust has no counterpart of, against std's: strata::adjacent_find
+// (first equal neighbours, and under a predicate), strata::partial_sort and strata::nth_element (std's
+// postconditions, and the permutation kept), over sizes with matches at the ends, in the middle and nowhere, keys
+// the radix sort takes and a comparator only the merge sort gives; and middles and nths outside the range refused.
+#include "support.cuh"
+
+#include "test_util.cuh"
+
+#include <thrust/device_vector.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace
+{
+const std::vector<std::size_t>& search_sizes()
+{
+  static const std::vector<std::size_t> s = {0, 1, 2, 3, 1000, 4099, 100003, (std::size_t(1) << 20) + 3};
+  return s;
+}
+
+// Orders by the low 8 bits only (the merge sort's path: no radix order), ties by nothing.
+struct by_low_byte
+{
+  __host__ __device__ bool operator()(std::uint32_t a, std::uint32_t b) const
+  {
+    return (a & 0xffu) < (b & 0xffu);
+  }
+};
+
+// a > b + 1000: the first steep fall.
+struct steep_fall
+{
+  __host__ __device__ bool operator()(int a, int b) const
+  {
+    return a > b + 1000;
+  }
+};
+} // namespace
+
+TEST_CASE("strata::adjacent_find finds the first equal neighbours, as std::adjacent_find", "[execution][search]")
+{
+  for (const std::size_t n : search_sizes())
+  {
+    // Distinct neighbours everywhere, then one equal pair at `at`.
+    std::vector<int> base(n);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+      base[i] = static_cast<int>((i * 7919) % 1000003) * 3 - 1500000;
+    }
+    for (const std::size_t at : {std::size_t(0), n / 2, n < 2 ? 0 : n - 2, n})
+    {
+      CAPTURE(n, at);
+      std::vector<int> h = base;
+      if (at + 1 < n)
+      {
+        h[at + 1] = h[at];
+      }
+      const thrust::device_vector<int> d = exec_test::upload(h);
+      const auto found                   = strata::adjacent_find(strata::par, d.begin(), d.end());
+      CHECK(found - d.begin() == std::adjacent_find(h.begin(), h.end()) - h.begin());
+      const auto fall = strata::adjacent_find(strata::par, d.begin(), d.end(), steep_fall{});
+      CHECK(fall - d.begin() == std::adjacent_find(h.begin(), h.end(), steep_fall{}) - h.begin());
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("strata::partial_sort and nth_element meet std's postconditions", "[execution][search]",
+                   std::int32_t, float, std::uint64_t)
+{
+  using T = TestType;
+  for (const std::size_t n : search_sizes())
+  {
+    const std::vector<T> h = strata_test::random_vector<T>(n, n + 41);
+    std::vector<T> sorted  = h;
+    std::sort(sorted.begin(), sorted.end());
+    for (const std::size_t k : {std::size_t(0), std::size_t(1), n / 3, n == 0 ? 0 : n - 1, n})
+    {
+      CAPTURE(n, k);
+      thrust::device_vector<T> d = exec_test::upload(h);
+      strata::partial_sort(strata::par, d.begin(), d.begin() + static_cast<std::ptrdiff_t>(k), d.end());
+      std::vector<T> got = exec_test::download(d);
+      CHECK(std::equal(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(k), sorted.begin()));
+      std::sort(got.begin(), got.end()); // the rest: the other items, in any order
+      STRATA_REQUIRE_EQUAL_VECTORS(got, sorted);
+
+      exec_test::upload_into(d, h);
+      strata::nth_element(strata::par, d.begin(), d.begin() + static_cast<std::ptrdiff_t>(k), d.end());
+      got = exec_test::download(d);
+      if (k < n)
+      {
+        CHECK(got[k] == sorted[k]);
+        CHECK(std::all_of(got.begin(), got.begin() + static_cast<std::ptrdiff_t>(k), [&](const T& x) {
+          return !(got[k] < x);
+        }));
+        CHECK(std::all_of(got.begin() + static_cast<std::ptrdiff_t>(k), got.end(), [&](const T& x) {
+          return !(x < got[k]);
+        }));
+      }
+      std::sort(got.begin(), got.end());
+      STRATA_REQUIRE_EQUAL_VECTORS(got, sorted);
+    }
+  }
+}
+
+TEST_CASE("strata::partial_sort and nth_element under a comparator of the merge sort, and greater",
+          "[execution][search]")
+{
+  const std::size_t n                 = 70001;
+  const std::vector<std::uint32_t> h  = strata_test::random_vector<std::uint32_t>(n, 5);
+  std::vector<std::uint32_t> expected = h;
+  std::stable_sort(expected.begin(), expected.end(), by_low_byte{});
+  thrust::device_vector<std::uint32_t> d = exec_test::upload(h);
+  strata::partial_sort(strata::par, d.begin(), d.begin() + 500, d.end(), by_low_byte{});
+  std::vector<std::uint32_t> got = exec_test::download(d);
+  for (std::size_t i = 0; i < 500; ++i)
+  {
+    REQUIRE((got[i] & 0xffu) == (expected[i] & 0xffu)); // equal under the order; which of equals is not promised
+  }
+  std::vector<std::uint32_t> all = got, sorted = h;
+  std::sort(all.begin(), all.end());
+  std::sort(sorted.begin(), sorted.end());
+  STRATA_REQUIRE_EQUAL_VECTORS(all, sorted);
+
+  exec_test::upload_into(d, h);
+  strata::nth_element(strata::par, d.begin(), d.begin() + 1234, d.end(), thrust::greater<std::uint32_t>{});
+  got                                   = exec_test::download(d);
+  std::vector<std::uint32_t> descending = h;
+  std::sort(descending.begin(), descending.end(), std::greater<std::uint32_t>{});
+  CHECK(got[1234] == descending[1234]);
+  CHECK(std::all_of(got.begin(), got.begin() + 1234, [&](std::uint32_t x) {
+    return x >= got[1234];
+  }));
+  CHECK(std::all_of(got.begin() + 1234, got.end(), [&](std::uint32_t x) {
+    return x <= got[1234];
+  }));
+}
+
+TEST_CASE("strata::partial_sort and nth_element refuse a middle outside the range and touch nothing",
+          "[execution][search][errors]")
+{
+  const std::vector<int> h         = strata_test::random_vector<int>(1000, 9);
+  thrust::device_vector<int> d     = exec_test::upload(h);
+  const auto require_refused_named = [&](const char* name, auto&& call) {
+    try
+    {
+      call();
+      FAIL(name << " did not throw");
+    }
+    catch (const strata::cuda_error& e)
+    {
+      CHECK(e.error() == cudaErrorInvalidValue);
+      CHECK(std::string(e.what()).find(name) != std::string::npos);
+    }
+  };
+  require_refused_named("strata::partial_sort", [&] {
+    strata::partial_sort(strata::par, d.begin() + 10, d.begin(), d.end());
+  });
+  require_refused_named("strata::nth_element", [&] {
+    strata::nth_element(strata::par, d.begin(), d.end(), d.begin() + 10);
+  });
+  STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(d), h);
+}
