@@ -1,8 +1,10 @@
 // AgentFind: the body of DeviceFind::FindIf's kernel. One wave of blocks takes the tiles in order, block b tiles b,
-// b + G, ... (G blocks): each thread tests its items (read blocked, as vectors where the input is an array), the block
-// reduces the index of its first match, and one thread lowers the shared result to it (an atomic minimum). Before each
-// tile the block reads the result, and stops once a match lies before the tile: only tiles that start before the first
-// match are read, so a match near the front costs little.
+// b + G, ... (G blocks): each thread tests its items (read blocked, as vectors where the input is an array), and a
+// block that finds a match in a tile lowers the shared result to the tile's first (an atomic minimum) and stops, as
+// its later tiles all come after it. While a tile's items load, one thread reads the result so far; the one barrier
+// of the tile then tells the block both whether any thread matched and whether the result lies before the block's
+// next tile, where it stops too. So a block reads at most one tile past the first match it could have seen, a match
+// near the front costs little, and a search without one pays a barrier a tile and no reduction.
 #pragma once
 
 #include <strata/block/block_load.cuh>
@@ -39,13 +41,19 @@ class AgentFind
   static constexpr int TILE_ITEMS       = PolicyT::TILE_ITEMS;
 
   using BlockLoadT   = BlockLoad<InputT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
-  using BlockReduceT = BlockReduce<OffsetT, BLOCK_THREADS>;
+  using BlockReduceT = BlockReduce<int, BLOCK_THREADS>;
 
 public:
-  union TempStorage
+  struct TempStorage
   {
-    typename BlockLoadT::TempStorage load;
-    typename BlockReduceT::TempStorage reduce;
+    union
+    {
+      typename BlockLoadT::TempStorage load;
+      typename BlockReduceT::TempStorage reduce;
+    } collective;
+    // Whether the result read during a tile lies before the block's next tile; two, for consecutive tiles (a thread
+    // may still read one while the reading thread writes the next).
+    bool stop[2];
   };
 
   STRATA_DEVICE STRATA_FORCEINLINE AgentFind(TempStorage& temp_storage, InputIteratorT d_in, PredicateT predicate,
@@ -57,29 +65,37 @@ public:
       , d_found_(d_found)
   {}
 
-  // Tests the block's tiles in order until none is left or a match lies before the next one.
+  // Tests the block's tiles in order until none is left, the block matches, or the result lies before its next tile.
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange()
   {
-    for (OffsetT tile = blockIdx.x;; tile += OffsetT(gridDim.x))
+    const OffsetT stride = OffsetT(gridDim.x) * OffsetT(TILE_ITEMS);
+    int turn             = 0;
+    for (OffsetT tile_offset = OffsetT(blockIdx.x) * OffsetT(TILE_ITEMS); tile_offset < num_items_;
+         tile_offset += stride, turn ^= 1)
     {
-      const OffsetT tile_offset = tile * OffsetT(TILE_ITEMS);
-      if (tile_offset >= num_items_)
+      // The result so far, read before the tile's loads are issued and first needed after its items are tested:
+      // the two round trips overlap.
+      const OffsetT seen = threadIdx.x == 0 ? found().load(cuda::std::memory_order_relaxed) : num_items_;
+      const OffsetT left = num_items_ - tile_offset;
+      const int mine     = left >= OffsetT(TILE_ITEMS) ? first_in_thread<true>(tile_offset, TILE_ITEMS)
+                                                       : first_in_thread<false>(tile_offset, static_cast<int>(left));
+      if (threadIdx.x == 0)
       {
+        temp_storage_.stop[turn] = seen < tile_offset + stride;
+      }
+      // One barrier: any match in the tile, the stop flag written, and the load's storage free for the reduction.
+      if (__syncthreads_or(mine < TILE_ITEMS))
+      {
+        const int first = BlockReduceT(temp_storage_.collective.reduce).Reduce(mine, cuda::minimum<>{});
+        if (threadIdx.x == 0)
+        {
+          found().fetch_min(tile_offset + OffsetT(first), cuda::std::memory_order_relaxed);
+        }
         return;
       }
-      // One barrier: the result as thread 0 reads it, and the storage free from the last tile's reduction.
-      const bool stop =
-        __syncthreads_or(threadIdx.x == 0 && found().load(cuda::std::memory_order_relaxed) < tile_offset);
-      if (stop)
+      if (temp_storage_.stop[turn])
       {
         return;
-      }
-      const OffsetT left  = num_items_ - tile_offset;
-      const OffsetT first = left >= OffsetT(TILE_ITEMS) ? first_match<true>(tile_offset, TILE_ITEMS)
-                                                        : first_match<false>(tile_offset, static_cast<int>(left));
-      if (threadIdx.x == 0 && first < num_items_)
-      {
-        found().fetch_min(first, cuda::std::memory_order_relaxed);
       }
     }
   }
@@ -90,33 +106,32 @@ private:
     return cuda::atomic_ref<OffsetT, cuda::thread_scope_device>(*d_found_);
   }
 
-  // The index of the tile's first match (num_items: none), in thread 0.
+  // The position in the tile of the thread's first match (TILE_ITEMS: none).
   template <bool FULL>
-  STRATA_DEVICE STRATA_FORCEINLINE OffsetT first_match(OffsetT tile_offset, int valid_items)
+  STRATA_DEVICE STRATA_FORCEINLINE int first_in_thread(OffsetT tile_offset, int valid_items)
   {
     InputT items[ITEMS_PER_THREAD];
     if constexpr (FULL)
     {
-      BlockLoadT(temp_storage_.load).template Load<PolicyT::LOAD_MODIFIER>(d_in_ + tile_offset, items);
+      BlockLoadT(temp_storage_.collective.load).template Load<PolicyT::LOAD_MODIFIER>(d_in_ + tile_offset, items);
     }
     else
     {
-      BlockLoadT(temp_storage_.load)
+      BlockLoadT(temp_storage_.collective.load)
         .template Load<PolicyT::LOAD_MODIFIER>(d_in_ + tile_offset, items, valid_items, InputT(d_in_[tile_offset]));
     }
     // Blocked: thread t holds items t * ITEMS_PER_THREAD ..., so its first match is its lowest.
-    OffsetT first = num_items_;
+    int first = TILE_ITEMS;
     STRATA_UNROLL
     for (int k = ITEMS_PER_THREAD - 1; k >= 0; --k)
     {
       const int i = static_cast<int>(threadIdx.x) * ITEMS_PER_THREAD + k;
       if ((FULL || i < valid_items) && static_cast<bool>(predicate_(items[k])))
       {
-        first = tile_offset + OffsetT(i);
+        first = i;
       }
     }
-    __syncthreads(); // the load's storage is the reduction's
-    return BlockReduceT(temp_storage_.reduce).Reduce(first, cuda::minimum<>{});
+    return first;
   }
 
   TempStorage& temp_storage_;
