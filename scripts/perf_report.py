@@ -95,6 +95,10 @@ ALGORITHMS = OrderedDict([
     ("lower_bound", ("DeviceFind::LowerBound",
                      "2^k int32 values (in order, or shuffled) searched in 2^k sorted keys. `thrust`: the vectorized "
                      "thrust::lower_bound. GB/s counts the values read and the positions written.")),
+    ("batch_memcpy", ("DeviceMemcpy::Batched",
+                      "2^k buffers of uniformly random sizes in a class (8-4096 or 64K-1M bytes), back to back in a "
+                      "source arena and at the same offsets in a destination arena. GB/s counts the bytes read and "
+                      "written. `copy`: one cudaMemcpyAsync of the same total bytes.")),
     ("merge", ("DeviceMerge::MergeKeys and MergePairs",
                "Two sorted halves of random u32 keys (pairs: with u32 values) merged. GB/s counts the keys (and "
                "values) read and written once.")),

@@ -18,8 +18,10 @@
 #include <strata/block/block_merge_sort.cuh>
 
 #include <strata/device/device_adjacent_difference.cuh>
+#include <strata/device/device_copy.cuh>
 #include <strata/device/device_find.cuh>
 #include <strata/device/device_for.cuh>
+#include <strata/device/device_memcpy.cuh>
 #include <strata/device/device_merge.cuh>
 #include <strata/device/device_merge_sort.cuh>
 #include <strata/device/device_partition.cuh>
