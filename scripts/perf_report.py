@@ -95,6 +95,10 @@ ALGORITHMS = OrderedDict([
     ("lower_bound", ("DeviceFind::LowerBound",
                      "2^k int32 values (in order, or shuffled) searched in 2^k sorted keys. `thrust`: the vectorized "
                      "thrust::lower_bound. GB/s counts the values read and the positions written.")),
+    ("histogram", ("DeviceHistogram::HistogramEven",
+                   "even_256/u8: random 8-bit samples into 256 bins over [0, 256); even_1024/f32: floats in "
+                   "[-0.5, 0.5) (multiples of 2^-24) into 1024 bins. GB/s counts the samples read. `read`: a kernel "
+                   "that only reads the input.")),
     ("batch_memcpy", ("DeviceMemcpy::Batched",
                       "2^k buffers of uniformly random sizes in a class (8-4096 or 64K-1M bytes), back to back in a "
                       "source arena and at the same offsets in a destination arena. GB/s counts the bytes read and "

@@ -21,6 +21,7 @@
 #include <strata/device/device_copy.cuh>
 #include <strata/device/device_find.cuh>
 #include <strata/device/device_for.cuh>
+#include <strata/device/device_histogram.cuh>
 #include <strata/device/device_memcpy.cuh>
 #include <strata/device/device_merge.cuh>
 #include <strata/device/device_merge_sort.cuh>
