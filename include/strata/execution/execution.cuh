@@ -3,6 +3,7 @@
 
 #include <strata/execution/adjacent_difference.cuh>
 #include <strata/execution/find.cuh>
+#include <strata/execution/histogram.cuh>
 #include <strata/execution/memory_pool.cuh>
 #include <strata/execution/merge.cuh>
 #include <strata/execution/policy.cuh>
