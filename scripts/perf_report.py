@@ -99,6 +99,10 @@ ALGORITHMS = OrderedDict([
                    "even_256/u8: random 8-bit samples into 256 bins over [0, 256); even_1024/f32: floats in "
                    "[-0.5, 0.5) (multiples of 2^-24) into 1024 bins. GB/s counts the samples read. `read`: a kernel "
                    "that only reads the input.")),
+    ("topk", ("DeviceTopK::MaxKeys",
+              "Random floats (multiples of 2^-24 in [-0.5, 0.5)), k = 10 and 10^4, unsorted and sorted results. "
+              "`cub_sort`: cub::DeviceRadixSort::SortKeysDescending of the whole input (the toolkit's CUB has no "
+              "DeviceTopK). `read`: a kernel that only reads the input. GB/s counts the input read once.")),
     ("batch_memcpy", ("DeviceMemcpy::Batched",
                       "2^k buffers of uniformly random sizes in a class (8-4096 or 64K-1M bytes), back to back in a "
                       "source arena and at the same offsets in a destination arena. GB/s counts the bytes read and "

@@ -34,6 +34,7 @@
 #include <strata/device/device_segmented_scan.cuh>
 #include <strata/device/device_segmented_sort.cuh>
 #include <strata/device/device_select.cuh>
+#include <strata/device/device_topk.cuh>
 #include <strata/device/device_transform.cuh>
 
 #include <strata/execution/execution.cuh>
