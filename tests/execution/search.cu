@@ -1,12 +1,15 @@
 // The frontend's searches and orderings that Thrust has no counterpart of, against std's: strata::adjacent_find
 // (first equal neighbours, and under a predicate), strata::partial_sort and strata::nth_element (std's
-// postconditions, and the permutation kept), over sizes with matches at the ends, in the middle and nowhere, keys
-// the radix sort takes and a comparator only the merge sort gives; and middles and nths outside the range refused.
+// postconditions, and the permutation kept), strata::top_k (std::stable_sort's first k, ties at the first positions),
+// over sizes with matches at the ends, in the middle and nowhere, keys the radix sort takes and a comparator only the
+// merge sort gives; and middles, nths and ks outside the range refused.
 #include "support.cuh"
 
 #include "test_util.cuh"
 
 #include <thrust/device_vector.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -161,4 +164,77 @@ TEST_CASE("strata::partial_sort and nth_element refuse a middle outside the rang
     strata::nth_element(strata::par, d.begin(), d.end(), d.begin() + 10);
   });
   STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(d), h);
+}
+
+namespace
+{
+// Key i of a folded sequence: few distinct values, so the k-th largest ties and the first positions must win.
+struct folded
+{
+  __host__ __device__ int operator()(int i) const
+  {
+    return static_cast<int>((static_cast<unsigned>(i) * 2654435761u) >> 26) - 16; // -16 .. 47
+  }
+};
+} // namespace
+
+TEMPLATE_TEST_CASE("strata::top_k gives std::stable_sort's first k, largest or smallest", "[execution][search]",
+                   std::int32_t, float, std::uint64_t)
+{
+  using T = TestType;
+  for (const std::size_t n : search_sizes())
+  {
+    const std::vector<T> h    = strata_test::random_vector<T>(n, n + 77);
+    std::vector<T> descending = h, ascending = h;
+    std::stable_sort(descending.begin(), descending.end(), std::greater<T>{});
+    std::stable_sort(ascending.begin(), ascending.end());
+    const thrust::device_vector<T> d = exec_test::upload(h);
+    for (const std::size_t k : {std::size_t(0), std::size_t(1), std::size_t(100), n})
+    {
+      if (k > n)
+      {
+        continue;
+      }
+      CAPTURE(n, k);
+      thrust::device_vector<T> top(k + 1, T(7));
+      const auto end = strata::top_k(strata::par, d.begin(), d.end(), top.begin(), static_cast<std::ptrdiff_t>(k));
+      CHECK(end - top.begin() == static_cast<std::ptrdiff_t>(k));
+      std::vector<T> got = exec_test::download(top);
+      CHECK(got[k] == T(7)); // nothing past the k written
+      got.resize(k);
+      STRATA_REQUIRE_EQUAL_VECTORS(got, std::vector<T>(descending.begin(), descending.begin() + k));
+      strata::top_k(strata::par, d.begin(), d.end(), top.begin(), static_cast<std::ptrdiff_t>(k), thrust::less<T>{});
+      got = exec_test::download(top);
+      got.resize(k);
+      STRATA_REQUIRE_EQUAL_VECTORS(got, std::vector<T>(ascending.begin(), ascending.begin() + k));
+    }
+  }
+}
+
+TEST_CASE("strata::top_k of a fancy input with ties, and bad ks refused", "[execution][search]")
+{
+  const int n      = 100003;
+  const auto first = thrust::make_transform_iterator(thrust::counting_iterator<int>(0), folded{});
+  std::vector<int> h(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i)
+  {
+    h[static_cast<std::size_t>(i)] = folded{}(i);
+  }
+  std::stable_sort(h.begin(), h.end(), std::greater<int>{});
+  thrust::device_vector<int> top(5000);
+  strata::top_k(strata::par, first, first + n, top.begin(), 5000);
+  STRATA_REQUIRE_EQUAL_VECTORS(exec_test::download(top), std::vector<int>(h.begin(), h.begin() + 5000));
+  for (const std::ptrdiff_t bad : {std::ptrdiff_t(-1), std::ptrdiff_t(n) + 1})
+  {
+    try
+    {
+      strata::top_k(strata::par, first, first + n, top.begin(), bad);
+      FAIL("strata::top_k did not throw");
+    }
+    catch (const strata::cuda_error& e)
+    {
+      CHECK(e.error() == cudaErrorInvalidValue);
+      CHECK(std::string(e.what()).find("strata::top_k") != std::string::npos);
+    }
+  }
 }

@@ -8,6 +8,7 @@
 //   strata::stable_sort_by_key(strata::par.on(stream), keys, keys + n, values, by_name{});  // merge sort
 //   bool ok = strata::is_sorted(strata::par.on(stream), v.begin(), v.end());
 //   strata::partial_sort(strata::par.on(stream), v.begin(), v.begin() + 10, v.end());  // the 10 smallest, in order
+//   strata::top_k(strata::par.on(stream), v.begin(), v.end(), top.begin(), 10);          // the 10 largest, to top
 //
 // Which sort runs:
 // - DeviceRadixSort where it gives the comparator's order: keys of an arithmetic type it sorts (integers and bool of
@@ -37,6 +38,7 @@
 #include <strata/config.cuh>
 #include <strata/device/device_merge_sort.cuh>
 #include <strata/device/device_radix_sort.cuh>
+#include <strata/device/device_topk.cuh>
 #include <strata/device/dispatch/single_phase.cuh>
 #include <strata/execution/host_value.cuh>
 #include <strata/execution/iterators.cuh>
@@ -464,6 +466,59 @@ template <typename A, typename RandomIt>
 void nth_element(const execution_policy<A>& policy, RandomIt first, RandomIt nth, RandomIt last)
 {
   nth_element(policy, first, nth, last, cuda::std::less<>{});
+}
+
+// -- top_k (strata's own) ---------------------------------------------------------------------------------------
+
+// The k items of [first, last) that come first in comp's order, in that order, to [result, result + k): with greater
+// (the default) the k largest, descending; with less the k smallest, ascending. Among equal items those at the first
+// positions are taken, in input order. Returns result + k. The items are of a type the radix sort takes (integers,
+// float, double, __half, __nv_bfloat16) and comp is less or greater of it (or transparent), as sort's radix path;
+// the input any iterator, the output any writable one. DeviceTopK's radix select (about two reads of the input, then
+// the candidates) and a radix sort of the k selected; temporary storage from the policy's allocator. Never
+// synchronizes the host (but for an output in host-accessible memory). k < 0 or k > last - first throws
+// strata::cuda_error (cudaErrorInvalidValue) before anything runs; k == 0 does nothing.
+template <typename A, typename InputIt, typename OutputIt, typename Compare>
+OutputIt top_k(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt result,
+               detail::iter_difference_t<InputIt> k, Compare comp)
+{
+  STRATA_NVTX_RANGE("strata::top_k");
+  (void) comp;
+  using KeyT           = std::remove_cv_t<detail::iter_value_t<InputIt>>;
+  constexpr auto order = detail::frontend::radix_order_of<Compare, KeyT>();
+  static_assert(detail::frontend::is_radix_key_v<KeyT>,
+                "strata::top_k: the items must be of a type the radix sort takes (integers, float, double, __half, "
+                "__nv_bfloat16)");
+  static_assert(order != detail::frontend::sort_algorithm::merge,
+                "strata::top_k: comp must be less or greater of the item type (or transparent)");
+  const auto n = cuda::std::distance(first, last);
+  if (k < 0 || k > n)
+  {
+    detail::throw_on_error(cudaErrorInvalidValue, "strata::top_k");
+  }
+  if (k == 0)
+  {
+    return result;
+  }
+  const auto keys_in  = detail::unwrap(first);
+  const auto keys_out = detail::unwrap(result);
+  detail::throw_on_error(detail::run_single_phase(policy,
+                                                  [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+                                                    return order == detail::frontend::sort_algorithm::radix_descending
+                                                           ? DeviceTopK::MaxKeys(d_temp, bytes, keys_in, keys_out, n, k,
+                                                                                 topk_order::sorted, stream)
+                                                           : DeviceTopK::MinKeys(d_temp, bytes, keys_in, keys_out, n, k,
+                                                                                 topk_order::sorted, stream);
+                                                  }),
+                         "strata::top_k");
+  detail::finish_for_host(policy, "strata::top_k", result);
+  return result + k;
+}
+template <typename A, typename InputIt, typename OutputIt>
+OutputIt top_k(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt result,
+               detail::iter_difference_t<InputIt> k)
+{
+  return top_k(policy, first, last, result, k, cuda::std::greater<>{});
 }
 
 // -- sort_by_key and stable_sort_by_key (Thrust's) ------------------------------------------------------------
