@@ -45,6 +45,38 @@ struct sum_counts
     return {static_cast<OffsetT>(a.first + b.first), static_cast<OffsetT>(a.second + b.second)};
   }
 };
+
+// A tile's exclusive scan of its threads' pairs of counts over the decoupled look-back (the three-way partition's and
+// DeviceTopK's rounds'): each thread's rank among the items of each kind before it, the counts of the tiles before
+// this one, and this tile's. Tile 0 publishes its counts as its inclusive prefix (the last tile has no one to tell).
+template <bool IS_LAST_TILE, typename BlockScanT, typename PrefixOpT, typename ScanStorageT, typename PrefixStorageT,
+          typename TileStateT, typename CountsT>
+STRATA_DEVICE STRATA_FORCEINLINE void scan_tile_counts(ScanStorageT& scan_storage, PrefixStorageT& prefix_storage,
+                                                       const TileStateT& tile_state, unsigned int tile_idx,
+                                                       const CountsT& thread_counts, CountsT& thread_rank,
+                                                       CountsT& tile_prefix, CountsT& tile_count)
+{
+  tile_prefix = CountsT{};
+  if (tile_idx == 0)
+  {
+    BlockScanT(scan_storage).ExclusiveScan(thread_counts, thread_rank, tile_prefix, sum_counts{}, tile_count);
+    if (threadIdx.x == 0 && !IS_LAST_TILE)
+    {
+      tile_state.SetInclusive(0, tile_count);
+    }
+    __syncthreads();
+  }
+  else
+  {
+    PrefixOpT prefix_op(tile_state, prefix_storage, sum_counts{}, tile_idx);
+    BlockScanT(scan_storage).ExclusiveScan(thread_counts, thread_rank, sum_counts{}, prefix_op);
+    __syncthreads();
+    tile_prefix             = prefix_op.ExclusivePrefix();
+    const CountsT inclusive = prefix_op.InclusivePrefix();
+    tile_count.first        = inclusive.first - tile_prefix.first;
+    tile_count.second       = inclusive.second - tile_prefix.second;
+  }
+}
 } // namespace three_way_partition
 
 // Sums of integer pairs: exact, so the look-back may reduce a window with a tree.
@@ -159,28 +191,12 @@ private:
 
     // The places of the thread's first items of each part among all items of that part, and the tile's.
     const CountsT thread_counts{static_cast<OffsetT>(__popc(first)), static_cast<OffsetT>(__popc(second))};
-    CountsT thread_rank{};
-    CountsT tile_prefix{OffsetT(0), OffsetT(0)};
-    CountsT tile_count{};
-    if (tile_idx == 0)
-    {
-      BlockScanT(temp_storage_.scan).ExclusiveScan(thread_counts, thread_rank, tile_prefix, SumT{}, tile_count);
-      if (threadIdx.x == 0 && !IS_LAST_TILE)
-      {
-        tile_state.SetInclusive(0, tile_count);
-      }
-      __syncthreads();
-    }
-    else
-    {
-      PrefixOpT prefix_op(tile_state, temp_storage_.prefix, SumT{}, tile_idx);
-      BlockScanT(temp_storage_.scan).ExclusiveScan(thread_counts, thread_rank, SumT{}, prefix_op);
-      __syncthreads();
-      tile_prefix             = prefix_op.ExclusivePrefix();
-      const CountsT inclusive = prefix_op.InclusivePrefix();
-      tile_count.first        = inclusive.first - tile_prefix.first;
-      tile_count.second       = inclusive.second - tile_prefix.second;
-    }
+    CountsT thread_rank{}, tile_prefix{}, tile_count{};
+    detail::three_way_partition::scan_tile_counts<IS_LAST_TILE, BlockScanT, PrefixOpT>(temp_storage_.scan,
+                                                                                       temp_storage_.prefix, tile_state,
+                                                                                       tile_idx, thread_counts,
+                                                                                       thread_rank, tile_prefix,
+                                                                                       tile_count);
     unsigned int claimed = 0;
     if (claim_next != nullptr && threadIdx.x == 0)
     {

@@ -746,28 +746,9 @@ private:
 
     // The places of the thread's first items of each kind among all the round's, and the tile's.
     const CountsT thread_counts{static_cast<OffsetT>(__popc(selected)), static_cast<OffsetT>(__popc(in_bucket))};
-    CountsT thread_rank{};
-    CountsT tile_prefix{OffsetT(0), OffsetT(0)};
-    CountsT tile_count{};
-    if (tile_idx == 0)
-    {
-      BlockScanT(storage_.scan).ExclusiveScan(thread_counts, thread_rank, tile_prefix, SumT{}, tile_count);
-      if (threadIdx.x == 0 && !IS_LAST_TILE)
-      {
-        tile_state.SetInclusive(0, tile_count);
-      }
-      __syncthreads();
-    }
-    else
-    {
-      PrefixOpT prefix_op(tile_state, storage_.prefix, SumT{}, tile_idx);
-      BlockScanT(storage_.scan).ExclusiveScan(thread_counts, thread_rank, SumT{}, prefix_op);
-      __syncthreads();
-      tile_prefix             = prefix_op.ExclusivePrefix();
-      const CountsT inclusive = prefix_op.InclusivePrefix();
-      tile_count.first        = inclusive.first - tile_prefix.first;
-      tile_count.second       = inclusive.second - tile_prefix.second;
-    }
+    CountsT thread_rank{}, tile_prefix{}, tile_count{};
+    detail::three_way_partition::scan_tile_counts<IS_LAST_TILE, BlockScanT, PrefixOpT>(
+      storage_.scan, storage_.prefix, tile_state, tile_idx, thread_counts, thread_rank, tile_prefix, tile_count);
     unsigned int claimed = 0;
     if (claim_next != nullptr && threadIdx.x == 0)
     {
