@@ -198,15 +198,6 @@ using inclusive_init = strata_test::segment_inclusive_scan_init<OpT, T>;
 template <typename OpT, typename T>
 using exclusive = strata_test::segment_exclusive_scan<OpT, T>;
 
-// The device's wrapping int sum (signed overflow is undefined in C++; the GPU wraps, and so does wrapping_plus).
-struct device_plus
-{
-  __host__ __device__ int operator()(int a, int b) const
-  {
-    return static_cast<int>(static_cast<unsigned int>(a) + static_cast<unsigned int>(b));
-  }
-};
-
 } // namespace
 
 TEST_CASE("segmented_scan_tiles: int32 sums match the host", "[device][segmented_scan_tiles]")
@@ -214,15 +205,15 @@ TEST_CASE("segmented_scan_tiles: int32 sums match the host", "[device][segmented
   const std::vector<int> h_in = int_input(0x7a2);
   SECTION("inclusive")
   {
-    check_cases<int>(h_in, tiles_call<false>(device_plus{}, no_init<int>()), inclusive<wrapping_plus>{});
+    check_cases<int>(h_in, tiles_call<false>(wrapping_plus{}, no_init<int>()), inclusive<wrapping_plus>{});
   }
   SECTION("exclusive from 0")
   {
-    check_cases<int>(h_in, tiles_call<true>(device_plus{}, 0), exclusive<wrapping_plus, int>{wrapping_plus{}, 0});
+    check_cases<int>(h_in, tiles_call<true>(wrapping_plus{}, 0), exclusive<wrapping_plus, int>{wrapping_plus{}, 0});
   }
   SECTION("inclusive from 17, int64 offsets")
   {
-    check_cases<int, long long>(h_in, tiles_call<false>(device_plus{}, 17),
+    check_cases<int, long long>(h_in, tiles_call<false>(wrapping_plus{}, 17),
                                 inclusive_init<wrapping_plus, int>{wrapping_plus{}, 17});
   }
 }
@@ -269,7 +260,7 @@ TEST_CASE("segmented_scan_tiles in place (d_in == d_out)", "[device][segmented_s
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
       return strata::detail::segmented_scan_tiles::run<true>(temp, bytes, d_data.data(), d_data.data(),
                                                              d_offsets.data(), static_cast<int>(c.offsets.size() - 1),
-                                                             device_plus{}, 0, s);
+                                                             wrapping_plus{}, 0, s);
     });
     const std::vector<int> want = expected(c, h_in, h_in, exclusive<wrapping_plus, int>{wrapping_plus{}, 0});
     CHECK(strata_test::first_mismatch(d_data.download(), want) < 0);
@@ -329,22 +320,22 @@ TEST_CASE("segmented_scan_tiles: 0 segments need no storage and launch nothing; 
   const device_buffer<int> d_offsets(std::vector<int>{0, 10, 50, 100});
   std::size_t bytes = 0;
   STRATA_TEST_CUDA(strata::detail::segmented_scan_tiles::run<false>(nullptr, bytes, d_in.data(), d_out.data(),
-                                                                    d_offsets.data(), 0, device_plus{}, no_init<int>(),
-                                                                    0));
+                                                                    d_offsets.data(), 0, wrapping_plus{},
+                                                                    no_init<int>(), 0));
   CHECK(bytes == strata::detail::temporary_storage::EMPTY_SIZE);
   STRATA_TEST_CUDA(strata::detail::segmented_scan_tiles::run<false>(nullptr, bytes, d_in.data(), d_out.data(),
-                                                                    d_offsets.data(), 3, device_plus{}, no_init<int>(),
-                                                                    0));
+                                                                    d_offsets.data(), 3, wrapping_plus{},
+                                                                    no_init<int>(), 0));
   device_buffer<char> temp(bytes);
   CHECK(strata::detail::segmented_scan_tiles::run<false>(temp.data(), bytes, d_in.data(), d_out.data(),
-                                                         static_cast<const int*>(nullptr), 3, device_plus{},
+                                                         static_cast<const int*>(nullptr), 3, wrapping_plus{},
                                                          no_init<int>(), 0)
         == cudaErrorInvalidValue);
   CHECK(strata::detail::segmented_scan_tiles::run<false>(temp.data(), bytes, d_in.data(), d_out.data(),
-                                                         d_offsets.data(), -1, device_plus{}, no_init<int>(), 0)
+                                                         d_offsets.data(), -1, wrapping_plus{}, no_init<int>(), 0)
         == cudaErrorInvalidValue);
   std::size_t small = bytes - 1;
   CHECK(strata::detail::segmented_scan_tiles::run<false>(temp.data(), small, d_in.data(), d_out.data(),
-                                                         d_offsets.data(), 3, device_plus{}, no_init<int>(), 0)
+                                                         d_offsets.data(), 3, wrapping_plus{}, no_init<int>(), 0)
         == cudaErrorInvalidValue);
 }

@@ -595,11 +595,12 @@ struct host_max
   }
 };
 
-// a + b as the device adds: integers wrap (through their unsigned type), anything else adds.
+// a + b as the device adds: integers wrap (through their unsigned type), anything else adds. On the host it is the
+// reference; on the device, an operator whose signed sums are defined to wrap.
 struct wrapping_plus
 {
   template <typename T>
-  T operator()(T a, T b) const
+  __host__ __device__ T operator()(T a, T b) const
   {
     if constexpr (std::is_integral<T>::value)
     {
