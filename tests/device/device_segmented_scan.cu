@@ -270,22 +270,7 @@ TEST_CASE("DeviceSegmentedScan::InclusiveSegmentedSum of floats is within a tole
     const std::vector<float> a = first.download();
     const std::vector<float> b = second.download();
     CHECK(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
-    long long first_off = -1;
-    for (std::size_t s = 0; s < l.num_segments() && first_off < 0; ++s)
-    {
-      double exact = 0;
-      double size  = 0;
-      for (long long i = l.begin[s]; i < l.end[s]; ++i)
-      {
-        exact += h_in[i];
-        size += std::abs(h_in[i]);
-        if (!(std::abs(a[i] - exact) <= 1e-5 * size + 1e-30))
-        {
-          first_off = i;
-          break;
-        }
-      }
-    }
+    const long long first_off = strata_test::first_inexact_running_sum(h_in, a, l.begin, l.end, l.num_segments());
     INFO("the first output off the exact running sum: " << first_off);
     CHECK(first_off < 0);
   }

@@ -291,22 +291,8 @@ TEST_CASE("segmented_scan_tiles: float sums are within a tolerance of the exact 
     const std::vector<float> a = first.download();
     const std::vector<float> b = second.download();
     CHECK(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
-    long long first_off = -1;
-    for (std::size_t s = 0; s + 1 < c.offsets.size() && first_off < 0; ++s)
-    {
-      double exact = 0;
-      double size  = 0;
-      for (long long i = c.offsets[s]; i < c.offsets[s + 1]; ++i)
-      {
-        exact += h_in[i];
-        size += std::abs(h_in[i]);
-        if (!(std::abs(a[i] - exact) <= 1e-5 * size + 1e-30))
-        {
-          first_off = i;
-          break;
-        }
-      }
-    }
+    const long long first_off =
+      strata_test::first_inexact_running_sum(h_in, a, c.offsets, c.offsets.data() + 1, c.offsets.size() - 1);
     INFO("the first output off the exact running sum: " << first_off);
     CHECK(first_off < 0);
   }

@@ -11,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -594,6 +595,29 @@ struct host_max
     return a < b ? b : a;
   }
 };
+
+// The first position at which `out`, a float segmented sum's inclusive outputs, strays from the exact running sum of
+// `in` over segments [begin[s], end[s]) by more than 1e-5 of the sum of magnitudes so far; -1 where none does.
+template <typename BeginT, typename EndT>
+long long first_inexact_running_sum(const std::vector<float>& in, const std::vector<float>& out, const BeginT& begin,
+                                    const EndT& end, std::size_t num_segments)
+{
+  for (std::size_t s = 0; s < num_segments; ++s)
+  {
+    double exact = 0;
+    double size  = 0;
+    for (long long i = static_cast<long long>(begin[s]); i < static_cast<long long>(end[s]); ++i)
+    {
+      exact += in[static_cast<std::size_t>(i)];
+      size += std::abs(in[static_cast<std::size_t>(i)]);
+      if (!(std::abs(out[static_cast<std::size_t>(i)] - exact) <= 1e-5 * size + 1e-30))
+      {
+        return i;
+      }
+    }
+  }
+  return -1;
+}
 
 // a + b as the device adds: integers wrap (through their unsigned type), anything else adds. On the host it is the
 // reference; on the device, an operator whose signed sums are defined to wrap.
