@@ -1,7 +1,7 @@
 // DeviceMergeSort: strata against cub::DeviceMergeSort on the same buffers in one process.
 // SortKeysCopy of random u32 and u64 keys and SortPairsCopy of random u32 keys with u32 values, ascending by
-// cuda::std::less<>, at 2^16, 2^20, 2^24 and 2^28 items, inputs rotated through more memory than the L2 holds (the *Copy
-// forms leave them unsorted for the next run). Names: merge_sort_<keys|pairs>/<type>/2^k/<strata|cub>; the items
+// cuda::std::less<>, at 2^16, 2^20, 2^24 and 2^28 items, inputs rotated through more memory than the L2 holds (the
+// *Copy forms leave them unsorted for the next run). Names: merge_sort_<keys|pairs>/<type>/2^k/<strata|cub>; the items
 // counter makes Google Benchmark print keys/s, and scripts/compare_report.py prints the ratios. After timing, strata's
 // output is checked against cub's on the same input (both sorts are stable, so they must agree exactly).
 #include <strata/device/device_merge_sort.cuh>

@@ -9,10 +9,10 @@
 //   under the segmented operator and leaves that part, (head seen, value), in slot b. Short segments make this a
 //   tile or two a share; the last share leaves nothing (no share after it needs it).
 // - Scan (pass 2): a block folds the slots before it in order (the segmented operator keeps what follows the nearest
-//   one with a head; share 0's slot has one, offsets[0] starting it), all read at once, and scans its share tile by tile from there: the heads
-//   of a tile, from the offsets read forward coalesced, become a bit mask in shared memory; the items are read
-//   warp-striped while the mask is built, transposed to rows, and scanned as (head, value) pairs with BlockScan,
-//   whose prefix callback carries the running pair from tile to tile.
+//   one with a head; share 0's slot has one, offsets[0] starting it), all read at once, and scans its share tile by
+//   tile from there: the heads of a tile, from the offsets read forward coalesced, become a bit mask in shared memory;
+//   the items are read warp-striped while the mask is built, transposed to rows, and scanned as (head, value) pairs
+//   with BlockScan, whose prefix callback carries the running pair from tile to tile.
 // Every combination order depends only on the data, the grid and the policy: results are the same bits run to run.
 #pragma once
 

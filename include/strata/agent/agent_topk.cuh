@@ -63,8 +63,8 @@ struct AgentTopKHistogramPolicy
 
 // The knobs of AgentTopKPass (those of AgentSelectPolicy, and two of the select itself). RADIX_BITS: the digit of a
 // round (at most 12: a block keeps a counter per digit value in static shared memory); it sets the rounds, and so the
-// order of an unsorted result, never the set selected. CANDIDATE_SHARE: each of the two candidate buffers holds 1 / CANDIDATE_SHARE
-// of the input. The grid is always one wave of resident blocks taking tiles from a counter.
+// order of an unsorted result, never the set selected. CANDIDATE_SHARE: each of the two candidate buffers holds 1 /
+// CANDIDATE_SHARE of the input. The grid is always one wave of resident blocks taking tiles from a counter.
 template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, int RADIX_BITS_, int CANDIDATE_SHARE_,
           BlockLoadAlgorithm LOAD_ALGORITHM_, CacheLoadModifier LOAD_MODIFIER_, BlockScanAlgorithm SCAN_ALGORITHM_,
           int LOOK_BACK_DELAY_NS_ = 32, int LOOK_BACK_MAX_DELAY_NS_ = 256, int PREFETCH_QUARTER_WAVES_ = 4,

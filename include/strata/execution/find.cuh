@@ -4,14 +4,14 @@
 //   auto it = strata::find_if(strata::par.on(stream), v.begin(), v.end(), is_negative{});  // first match, or end
 //   strata::lower_bound(strata::par.on(stream), keys.begin(), keys.end(), q.begin(), q.end(), pos.begin());
 //
-// find, find_if, find_if_not, mismatch and adjacent_find return iterators to the first match (last where none), so
-// they synchronize the policy's stream once to bring its index to the host; the search stops early (only tiles that
-// start before the first match are read). lower_bound, upper_bound and binary_search take a range of values and write, for each, its lower
-// or upper bound's position in the sorted range (as the output's value type), or whether it is there; they return
-// the end of the output and never synchronize (but for an output in host-accessible memory,
+// find, find_if, find_if_not, mismatch and adjacent_find return iterators to the first match (last where none), so they
+// synchronize the policy's stream once to bring its index to the host; the search stops early (only tiles that start
+// before the first match are read). lower_bound, upper_bound and binary_search take a range of values and write, for
+// each, its lower or upper bound's position in the sorted range (as the output's value type), or whether it is there;
+// they return the end of the output and never synchronize (but for an output in host-accessible memory,
 // strata/execution/host_value.cuh). comp defaults to less. Errors throw strata::cuda_error naming the algorithm; bad
-// arguments are found before anything is launched. thrust::find, find_if, find_if_not, mismatch, adjacent_find and
-// the vectorized thrust::lower_bound, upper_bound and binary_search given strata's policy run these.
+// arguments are found before anything is launched. thrust::find, find_if, find_if_not, mismatch, adjacent_find and the
+// vectorized thrust::lower_bound, upper_bound and binary_search given strata's policy run these.
 #pragma once
 
 #include <strata/config.cuh>
