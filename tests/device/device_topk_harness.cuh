@@ -252,11 +252,15 @@ std::vector<KeyT> run_keys(const device_buffer<KeyT>& d_keys, std::size_t k, str
   return out;
 }
 
-// The k values every sweep tries: 1, 100, n - 1, n and 2^16, those within [1, n].
+// The k values every sweep tries: 1, 100, n - 1, n and 2^16, those within [1, n]; under the sanitizer (where every
+// launch costs much more) 1, n / 2 + 1 and n.
 inline std::vector<std::size_t> k_values(std::size_t n)
 {
+  const std::vector<std::size_t> all = strata_test::sanitizer_run()
+                                       ? std::vector<std::size_t>{1, n / 2 + 1, n}
+                                       : std::vector<std::size_t>{1, 100, n - 1, n, std::size_t(1) << 16};
   std::vector<std::size_t> ks;
-  for (const std::size_t k : {std::size_t(1), std::size_t(100), n - 1, n, std::size_t(1) << 16})
+  for (const std::size_t k : all)
   {
     if (n > 0 && k >= 1 && k <= n && std::find(ks.begin(), ks.end(), k) == ks.end())
     {
@@ -264,6 +268,24 @@ inline std::vector<std::size_t> k_values(std::size_t n)
     }
   }
   return ks;
+}
+
+// The orders to try for the `turn`-th k of a sweep: both, or under the sanitizer one, by turns, so that a sweep still
+// covers both.
+inline std::vector<strata::topk_order> orders(std::size_t turn)
+{
+  if (strata_test::sanitizer_run())
+  {
+    return {turn % 2 ? strata::topk_order::sorted : strata::topk_order::unsorted};
+  }
+  return {strata::topk_order::unsorted, strata::topk_order::sorted};
+}
+
+// Whether the `turn`-th input of a test selects the smallest (IS_MAX false) or the largest keys: both, or under the
+// sanitizer one, by turns.
+inline bool selects(bool is_max, std::size_t turn)
+{
+  return !strata_test::sanitizer_run() || (turn % 2 == 1) == is_max;
 }
 
 // `keys` folded onto `distinct` values: each key replaced by one of the first `distinct` keys (a hash of it), so that

@@ -78,7 +78,7 @@ TEMPLATE_TEST_CASE("strata::partial_sort and nth_element meet std's postconditio
     const std::vector<T> h = strata_test::random_vector<T>(n, n + 41);
     std::vector<T> sorted  = h;
     std::sort(sorted.begin(), sorted.end());
-    for (const std::size_t k : {std::size_t(0), std::size_t(1), n / 3, n == 0 ? 0 : n - 1, n})
+    for (const std::size_t k : {std::size_t(0), std::min<std::size_t>(1, n), n / 3, n == 0 ? 0 : n - 1, n})
     {
       CAPTURE(n, k);
       thrust::device_vector<T> d = exec_test::upload(h);
