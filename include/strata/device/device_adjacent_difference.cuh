@@ -10,9 +10,10 @@
 // op defaults to cuda::std::minus<> and need not be commutative; the output stores what op returns on two input items
 // (and the copied item converted to it). The copy forms' input and output must not overlap; they need no temporary
 // storage (the size query answers 1 byte). The in-place forms keep one input item per tile boundary in temporary
-// storage. One pass over the items; nothing synchronizes; no items: nothing is launched.
-// Errors (cudaErrorInvalidValue, before anything is launched): a negative num_items; a null pointer input or output
-// with items; too little temporary storage.
+// storage. One pass over the items; nothing synchronizes; no items: nothing is launched. num_items: an integer, or a
+// strata::device_count (the count in device memory, its bound on the host).
+// Errors (cudaErrorInvalidValue, before anything is launched): a negative num_items (bound); a null pointer input or
+// output with items, or a null device count; too little temporary storage.
 #pragma once
 
 #include <strata/config.cuh>
@@ -37,14 +38,15 @@ template <bool IN_PLACE, bool READ_LEFT, typename InputIteratorT, typename Outpu
 cudaError_t run(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
                 NumItemsT num_items, DifferenceOpT difference_op, cudaStream_t stream)
 {
-  static_assert(cuda::std::is_integral<NumItemsT>::value,
-                "DeviceAdjacentDifference takes its number of items as an integer on the host");
   STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_in, d_out, false));
   return dispatch_offset(num_items, [&](auto offset) {
     using OffsetT = decltype(offset);
-    return DispatchAdjacentDifference<InputIteratorT, OutputIteratorT, DifferenceOpT, OffsetT, IN_PLACE,
-                                      READ_LEFT>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, offset,
-                                                           difference_op, stream);
+    using InputT  = it_value_t<InputIteratorT>;
+    return DispatchAdjacentDifference<InputIteratorT, OutputIteratorT, DifferenceOpT, OffsetT, IN_PLACE, READ_LEFT,
+                                      policy_hub<InputT, output_t<DifferenceOpT, InputT>>,
+                                      item_count_t<NumItemsT>>::Dispatch(d_temp_storage, temp_storage_bytes, d_in,
+                                                                         d_out, offset, difference_op, stream,
+                                                                         item_count_of(num_items));
   });
 }
 } // namespace adjacent_difference

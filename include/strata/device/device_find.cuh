@@ -7,7 +7,8 @@
 // FindIf: the index of the first item for which the predicate holds to *d_out, num_items where none does (0 for no
 // items), in device memory. The search stops early: only tiles that start before the first match are read (one wave
 // of blocks takes the tiles in order, each checking the result so far before its next tile), so a match near the
-// front costs little. d_out must not overlap the input. Temporary storage: one offset.
+// front costs little. d_out must not overlap the input. Temporary storage: one offset. num_items (and LowerBound's and
+// UpperBound's values_num_items) may be a strata::device_count: the count in device memory, its bound on the host.
 // LowerBound / UpperBound: for each of the values_num_items values, the position in the range (sorted by comp) of the
 // first item that is not ordered before the value (LowerBound) or that the value is ordered before (UpperBound), to
 // d_output; a binary search per value, the values read as DeviceTransform reads its input (16-byte vectors from
@@ -87,13 +88,12 @@ template <typename InputIteratorT, typename OutputIteratorT, typename PredicateT
 cudaError_t find_if(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
                     PredicateT predicate, NumItemsT num_items, cudaStream_t stream)
 {
-  static_assert(cuda::std::is_integral<NumItemsT>::value, "DeviceFind takes its numbers of items as integers");
   STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_in, d_out, true));
   return dispatch_offset(num_items, [&](auto offset) {
     using OffsetT = decltype(offset);
-    return DispatchFind<InputIteratorT, OutputIteratorT, PredicateT, OffsetT>::Dispatch(d_temp_storage,
-                                                                                        temp_storage_bytes, d_in, d_out,
-                                                                                        predicate, offset, stream);
+    return DispatchFind<InputIteratorT, OutputIteratorT, PredicateT, OffsetT, policy_hub<it_value_t<InputIteratorT>>,
+                        item_count_t<NumItemsT>>::Dispatch(d_temp_storage, temp_storage_bytes, d_in, d_out, predicate,
+                                                           offset, stream, item_count_of(num_items));
   });
 }
 
@@ -105,8 +105,9 @@ cudaError_t bound(void* d_temp_storage, size_t& temp_storage_bytes, RangeIterato
                   RangeNumItemsT range_num_items, ValuesIteratorT d_values, ValuesNumItemsT values_num_items,
                   OutputIteratorT d_output, CompareOpT comp, cudaStream_t stream)
 {
-  static_assert(cuda::std::is_integral<RangeNumItemsT>::value && cuda::std::is_integral<ValuesNumItemsT>::value,
-                "DeviceFind takes its numbers of items as integers");
+  static_assert(cuda::std::is_integral<RangeNumItemsT>::value && is_item_count_v<ValuesNumItemsT>,
+                "DeviceFind takes the range's number of items as an integer, the values' as an integer or a "
+                "strata::device_count");
   STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, values_num_items, d_values, d_output, false));
   if constexpr (cuda::std::is_signed<RangeNumItemsT>::value)
   {
@@ -120,7 +121,7 @@ cudaError_t bound(void* d_temp_storage, size_t& temp_storage_bytes, RangeIterato
     temp_storage_bytes = temporary_storage::EMPTY_SIZE;
     return cudaSuccess;
   }
-  if (values_num_items > 0 && range_num_items > 0 && is_null_pointer(d_range))
+  if (count_bound(values_num_items) > 0 && range_num_items > 0 && is_null_pointer(d_range))
   {
     return cudaErrorInvalidValue;
   }
