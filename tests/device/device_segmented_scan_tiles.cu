@@ -30,100 +30,13 @@ using strata_test::device_buffer;
 using policy_t = strata::detail::segmented_scan_tiles::policy_hub<int, int>::MaxPolicy::SegmentedScanTilesPolicy;
 constexpr std::size_t TILE = policy_t::TILE_ITEMS;
 
-// A case: its name and its num_segments + 1 offsets (non-decreasing).
-struct offsets_case
-{
-  std::string name;
-  std::vector<long long> offsets;
-};
-
-offsets_case from_lengths(const std::string& name, long long first, const std::vector<std::size_t>& lengths)
-{
-  offsets_case c{name, {first}};
-  for (const std::size_t length : lengths)
-  {
-    c.offsets.push_back(c.offsets.back() + static_cast<long long>(length));
-  }
-  return c;
-}
-
-// Lengths uniform in [lo, hi] up to about `items` items.
-std::vector<std::size_t> lengths_up_to(std::size_t items, std::size_t lo, std::size_t hi, std::mt19937_64& rng)
-{
-  std::uniform_int_distribution<std::size_t> length(lo, hi);
-  std::vector<std::size_t> v;
-  std::size_t total = 0;
-  while (total < items)
-  {
-    v.push_back(std::min(length(rng), items - total));
-    total += v.back();
-  }
-  return v;
-}
+using segment_test::from_lengths;
+using segment_test::lengths_up_to;
+using segment_test::offsets_case;
 
 const std::vector<offsets_case>& cases()
 {
-  static const std::vector<offsets_case> all = [] {
-    std::mt19937_64 rng = strata_test::make_rng(0x7a1);
-    const std::size_t n = budget() - 4096; // room for offsets[0] > 0
-    std::vector<offsets_case> v;
-    v.push_back(from_lengths("no segments", 0, {}));
-    v.push_back(from_lengths("one empty segment", 5, {0}));
-    for (const std::size_t length : {std::size_t(1), TILE - 1, TILE, TILE + 1, 2 * TILE + 7, 5 * TILE - 1, n})
-    {
-      if (length > n) // the budget of a sanitizer run
-      {
-        continue;
-      }
-      v.push_back(from_lengths("one segment of " + std::to_string(length), 0, {length}));
-    }
-    v.push_back(from_lengths("all of one item", 0, std::vector<std::size_t>(n, 1)));
-    v.push_back(from_lengths("all of one item, a tile and a few", 0, std::vector<std::size_t>(TILE + 3, 1)));
-    v.push_back(from_lengths("lengths uniform in [1, 8]", 0, lengths_up_to(n, 1, 8, rng)));
-    v.push_back(from_lengths("lengths uniform in [0, 8] (empty ones)", 0, lengths_up_to(n, 0, 8, rng)));
-    v.push_back(from_lengths("lengths uniform in [1, 127]", 0, lengths_up_to(n, 1, 127, rng)));
-    v.push_back(from_lengths("lengths uniform in [1, 8191]", 0, lengths_up_to(n, 1, 8191, rng)));
-    {
-      std::vector<std::size_t> lengths = segment_test::power_law_lengths(20011, rng);
-      std::size_t total                = 0;
-      std::vector<std::size_t> kept;
-      for (const std::size_t length : lengths)
-      {
-        if (total + length > n)
-        {
-          break;
-        }
-        kept.push_back(length);
-        total += length;
-      }
-      v.push_back(from_lengths("power-law lengths", 0, kept));
-    }
-    {
-      std::vector<std::size_t> lengths = lengths_up_to(n / 4, 1, 8, rng);
-      lengths.push_back(n / 2);
-      const std::vector<std::size_t> after = lengths_up_to(n / 4, 1, 8, rng);
-      lengths.insert(lengths.end(), after.begin(), after.end());
-      v.push_back(from_lengths("one giant segment among tiny ones", 0, lengths));
-    }
-    {
-      // Runs of empty segments (many heads on one item), and empty segments at both ends.
-      std::vector<std::size_t> lengths(100, 0);
-      const std::vector<std::size_t> middle = lengths_up_to(n / 2, 0, 300, rng);
-      for (const std::size_t length : middle)
-      {
-        lengths.push_back(length);
-        if (length % 5 == 0)
-        {
-          lengths.insert(lengths.end(), 37, 0);
-        }
-      }
-      lengths.insert(lengths.end(), 100, 0);
-      v.push_back(from_lengths("empty segments sprinkled", 0, lengths));
-    }
-    v.push_back(from_lengths("offsets[0] > 0, lengths in [1, 64]", 3001, lengths_up_to(n / 2, 1, 64, rng)));
-    v.push_back(from_lengths("offsets[0] > 0, one segment", 1234, {n / 3}));
-    return v;
-  }();
+  static const std::vector<offsets_case> all = segment_test::back_to_back_cases(TILE, 0x7a1);
   return all;
 }
 

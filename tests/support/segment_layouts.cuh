@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -322,5 +323,102 @@ private:
   device_buffer<OffsetT> second_;
   bool csr_;
 };
+
+// A case: its name and its num_segments + 1 offsets (non-decreasing).
+struct offsets_case
+{
+  std::string name;
+  std::vector<long long> offsets;
+};
+
+inline offsets_case from_lengths(const std::string& name, long long first, const std::vector<std::size_t>& lengths)
+{
+  offsets_case c{name, {first}};
+  for (const std::size_t length : lengths)
+  {
+    c.offsets.push_back(c.offsets.back() + static_cast<long long>(length));
+  }
+  return c;
+}
+
+// Lengths uniform in [lo, hi] up to about `items` items.
+inline std::vector<std::size_t> lengths_up_to(std::size_t items, std::size_t lo, std::size_t hi, std::mt19937_64& rng)
+{
+  std::uniform_int_distribution<std::size_t> length(lo, hi);
+  std::vector<std::size_t> v;
+  std::size_t total = 0;
+  while (total < items)
+  {
+    v.push_back(std::min(length(rng), items - total));
+    total += v.back();
+  }
+  return v;
+}
+
+// Back-to-back layouts for the tiled segmented algorithms, around their tile of `tile` items: no segments, one empty,
+// single segments of a tile's size and around it, all of one item, uniform lengths (with empty ones), power-law
+// lengths, one giant among tiny ones, runs of empty segments, and offsets[0] > 0; within budget() items.
+inline std::vector<offsets_case> back_to_back_cases(std::size_t tile, std::uint64_t salt)
+{
+  std::mt19937_64 rng = strata_test::make_rng(salt);
+  const std::size_t n = budget() - 4096; // room for offsets[0] > 0
+  std::vector<offsets_case> v;
+  v.push_back(from_lengths("no segments", 0, {}));
+  v.push_back(from_lengths("one empty segment", 5, {0}));
+  for (const std::size_t length : {std::size_t(1), tile - 1, tile, tile + 1, 2 * tile + 7, 5 * tile - 1, n})
+  {
+    if (length > n) // the budget of a sanitizer run
+    {
+      continue;
+    }
+    v.push_back(from_lengths("one segment of " + std::to_string(length), 0, {length}));
+  }
+  v.push_back(from_lengths("all of one item", 0, std::vector<std::size_t>(n, 1)));
+  v.push_back(from_lengths("all of one item, a tile and a few", 0, std::vector<std::size_t>(tile + 3, 1)));
+  v.push_back(from_lengths("lengths uniform in [1, 8]", 0, lengths_up_to(n, 1, 8, rng)));
+  v.push_back(from_lengths("lengths uniform in [0, 8] (empty ones)", 0, lengths_up_to(n, 0, 8, rng)));
+  v.push_back(from_lengths("lengths uniform in [1, 127]", 0, lengths_up_to(n, 1, 127, rng)));
+  v.push_back(from_lengths("lengths uniform in [1, 8191]", 0, lengths_up_to(n, 1, 8191, rng)));
+  {
+    std::vector<std::size_t> lengths = power_law_lengths(20011, rng);
+    std::size_t total                = 0;
+    std::vector<std::size_t> kept;
+    for (const std::size_t length : lengths)
+    {
+      if (total + length > n)
+      {
+        break;
+      }
+      kept.push_back(length);
+      total += length;
+    }
+    v.push_back(from_lengths("power-law lengths", 0, kept));
+  }
+  {
+    std::vector<std::size_t> lengths = lengths_up_to(n / 4, 1, 8, rng);
+    lengths.push_back(n / 2);
+    const std::vector<std::size_t> after = lengths_up_to(n / 4, 1, 8, rng);
+    lengths.insert(lengths.end(), after.begin(), after.end());
+    v.push_back(from_lengths("one giant segment among tiny ones", 0, lengths));
+  }
+  {
+    // Runs of empty segments (many heads on one item), and empty segments at both ends.
+    std::vector<std::size_t> lengths(100, 0);
+    const std::vector<std::size_t> middle = lengths_up_to(n / 2, 0, 300, rng);
+    for (const std::size_t length : middle)
+    {
+      lengths.push_back(length);
+      if (length % 5 == 0)
+      {
+        lengths.insert(lengths.end(), 37, 0);
+      }
+    }
+    lengths.insert(lengths.end(), 100, 0);
+    v.push_back(from_lengths("empty segments sprinkled", 0, lengths));
+  }
+  v.push_back(from_lengths("offsets[0] > 0, lengths in [1, 64]", 3001, lengths_up_to(n / 2, 1, 64, rng)));
+  v.push_back(from_lengths("offsets[0] > 0, one segment", 1234, {n / 3}));
+  return v;
+}
 
 } // namespace segment_test

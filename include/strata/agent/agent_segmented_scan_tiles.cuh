@@ -103,6 +103,115 @@ STRATA_DEVICE STRATA_FORCEINLINE long long lower_bound(OffsetIteratorT d_offsets
   }
   return lo;
 }
+
+// A tile's segment heads as a bit mask in shared memory: bit i set where item i of the tile starts a segment (an
+// offset of index < num_segments falls on it). Shared by the tiled segmented scan and reduce.
+template <int BLOCK_THREADS, int ITEMS_PER_THREAD>
+struct tile_heads
+{
+  static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
+  static constexpr int MASK_WORDS = TILE_ITEMS / 32;
+  // Offsets a thread reads a round: a tile of one-item segments and the offset after it take one round.
+  static constexpr int OFFSETS_PER_THREAD = ITEMS_PER_THREAD + 1;
+  static constexpr int WINDOW             = OFFSETS_PER_THREAD * BLOCK_THREADS;
+  static_assert(BLOCK_THREADS % 32 == 0, "whole warps: the heads are marked warp by warp");
+  static_assert(ITEMS_PER_THREAD >= 1 && ITEMS_PER_THREAD <= 32, "a thread's head flags are one word of the mask");
+
+  struct TempStorage
+  {
+    unsigned int mask[MASK_WORDS]; // bit i: item i of the tile starts a segment
+    int offsets_below[3];          // a round of offsets: the first that is not below the tile's end (three rounds'
+                                   // counters in turn, so one barrier a round)
+  };
+
+  TempStorage& storage;
+
+  // Sets the mask's bit of every offset in [tile_start, tile_end), reading the offsets from index `cursor` (the first
+  // not below tile_start) forward, a window of WINDOW a round, coalesced. Returns the first index not below tile_end
+  // (num_segments at most). Every thread calls it; the mask is complete (after a barrier) on return.
+  template <typename OffsetIteratorT>
+  STRATA_DEVICE STRATA_FORCEINLINE long long Mark(OffsetIteratorT d_offsets, long long num_segments, long long cursor,
+                                                  long long tile_start, long long tile_end)
+  {
+    const int tid = static_cast<int>(threadIdx.x);
+    __syncthreads(); // the tile before is done with the mask and the counters
+    for (int w = tid; w < MASK_WORDS; w += BLOCK_THREADS)
+    {
+      storage.mask[w] = 0u;
+    }
+    if (tid < 3)
+    {
+      storage.offsets_below[tid] = WINDOW;
+    }
+    __syncthreads();
+    for (int round = 0;; ++round)
+    {
+      int stop = WINDOW; // this thread's first position of the window not below tile_end
+      // Four offsets in flight at a time: the tile's items are in flight too, and registers bound the blocks per SM.
+#pragma unroll 4
+      for (int j = 0; j < OFFSETS_PER_THREAD; ++j)
+      {
+        const int position    = j * BLOCK_THREADS + tid;
+        const long long index = cursor + position;
+        const long long at    = index < num_segments ? static_cast<long long>(d_offsets[index]) : tile_end;
+        if (at >= tile_end && position < stop)
+        {
+          stop = position;
+        }
+        const bool inside = at >= tile_start && at < tile_end;
+        const int bit     = inside ? static_cast<int>(at - tile_start) : 0;
+        Set(inside, bit);
+      }
+      if (stop < WINDOW)
+      {
+        atomicMin(&storage.offsets_below[round % 3], stop);
+      }
+      __syncthreads();
+      const int below = storage.offsets_below[round % 3];
+      if (tid == 0)
+      {
+        // Nobody reads this counter again before the next round's barrier, and nobody writes it before the one
+        // after (three counters in turn).
+        storage.offsets_below[(round + 2) % 3] = WINDOW;
+      }
+      cursor += below;
+      if (below < WINDOW)
+      {
+        return cursor;
+      }
+    }
+  }
+
+  // The head flags of thread `tid`'s ITEMS_PER_THREAD consecutive items (bit i: its item i), from the mask.
+  STRATA_DEVICE STRATA_FORCEINLINE unsigned int Flags(int tid) const
+  {
+    return FlagsFrom(tid * ITEMS_PER_THREAD);
+  }
+
+  // The 32 flags from item `bit` of the tile on (bit i: item bit + i; 0 past the tile), bit < TILE_ITEMS.
+  STRATA_DEVICE STRATA_FORCEINLINE unsigned int FlagsFrom(int bit) const
+  {
+    const unsigned int lo = storage.mask[bit / 32];
+    const unsigned int hi = bit / 32 + 1 < MASK_WORDS ? storage.mask[bit / 32 + 1] : 0u;
+    return __funnelshift_r(lo, hi, static_cast<unsigned int>(bit % 32));
+  }
+
+private:
+  // Sets bit `bit` of the mask where `inside`: the lanes of a warp that set bits of one word join them into one
+  // atomic OR (one-item segments put 32 of a warp's heads in a word). Every lane of the warp calls it.
+  STRATA_DEVICE STRATA_FORCEINLINE void Set(bool inside, int bit)
+  {
+    const unsigned int word = static_cast<unsigned int>(bit) / 32u;
+    const unsigned int mask = inside ? 1u << (bit % 32) : 0u;
+    NV_IF_TARGET(NV_PROVIDES_SM_80,
+                 (const unsigned int peers = MatchAnySync(inside ? word : 0xffffffffu);
+                  const unsigned int bits  = WarpReduxOr(mask, peers);
+                  if (inside && (threadIdx.x % 32) == static_cast<unsigned int>(__ffs(peers) - 1)) {
+                    atomicOr(&storage.mask[word], bits);
+                  }),
+                 (if (inside) { atomicOr(&storage.mask[word], mask); }));
+  }
+};
 } // namespace segmented_scan_tiles
 } // namespace detail
 
@@ -116,15 +225,9 @@ struct AgentSegmentedScanTiles
   static constexpr int BLOCK_THREADS    = PolicyT::BLOCK_THREADS;
   static constexpr int ITEMS_PER_THREAD = PolicyT::ITEMS_PER_THREAD;
   static constexpr int TILE_ITEMS       = PolicyT::TILE_ITEMS;
-  static constexpr int MASK_WORDS       = TILE_ITEMS / 32;
-  // Offsets a thread reads a round: a tile of one-item segments and the offset after it take one round.
-  static constexpr int OFFSETS_PER_THREAD = ITEMS_PER_THREAD + 1;
-  static constexpr int WINDOW             = OFFSETS_PER_THREAD * BLOCK_THREADS;
-  static constexpr bool HAS_INIT          = !detail::reduce::is_empty_value<InitT>::value;
+  static constexpr bool HAS_INIT        = !detail::reduce::is_empty_value<InitT>::value;
   // The most shares (blocks of the wave) the carry's fold takes.
   static constexpr int MAX_SHARES = 8 * BLOCK_THREADS;
-  static_assert(BLOCK_THREADS % 32 == 0, "whole warps: the heads are marked warp by warp");
-  static_assert(ITEMS_PER_THREAD >= 1 && ITEMS_PER_THREAD <= 32, "a thread's head flags are one word of the mask");
   static_assert(HAS_INIT || !EXCLUSIVE, "an exclusive scan needs an initial value");
 
   using InputT  = detail::it_value_t<InputIteratorT>;
@@ -135,6 +238,7 @@ struct AgentSegmentedScanTiles
   using ScanT     = BlockScan<PartT, BLOCK_THREADS, PolicyT::SCAN_ALGORITHM>;
   using ReduceT   = BlockReduce<PartT, BLOCK_THREADS, BLOCK_REDUCE_WARP_REDUCTIONS>; // keeps operand order
   using StoreT    = BlockStore<AccumT, BLOCK_THREADS, ITEMS_PER_THREAD, BLOCK_STORE_WARP_TRANSPOSE>;
+  using HeadsT    = detail::segmented_scan_tiles::tile_heads<BLOCK_THREADS, ITEMS_PER_THREAD>;
 
   struct _TempStorage
   {
@@ -145,9 +249,7 @@ struct AgentSegmentedScanTiles
       typename ReduceT::TempStorage reduce;
       typename StoreT::TempStorage store;
     } stage;
-    unsigned int mask[MASK_WORDS]; // bit i: item i of the tile starts a segment
-    int offsets_below[3];          // a round of offsets: the first that is not below the tile's end (three rounds'
-                                   // counters in turn, so one barrier a round)
+    typename HeadsT::TempStorage heads;
   };
   struct TempStorage : Uninitialized<_TempStorage>
   {};
@@ -271,13 +373,10 @@ struct AgentSegmentedScanTiles
       {
         LoadDirectWarpStriped(tid, d_in + tile_start, items, valid, InputT(d_in[tile_start]));
       }
-      cursor = MarkHeads(cursor, tile_start, tile_end);
+      cursor = HeadsT{storage.heads}.Mark(d_offsets, num_segments, cursor, tile_start, tile_end);
       ExchangeT(storage.stage.exchange).WarpStripedToBlocked(items, items);
 
-      const int bit            = tid * ITEMS_PER_THREAD;
-      const unsigned int lo    = storage.mask[bit / 32];
-      const unsigned int hi    = bit / 32 + 1 < MASK_WORDS ? storage.mask[bit / 32 + 1] : 0u;
-      const unsigned int flags = __funnelshift_r(lo, hi, static_cast<unsigned int>(bit % 32));
+      const unsigned int flags = HeadsT{storage.heads}.Flags(tid);
       AccumT values[ITEMS_PER_THREAD];
       PartT part{};
       STRATA_UNROLL
@@ -341,75 +440,6 @@ private:
       (void) head;
       return static_cast<AccumT>(item);
     }
-  }
-
-  // Sets the mask's bit of every offset in [tile_start, tile_end), reading the offsets from index `cursor` (the first
-  // not below tile_start) forward, a window of WINDOW a round, coalesced. Returns the first index not below tile_end.
-  // Every thread calls it; the mask is complete (after a barrier) on return.
-  STRATA_DEVICE STRATA_FORCEINLINE long long MarkHeads(long long cursor, long long tile_start, long long tile_end)
-  {
-    const int tid = static_cast<int>(threadIdx.x);
-    __syncthreads(); // the tile before is done with the mask and the counters
-    for (int w = tid; w < MASK_WORDS; w += BLOCK_THREADS)
-    {
-      storage.mask[w] = 0u;
-    }
-    if (tid < 3)
-    {
-      storage.offsets_below[tid] = WINDOW;
-    }
-    __syncthreads();
-    for (int round = 0;; ++round)
-    {
-      int stop = WINDOW; // this thread's first position of the window not below tile_end
-      // Four offsets in flight at a time: the tile's items are in flight too, and registers bound the blocks per SM.
-#pragma unroll 4
-      for (int j = 0; j < OFFSETS_PER_THREAD; ++j)
-      {
-        const int position    = j * BLOCK_THREADS + tid;
-        const long long index = cursor + position;
-        const long long at    = index < num_segments ? static_cast<long long>(d_offsets[index]) : tile_end;
-        if (at >= tile_end && position < stop)
-        {
-          stop = position;
-        }
-        const bool inside = at >= tile_start && at < tile_end;
-        const int bit     = inside ? static_cast<int>(at - tile_start) : 0;
-        Mark(inside, bit);
-      }
-      if (stop < WINDOW)
-      {
-        atomicMin(&storage.offsets_below[round % 3], stop);
-      }
-      __syncthreads();
-      const int below = storage.offsets_below[round % 3];
-      if (tid == 0)
-      {
-        // Nobody reads this counter again before the next round's barrier, and nobody writes it before the one
-        // after (three counters in turn).
-        storage.offsets_below[(round + 2) % 3] = WINDOW;
-      }
-      cursor += below;
-      if (below < WINDOW)
-      {
-        return cursor;
-      }
-    }
-  }
-
-  // Sets bit `bit` of the mask where `inside`: the lanes of a warp that set bits of one word join them into one
-  // atomic OR (one-item segments put 32 of a warp's heads in a word). Every lane of the warp calls it.
-  STRATA_DEVICE STRATA_FORCEINLINE void Mark(bool inside, int bit)
-  {
-    const unsigned int word = static_cast<unsigned int>(bit) / 32u;
-    const unsigned int mask = inside ? 1u << (bit % 32) : 0u;
-    NV_IF_TARGET(NV_PROVIDES_SM_80,
-                 (const unsigned int peers = MatchAnySync(inside ? word : 0xffffffffu);
-                  const unsigned int bits  = WarpReduxOr(mask, peers);
-                  if (inside && (threadIdx.x % 32) == static_cast<unsigned int>(__ffs(peers) - 1)) {
-                    atomicOr(&storage.mask[word], bits);
-                  }),
-                 (if (inside) { atomicOr(&storage.mask[word], mask); }));
   }
 };
 
