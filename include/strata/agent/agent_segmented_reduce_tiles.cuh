@@ -7,10 +7,11 @@
 // segment replaces what came before it): the heads of a tile, from the offsets read forward coalesced, become a bit
 // mask in shared memory (segmented_scan_tiles::tile_heads); the items are read warp-striped while it is built,
 // transposed to rows and scanned with BlockScan, whose prefix callback carries the running part from tile to tile;
-// the running value of every item that ends a segment or the tile goes to shared memory. Then the segments that end
-// in the tile (read from the offsets again, from cache) take their values there: a segment that starts in the share
-// is written; the first to end in the share, where it started before it, and the part still open at the share's end
-// become the block's two records, which the segmented reduce's records kernel folds in order (the walk's records).
+// the running value of every item that ends a segment or the tile goes to shared memory (a tile that no offset falls
+// in is only reduced, in order, onto the running part). Then the segments that end in the tile (read from the offsets
+// again, from cache) take their values there: a segment that starts in the share is written; the first to end in the
+// share, where it started before it, and the part still open at the share's end become the block's two records, which
+// the segmented reduce's records kernel folds in order (the walk's records).
 // Empty segments are written by the block whose share holds their position (the last block for those at the end).
 // Traffic: one read of the items, the offsets once from memory. Every combination order depends only on the data,
 // the grid and the policy: results are the same bits run to run.
@@ -20,6 +21,7 @@
 #include <strata/agent/agent_segmented_scan_tiles.cuh>
 #include <strata/agent/agent_segmented_walk.cuh>
 #include <strata/block/block_exchange.cuh>
+#include <strata/block/block_reduce.cuh>
 #include <strata/block/block_scan.cuh>
 #include <strata/config.cuh>
 #include <strata/util/load_store_direct.cuh>
@@ -57,6 +59,7 @@ struct AgentSegmentedReduceTiles
 
   using ExchangeT = BlockExchange<InputT, BLOCK_THREADS, ITEMS_PER_THREAD>;
   using ScanT     = BlockScan<PartT, BLOCK_THREADS, PolicyT::SCAN_ALGORITHM>;
+  using ReduceT   = BlockReduce<AccumT, BLOCK_THREADS, BLOCK_REDUCE_WARP_REDUCTIONS>; // keeps operand order
   using HeadsT    = detail::segmented_scan_tiles::tile_heads<BLOCK_THREADS, ITEMS_PER_THREAD>;
 
   struct _TempStorage
@@ -65,6 +68,7 @@ struct AgentSegmentedReduceTiles
     {
       typename ExchangeT::TempStorage exchange;
       typename ScanT::TempStorage scan;
+      typename ReduceT::TempStorage reduce;
     } stage;
     typename HeadsT::TempStorage heads;
     AccumT values[VALUE_SLOTS]; // the running value of the items that end a segment or the tile
@@ -144,7 +148,14 @@ struct AgentSegmentedReduceTiles
       const long long first_index = cursor;
       cursor                      = HeadsT{storage.heads}.Mark(d_offsets, num_segments, cursor, tile_start, tile_end);
       ExchangeT(storage.stage.exchange).WarpStripedToBlocked(items, items);
-      ScanTile(items, valid, carry);
+      if (cursor == first_index)
+      {
+        ReduceTile(items, valid, carry); // no offset in the tile: no head, no segment ends before its last item
+      }
+      else
+      {
+        ScanTile(items, valid, carry);
+      }
       ends_at_last = FinishTile(s, tile_start, tile_end, first_index, cursor, end);
     }
     __syncthreads(); // storage.first is written
@@ -208,6 +219,34 @@ private:
       }
     }
     __syncthreads(); // the values are in place, the scan's storage read out
+  }
+
+  // A tile without heads: its items reduced in order onto `carry`, whose value goes to storage.values as the running
+  // value of the tile's last item (the one item of the tile that may end a segment).
+  STRATA_DEVICE STRATA_FORCEINLINE void ReduceTile(const InputT (&items)[ITEMS_PER_THREAD], int valid, PartT& carry)
+  {
+    const int tid   = static_cast<int>(threadIdx.x);
+    const int first = tid * ITEMS_PER_THREAD;
+    AccumT part     = static_cast<AccumT>(items[0]);
+    STRATA_UNROLL
+    for (int i = 1; i < ITEMS_PER_THREAD; ++i)
+    {
+      if (first + i < valid)
+      {
+        part = static_cast<AccumT>(part_op.op(part, static_cast<AccumT>(items[i])));
+      }
+    }
+    __syncthreads(); // the exchange is read out
+    const AccumT aggregate =
+      valid == TILE_ITEMS
+        ? ReduceT(storage.stage.reduce).Reduce(part, part_op.op)
+        : ReduceT(storage.stage.reduce).Reduce(part, part_op.op, (valid + ITEMS_PER_THREAD - 1) / ITEMS_PER_THREAD);
+    if (tid == 0)
+    {
+      carry                                        = part_op(carry, PartT{aggregate, true, false});
+      storage.values[valid - 1 + (valid - 1) / 32] = carry.value;
+    }
+    __syncthreads(); // the value is in place, the reduction's storage read out
   }
 
   // The segments whose end (or, empty, whose position) lies in the tile [tile_start, tile_end): the window of offsets
