@@ -17,7 +17,6 @@
 #include "test_util.cuh"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -167,21 +166,8 @@ TEST_CASE("segmented_reduce_tiles: float sums are within a tolerance of the exac
     const std::vector<float> a = first.download();
     const std::vector<float> b = second.download();
     REQUIRE(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
-    long long off = -1;
-    for (int s = 0; s < num && off < 0; ++s)
-    {
-      double exact = 0.0;
-      double scale = 0.0;
-      for (long long i = c.offsets[s]; i < c.offsets[s + 1]; ++i)
-      {
-        exact += h_in[static_cast<std::size_t>(i)];
-        scale += std::fabs(h_in[static_cast<std::size_t>(i)]);
-      }
-      if (std::fabs(static_cast<double>(a[s]) - exact) > 1e-5 * scale + 1e-30)
-      {
-        off = s;
-      }
-    }
+    const long long off =
+      strata_test::first_inexact_sum(h_in, a, c.offsets, c.offsets.data() + 1, static_cast<std::size_t>(num));
     INFO("the first sum off the exact sum: segment " << off);
     CHECK(off < 0);
   }

@@ -619,6 +619,29 @@ long long first_inexact_running_sum(const std::vector<float>& in, const std::vec
   return -1;
 }
 
+// The first segment whose float sum in `out` strays from the exact sum of `in` over [begin[s], end[s]) by more than
+// 1e-5 of the sum of its magnitudes; -1 where none does.
+template <typename BeginT, typename EndT>
+long long first_inexact_sum(const std::vector<float>& in, const std::vector<float>& out, const BeginT& begin,
+                            const EndT& end, std::size_t num_segments)
+{
+  for (std::size_t s = 0; s < num_segments; ++s)
+  {
+    double exact     = 0;
+    double magnitude = 0;
+    for (long long i = static_cast<long long>(begin[s]); i < static_cast<long long>(end[s]); ++i)
+    {
+      exact += in[static_cast<std::size_t>(i)];
+      magnitude += std::abs(in[static_cast<std::size_t>(i)]);
+    }
+    if (!(std::abs(static_cast<double>(out[s]) - exact) <= 1e-5 * magnitude))
+    {
+      return static_cast<long long>(s);
+    }
+  }
+  return -1;
+}
+
 // a + b as the device adds: integers wrap (through their unsigned type), anything else adds. On the host it is the
 // reference; on the device, an operator whose signed sums are defined to wrap.
 struct wrapping_plus

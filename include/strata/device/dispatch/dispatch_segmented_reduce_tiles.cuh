@@ -130,11 +130,8 @@ cudaError_t run(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT
   using AccumT = typename segmented_scan_tiles::accumulator<ReductionOpT, InputT, InitT>::type;
   using PolicyHub =
     cuda::std::conditional_t<cuda::std::is_void<PolicyHubT>::value, policy_hub<InputT, AccumT>, PolicyHubT>;
-  STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_segments, d_in, d_out, false));
-  if (d_temp_storage != nullptr && num_segments > 0 && is_null_pointer(d_offsets))
-  {
-    return cudaErrorInvalidValue;
-  }
+  STRATA_RETURN_IF_ERROR(
+    segmented_scan_tiles::check_back_to_back(d_temp_storage, d_in, d_out, d_offsets, num_segments));
   int device      = 0;
   int ptx_version = 0;
   STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
