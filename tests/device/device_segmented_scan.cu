@@ -330,6 +330,47 @@ TEST_CASE("DeviceSegmentedScan takes num_segments from device memory; one graph 
   STRATA_TEST_CUDA(cudaStreamDestroy(stream));
 }
 
+TEST_CASE("DeviceSegmentedScan over one offsets array with a host count (the tiled path): one graph replayed over "
+          "three offset arrays",
+          "[device][segmented_scan]")
+{
+  const std::vector<int> h_in = sum_input<int>(0x5c8);
+  const device_buffer<int> d_in(h_in);
+  std::mt19937_64 rng   = strata_test::make_rng(0x5c9);
+  const int num         = 2999;
+  const layout shapes[] = {contiguous("lengths uniform in [0, 8]", uniform_lengths(num, 8, rng)),
+                           contiguous("lengths uniform in [0, 4000]", uniform_lengths(num, 4000, rng)),
+                           contiguous("lengths uniform in [0, 128]", uniform_lengths(num, 128, rng))};
+  device_buffer<int> d_offsets(static_cast<std::size_t>(num) + 1);
+  device_buffer<int> d_out(h_in.size() + 8);
+  cudaStream_t stream = nullptr;
+  STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  std::size_t bytes = 0;
+  STRATA_TEST_CUDA(strata::DeviceSegmentedScan::ExclusiveSegmentedSum(nullptr, bytes, d_in.data(), d_out.data(),
+                                                                      d_offsets.data(), d_offsets.data() + 1, num,
+                                                                      stream));
+  device_buffer<char> temp(bytes);
+  const strata_test::captured_graph graph(stream, [&](cudaStream_t s) {
+    return strata::DeviceSegmentedScan::ExclusiveSegmentedSum(temp.data(), bytes, d_in.data(), d_out.data(),
+                                                              d_offsets.data(), d_offsets.data() + 1, num, s);
+  });
+  for (const layout& l : shapes)
+  {
+    CAPTURE(l.name);
+    // As many of the layout's segments as the items allow, then empty ones at its end.
+    std::vector<int> h_offsets(l.begin.begin(), l.begin.end());
+    h_offsets.resize(static_cast<std::size_t>(num) + 1, l.end.empty() ? 0 : static_cast<int>(l.end.back()));
+    d_offsets.upload(h_offsets);
+    d_out.poison();
+    const std::vector<int> before = d_out.download();
+    graph.launch(stream);
+    STRATA_TEST_CUDA(cudaStreamSynchronize(stream));
+    require_equal(l, d_out.download(),
+                  expected(l, h_in, before, nullptr, exclusive<wrapping_plus, int>{wrapping_plus{}, 0}));
+  }
+  STRATA_TEST_CUDA(cudaStreamDestroy(stream));
+}
+
 TEST_CASE("DeviceSegmentedScan single-phase forms: no environment, a stream, strata::par.on(stream)",
           "[device][segmented_scan][single_phase]")
 {

@@ -162,7 +162,8 @@ struct AgentSegmentedReduceTiles
     if (tid == 0)
     {
       d_records[0] = storage.first;
-      d_records[1] = ends_at_last ? none : RecordT{-1, carry};
+      // The part still open names its segment: the records' fold skips records that name none.
+      d_records[1] = ends_at_last ? none : RecordT{cursor - 1, carry};
     }
   }
 

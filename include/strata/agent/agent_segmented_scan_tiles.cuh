@@ -114,6 +114,7 @@ struct tile_heads
   // Offsets a thread reads a round: a tile of one-item segments and the offset after it take one round.
   static constexpr int OFFSETS_PER_THREAD = ITEMS_PER_THREAD + 1;
   static constexpr int WINDOW             = OFFSETS_PER_THREAD * BLOCK_THREADS;
+  static constexpr int MARK_BATCH         = 4; // offsets a thread has in flight while marking
   static_assert(BLOCK_THREADS % 32 == 0, "whole warps: the heads are marked warp by warp");
   static_assert(ITEMS_PER_THREAD >= 1 && ITEMS_PER_THREAD <= 32, "a thread's head flags are one word of the mask");
 
@@ -147,20 +148,35 @@ struct tile_heads
     for (int round = 0;; ++round)
     {
       int stop = WINDOW; // this thread's first position of the window not below tile_end
-      // Four offsets in flight at a time: the tile's items are in flight too, and registers bound the blocks per SM.
-#pragma unroll 4
-      for (int j = 0; j < OFFSETS_PER_THREAD; ++j)
+      // Offsets a batch at a time (the tile's items are in flight too, and registers bound the blocks per SM), and
+      // no more once a lane of the warp has reached tile_end: the offsets are non-decreasing, so every position
+      // after that lane's in the window (all of the batches after) is past the tile. A tile with few heads costs one
+      // batch.
+      for (int j0 = 0; j0 < OFFSETS_PER_THREAD; j0 += MARK_BATCH)
       {
-        const int position    = j * BLOCK_THREADS + tid;
-        const long long index = cursor + position;
-        const long long at    = index < num_segments ? static_cast<long long>(d_offsets[index]) : tile_end;
-        if (at >= tile_end && position < stop)
+        long long at[MARK_BATCH];
+        STRATA_UNROLL
+        for (int u = 0; u < MARK_BATCH; ++u)
         {
-          stop = position;
+          const long long index = cursor + (j0 + u) * BLOCK_THREADS + tid;
+          at[u] =
+            j0 + u < OFFSETS_PER_THREAD && index < num_segments ? static_cast<long long>(d_offsets[index]) : tile_end;
         }
-        const bool inside = at >= tile_start && at < tile_end;
-        const int bit     = inside ? static_cast<int>(at - tile_start) : 0;
-        Set(inside, bit);
+        STRATA_UNROLL
+        for (int u = 0; u < MARK_BATCH; ++u)
+        {
+          const int position = (j0 + u) * BLOCK_THREADS + tid;
+          if (at[u] >= tile_end && position < stop)
+          {
+            stop = position;
+          }
+          const bool inside = at[u] >= tile_start && at[u] < tile_end;
+          Set(inside, inside ? static_cast<int>(at[u] - tile_start) : 0);
+        }
+        if (__any_sync(0xffffffffu, stop < WINDOW))
+        {
+          break;
+        }
       }
       if (stop < WINDOW)
       {

@@ -18,8 +18,12 @@
 //
 // Every call also has a single-phase form, without the temporary-storage arguments, whose last argument (defaulted)
 // is a stream or a policy (strata/device/dispatch/single_phase.cuh).
+// One offsets array passed as (d_offsets, d_offsets + 1) with a host count takes a faster path: the offsets must then
+// be non-decreasing (as CSR offsets are), and the items from d_offsets[0] to d_offsets[num_segments] are scanned tile
+// by tile over one wave of blocks, with no scan of the segments' lengths first.
 // Complexity: one read of the items and their segments' heads (the items of a segment crossing into a warp's share,
-// up to its end) once more, one write of every output, two reads of the offsets.
+// up to its end) once more, one write of every output, two reads of the offsets; on the path of one offsets array,
+// one read of the items and of the offsets, and each block's last segment part read once more.
 // Errors (cudaErrorInvalidValue, before anything is launched or written): a negative number of segments, too small
 // temp_storage_bytes, a null input, output or offset pointer with segments to scan.
 #pragma once
@@ -27,6 +31,7 @@
 #include <strata/config.cuh>
 #include <strata/device/dispatch/dispatch_arguments.cuh>
 #include <strata/device/dispatch/dispatch_segmented_scan.cuh>
+#include <strata/device/dispatch/dispatch_segmented_scan_tiles.cuh>
 #include <strata/device/dispatch/single_phase.cuh>
 #include <strata/nvtx.cuh>
 #include <strata/util/device_count.cuh>
@@ -45,6 +50,15 @@ namespace segmented_scan
 template <typename NumSegmentsT, typename BeginOffsetIteratorT>
 using enable_if_segments_t =
   cuda::std::enable_if_t<is_item_count_v<NumSegmentsT> && !cuda::std::is_integral<BeginOffsetIteratorT>::value, int>;
+
+// Whether a call can take the tiled path of back-to-back segments (detail::segmented_scan_tiles): begin and end
+// offsets of one pointer type (the same array, checked at run time), outputs at the items' positions, a host count.
+template <typename BeginOffsetIteratorT, typename EndOffsetIteratorT, typename OutBeginOffsetIteratorT,
+          typename NumSegmentsT>
+using tiles_eligible = cuda::std::bool_constant<cuda::std::is_pointer<BeginOffsetIteratorT>::value
+                                                && cuda::std::is_same<BeginOffsetIteratorT, EndOffsetIteratorT>::value
+                                                && cuda::std::is_same<OutBeginOffsetIteratorT, same_offsets>::value
+                                                && cuda::std::is_integral<NumSegmentsT>::value>;
 } // namespace segmented_scan
 } // namespace detail
 
@@ -373,6 +387,19 @@ private:
         && (detail::is_null_pointer(d_begin_offsets) || detail::is_null_pointer(d_end_offsets)))
     {
       return cudaErrorInvalidValue;
+    }
+    // One offsets array (the ends the begins shifted by one), outputs in place of the items, a host count: the tiled
+    // path (no scan of the lengths, one read of the offsets). The two phases see the same pointers, so take the same
+    // path.
+    if constexpr (detail::segmented_scan::tiles_eligible<BeginOffsetIteratorT, EndOffsetIteratorT,
+                                                         OutBeginOffsetIteratorT, NumSegmentsT>::value)
+    {
+      if (d_end_offsets == d_begin_offsets + 1)
+      {
+        return detail::segmented_scan_tiles::run<EXCLUSIVE, void, AccumT>(d_temp_storage, temp_storage_bytes, d_in,
+                                                                          d_out, d_begin_offsets, num_segments, op,
+                                                                          init, stream);
+      }
     }
     return detail::dispatch_offset(num_segments, [&](auto offset) {
       using OffsetT = decltype(offset);

@@ -86,7 +86,7 @@ OutputIt segmented_reduce(const execution_policy<A>& policy, InputIt first, Offs
 }
 
 // out[i] = the items of first[i]'s segment up to and including first[i], combined in order with op, for every item
-// of the segments the offsets range [offsets_first, offsets_last) delimits.
+// of the segments the offsets range [offsets_first, offsets_last) delimits (non-decreasing offsets).
 template <typename A, typename InputIt, typename OffsetIt, typename OutputIt, typename BinaryOp>
 void segmented_inclusive_scan(const execution_policy<A>& policy, InputIt first, OffsetIt offsets_first,
                               OffsetIt offsets_last, OutputIt out, BinaryOp op)
@@ -113,7 +113,7 @@ void segmented_inclusive_scan(const execution_policy<A>& policy, InputIt first, 
 }
 
 // out[i] = init op (the items of first[i]'s segment before first[i]), combined in order, for every item of the
-// segments the offsets range [offsets_first, offsets_last) delimits.
+// segments the offsets range [offsets_first, offsets_last) delimits (non-decreasing offsets).
 template <typename A, typename InputIt, typename OffsetIt, typename OutputIt, typename T, typename BinaryOp>
 void segmented_exclusive_scan(const execution_policy<A>& policy, InputIt first, OffsetIt offsets_first,
                               OffsetIt offsets_last, OutputIt out, T init, BinaryOp op)

@@ -1,6 +1,7 @@
 // The segmented scan of back-to-back segments (segment s is items [offsets[s], offsets[s + 1]), outputs at the items'
-// own positions): kernels and the host function that sizes, checks and launches them. Not wired into
-// DeviceSegmentedScan yet; detail::segmented_scan_tiles::run is its entry point.
+// own positions, the offsets non-decreasing): kernels and the host function that sizes, checks and launches them.
+// DeviceSegmentedScan takes this path for one offsets array passed as (d_offsets, d_offsets + 1) with a host count;
+// detail::segmented_scan_tiles::run is its entry point.
 //
 // Two launches of one wave of G blocks (the scan kernel's occupancy times the SMs, at most MAX_SHARES), neither of
 // which waits for the host: the tails kernel (each share's part from its last head on, into G slots of temporary
@@ -189,16 +190,18 @@ cudaError_t check_back_to_back(const void* d_temp_storage, InputIteratorT d_in, 
 // offsets, non-decreasing), with the two-phase temporary-storage protocol. EXCLUSIVE: d_out[i] = init op (the items of
 // its segment before i); otherwise d_out[i] = [init op] (the items of its segment up to i), InitT a
 // reduce::empty_value for the form without an initial value. Items before d_offsets[0] are not written. PolicyHubT:
-// void for the tuned hub.
-template <bool EXCLUSIVE, typename PolicyHubT = void, typename InputIteratorT, typename OutputIteratorT,
-          typename OffsetIteratorT, typename NumSegmentsT, typename ScanOpT, typename InitT>
+// void for the tuned hub; AccumOverrideT: void for the scan's own accumulator (DeviceSegmentedScan passes the one its
+// form names).
+template <bool EXCLUSIVE, typename PolicyHubT = void, typename AccumOverrideT = void, typename InputIteratorT,
+          typename OutputIteratorT, typename OffsetIteratorT, typename NumSegmentsT, typename ScanOpT, typename InitT>
 cudaError_t run(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
                 OffsetIteratorT d_offsets, NumSegmentsT num_segments, ScanOpT scan_op, InitT init, cudaStream_t stream)
 {
   static_assert(cuda::std::is_integral<NumSegmentsT>::value, "num_segments must be an integer");
   static_assert(!EXCLUSIVE || !reduce::is_empty_value<InitT>::value, "an exclusive scan needs an initial value");
   using InputT = it_value_t<InputIteratorT>;
-  using AccumT = typename accumulator<ScanOpT, InputT, InitT>::type;
+  using AccumT = cuda::std::conditional_t<cuda::std::is_void<AccumOverrideT>::value,
+                                          typename accumulator<ScanOpT, InputT, InitT>::type, AccumOverrideT>;
   using PolicyHub =
     cuda::std::conditional_t<cuda::std::is_void<PolicyHubT>::value, policy_hub<InputT, AccumT>, PolicyHubT>;
   STRATA_RETURN_IF_ERROR(check_back_to_back(d_temp_storage, d_in, d_out, d_offsets, num_segments));
