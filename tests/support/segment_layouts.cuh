@@ -355,7 +355,7 @@ inline std::vector<std::size_t> lengths_up_to(std::size_t items, std::size_t lo,
   return v;
 }
 
-// Back-to-back layouts for the tiled segmented algorithms, around their tile of `tile` items: no segments, one empty,
+// Back-to-back layouts for the tiled segmented scan, around its tile of `tile` items: no segments, one empty,
 // single segments of a tile's size and around it, all of one item, uniform lengths (with empty ones), power-law
 // lengths, one giant among tiny ones, runs of empty segments, and offsets[0] > 0; within budget() items.
 inline std::vector<offsets_case> back_to_back_cases(std::size_t tile, std::uint64_t salt)

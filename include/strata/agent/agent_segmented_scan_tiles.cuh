@@ -105,7 +105,7 @@ STRATA_DEVICE STRATA_FORCEINLINE long long lower_bound(OffsetIteratorT d_offsets
 }
 
 // A tile's segment heads as a bit mask in shared memory: bit i set where item i of the tile starts a segment (an
-// offset of index < num_segments falls on it). Shared by the tiled segmented scan and reduce.
+// offset of index < num_segments falls on it).
 template <int BLOCK_THREADS, int ITEMS_PER_THREAD>
 struct tile_heads
 {

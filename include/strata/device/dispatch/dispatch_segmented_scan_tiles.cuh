@@ -172,20 +172,6 @@ struct accumulator<ScanOpT, InputT, reduce::empty_value<T>>
   using type = accumulator_t<ScanOpT, InputT, InputT>;
 };
 
-// The arguments of a tiled path over back-to-back segments: DeviceSegmentedScan's and DeviceSegmentedReduce's checks
-// (a negative count; null items, outputs or offsets on a run with segments).
-template <typename InputIteratorT, typename OutputIteratorT, typename OffsetIteratorT, typename NumSegmentsT>
-cudaError_t check_back_to_back(const void* d_temp_storage, InputIteratorT d_in, OutputIteratorT d_out,
-                               OffsetIteratorT d_offsets, NumSegmentsT num_segments)
-{
-  STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_segments, d_in, d_out, false));
-  if (d_temp_storage != nullptr && num_segments > 0 && is_null_pointer(d_offsets))
-  {
-    return cudaErrorInvalidValue;
-  }
-  return cudaSuccess;
-}
-
 // The segmented scan of num_segments back-to-back segments, d_offsets[s] to d_offsets[s + 1] (num_segments + 1
 // offsets, non-decreasing), with the two-phase temporary-storage protocol. EXCLUSIVE: d_out[i] = init op (the items of
 // its segment before i); otherwise d_out[i] = [init op] (the items of its segment up to i), InitT a
@@ -204,7 +190,11 @@ cudaError_t run(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT
                                           typename accumulator<ScanOpT, InputT, InitT>::type, AccumOverrideT>;
   using PolicyHub =
     cuda::std::conditional_t<cuda::std::is_void<PolicyHubT>::value, policy_hub<InputT, AccumT>, PolicyHubT>;
-  STRATA_RETURN_IF_ERROR(check_back_to_back(d_temp_storage, d_in, d_out, d_offsets, num_segments));
+  STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_segments, d_in, d_out, false));
+  if (d_temp_storage != nullptr && num_segments > 0 && is_null_pointer(d_offsets))
+  {
+    return cudaErrorInvalidValue;
+  }
   int device      = 0;
   int ptx_version = 0;
   STRATA_RETURN_IF_ERROR(CurrentDeviceAndPtxVersion(device, ptx_version));
