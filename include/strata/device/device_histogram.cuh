@@ -20,13 +20,15 @@
 // integer type, added to with wrapping atomics. Samples: any arithmetic type other than bool; 8-bit samples (signed
 // ones included, whose negative samples CUB loses) cost no arithmetic per sample.
 //
+// The 1D forms also take their number of samples (pixels) from device memory: a strata::device_count in place of
+// num_samples (num_pixels), whose bound the buffer must hold.
 // Temporary storage: none (the size query answers 1 byte). Two launches (the zeroing, then one pass over the
 // samples, which overlaps it on sm_90); one read of every sample; nothing synchronizes. 32-bit offsets up to 2^31 - 1
 // samples spanned by the region, 64-bit beyond.
 // Errors (cudaErrorInvalidValue, before anything is launched or written): num_levels < 2; a negative count; more than
 // one row with a row stride smaller than a row or not a multiple of the sample size; integer levels with upper_level <
 // lower_level, or whose (upper_level - lower_level) * (num_levels - 1) overflows CUB's arithmetic type; a null output
-// histogram or levels pointer, or null samples with samples to count.
+// histogram or levels pointer, null samples with samples to count, or a null device count.
 #pragma once
 
 #include <strata/config.cuh>
@@ -34,6 +36,7 @@
 #include <strata/device/dispatch/dispatch_histogram.cuh>
 #include <strata/device/dispatch/single_phase.cuh>
 #include <strata/nvtx.cuh>
+#include <strata/util/device_count.cuh>
 #include <strata/util/error.cuh>
 #include <strata/util/type_traits.cuh>
 
@@ -57,7 +60,8 @@ constexpr bool check_types()
   static_assert(cuda::std::is_integral<CounterT>::value && !cuda::std::is_same<CounterT, bool>::value,
                 "DeviceHistogram's counters are of an integer type");
   static_assert(cuda::std::is_integral<OffsetT>::value,
-                "DeviceHistogram takes its numbers of samples, pixels and rows as integers");
+                "DeviceHistogram takes its numbers of samples, pixels and rows as integers (or, for a 1D input, a "
+                "strata::device_count)");
   return true;
 }
 
@@ -124,43 +128,72 @@ cudaError_t check_region(const void* d_temp_storage, SampleIteratorT d_samples,
   return cudaSuccess;
 }
 
+template <typename SampleIteratorT, int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS>
+using hub_t = policy_hub<it_value_t<SampleIteratorT>, NUM_CHANNELS, NUM_ACTIVE_CHANNELS>;
+
+// check_region on the bound of a count in device memory (of a 1D input: one row), and the count's pointer on the run.
+template <int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT, typename CounterT, typename NumPixelsT>
+cudaError_t check_count(const void* d_temp_storage, SampleIteratorT d_samples,
+                        const cuda::std::array<CounterT*, NUM_ACTIVE_CHANNELS>& d_histograms,
+                        const cuda::std::array<int, NUM_ACTIVE_CHANNELS>& num_levels, NumPixelsT num_row_pixels,
+                        count_value_t<NumPixelsT> num_rows, size_t row_stride_bytes, unsigned long long& extent,
+                        unsigned long long& stride_samples)
+{
+  if (is_device_count<NumPixelsT>::value && num_rows != count_value_t<NumPixelsT>(1))
+  {
+    return cudaErrorInvalidValue;
+  }
+  if (d_temp_storage != nullptr && is_null_count(num_row_pixels))
+  {
+    return cudaErrorInvalidValue;
+  }
+  return check_region<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(d_temp_storage, d_samples, d_histograms, num_levels,
+                                                         count_bound(num_row_pixels), num_rows, row_stride_bytes,
+                                                         extent, stride_samples);
+}
+
 // HistogramEven and its forms: checks the arguments and runs (or sizes) the histograms on the narrowest offsets that
 // hold the region's samples.
 template <int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT, typename CounterT, typename LevelT,
-          typename OffsetT>
+          typename NumPixelsT>
 cudaError_t even(void* d_temp_storage, size_t& temp_storage_bytes, SampleIteratorT d_samples,
                  cuda::std::array<CounterT*, NUM_ACTIVE_CHANNELS> d_histograms,
                  cuda::std::array<int, NUM_ACTIVE_CHANNELS> num_levels,
                  cuda::std::array<LevelT, NUM_ACTIVE_CHANNELS> lower_level,
-                 cuda::std::array<LevelT, NUM_ACTIVE_CHANNELS> upper_level, OffsetT num_row_pixels, OffsetT num_rows,
-                 size_t row_stride_bytes, cudaStream_t stream)
+                 cuda::std::array<LevelT, NUM_ACTIVE_CHANNELS> upper_level, NumPixelsT num_row_pixels,
+                 count_value_t<NumPixelsT> num_rows, size_t row_stride_bytes, cudaStream_t stream)
 {
-  static_assert(check_types<SampleIteratorT, CounterT, LevelT, OffsetT>(), "");
+  static_assert(check_types<SampleIteratorT, CounterT, LevelT, count_value_t<NumPixelsT>>(), "");
   unsigned long long extent = 0;
   unsigned long long stride = 0;
-  STRATA_RETURN_IF_ERROR((check_region<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(
+  STRATA_RETURN_IF_ERROR((check_count<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(
     d_temp_storage, d_samples, d_histograms, num_levels, num_row_pixels, num_rows, row_stride_bytes, extent, stride)));
   return dispatch_offset(extent, [&](auto offset) {
     using Off = decltype(offset);
-    return DispatchHistogram<NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT, LevelT, Off>::DispatchEven(
-      d_temp_storage, temp_storage_bytes, d_samples, d_histograms, num_levels, lower_level, upper_level,
-      static_cast<Off>(num_row_pixels), static_cast<Off>(num_rows), static_cast<Off>(stride), stream);
+    return DispatchHistogram<NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT, LevelT, Off,
+                             hub_t<SampleIteratorT, NUM_CHANNELS, NUM_ACTIVE_CHANNELS>,
+                             item_count_t<NumPixelsT>>::DispatchEven(d_temp_storage, temp_storage_bytes, d_samples,
+                                                                     d_histograms, num_levels, lower_level, upper_level,
+                                                                     static_cast<Off>(count_bound(num_row_pixels)),
+                                                                     static_cast<Off>(num_rows),
+                                                                     static_cast<Off>(stride), stream,
+                                                                     item_count_of(num_row_pixels));
   });
 }
 
 // HistogramRange and its forms, as `even`.
 template <int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT, typename CounterT, typename LevelT,
-          typename OffsetT>
+          typename NumPixelsT>
 cudaError_t range(void* d_temp_storage, size_t& temp_storage_bytes, SampleIteratorT d_samples,
                   cuda::std::array<CounterT*, NUM_ACTIVE_CHANNELS> d_histograms,
                   cuda::std::array<int, NUM_ACTIVE_CHANNELS> num_levels,
-                  cuda::std::array<const LevelT*, NUM_ACTIVE_CHANNELS> d_levels, OffsetT num_row_pixels,
-                  OffsetT num_rows, size_t row_stride_bytes, cudaStream_t stream)
+                  cuda::std::array<const LevelT*, NUM_ACTIVE_CHANNELS> d_levels, NumPixelsT num_row_pixels,
+                  count_value_t<NumPixelsT> num_rows, size_t row_stride_bytes, cudaStream_t stream)
 {
-  static_assert(check_types<SampleIteratorT, CounterT, LevelT, OffsetT>(), "");
+  static_assert(check_types<SampleIteratorT, CounterT, LevelT, count_value_t<NumPixelsT>>(), "");
   unsigned long long extent = 0;
   unsigned long long stride = 0;
-  STRATA_RETURN_IF_ERROR((check_region<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(
+  STRATA_RETURN_IF_ERROR((check_count<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(
     d_temp_storage, d_samples, d_histograms, num_levels, num_row_pixels, num_rows, row_stride_bytes, extent, stride)));
   if (d_temp_storage != nullptr)
   {
@@ -174,9 +207,14 @@ cudaError_t range(void* d_temp_storage, size_t& temp_storage_bytes, SampleIterat
   }
   return dispatch_offset(extent, [&](auto offset) {
     using Off = decltype(offset);
-    return DispatchHistogram<NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT, LevelT, Off>::DispatchRange(
-      d_temp_storage, temp_storage_bytes, d_samples, d_histograms, num_levels, d_levels,
-      static_cast<Off>(num_row_pixels), static_cast<Off>(num_rows), static_cast<Off>(stride), stream);
+    return DispatchHistogram<NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT, LevelT, Off,
+                             hub_t<SampleIteratorT, NUM_CHANNELS, NUM_ACTIVE_CHANNELS>,
+                             item_count_t<NumPixelsT>>::DispatchRange(d_temp_storage, temp_storage_bytes, d_samples,
+                                                                      d_histograms, num_levels, d_levels,
+                                                                      static_cast<Off>(count_bound(num_row_pixels)),
+                                                                      static_cast<Off>(num_rows),
+                                                                      static_cast<Off>(stride), stream,
+                                                                      item_count_of(num_row_pixels));
   });
 }
 
@@ -210,8 +248,7 @@ struct DeviceHistogram
     return detail::histogram::even<1, 1>(d_temp_storage, temp_storage_bytes, d_samples,
                                          cuda::std::array<CounterT*, 1>{d_histogram},
                                          cuda::std::array<int, 1>{num_levels}, cuda::std::array<LevelT, 1>{lower_level},
-                                         cuda::std::array<LevelT, 1>{upper_level}, num_samples, OffsetT(1),
-                                         sizeof(SampleT) * static_cast<size_t>(num_samples), stream);
+                                         cuda::std::array<LevelT, 1>{upper_level}, num_samples, 1, 0, stream);
   }
   template <typename SampleIteratorT, typename CounterT, typename LevelT, typename OffsetT,
             typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
@@ -259,9 +296,9 @@ struct DeviceHistogram
   {
     STRATA_NVTX_RANGE("strata::DeviceHistogram::MultiHistogramEven");
     using SampleT = detail::it_value_t<SampleIteratorT>;
-    return detail::histogram::even<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(
-      d_temp_storage, temp_storage_bytes, d_samples, d_histogram, num_levels, lower_level, upper_level, num_pixels,
-      OffsetT(1), sizeof(SampleT) * NUM_CHANNELS * static_cast<size_t>(num_pixels), stream);
+    return detail::histogram::even<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(d_temp_storage, temp_storage_bytes, d_samples,
+                                                                      d_histogram, num_levels, lower_level, upper_level,
+                                                                      num_pixels, 1, 0, stream);
   }
   template <int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT, typename CounterT, typename LevelT,
             typename OffsetT, typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
@@ -358,8 +395,7 @@ struct DeviceHistogram
     return detail::histogram::range<1, 1>(d_temp_storage, temp_storage_bytes, d_samples,
                                           cuda::std::array<CounterT*, 1>{d_histogram},
                                           cuda::std::array<int, 1>{num_levels},
-                                          cuda::std::array<const LevelT*, 1>{d_levels}, num_samples, OffsetT(1),
-                                          sizeof(SampleT) * static_cast<size_t>(num_samples), stream);
+                                          cuda::std::array<const LevelT*, 1>{d_levels}, num_samples, 1, 0, stream);
   }
   template <typename SampleIteratorT, typename CounterT, typename LevelT, typename OffsetT,
             typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>
@@ -406,9 +442,9 @@ struct DeviceHistogram
   {
     STRATA_NVTX_RANGE("strata::DeviceHistogram::MultiHistogramRange");
     using SampleT = detail::it_value_t<SampleIteratorT>;
-    return detail::histogram::range<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(
-      d_temp_storage, temp_storage_bytes, d_samples, d_histogram, num_levels, d_levels, num_pixels, OffsetT(1),
-      sizeof(SampleT) * NUM_CHANNELS * static_cast<size_t>(num_pixels), stream);
+    return detail::histogram::range<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(d_temp_storage, temp_storage_bytes, d_samples,
+                                                                       d_histogram, num_levels, d_levels, num_pixels, 1,
+                                                                       0, stream);
   }
   template <int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT, typename CounterT, typename LevelT,
             typename OffsetT, typename EnvT = detail::default_env, detail::enable_if_env_t<EnvT> = 0>

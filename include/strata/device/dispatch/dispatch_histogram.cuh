@@ -52,19 +52,31 @@ STRATA_KERNEL_ATTRIBUTES void DeviceHistogramInitKernel(cuda::std::array<Counter
   }
 }
 
-// Counts the samples of the segments of `shape` into the output histograms (AgentHistogram).
+// Counts the samples of the segments of `shape` into the output histograms (AgentHistogram). CountT: host_count, or
+// item_count for a 1D input whose number of pixels is in device memory (shape.row_pixels its bound): the count is read
+// at once, before the grid-dependency wait, which is safe because the init kernel before this grid is launched without
+// programmatic serialization, so whatever wrote the count has finished before this grid can start.
 template <typename MaxPolicyT, bool PRIVATIZED, int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT,
-          typename CounterT, typename BinOpT, typename OffsetT>
+          typename CounterT, typename BinOpT, typename OffsetT, typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(MaxPolicyT::ActivePolicy::HistogramPolicy::BLOCK_THREADS,
                                            MaxPolicyT::ActivePolicy::HistogramPolicy::MIN_BLOCKS_PER_SM) void
 DeviceHistogramSweepKernel(SampleIteratorT d_samples, sweep_shape<OffsetT> shape,
                            cuda::std::array<CounterT*, NUM_ACTIVE_CHANNELS> d_histograms,
                            cuda::std::array<int, NUM_ACTIVE_CHANNELS> privatized_bins,
-                           cuda::std::array<BinOpT, NUM_ACTIVE_CHANNELS> bin_ops, counter_layout layout)
+                           cuda::std::array<BinOpT, NUM_ACTIVE_CHANNELS> bin_ops, counter_layout layout, CountT count)
 {
   using Policy = typename MaxPolicyT::ActivePolicy::HistogramPolicy;
   using Agent =
     AgentHistogram<Policy, NUM_CHANNELS, NUM_ACTIVE_CHANNELS, SampleIteratorT, CounterT, BinOpT, OffsetT, PRIVATIZED>;
+  if constexpr (CountT::IN_DEVICE_MEMORY)
+  {
+    // The one row is the count's pixels, cut into the grid's shares again (as the host cuts a count it holds).
+    shape.row_pixels    = count.resolve(shape.row_pixels);
+    shape.row_stride    = shape.row_pixels * OffsetT(NUM_CHANNELS);
+    const OffsetT units = shape.row_stride / OffsetT(Agent::UNIT_SAMPLES);
+    shape.segment_units =
+      units == OffsetT(0) ? OffsetT(1) : (units + shape.row_segments - OffsetT(1)) / shape.row_segments;
+  }
   Agent agent(&DynamicSharedStorage<unsigned char>(), d_samples, shape, d_histograms, privatized_bins, bin_ops, layout);
   agent.InitCounters();
   agent.ConsumeSegments();
@@ -83,10 +95,13 @@ constexpr unsigned long long round_up(unsigned long long value, unsigned long lo
 
 // NUM_CHANNELS samples make a pixel (1 to 4), of which the first NUM_ACTIVE_CHANNELS are counted, each into its own
 // histogram. OffsetT: an unsigned integer type that holds every sample offset of the input (DeviceHistogram picks it).
+// CountT: detail::host_count, or detail::item_count for a 1D input (one row) whose number of pixels is in device
+// memory, num_row_pixels its bound.
 template <int NUM_CHANNELS, int NUM_ACTIVE_CHANNELS, typename SampleIteratorT, typename CounterT, typename LevelT,
           typename OffsetT,
           typename PolicyHub =
-            detail::histogram::policy_hub<detail::it_value_t<SampleIteratorT>, NUM_CHANNELS, NUM_ACTIVE_CHANNELS>>
+            detail::histogram::policy_hub<detail::it_value_t<SampleIteratorT>, NUM_CHANNELS, NUM_ACTIVE_CHANNELS>,
+          typename CountT = detail::host_count>
 struct DispatchHistogram
 {
   static_assert(NUM_CHANNELS >= 1 && NUM_CHANNELS <= 4, "DeviceHistogram takes pixels of 1 to 4 channels");
@@ -115,6 +130,7 @@ struct DispatchHistogram
     OffsetT row_stride;
     cudaStream_t stream;
     int ptx_version;
+    CountT count;
 
     template <typename ActivePolicyT>
     cudaError_t Invoke()
@@ -218,7 +234,7 @@ struct DispatchHistogram
                                                        CounterT, BinOpT, OffsetT, PRIVATIZED>;
       const auto kernel =
         detail::histogram::DeviceHistogramSweepKernel<MaxPolicy, PRIVATIZED, NUM_CHANNELS, NUM_ACTIVE_CHANNELS,
-                                                      SampleIteratorT, CounterT, BinOpT, OffsetT>;
+                                                      SampleIteratorT, CounterT, BinOpT, OffsetT, CountT>;
       const unsigned long long units_per_row =
         static_cast<unsigned long long>(pixels) * NUM_CHANNELS / AgentT::UNIT_SAMPLES;
       const unsigned long long row_tiles =
@@ -301,7 +317,7 @@ struct DispatchHistogram
       }
       return detail::check_launch(LaunchAfterShared(ptx_version >= 900, dim3(static_cast<unsigned int>(grid)),
                                                     dim3(Policy::BLOCK_THREADS), smem_bytes, stream, kernel, d_samples,
-                                                    shape, d_histograms, privatized_bins, bin_ops, counters),
+                                                    shape, d_histograms, privatized_bins, bin_ops, counters, count),
                                   stream);
     }
   };
@@ -311,7 +327,7 @@ struct DispatchHistogram
                                   per_channel<CounterT*> d_histograms, per_channel<int> num_levels,
                                   per_channel<LevelT> lower_level, per_channel<LevelT> upper_level,
                                   OffsetT num_row_pixels, OffsetT num_rows, OffsetT row_stride_samples,
-                                  cudaStream_t stream)
+                                  cudaStream_t stream, CountT count = {})
   {
     per_channel<EvenOpT> ops{};
     for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c)
@@ -319,14 +335,14 @@ struct DispatchHistogram
       STRATA_RETURN_IF_ERROR(ops[c].init(num_levels[c], lower_level[c], upper_level[c]));
     }
     return run(d_temp_storage, temp_storage_bytes, d_samples, d_histograms, num_levels, ops, num_row_pixels, num_rows,
-               row_stride_samples, stream);
+               row_stride_samples, stream, count);
   }
 
   // HistogramRange: channel c's bins lie between the num_levels[c] ascending levels at d_levels[c].
   static cudaError_t DispatchRange(void* d_temp_storage, size_t& temp_storage_bytes, SampleIteratorT d_samples,
                                    per_channel<CounterT*> d_histograms, per_channel<int> num_levels,
                                    per_channel<const LevelT*> d_levels, OffsetT num_row_pixels, OffsetT num_rows,
-                                   OffsetT row_stride_samples, cudaStream_t stream)
+                                   OffsetT row_stride_samples, cudaStream_t stream, CountT count = {})
   {
     per_channel<RangeOpT> ops{};
     for (int c = 0; c < NUM_ACTIVE_CHANNELS; ++c)
@@ -334,7 +350,7 @@ struct DispatchHistogram
       STRATA_RETURN_IF_ERROR(ops[c].init(num_levels[c], d_levels[c]));
     }
     return run(d_temp_storage, temp_storage_bytes, d_samples, d_histograms, num_levels, ops, num_row_pixels, num_rows,
-               row_stride_samples, stream);
+               row_stride_samples, stream, count);
   }
 
 private:
@@ -342,12 +358,17 @@ private:
   template <typename BinOpT>
   static cudaError_t run(void* d_temp_storage, size_t& temp_storage_bytes, SampleIteratorT d_samples,
                          per_channel<CounterT*> d_histograms, per_channel<int> num_levels, per_channel<BinOpT> ops,
-                         OffsetT num_row_pixels, OffsetT num_rows, OffsetT row_stride_samples, cudaStream_t stream)
+                         OffsetT num_row_pixels, OffsetT num_rows, OffsetT row_stride_samples, cudaStream_t stream,
+                         CountT count)
   {
+    if (CountT::IN_DEVICE_MEMORY && num_rows > OffsetT(1))
+    {
+      return cudaErrorInvalidValue; // a count in device memory is a 1D input's
+    }
     int ptx_version = 0;
     STRATA_RETURN_IF_ERROR(PtxVersion(ptx_version));
-    closure<BinOpT> c{d_temp_storage, temp_storage_bytes, d_samples,          d_histograms, num_levels, ops,
-                      num_row_pixels, num_rows,           row_stride_samples, stream,       ptx_version};
+    closure<BinOpT> c{d_temp_storage, temp_storage_bytes, d_samples,          d_histograms, num_levels,  ops,
+                      num_row_pixels, num_rows,           row_stride_samples, stream,       ptx_version, count};
     return MaxPolicy::Invoke(ptx_version, c);
   }
 };
