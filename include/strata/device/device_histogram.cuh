@@ -244,7 +244,6 @@ struct DeviceHistogram
                                    OffsetT num_samples, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceHistogram::HistogramEven");
-    using SampleT = detail::it_value_t<SampleIteratorT>;
     return detail::histogram::even<1, 1>(d_temp_storage, temp_storage_bytes, d_samples,
                                          cuda::std::array<CounterT*, 1>{d_histogram},
                                          cuda::std::array<int, 1>{num_levels}, cuda::std::array<LevelT, 1>{lower_level},
@@ -295,7 +294,6 @@ struct DeviceHistogram
                                         cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceHistogram::MultiHistogramEven");
-    using SampleT = detail::it_value_t<SampleIteratorT>;
     return detail::histogram::even<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(d_temp_storage, temp_storage_bytes, d_samples,
                                                                       d_histogram, num_levels, lower_level, upper_level,
                                                                       num_pixels, 1, 0, stream);
@@ -391,7 +389,6 @@ struct DeviceHistogram
                                     cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceHistogram::HistogramRange");
-    using SampleT = detail::it_value_t<SampleIteratorT>;
     return detail::histogram::range<1, 1>(d_temp_storage, temp_storage_bytes, d_samples,
                                           cuda::std::array<CounterT*, 1>{d_histogram},
                                           cuda::std::array<int, 1>{num_levels},
@@ -441,7 +438,6 @@ struct DeviceHistogram
                                          OffsetT num_pixels, cudaStream_t stream = 0)
   {
     STRATA_NVTX_RANGE("strata::DeviceHistogram::MultiHistogramRange");
-    using SampleT = detail::it_value_t<SampleIteratorT>;
     return detail::histogram::range<NUM_CHANNELS, NUM_ACTIVE_CHANNELS>(d_temp_storage, temp_storage_bytes, d_samples,
                                                                        d_histogram, num_levels, d_levels, num_pixels, 1,
                                                                        0, stream);
