@@ -1,5 +1,5 @@
-// The segmented scan of back-to-back segments (detail::segmented_scan_tiles::run, not yet behind
-// DeviceSegmentedScan) against per-segment scans on the host: inclusive, inclusive from an initial value and
+// The segmented scan of back-to-back segments (detail::segmented_scan_tiles::run, DeviceSegmentedScan's path for one
+// offsets array) against per-segment scans on the host: inclusive, inclusive from an initial value and
 // exclusive; int32 sums (wrapping), a non-commutative operator (affine maps mod 2^32) and maximum from a floor; over
 // segment lengths all 1, uniform small with empty ones, uniform around 4096, power-law, one giant among tiny ones,
 // single segments of a tile's size and around it, 0 and 1 segments, offsets[0] > 0 (the items before it keep their

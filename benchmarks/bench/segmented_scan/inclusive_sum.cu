@@ -1,4 +1,5 @@
-// DeviceSegmentedScan::InclusiveSegmentedSum in the tuning format. The search space is declared below; the tuning
+// DeviceSegmentedScan::InclusiveSegmentedSum's walk (DispatchSegmentedScan, which the segments of one offsets array no
+// longer take: tiles.cu is theirs) in the tuning format. The search space is declared below; the tuning
 // driver compiles this file once per point with -DTUNE_BASE=0 and the TUNE_* values, and once with TUNE_BASE=1 (the
 // tuned defaults of tuning_segmented_scan.cuh) to compare against. Runtime axes: 2^20 ... 2^28 items in CSR segments
 // of the compare benchmark's cases (segment_cases.cuh), MeanLength:<m> for uniform lengths in [1, 2m - 1].

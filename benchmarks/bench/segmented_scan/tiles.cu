@@ -1,6 +1,6 @@
 // The segmented scan of back-to-back segments (detail::segmented_scan_tiles::run: tails, then a tiled scan) as an
-// inclusive sum, in the tuning format, on the cases of inclusive_sum.cu (DeviceSegmentedScan::InclusiveSegmentedSum)
-// so that the two compare point for point. The tuning driver compiles this file once per point with -DTUNE_BASE=0
+// inclusive sum, in the tuning format, on the cases of inclusive_sum.cu (DispatchSegmentedScan's walk) so that the two
+// compare point for point; DeviceSegmentedScan takes this path for one offsets array. The tuning driver compiles this file once per point with -DTUNE_BASE=0
 // and the TUNE_* values, and once with TUNE_BASE=1 (tuning_segmented_scan_tiles.cuh). Runtime axes: 2^20 ... 2^28
 // items in CSR segments of uniform lengths in [1, 2m - 1], MeanLength:<m> (segment_cases.cuh).
 //
