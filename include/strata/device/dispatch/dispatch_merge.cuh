@@ -56,7 +56,8 @@ STRATA_KERNEL_ATTRIBUTES void DeviceMergePartitionKernel(KeyIterator1T keys1, Of
 
 // Block b writes positions [b * TILE, (b + 1) * TILE) of the merge, its share of the ranges between splits[b] and
 // splits[b + 1]. keys1_count, keys2_count: the counts, or the bounds of count1's and count2's (blocks past the counts'
-// tiles return).
+// tiles return). The counts are read before the grid-dependency wait: the partition kernel before this grid is
+// launched in stream order, so whatever wrote them has finished before this grid can start.
 template <typename MaxPolicyT, typename KeyIterator1T, typename ValueIterator1T, typename KeyIterator2T,
           typename ValueIterator2T, typename KeyOutputIteratorT, typename ValueOutputIteratorT, typename OffsetT,
           typename CompareOpT, typename KeyT, typename ValueT, typename Count1T, typename Count2T>
