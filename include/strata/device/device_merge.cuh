@@ -88,10 +88,12 @@ cudaError_t merge(void* d_temp_storage, size_t& temp_storage_bytes, KeyIterator1
 
 // The forms that take a count in device memory: one of the two counts at least is a strata::device_count.
 template <typename Count1T, typename Count2T>
+struct takes_device_counts
+    : cuda::std::bool_constant<is_device_count<Count1T>::value || is_device_count<Count2T>::value>
+{};
+template <typename Count1T, typename Count2T>
 using enable_if_device_counts_t = cuda::std::enable_if_t<
-  is_item_count_v<
-    Count1T> && is_item_count_v<Count2T> && (is_device_count<Count1T>::value || is_device_count<Count2T>::value),
-  int>;
+  is_item_count_v<Count1T> && is_item_count_v<Count2T> && takes_device_counts<Count1T, Count2T>::value, int>;
 } // namespace merge
 } // namespace detail
 
