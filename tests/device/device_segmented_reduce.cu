@@ -43,6 +43,7 @@ using segment_test::device_offsets;
 using segment_test::layout;
 using segment_test::long_length;
 using segment_test::scattered;
+using segment_test::stepping_back;
 using segment_test::uniform_lengths;
 
 // The size lists are built around a warp's sub-tile of items, its most segment ends per sub-tile and the length from
@@ -556,6 +557,48 @@ TEST_CASE("DeviceSegmentedReduce::Sum takes num_segments from device memory (str
       const auto k = static_cast<std::ptrdiff_t>(std::clamp(count, 0, bound));
       require_outputs(l, d_out, std::vector<int>(want.begin(), want.begin() + k));
     }
+  }
+  STRATA_TEST_CUDA(cudaStreamDestroy(stream));
+}
+
+// One offsets array of up to 8192 segments is checked for order by the kernel on every run: a graph captured once
+// gives the right sums for offsets in order, then stepping back, then in order again, in the same buffer.
+TEST_CASE("DeviceSegmentedReduce::Sum decides on the device whether one offsets array is in order",
+          "[device][segmented_reduce][graph]")
+{
+  const std::vector<int> h_in = sum_input<int>(0x910);
+  const device_buffer<int> d_in(h_in);
+  std::mt19937_64 rng   = strata_test::make_rng(0x911);
+  const std::size_t num = 1001; // about 50 items each: within the sanitizer's budget
+  const layout back     = stepping_back(num, rng);
+  REQUIRE(back.num_segments() == num);
+  const layout shapes[] = {contiguous("lengths uniform in [0, 128]", uniform_lengths(num, 128, rng)), back,
+                           contiguous("lengths uniform in [0, 8]", uniform_lengths(num, 8, rng))};
+  device_buffer<int> d_offsets(num + 1);
+  device_buffer<int> d_out(num + TAIL);
+  cudaStream_t stream = nullptr;
+  STRATA_TEST_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  std::size_t bytes = 0;
+  STRATA_TEST_CUDA(strata::DeviceSegmentedReduce::Sum(nullptr, bytes, d_in.data(), d_out.data(), static_cast<int>(num),
+                                                      d_offsets.data(), d_offsets.data() + 1, stream));
+  device_buffer<char> temp(bytes);
+  const strata_test::captured_graph graph(stream, [&](cudaStream_t s) {
+    return strata::DeviceSegmentedReduce::Sum(temp.data(), bytes, d_in.data(), d_out.data(), static_cast<int>(num),
+                                              d_offsets.data(), d_offsets.data() + 1, s);
+  });
+  for (const layout& l : shapes)
+  {
+    CAPTURE(l.name);
+    REQUIRE(l.csr);
+    REQUIRE(l.num_segments() == num);
+    REQUIRE(l.items() <= h_in.size());
+    std::vector<int> offsets(l.begin.begin(), l.begin.end());
+    offsets.push_back(static_cast<int>(l.end.back()));
+    d_offsets.upload(offsets);
+    d_out.poison();
+    graph.launch(stream);
+    STRATA_TEST_CUDA(cudaStreamSynchronize(stream));
+    require_outputs(l, d_out, per_segment<int>(l, h_in, sum_of<int>{}));
   }
   STRATA_TEST_CUDA(cudaStreamDestroy(stream));
 }

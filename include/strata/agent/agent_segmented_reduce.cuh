@@ -11,6 +11,7 @@
 #include <strata/agent/agent_segmented_walk.cuh>
 #include <strata/config.cuh>
 #include <strata/thread/thread_operators.cuh>
+#include <strata/util/even_share.cuh>
 #include <strata/util/type_traits.cuh>
 
 #include <cuda/std/cstdint>
@@ -144,6 +145,44 @@ public:
     if (threadIdx.x == 0)
     {
       fold_edges(d_records);
+    }
+  }
+
+  // Without P (one offsets array that is not in order): the block's even share of the segments, a warp a segment
+  // (its lanes' items folded striped, then across the lanes in order), each written; the block leaves no records.
+  template <typename EndOffsetIteratorT>
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeSegments(EndOffsetIteratorT d_end_offsets, RecordT* d_records)
+  {
+    position_t first = 0;
+    position_t last  = 0;
+    detail::even_share<position_t>::make(walk_.num_segments, 1, static_cast<int>(gridDim.x))
+      .range(blockIdx.x, first, last);
+    for (position_t segment = first + walk_.warp; segment < last; segment += WalkT::WARPS)
+    {
+      const position_t begin = static_cast<position_t>(walk_.d_begin[segment]);
+      const position_t end   = static_cast<position_t>(d_end_offsets[segment]);
+      AccumT value{};
+      bool has = false;
+      for (position_t i = begin + walk_.lane; i < end; i += 32)
+      {
+        const AccumT x = ItemsT::template make<AccumT>(InputT(walk_.d_in[i]), i - begin);
+        value          = has ? static_cast<AccumT>(op_(value, x)) : x;
+        has            = true;
+      }
+      PartialT carry_in;
+      PartialT aggregate;
+      detail::segmented::scan_parts(PartialT{value, has, false}, PartialT{AccumT{}, false, false}, op_, walk_.lane,
+                                    carry_in, aggregate);
+      if (walk_.lane == 0)
+      {
+        write(segment, started(aggregate.value, aggregate.valid));
+      }
+    }
+    if (threadIdx.x == 0)
+    {
+      const RecordT none{-1, PartialT{AccumT{}, false, false}};
+      d_records[0] = none;
+      d_records[1] = none;
     }
   }
 

@@ -143,6 +143,64 @@ struct fixed_prefix
   }
 };
 
+// Segments given by one array of offsets (begin = offsets, end = offsets + 1) that the kernel has found
+// non-decreasing (offsets_ordered): they lie back to back, so P(s) = offsets[s] - offsets[0] needs no scan. `base`,
+// offsets[0], is read by the kernel (local_prefix::resolve).
+template <typename OffsetIteratorT>
+struct offsets_prefix
+{
+  OffsetIteratorT offsets;
+  position_t base;
+  STRATA_DEVICE STRATA_FORCEINLINE position_t operator()(position_t s) const
+  {
+    return static_cast<position_t>(offsets[s]) - base;
+  }
+  STRATA_DEVICE STRATA_FORCEINLINE bool contiguous(position_t) const
+  {
+    return true;
+  }
+};
+
+template <typename PrefixT>
+struct is_offsets_prefix : cuda::std::false_type
+{};
+template <typename OffsetIteratorT>
+struct is_offsets_prefix<offsets_prefix<OffsetIteratorT>> : cuda::std::true_type
+{};
+
+// Up to this many segments, one offsets array is read as P (offsets_prefix) once every block has checked, all of them
+// itself, that the offsets do not decrease: a read of so few offsets from cache costs less than a scan kernel before
+// the main one. Past it, the lengths' scan stays (its kernels cost little against so many segments).
+constexpr int ORDER_CHECKED_SEGMENTS = 8192;
+
+// Whether offsets[0] <= offsets[1] <= ... <= offsets[n], as the block's threads (all of them call) read them: the
+// same answer in every thread, and in every block.
+template <int BLOCK_THREADS, typename OffsetIteratorT>
+STRATA_DEVICE STRATA_FORCEINLINE bool offsets_ordered(OffsetIteratorT offsets, position_t n)
+{
+  constexpr int BATCH = 4;
+  bool broken         = false;
+  for (position_t first = threadIdx.x + 1; first <= n; first += BATCH * BLOCK_THREADS)
+  {
+    position_t before[BATCH];
+    position_t at[BATCH];
+    STRATA_UNROLL
+    for (int u = 0; u < BATCH; ++u)
+    {
+      const position_t i = first + u * BLOCK_THREADS;
+      const position_t j = i <= n ? i : n;
+      before[u]          = static_cast<position_t>(offsets[j - 1]);
+      at[u]              = static_cast<position_t>(offsets[j]);
+    }
+    STRATA_UNROLL
+    for (int u = 0; u < BATCH; ++u)
+    {
+      broken |= at[u] < before[u];
+    }
+  }
+  return __syncthreads_or(broken) == 0;
+}
+
 // The segment of merged position `diagonal`: the smallest s in [lo, hi] with P(s + 1) + s >= diagonal, when the
 // answer lies in [lo, hi]. THREADS threads (rank 0..THREADS-1) search together, one probe each a round; count(pred)
 // counts the threads whose probe lies before the answer (__syncthreads_count for a block, a ballot for a warp).
@@ -430,7 +488,7 @@ struct lengths_scan
 constexpr int LOCAL_PREFIX_SEGMENTS = 2048;
 
 // Where the main kernel finds P: scanned_prefix's words from the scan kernels, or (words null) its block's own scan of
-// the lengths; fixed_prefix needs neither.
+// the lengths; fixed_prefix needs neither, offsets_prefix only the first offset.
 template <int BLOCK_THREADS, typename PrefixT, typename LengthsT>
 struct local_prefix
 {
@@ -461,6 +519,18 @@ struct local_prefix<BLOCK_THREADS, scanned_prefix, LengthsT>
     });
     __syncthreads();
     prefix.words = storage.words;
+  }
+};
+
+template <int BLOCK_THREADS, typename OffsetIteratorT, typename LengthsT>
+struct local_prefix<BLOCK_THREADS, offsets_prefix<OffsetIteratorT>, LengthsT>
+{
+  struct TempStorage
+  {};
+  static STRATA_DEVICE STRATA_FORCEINLINE void resolve(TempStorage&, offsets_prefix<OffsetIteratorT>& prefix,
+                                                       const LengthsT&, position_t)
+  {
+    prefix.base = static_cast<position_t>(prefix.offsets[0]);
   }
 };
 

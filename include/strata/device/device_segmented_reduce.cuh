@@ -21,8 +21,9 @@
 // Empty segments get the initial value (Reduce), 0 (Sum), the type's largest or lowest value (Min, Max), or {1, that
 // value} (ArgMin, ArgMax: the key is the position within the segment), as CUB defines them.
 // Complexity: one read of the items and two of the offsets; up to four kernels (a scan of the lengths and its
-// initialization, none for fixed-size segments or up to 2048 segments; the reduction; the segments that cross warps'
-// shares).
+// initialization, none for fixed-size segments, up to 2048 segments, or one offsets array (d_offsets, d_offsets + 1)
+// of up to 8192 segments, which each block checks for order and reads as it is; the reduction; the segments that
+// cross warps' shares).
 // Errors (cudaErrorInvalidValue, before anything is launched or written): a negative number of segments or segment
 // size, too small temp_storage_bytes, a null input, output or offset pointer with segments to reduce.
 #pragma once

@@ -3,7 +3,9 @@
 // Three steps, none of which waits for the host: the segments' lengths are scanned into P (P(0) = 0, P(s + 1) = P(s)
 // + the length of segment s; the scan also tells whether the segments lie back to back): by DispatchScan, by one
 // block up to SMALL_PREFIX_SEGMENTS segments, by each block of the next step itself up to LOCAL_PREFIX_SEGMENTS, not
-// at all for fixed-size segments; a grid of WAVES waves of blocks splits the merged list of items and segment ends
+// at all for fixed-size segments or for one offsets array of up to ORDER_CHECKED_SEGMENTS segments (each block of the
+// next step checks that the offsets are in order and reads them as P; where they are not, its blocks reduce a share
+// of the segments each, a warp a segment); a grid of WAVES waves of blocks splits the merged list of items and segment ends
 // evenly between its warps (AgentSegmentedReduce), writing every segment that ends in a block after the block's
 // first end, and two records a block: the part of a segment before the block's first end and the part after its
 // last; one block combines the records in order into the segments that cross blocks. The last two are launched with
@@ -59,6 +61,17 @@ DeviceSegmentedReduceKernel(InputIteratorT d_in, OutputIteratorT d_out, BeginOff
   GridDependencyWait();
   num_segments = count.resolve(num_segments);
   LocalPrefix::resolve(storage.prefix, prefix, lengths, num_segments);
+  if constexpr (segmented::is_offsets_prefix<PrefixT>::value)
+  {
+    // One offsets array that decreases somewhere is no P: each block reduces an even share of the segments instead,
+    // a warp a segment.
+    if (!segmented::offsets_ordered<Policy::BLOCK_THREADS>(prefix.offsets, num_segments))
+    {
+      Agent(storage.agent, d_in, d_out, d_begin_offsets, prefix, num_segments, false, 0, op, init)
+        .ConsumeSegments(d_begin_offsets + 1, d_records + 2 * blockIdx.x);
+      return;
+    }
+  }
   const auto work = segmented::plan_block(prefix, num_segments, d_begin_offsets);
   Agent(storage.agent, d_in, d_out, d_begin_offsets, prefix, num_segments, work.contiguous, work.base, op, init)
     .ConsumeRange(work.first, work.last, d_records + 2 * blockIdx.x);
@@ -113,14 +126,17 @@ struct DispatchSegmentedReduce
   using position_t = detail::segmented_reduce::position_t;
   using PlanT    = detail::segmented::segmented_prefix_plan<BeginOffsetIteratorT, EndOffsetIteratorT, OffsetT, CountT>;
   using LengthsT = typename PlanT::LengthsT;
-  using PrefixT  = typename PlanT::PrefixT;
   using RecordT  = detail::segmented_reduce::record<AccumT>;
   static constexpr int RECORDS_THREADS = 256;
+
+  // One array of offsets (begin = offsets, end = offsets + 1, the same pointer type) of up to ORDER_CHECKED_SEGMENTS
+  // segments: P read from the offsets themselves (detail::segmented::offsets_prefix) where they are in order, no scan.
+  static constexpr bool ONE_ARRAY_FORM = cuda::std::is_pointer<BeginOffsetIteratorT>::value
+                                      && cuda::std::is_same<BeginOffsetIteratorT, EndOffsetIteratorT>::value;
 
   template <typename ActivePolicyT>
   cudaError_t Invoke()
   {
-    using Policy = typename ActivePolicyT::SegmentedReducePolicy;
     if (num_segments == OffsetT(0))
     {
       if (d_temp_storage == nullptr)
@@ -129,7 +145,24 @@ struct DispatchSegmentedReduce
       }
       return cudaSuccess;
     }
+    if constexpr (ONE_ARRAY_FORM)
+    {
+      if (d_end_offsets == d_begin_offsets + 1
+          && static_cast<size_t>(num_segments) <= static_cast<size_t>(detail::segmented::ORDER_CHECKED_SEGMENTS))
+      {
+        return Run<ActivePolicyT, detail::segmented::offsets_prefix<BeginOffsetIteratorT>>();
+      }
+    }
+    return Run<ActivePolicyT, typename PlanT::PrefixT>();
+  }
 
+private:
+  // The kernels with P read as PrefixT says: PlanT's (scanned or fixed), or an offsets_prefix.
+  template <typename ActivePolicyT, typename PrefixT>
+  cudaError_t Run()
+  {
+    using Policy           = typename ActivePolicyT::SegmentedReducePolicy;
+    constexpr bool SCANNED = cuda::std::is_same<PrefixT, typename PlanT::PrefixT>::value;
     const auto kernel =
       detail::segmented_reduce::DeviceSegmentedReduceKernel<MaxPolicy, InputIteratorT, OutputIteratorT,
                                                             BeginOffsetIteratorT, LengthsT, PrefixT, AccumT,
@@ -147,12 +180,15 @@ struct DispatchSegmentedReduce
     const int num_records = 2 * grid_size; // two for each block
 
     PlanT plan(d_begin_offsets, d_end_offsets, num_segments, count);
-    STRATA_RETURN_IF_ERROR(plan.Size(stream));
+    if constexpr (SCANNED)
+    {
+      STRATA_RETURN_IF_ERROR(plan.Size(stream));
+    }
 
     detail::temporary_storage::layout<3> layout;
-    auto words   = layout.get_slot(0)->create_alias<position_t>(plan.Words());
+    auto words   = layout.get_slot(0)->create_alias<position_t>(SCANNED ? plan.Words() : size_t(0));
     auto records = layout.get_slot(1)->create_alias<RecordT>(static_cast<size_t>(num_records));
-    auto scan    = layout.get_slot(2)->create_alias<char>(plan.scan_bytes);
+    auto scan    = layout.get_slot(2)->create_alias<char>(SCANNED ? plan.scan_bytes : size_t(0));
     bool mapped  = false;
     STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
     if (!mapped)
@@ -161,7 +197,14 @@ struct DispatchSegmentedReduce
     }
 
     PrefixT prefix{};
-    STRATA_RETURN_IF_ERROR(plan.Run(words.get(), scan.get(), d_begin_offsets, prefix, stream));
+    if constexpr (SCANNED)
+    {
+      STRATA_RETURN_IF_ERROR(plan.Run(words.get(), scan.get(), d_begin_offsets, prefix, stream));
+    }
+    else
+    {
+      prefix.offsets = d_begin_offsets;
+    }
     // Both kernels with programmatic stream serialization where the device has it (sm_90+): each may start while
     // the grid before it finishes, and waits for it before reading anything.
     const bool programmatic = ptx_version >= 900;
@@ -177,6 +220,7 @@ struct DispatchSegmentedReduce
                                 stream);
   }
 
+public:
   // Picks the policy for the current device's PTX version and runs (or sizes) the reduction.
   static cudaError_t Dispatch(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in,
                               OutputIteratorT d_out, OffsetT num_segments, BeginOffsetIteratorT d_begin_offsets,
