@@ -43,7 +43,6 @@ using segment_test::device_offsets;
 using segment_test::layout;
 using segment_test::long_length;
 using segment_test::scattered;
-using segment_test::stepping_back;
 using segment_test::uniform_lengths;
 
 // The size lists are built around a warp's sub-tile of items, its most segment ends per sub-tile and the length from
@@ -569,9 +568,19 @@ TEST_CASE("DeviceSegmentedReduce::Sum decides on the device whether one offsets 
   const std::vector<int> h_in = sum_input<int>(0x910);
   const device_buffer<int> d_in(h_in);
   std::mt19937_64 rng   = strata_test::make_rng(0x911);
-  const std::size_t num = 1001; // about 50 items each: within the sanitizer's budget
-  const layout back     = stepping_back(num, rng);
-  REQUIRE(back.num_segments() == num);
+  const std::size_t num = std::min<std::size_t>(1001, budget() / 128); // every layout within the budget
+  // Segment num / 2 ends 20 items before it begins (empty), and the next one starts there.
+  layout back;
+  back.name        = "CSR offsets that step back once";
+  back.overlapping = true;
+  long long at     = 40;
+  for (const std::size_t length : uniform_lengths(num, 64, rng))
+  {
+    const long long end = back.begin.size() == num / 2 ? at - 20 : at + static_cast<long long>(length);
+    back.begin.push_back(at);
+    back.end.push_back(end);
+    at = end;
+  }
   const layout shapes[] = {contiguous("lengths uniform in [0, 128]", uniform_lengths(num, 128, rng)), back,
                            contiguous("lengths uniform in [0, 8]", uniform_lengths(num, 8, rng))};
   device_buffer<int> d_offsets(num + 1);
