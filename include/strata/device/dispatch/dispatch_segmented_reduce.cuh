@@ -5,12 +5,12 @@
 // block up to SMALL_PREFIX_SEGMENTS segments, by each block of the next step itself up to LOCAL_PREFIX_SEGMENTS, not
 // at all for fixed-size segments or for one offsets array of up to ORDER_CHECKED_SEGMENTS segments (each block of the
 // next step checks that the offsets are in order and reads them as P; where they are not, its blocks reduce a share
-// of the segments each, a warp a segment); a grid of WAVES waves of blocks splits the merged list of items and segment ends
-// evenly between its warps (AgentSegmentedReduce), writing every segment that ends in a block after the block's
-// first end, and two records a block: the part of a segment before the block's first end and the part after its
-// last; one block combines the records in order into the segments that cross blocks. The last two are launched with
-// programmatic stream serialization on sm_90. The grid depends only on the device, so results are the same bits run
-// to run.
+// of the segments each, a warp a segment); a grid of WAVES waves of blocks splits the merged list of items and
+// segment ends evenly between its warps (AgentSegmentedReduce), writing every segment that ends in a block after the
+// block's first end, and two records a block: the part of a segment before the block's first end and the part after
+// its last; one block combines the records in order into the segments that cross blocks. The last two are launched
+// with programmatic stream serialization on sm_90. The grid depends only on the device, so results are the same bits
+// run to run.
 #pragma once
 
 #include <strata/agent/agent_segmented_reduce.cuh>
