@@ -161,6 +161,13 @@ struct offsets_prefix
   }
 };
 
+// Whether begin and end offsets of these types may be one array, (d_offsets, d_offsets + 1): pointers of one type
+// (whether the end is one past the begin is for the caller to check at run time).
+template <typename BeginOffsetIteratorT, typename EndOffsetIteratorT>
+using one_offsets_array_form =
+  cuda::std::bool_constant<cuda::std::is_pointer<BeginOffsetIteratorT>::value
+                           && cuda::std::is_same<BeginOffsetIteratorT, EndOffsetIteratorT>::value>;
+
 template <typename PrefixT>
 struct is_offsets_prefix : cuda::std::false_type
 {};

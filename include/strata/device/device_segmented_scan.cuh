@@ -55,10 +55,10 @@ using enable_if_segments_t =
 // offsets of one pointer type (the same array, checked at run time), outputs at the items' positions, a host count.
 template <typename BeginOffsetIteratorT, typename EndOffsetIteratorT, typename OutBeginOffsetIteratorT,
           typename NumSegmentsT>
-using tiles_eligible = cuda::std::bool_constant<cuda::std::is_pointer<BeginOffsetIteratorT>::value
-                                                && cuda::std::is_same<BeginOffsetIteratorT, EndOffsetIteratorT>::value
-                                                && cuda::std::is_same<OutBeginOffsetIteratorT, same_offsets>::value
-                                                && cuda::std::is_integral<NumSegmentsT>::value>;
+using tiles_eligible =
+  cuda::std::bool_constant<segmented::one_offsets_array_form<BeginOffsetIteratorT, EndOffsetIteratorT>::value
+                           && cuda::std::is_same<OutBeginOffsetIteratorT, same_offsets>::value
+                           && cuda::std::is_integral<NumSegmentsT>::value>;
 } // namespace segmented_scan
 } // namespace detail
 

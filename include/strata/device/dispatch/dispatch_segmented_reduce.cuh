@@ -129,11 +129,6 @@ struct DispatchSegmentedReduce
   using RecordT  = detail::segmented_reduce::record<AccumT>;
   static constexpr int RECORDS_THREADS = 256;
 
-  // One array of offsets (begin = offsets, end = offsets + 1, the same pointer type) of up to ORDER_CHECKED_SEGMENTS
-  // segments: P read from the offsets themselves (detail::segmented::offsets_prefix) where they are in order, no scan.
-  static constexpr bool ONE_ARRAY_FORM = cuda::std::is_pointer<BeginOffsetIteratorT>::value
-                                      && cuda::std::is_same<BeginOffsetIteratorT, EndOffsetIteratorT>::value;
-
   template <typename ActivePolicyT>
   cudaError_t Invoke()
   {
@@ -145,7 +140,9 @@ struct DispatchSegmentedReduce
       }
       return cudaSuccess;
     }
-    if constexpr (ONE_ARRAY_FORM)
+    // One array of offsets (begin = offsets, end = offsets + 1) of up to ORDER_CHECKED_SEGMENTS segments: P read from
+    // the offsets themselves (detail::segmented::offsets_prefix) where they are in order, no scan.
+    if constexpr (detail::segmented::one_offsets_array_form<BeginOffsetIteratorT, EndOffsetIteratorT>::value)
     {
       if (d_end_offsets == d_begin_offsets + 1
           && static_cast<size_t>(num_segments) <= static_cast<size_t>(detail::segmented::ORDER_CHECKED_SEGMENTS))
@@ -161,8 +158,8 @@ private:
   template <typename ActivePolicyT, typename PrefixT>
   cudaError_t Run()
   {
-    using Policy           = typename ActivePolicyT::SegmentedReducePolicy;
-    constexpr bool SCANNED = cuda::std::is_same<PrefixT, typename PlanT::PrefixT>::value;
+    using Policy             = typename ActivePolicyT::SegmentedReducePolicy;
+    constexpr bool FROM_PLAN = cuda::std::is_same<PrefixT, typename PlanT::PrefixT>::value;
     const auto kernel =
       detail::segmented_reduce::DeviceSegmentedReduceKernel<MaxPolicy, InputIteratorT, OutputIteratorT,
                                                             BeginOffsetIteratorT, LengthsT, PrefixT, AccumT,
@@ -180,15 +177,15 @@ private:
     const int num_records = 2 * grid_size; // two for each block
 
     PlanT plan(d_begin_offsets, d_end_offsets, num_segments, count);
-    if constexpr (SCANNED)
+    if constexpr (FROM_PLAN)
     {
       STRATA_RETURN_IF_ERROR(plan.Size(stream));
     }
 
     detail::temporary_storage::layout<3> layout;
-    auto words   = layout.get_slot(0)->create_alias<position_t>(SCANNED ? plan.Words() : size_t(0));
+    auto words   = layout.get_slot(0)->create_alias<position_t>(FROM_PLAN ? plan.Words() : size_t(0));
     auto records = layout.get_slot(1)->create_alias<RecordT>(static_cast<size_t>(num_records));
-    auto scan    = layout.get_slot(2)->create_alias<char>(SCANNED ? plan.scan_bytes : size_t(0));
+    auto scan    = layout.get_slot(2)->create_alias<char>(FROM_PLAN ? plan.scan_bytes : size_t(0));
     bool mapped  = false;
     STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
     if (!mapped)
@@ -197,7 +194,7 @@ private:
     }
 
     PrefixT prefix{};
-    if constexpr (SCANNED)
+    if constexpr (FROM_PLAN)
     {
       STRATA_RETURN_IF_ERROR(plan.Run(words.get(), scan.get(), d_begin_offsets, prefix, stream));
     }
