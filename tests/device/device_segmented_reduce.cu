@@ -333,35 +333,6 @@ TEMPLATE_TEST_CASE("DeviceSegmentedReduce::Sum matches the host over every segme
     sum_of<T>{});
 }
 
-// The tuned policy with its vector runs staged in shared memory by asynchronous copies (RUN_STAGED), 8 vectors a lane
-// a round: a point of the tuning space.
-template <typename T>
-struct staged_runs_hub
-{
-  using base = typename strata::detail::segmented_reduce::policy_hub<T, T>::MaxPolicy::SegmentedReducePolicy;
-  struct Policy : strata::ChainedPolicy<300, Policy, Policy>
-  {
-    using SegmentedReducePolicy =
-      strata::AgentSegmentedReducePolicy<base::BLOCK_THREADS, base::ITEMS_PER_THREAD, base::SEGMENTS_PER_TILE,
-                                         base::FAST_ITEMS, base::MIN_BLOCKS_PER_SM, 8, base::WAVES, true>;
-  };
-  using MaxPolicy = Policy;
-};
-
-TEMPLATE_TEST_CASE("DeviceSegmentedReduce::Sum with vector runs staged in shared memory matches the host",
-                   "[device][segmented_reduce][policy]", std::int32_t, double)
-{
-  using T = TestType;
-  check_layouts<T>(
-    sum_input<T>(0x180 + sizeof(T)),
-    [](void* t, std::size_t& b, const T* in, T* out, int num, const int* begin, const int* end, cudaStream_t s) {
-      return strata::DispatchSegmentedReduce<const T*, T*, const int*, const int*, int, cuda::std::plus<>, T, T,
-                                             strata::detail::segmented_reduce::plain_items,
-                                             staged_runs_hub<T>>::Dispatch(t, b, in, out, num, begin, end, {}, T{}, s);
-    },
-    sum_of<T>{});
-}
-
 TEST_CASE("DeviceSegmentedReduce::Sum of floats is within a tolerance of the exact sums and the same bits run to run",
           "[device][segmented_reduce]")
 {

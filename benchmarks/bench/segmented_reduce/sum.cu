@@ -10,7 +10,6 @@
 // %RANGE% TUNE_MIN_BLOCKS mb 1:4:1
 // %RANGE% TUNE_RUN_VECTORS rv 2:16:2
 // %RANGE% TUNE_WAVES waves 1:8:1
-// %RANGE% TUNE_RUN_STAGED staged 0:1:1
 #include <strata/device/device_segmented_reduce.cuh>
 
 #include "bench_util.cuh"
@@ -36,8 +35,7 @@ struct bench_policy_hub
   {
     using SegmentedReducePolicy =
       strata::AgentSegmentedReducePolicy<TUNE_THREADS_PER_BLOCK, TUNE_ITEMS_PER_THREAD, TUNE_SEGMENTS_PER_TILE,
-                                         1 << TUNE_FAST_ITEMS_LOG2, TUNE_MIN_BLOCKS, TUNE_RUN_VECTORS, TUNE_WAVES,
-                                         TUNE_RUN_STAGED != 0>;
+                                         1 << TUNE_FAST_ITEMS_LOG2, TUNE_MIN_BLOCKS, TUNE_RUN_VECTORS, TUNE_WAVES>;
   };
   using MaxPolicy = Policy;
 };

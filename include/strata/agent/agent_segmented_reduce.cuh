@@ -17,18 +17,15 @@
 #include <cuda/std/cstdint>
 #include <cuda/std/type_traits>
 
-#include <cuda_pipeline_primitives.h>
-
 STRATA_NAMESPACE_BEGIN
 
 // The tunable knobs of AgentSegmentedReduce: BLOCK_THREADS threads whose warps each walk their own share, in
 // sub-tiles of 32 x ITEMS_PER_THREAD items and at most SEGMENTS_PER_TILE segment ends (staged in shared memory);
 // runs of at least FAST_ITEMS items of one segment are read in 16-byte vectors, RUN_VECTORS a lane in each of two
-// rounds in flight, into registers or (RUN_STAGED) by asynchronous copies into shared memory, which hold no register
-// while in flight and are folded a vector at a time; MIN_BLOCKS_PER_SM for the registers and the wave; WAVES: the
-// grid, in waves of blocks (the shares shrink as it grows, and blocks that finish make room for others).
+// rounds in flight; MIN_BLOCKS_PER_SM for the registers and the wave; WAVES: the grid, in waves of blocks (the
+// shares shrink as it grows, and blocks that finish make room for others).
 template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, int SEGMENTS_PER_TILE_, int FAST_ITEMS_, int MIN_BLOCKS_PER_SM_,
-          int RUN_VECTORS_ = 4, int WAVES_ = 1, bool RUN_STAGED_ = false>
+          int RUN_VECTORS_ = 4, int WAVES_ = 1>
 struct AgentSegmentedReducePolicy
 {
   static constexpr int BLOCK_THREADS     = BLOCK_THREADS_;
@@ -39,7 +36,6 @@ struct AgentSegmentedReducePolicy
   static constexpr int RUN_VECTORS       = RUN_VECTORS_;
   static constexpr int MIN_BLOCKS_PER_SM = MIN_BLOCKS_PER_SM_;
   static constexpr int WAVES             = WAVES_;
-  static constexpr bool RUN_STAGED       = RUN_STAGED_;
   static_assert(BLOCK_THREADS % 32 == 0, "whole warps");
   static_assert(WAVES >= 1, "at least a wave");
 };
@@ -115,24 +111,12 @@ class AgentSegmentedReduce
     InputT items[ITEMS_PER_VECTOR];
   };
 
-  // RUN_STAGED: each warp's two rounds in shared memory, [round][u][lane]; a lane copies into and reads only its own
-  // slots, and copies into a round's slots only after it has folded what they held.
-  static constexpr bool STAGED = VECTORIZE && PolicyT::RUN_STAGED;
-  struct staged_rounds
-  {
-    vector_t slot[2][RUN_VECTORS][32];
-  };
-  struct no_rounds
-  {};
-  using RoundsT = cuda::std::conditional_t<STAGED, staged_rounds, no_rounds>;
-
 public:
   struct TempStorage
   {
     typename WalkT::TempStorage walk;
     // Each warp's records: [2 w], the part before its first end; [2 w + 1], the part after its last.
     RecordT edges[2 * WalkT::WARPS];
-    RoundsT rounds[WalkT::WARPS];
   };
 
   // contiguous: the items of all segments lie back to back from d_in[base] on (P(s) items before segment s).
@@ -143,7 +127,6 @@ public:
       : walk_(temp_storage.walk, d_in, d_begin_offsets, prefix, num_segments, contiguous, base)
       , edges_(temp_storage.edges)
       , head_(temp_storage.edges[2 * (threadIdx.x / 32)])
-      , rounds_(temp_storage.rounds[threadIdx.x / 32])
       , d_out_(d_out)
       , op_(op)
       , init_(init)
@@ -363,31 +346,6 @@ private:
     }
   }
 
-  // A round's vectors: loaded into `buffer`, or (RUN_STAGED) copied into round b's slots as one group of copies (an
-  // empty one where the lane has none, so that every lane's groups stay in step with the rounds).
-  STRATA_DEVICE STRATA_FORCEINLINE void issue(int b, vector_t (&buffer)[RUN_VECTORS], const run_plan& r,
-                                              position_t round)
-  {
-    if constexpr (STAGED)
-    {
-      const vector_t* const in = reinterpret_cast<const vector_t*>(walk_.d_in + r.first + r.peel);
-      STRATA_UNROLL
-      for (int u = 0; u < RUN_VECTORS; ++u)
-      {
-        const position_t v = round + walk_.lane + 32 * u;
-        if (v < r.vectors)
-        {
-          __pipeline_memcpy_async(&rounds_.slot[b][u][walk_.lane], in + v, sizeof(vector_t));
-        }
-      }
-      __pipeline_commit();
-    }
-    else
-    {
-      fetch(buffer, r, round);
-    }
-  }
-
   // The lane's items of a plan outside its vectors: one before the first vector (lane < peel) and one after the last
   // (lane < tail).
   STRATA_DEVICE STRATA_FORCEINLINE void fetch_edges(const run_plan& r, InputT& head, InputT& tail) const
@@ -417,7 +375,7 @@ private:
     InputT tail{};
     if constexpr (VECTORIZE)
     {
-      issue(0, even, cur, 0);
+      fetch(even, cur, 0);
       fetch_edges(cur, head, tail);
     }
     while (true)
@@ -443,30 +401,17 @@ private:
       InputT next_tail{};
       if constexpr (VECTORIZE)
       {
-        const auto consume = [&](int b, const vector_t(&buffer)[RUN_VECTORS], position_t round) {
-          if constexpr (STAGED)
-          {
-            __pipeline_wait_prior(1); // every group but the one issued after this round's
-          }
+        const auto consume = [&](const vector_t(&buffer)[RUN_VECTORS], position_t round) {
           STRATA_UNROLL
           for (int u = 0; u < RUN_VECTORS; ++u)
           {
             const position_t v = round + walk_.lane + 32 * u;
             if (v < cur.vectors)
             {
-              vector_t x;
-              if constexpr (STAGED)
-              {
-                x = rounds_.slot[b][u][walk_.lane];
-              }
-              else
-              {
-                x = buffer[u];
-              }
               STRATA_UNROLL
               for (int i = 0; i < ITEMS_PER_VECTOR; ++i)
               {
-                fold(x.items[i], cur.position + cur.peel + v * ITEMS_PER_VECTOR + i);
+                fold(buffer[u].items[i], cur.position + cur.peel + v * ITEMS_PER_VECTOR + i);
               }
             }
           }
@@ -477,22 +422,18 @@ private:
         position_t round           = 0;
         do
         {
-          issue(1, odd, cur, round + ROUND);
-          consume(0, even, round);
+          fetch(odd, cur, round + ROUND);
+          consume(even, round);
           if (round + 2 * ROUND < cur.vectors)
           {
-            issue(0, even, cur, round + 2 * ROUND);
+            fetch(even, cur, round + 2 * ROUND);
           }
           else if (chain)
           {
-            issue(0, even, next, 0);
+            fetch(even, next, 0);
             fetch_edges(next, next_head, next_tail);
           }
-          else if constexpr (STAGED)
-          {
-            __pipeline_commit(); // an empty group: the odd round's wait counts one after it
-          }
-          consume(1, odd, round + ROUND);
+          consume(odd, round + ROUND);
           round += 2 * ROUND;
         } while (round < cur.vectors);
         // The edge items last (the operator commutes): their loads went out with the first round's.
@@ -622,7 +563,6 @@ private:
   WalkT walk_;
   RecordT* edges_;
   RecordT& head_;
-  RoundsT& rounds_;
   OutputIteratorT d_out_;
   ReductionOpT op_;
   InitT init_;
