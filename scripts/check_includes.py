@@ -43,7 +43,7 @@ def layer(rank, name, *members, open=False, thrust=False, host=False, reaches=()
 # Lowest first. Anything may include the backend; the umbrella may include anything.
 LAYERS = (
     layer(-1, "backend", "backend/", open=True, host=True, reaches=("base",)),
-    layer(0, "base", "config.cuh", "nvtx.cuh", "util/", open=True),
+    layer(0, "base", "config.cuh", "determinism.cuh", "nvtx.cuh", "util/", open=True),
     layer(1, "thread", "thread/"),
     layer(2, "warp", "warp/"),
     layer(3, "block", "block/"),

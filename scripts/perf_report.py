@@ -41,6 +41,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Titles and one-line descriptions of the sections this project has; any other algorithm gets its name as title.
 ALGORITHMS = OrderedDict([
     ("reduce_sum", ("DeviceReduce::Sum", "GB/s counts the bytes read.")),
+    ("reduce_sum_gpu_to_gpu", ("DeviceReduce::Sum, gpu_to_gpu", "strata's gpu_to_gpu form (the same bits on every GPU "
+                                                                 "and policy); `default`: strata's default form. GB/s "
+                                                                 "counts the bytes read.")),
     ("reduce_argmin", ("DeviceReduce::ArgMin", "GB/s counts the bytes read.")),
     ("reduce_argminmax", ("DeviceReduce::ArgMinMax",
                           "Both extremes and their positions in one pass; `cub`: cub::DeviceReduce::ArgMin then "

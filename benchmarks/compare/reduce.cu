@@ -1,6 +1,8 @@
 // DeviceReduce: strata against cub::DeviceReduce on the same buffers in one process.
 // Sum of int8, int32, int64, float, double and ArgMin of float at 2^16, 2^20, 2^24 and 2^28 items; ArgMinMax of
-// float (strata's one pass) against CUB's ArgMin then ArgMax, the two calls CUB needs for the same answer.
+// float (strata's one pass) against CUB's ArgMin then ArgMax, the two calls CUB needs for the same answer. Sum of
+// float and double in strata's gpu_to_gpu form (reduce_sum_gpu_to_gpu/...), against CUB's Sum and against strata's
+// default form (".../default").
 // Each case is registered as ".../strata", ".../cub" and ".../copy": a device-to-device cudaMemcpyAsync whose reads
 // and writes add up to the bytes the reduction reads, the rate of DRAM traffic at that size (a reduction only
 // reads, so it may pass the copy by a little). scripts/compare_report.py prints the ratios.
@@ -20,6 +22,7 @@ namespace
 enum class algorithm
 {
   sum,
+  sum_gpu_to_gpu,
   argmin,
   argminmax
 };
@@ -60,7 +63,18 @@ struct output<algorithm::argminmax, T>
 template <bool STRATA, algorithm ALG, typename T, typename OutT>
 cudaError_t call(void* d_temp, std::size_t& bytes, const T* d_in, OutT* d_out, int n, cudaStream_t s)
 {
-  if constexpr (ALG == algorithm::sum)
+  if constexpr (ALG == algorithm::sum_gpu_to_gpu)
+  {
+    if constexpr (STRATA)
+    {
+      return strata::DeviceReduce::Sum(d_temp, bytes, d_in, d_out, n, strata::gpu_to_gpu, s);
+    }
+    else
+    {
+      return cub::DeviceReduce::Sum(d_temp, bytes, d_in, d_out, n, s);
+    }
+  }
+  else if constexpr (ALG == algorithm::sum)
   {
     if constexpr (STRATA)
     {
@@ -170,10 +184,20 @@ void register_case()
 {
   for (int log2_n : {16, 20, 24, 28})
   {
-    const std::string base = std::string(ALG == algorithm::sum      ? "reduce_sum/"
-                                         : ALG == algorithm::argmin ? "reduce_argmin/"
-                                                                    : "reduce_argminmax/")
+    const std::string base = std::string(ALG == algorithm::sum              ? "reduce_sum/"
+                                         : ALG == algorithm::sum_gpu_to_gpu ? "reduce_sum_gpu_to_gpu/"
+                                         : ALG == algorithm::argmin         ? "reduce_argmin/"
+                                                                            : "reduce_argminmax/")
                            + strata_bench::type_name<T>() + "/2^" + std::to_string(log2_n);
+    if constexpr (ALG == algorithm::sum_gpu_to_gpu)
+    {
+      benchmark::RegisterBenchmark((base + "/default").c_str(),
+                                   [log2_n](benchmark::State& st) {
+                                     bench<true, algorithm::sum, T>(st, log2_n);
+                                   })
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+    }
     benchmark::RegisterBenchmark((base + "/strata").c_str(),
                                  [log2_n](benchmark::State& st) {
                                    bench<true, ALG, T>(st, log2_n);
@@ -203,6 +227,8 @@ int main(int argc, char** argv)
   register_case<algorithm::sum, std::int64_t>();
   register_case<algorithm::sum, float>();
   register_case<algorithm::sum, double>();
+  register_case<algorithm::sum_gpu_to_gpu, float>();
+  register_case<algorithm::sum_gpu_to_gpu, double>();
   register_case<algorithm::argmin, float>();
   register_case<algorithm::argminmax, float>();
   return strata_bench::run_benchmarks(argc, argv);
