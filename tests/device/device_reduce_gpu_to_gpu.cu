@@ -146,6 +146,24 @@ struct spread
     return static_cast<float>((i * 37) % 1000) * 0.25f - 100.0f;
   }
 };
+
+// TransformReduce of spread over 0 .. n - 1, against the fixed order's sum on the host.
+void check_spread_sum(std::size_t n)
+{
+  strata_test::device_buffer<float> d_out(1);
+  d_out.poison();
+  const thrust::counting_iterator<long long> first(0);
+  strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
+    return strata::DeviceReduce::TransformReduce(temp, bytes, first, d_out.data(), n, cuda::std::plus<>{}, spread{},
+                                                 0.0f, strata::gpu_to_gpu, s);
+  });
+  const float expected = fixed_order_reduce<float, long long>(
+    [](std::size_t i) {
+      return spread{}(i);
+    },
+    n, strata_test::host_plus{}, 0.0f);
+  CHECK(same_bits(d_out.download()[0], expected));
+}
 } // namespace
 
 TEMPLATE_TEST_CASE("DeviceReduce::Sum gpu_to_gpu is the fixed order's sum for every size class",
@@ -253,19 +271,7 @@ TEST_CASE("DeviceReduce::Reduce and TransformReduce gpu_to_gpu take init, any op
     CHECK(d_out.download()[0] == largest);
 
     // A transform over a counting iterator, into floats.
-    strata_test::device_buffer<float> d_float(1);
-    d_float.poison();
-    const thrust::counting_iterator<long long> first(0);
-    strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceReduce::TransformReduce(temp, bytes, first, d_float.data(), n, cuda::std::plus<>{}, spread{},
-                                                   0.0f, strata::gpu_to_gpu, s);
-    });
-    const float expected = fixed_order_reduce<float, long long>(
-      [](std::size_t i) {
-        return spread{}(i);
-      },
-      n, strata_test::host_plus{}, 0.0f);
-    CHECK(same_bits(d_float.download()[0], expected));
+    check_spread_sum(n);
   }
 }
 
@@ -295,18 +301,5 @@ TEST_CASE("DeviceReduce::Sum gpu_to_gpu rejects bad arguments without writing", 
 
 TEST_CASE("DeviceReduce::TransformReduce gpu_to_gpu past 2^31 items", "[device][reduce][gpu_to_gpu][large]")
 {
-  const std::size_t n = (std::size_t(1) << 31) + 2049;
-  strata_test::device_buffer<float> d_out(1);
-  d_out.poison();
-  const thrust::counting_iterator<long long> first(0);
-  strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-    return strata::DeviceReduce::TransformReduce(temp, bytes, first, d_out.data(), n, cuda::std::plus<>{}, spread{},
-                                                 0.0f, strata::gpu_to_gpu, s);
-  });
-  const float expected = fixed_order_reduce<float, long long>(
-    [](std::size_t i) {
-      return spread{}(i);
-    },
-    n, strata_test::host_plus{}, 0.0f);
-  CHECK(same_bits(d_out.download()[0], expected));
+  check_spread_sum((std::size_t(1) << 31) + 2049);
 }

@@ -74,17 +74,14 @@ public:
     const int lane      = static_cast<int>(LaneId());
     const OffsetT first = atom * OffsetT(ATOM_ITEMS);
     const OffsetT left  = num_items_ - first;
-    MaybeT sums[VECTOR];
     if constexpr (VECTOR > 1 && detail::is_vectorizable_input_v<InputIteratorT>)
     {
       if (vectorized && left >= OffsetT(ATOM_ITEMS))
       {
-        consume_whole(first, lane, sums);
-        return combine(sums);
+        return consume_whole(first, lane);
       }
     }
-    consume_partial(first, left, lane, sums);
-    return combine(sums);
+    return consume_partial(first, left, lane);
   }
 
 private:
@@ -100,8 +97,31 @@ private:
     sum.valid      = true;
   }
 
+  // The lane's sums, sum w taking round r's item at w (where visit(r, w, sums[w]) adds it) in round order, then
+  // combined: the one order of whole and short atoms.
+  template <typename VisitT>
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT fold_rounds(VisitT visit)
+  {
+    MaybeT sums[VECTOR];
+    STRATA_UNROLL
+    for (int w = 0; w < VECTOR; ++w)
+    {
+      sums[w].valid = false;
+    }
+    STRATA_UNROLL
+    for (int r = 0; r < ROUNDS; ++r)
+    {
+      STRATA_UNROLL
+      for (int w = 0; w < VECTOR; ++w)
+      {
+        visit(r, w, sums[w]);
+      }
+    }
+    return combine(sums);
+  }
+
   // A whole atom, every round's vector loaded (read-only path) before any is added.
-  STRATA_DEVICE STRATA_FORCEINLINE void consume_whole(OffsetT first, int lane, MaybeT (&sums)[VECTOR])
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT consume_whole(OffsetT first, int lane)
   {
     const uint4* const in = reinterpret_cast<const uint4*>(&d_in_[first]);
     uint4 loaded[ROUNDS];
@@ -110,50 +130,22 @@ private:
     {
       loaded[r] = ThreadLoad<LOAD_LDG>(in + r * 32 + lane);
     }
-    vector_t round[ROUNDS];
-    STRATA_UNROLL
-    for (int r = 0; r < ROUNDS; ++r)
-    {
-      round[r] = cuda::std::bit_cast<vector_t>(loaded[r]);
-    }
-    STRATA_UNROLL
-    for (int w = 0; w < VECTOR; ++w)
-    {
-      sums[w].valid = false;
-    }
-    STRATA_UNROLL
-    for (int r = 0; r < ROUNDS; ++r)
-    {
-      STRATA_UNROLL
-      for (int w = 0; w < VECTOR; ++w)
-      {
-        add(sums[w], round[r].items[w]);
-      }
-    }
+    return fold_rounds([&](int r, int w, MaybeT& sum) {
+      add(sum, cuda::std::bit_cast<vector_t>(loaded[r]).items[w]);
+    });
   }
 
   // The same order item by item, for a short atom, an input that is not an aligned pointer, or one read through an
   // iterator.
-  STRATA_DEVICE STRATA_FORCEINLINE void consume_partial(OffsetT first, OffsetT left, int lane, MaybeT (&sums)[VECTOR])
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT consume_partial(OffsetT first, OffsetT left, int lane)
   {
-    STRATA_UNROLL
-    for (int w = 0; w < VECTOR; ++w)
-    {
-      sums[w].valid = false;
-    }
-    STRATA_UNROLL
-    for (int r = 0; r < ROUNDS; ++r)
-    {
-      STRATA_UNROLL
-      for (int w = 0; w < VECTOR; ++w)
+    return fold_rounds([&](int r, int w, MaybeT& sum) {
+      const OffsetT at = OffsetT((r * 32 + lane) * VECTOR + w);
+      if (at < left)
       {
-        const OffsetT at = OffsetT((r * 32 + lane) * VECTOR + w);
-        if (at < left)
-        {
-          add(sums[w], InputT(d_in_[first + at]));
-        }
+        add(sum, InputT(d_in_[first + at]));
       }
-    }
+    });
   }
 
   // The lane's sums folded in order of w, then the lanes' by the butterfly; lane 0's result.

@@ -107,6 +107,13 @@ constexpr OffsetT atoms_of(OffsetT items)
 {
   return (items + OffsetT(atom_items_v<T>) - 1) / OffsetT(atom_items_v<T>);
 }
+
+// The sums such a pass writes for the next: one an atom, none where a single atom writes the output.
+template <typename T, typename OffsetT>
+constexpr OffsetT sums_of(OffsetT items)
+{
+  return items > OffsetT(atom_items_v<T>) ? atoms_of<T>(items) : OffsetT(0);
+}
 } // namespace reduce_atoms
 } // namespace detail
 
@@ -136,12 +143,8 @@ struct DispatchReduceGpuToGpu
   {
     using Policy = typename ActivePolicyT::ReduceAtomsPolicy;
     // The passes: over the input, then over AccumT sums, each pass's sums in the other of two buffers.
-    const OffsetT first_sums  = num_items > OffsetT(detail::reduce_atoms::atom_items_v<InputT>)
-                                ? detail::reduce_atoms::atoms_of<InputT>(num_items)
-                                : OffsetT(0);
-    const OffsetT second_sums = first_sums > OffsetT(detail::reduce_atoms::atom_items_v<AccumT>)
-                                ? detail::reduce_atoms::atoms_of<AccumT>(first_sums)
-                                : OffsetT(0);
+    const OffsetT first_sums  = detail::reduce_atoms::sums_of<InputT>(num_items);
+    const OffsetT second_sums = detail::reduce_atoms::sums_of<AccumT>(first_sums);
     detail::temporary_storage::layout<2> layout;
     auto even   = layout.get_slot(0)->create_alias<AccumT>(static_cast<size_t>(first_sums));
     auto odd    = layout.get_slot(1)->create_alias<AccumT>(static_cast<size_t>(second_sums));
@@ -184,7 +187,7 @@ struct DispatchReduceGpuToGpu
                                                               stream, later_kernel, static_cast<const AccumT*>(from),
                                                               items, to, d_out, op, init, Identity{}),
                                                   stream));
-      items              = atoms > OffsetT(1) ? atoms : OffsetT(0);
+      items              = detail::reduce_atoms::sums_of<AccumT>(items);
       AccumT* const swap = from;
       from               = to;
       to                 = swap;
