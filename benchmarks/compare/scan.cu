@@ -1,6 +1,8 @@
 // DeviceScan: strata against cub::DeviceScan on the same buffers in one process.
 // InclusiveSum of int8, int32, int64, float, double and InclusiveSumByKey of int32 values under int32 keys (runs of
-// random length, 8 on average) at 2^16, 2^20, 2^24 and 2^28 items. Each case is registered as ".../strata",
+// random length, 8 on average) at 2^16, 2^20, 2^24 and 2^28 items; InclusiveSum of float and double in strata's
+// gpu_to_gpu form (scan_inclusive_sum_gpu_to_gpu/...), against CUB's InclusiveSum and against strata's default form
+// (".../default"). Each case is registered as ".../strata",
 // ".../cub" and ".../copy": a device-to-device cudaMemcpyAsync that reads and writes as many bytes as the scan
 // does, the bound a scan cannot beat. scripts/compare_report.py prints the ratios.
 #include <strata/device/device_scan.cuh>
@@ -24,6 +26,7 @@ namespace
 enum class algorithm
 {
   sum,
+  sum_gpu_to_gpu,
   sum_by_key
 };
 
@@ -50,9 +53,13 @@ public:
   cudaError_t run(void* d_temp, std::size_t& bytes, std::size_t turn, T* d_out, cudaStream_t s) const
   {
     const T* d_in = values_.at(turn);
-    if constexpr (ALG == algorithm::sum)
+    if constexpr (ALG == algorithm::sum || ALG == algorithm::sum_gpu_to_gpu)
     {
-      if constexpr (LIB == library::strata)
+      if constexpr (LIB == library::strata && ALG == algorithm::sum_gpu_to_gpu)
+      {
+        return strata::DeviceScan::InclusiveSum(d_temp, bytes, d_in, d_out, n_, strata::gpu_to_gpu, s);
+      }
+      else if constexpr (LIB == library::strata)
       {
         return strata::DeviceScan::InclusiveSum(d_temp, bytes, d_in, d_out, n_, s);
       }
@@ -108,7 +115,7 @@ bool same_sums(const std::vector<T>& strata_out, const std::vector<T>& cub_out, 
   }
   else
   {
-    static_assert(ALG == algorithm::sum, "scans by key are benchmarked on integers only");
+    static_assert(ALG != algorithm::sum_by_key, "scans by key are benchmarked on integers only");
     std::vector<T> in(strata_out.size());
     STRATA_BENCH_CHECK(cudaMemcpy(in.data(), d_in, in.size() * sizeof(T), cudaMemcpyDeviceToHost));
     const double tolerance = 64.0 * std::numeric_limits<T>::epsilon();
@@ -178,8 +185,19 @@ void register_case()
 {
   for (int log2_n : {16, 20, 24, 28})
   {
-    const std::string base = std::string(ALG == algorithm::sum ? "scan_inclusive_sum/" : "scan_inclusive_sum_by_key/")
+    const std::string base = std::string(ALG == algorithm::sum              ? "scan_inclusive_sum/"
+                                         : ALG == algorithm::sum_gpu_to_gpu ? "scan_inclusive_sum_gpu_to_gpu/"
+                                                                            : "scan_inclusive_sum_by_key/")
                            + strata_bench::type_name<T>() + "/2^" + std::to_string(log2_n);
+    if constexpr (ALG == algorithm::sum_gpu_to_gpu)
+    {
+      benchmark::RegisterBenchmark((base + "/default").c_str(),
+                                   [log2_n](benchmark::State& st) {
+                                     bench<library::strata, algorithm::sum, T>(st, log2_n);
+                                   })
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+    }
     benchmark::RegisterBenchmark((base + "/strata").c_str(),
                                  [log2_n](benchmark::State& st) {
                                    bench<library::strata, ALG, T>(st, log2_n);
@@ -209,6 +227,8 @@ int main(int argc, char** argv)
   register_case<algorithm::sum, std::int64_t>();
   register_case<algorithm::sum, float>();
   register_case<algorithm::sum, double>();
+  register_case<algorithm::sum_gpu_to_gpu, float>();
+  register_case<algorithm::sum_gpu_to_gpu, double>();
   register_case<algorithm::sum_by_key, std::int32_t>();
   return strata_bench::run_benchmarks(argc, argv);
 }

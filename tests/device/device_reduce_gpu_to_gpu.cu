@@ -8,6 +8,7 @@
 #include <thrust/iterator/counting_iterator.h>
 
 #include "device_launch.cuh"
+#include "gpu_to_gpu_order.cuh"
 #include "test_util.cuh"
 
 #include <algorithm>
@@ -17,97 +18,6 @@
 
 namespace
 {
-// The host's emulation of the gpu_to_gpu order: passes of atoms (lane sums of rounds, folded over the vector's
-// positions, then the butterfly), each over the sums of the one before, until one atom is left.
-template <typename AccumT, typename InputT, typename ItemT, typename OpT>
-AccumT fixed_order_pass_sum(const ItemT& item, std::size_t n, OpT op, std::vector<AccumT>& sums)
-{
-  constexpr int V         = strata::detail::reduce_atoms::vector_items_v<InputT>;
-  constexpr int R         = strata::detail::reduce_atoms::ROUNDS;
-  constexpr std::size_t A = strata::detail::reduce_atoms::atom_items_v<InputT>;
-  struct maybe
-  {
-    AccumT value;
-    bool valid;
-  };
-  const auto join = [&](const maybe& a, const maybe& b) {
-    if (!b.valid)
-    {
-      return a;
-    }
-    if (!a.valid)
-    {
-      return b;
-    }
-    return maybe{static_cast<AccumT>(op(a.value, b.value)), true};
-  };
-  const std::size_t atoms = (n + A - 1) / A;
-  sums.assign(atoms, AccumT{});
-  for (std::size_t a = 0; a < atoms; ++a)
-  {
-    const std::size_t first = a * A;
-    const std::size_t left  = n - first;
-    maybe lanes[32];
-    for (int l = 0; l < 32; ++l)
-    {
-      maybe partial[V];
-      for (int w = 0; w < V; ++w)
-      {
-        partial[w] = maybe{AccumT{}, false};
-      }
-      for (int r = 0; r < R; ++r)
-      {
-        for (int w = 0; w < V; ++w)
-        {
-          const std::size_t at = static_cast<std::size_t>((r * 32 + l) * V + w);
-          if (at < left)
-          {
-            partial[w] = join(partial[w], maybe{static_cast<AccumT>(item(first + at)), true});
-          }
-        }
-      }
-      lanes[l] = partial[0];
-      for (int w = 1; w < V; ++w)
-      {
-        lanes[l] = join(lanes[l], partial[w]);
-      }
-    }
-    for (int distance = 16; distance >= 1; distance /= 2)
-    {
-      maybe next[32];
-      for (int l = 0; l < 32; ++l)
-      {
-        next[l] = join(lanes[l], lanes[l ^ distance]);
-      }
-      std::copy(next, next + 32, lanes);
-    }
-    sums[a] = lanes[0].value;
-  }
-  return atoms == 1 ? sums[0] : AccumT{};
-}
-
-// init op (the fixed order's reduction of item(0 .. n - 1)), or init for n == 0.
-template <typename AccumT, typename InputT, typename ItemT, typename OpT>
-AccumT fixed_order_reduce(const ItemT& item, std::size_t n, OpT op, AccumT init)
-{
-  if (n == 0)
-  {
-    return init;
-  }
-  std::vector<AccumT> sums;
-  AccumT total = fixed_order_pass_sum<AccumT, InputT>(item, n, op, sums);
-  while (sums.size() > 1)
-  {
-    const std::vector<AccumT> in = sums;
-    total                        = fixed_order_pass_sum<AccumT, AccumT>(
-      [&](std::size_t i) {
-        return in[i];
-      },
-      in.size(), op, sums);
-  }
-  return static_cast<AccumT>(op(init, total));
-}
-
 template <typename T>
 bool same_bits(const T& a, const T& b)
 {
@@ -157,7 +67,7 @@ void check_spread_sum(std::size_t n)
     return strata::DeviceReduce::TransformReduce(temp, bytes, first, d_out.data(), n, cuda::std::plus<>{}, spread{},
                                                  0.0f, strata::gpu_to_gpu, s);
   });
-  const float expected = fixed_order_reduce<float, long long>(
+  const float expected = strata_test::fixed_order_reduce<float, long long>(
     [](std::size_t i) {
       return spread{}(i);
     },
@@ -190,7 +100,7 @@ TEMPLATE_TEST_CASE("DeviceReduce::Sum gpu_to_gpu is the fixed order's sum for ev
                                          strata::gpu_to_gpu, s);
       },
       mode);
-    const T expected = fixed_order_reduce<T, T>(
+    const T expected = strata_test::fixed_order_reduce<T, T>(
       [&](std::size_t i) {
         return h_in[i];
       },
@@ -207,7 +117,7 @@ TEST_CASE("DeviceReduce::Sum gpu_to_gpu gives the same bits under every policy a
   const std::size_t n           = strata_test::sizes_within_cap({(std::size_t(1) << 24) + 17})[0];
   const std::vector<float> h_in = strata_test::full_mantissa_floats(n, 123);
   strata_test::device_buffer<float> d_in(h_in);
-  const float expected = fixed_order_reduce<float, float>(
+  const float expected = strata_test::fixed_order_reduce<float, float>(
     [&](std::size_t i) {
       return h_in[i];
     },
@@ -221,7 +131,7 @@ TEST_CASE("DeviceReduce::Sum gpu_to_gpu gives the same bits under every policy a
 
   // One item in: the pointer is no longer 16-byte aligned, so every atom is read item by item, in the same order.
   const float misaligned          = sum_under<strata::detail::reduce_atoms::policy_hub>(d_in.data() + 1, n - 1);
-  const float expected_misaligned = fixed_order_reduce<float, float>(
+  const float expected_misaligned = strata_test::fixed_order_reduce<float, float>(
     [&](std::size_t i) {
       return h_in[i + 1];
     },
@@ -251,7 +161,7 @@ TEST_CASE("DeviceReduce::Reduce and TransformReduce gpu_to_gpu take init, any op
       return strata::DeviceReduce::Reduce(temp, bytes, d_in.data(), d_out.data(), n, cuda::std::plus<>{}, 1.5,
                                           strata::gpu_to_gpu, s);
     });
-    CHECK(same_bits(d_out.download()[0], fixed_order_reduce<double, double>(
+    CHECK(same_bits(d_out.download()[0], strata_test::fixed_order_reduce<double, double>(
                                            [&](std::size_t i) {
                                              return h_in[i];
                                            },

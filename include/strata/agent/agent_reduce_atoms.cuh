@@ -43,6 +43,21 @@ struct maybe
   AccumT value;
   bool valid;
 };
+
+// a op b, or whichever of them has items.
+template <typename AccumT, typename OpT>
+STRATA_DEVICE STRATA_FORCEINLINE maybe<AccumT> join(OpT& op, const maybe<AccumT>& a, const maybe<AccumT>& b)
+{
+  if (!b.valid)
+  {
+    return a;
+  }
+  if (!a.valid)
+  {
+    return b;
+  }
+  return maybe<AccumT>{static_cast<AccumT>(op(a.value, b.value)), true};
+}
 } // namespace reduce_atoms
 } // namespace detail
 
@@ -170,15 +185,7 @@ private:
 
   STRATA_DEVICE STRATA_FORCEINLINE MaybeT join(const MaybeT& a, const MaybeT& b)
   {
-    if (!b.valid)
-    {
-      return a;
-    }
-    if (!a.valid)
-    {
-      return b;
-    }
-    return MaybeT{static_cast<AccumT>(op_(a.value, b.value)), true};
+    return detail::reduce_atoms::join(op_, a, b);
   }
 
   InputIteratorT d_in_;

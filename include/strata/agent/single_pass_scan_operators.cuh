@@ -367,19 +367,7 @@ public:
     {
       tile_state_.SetPartial(tile_idx_, block_aggregate);
     }
-    T prefix;
-    if constexpr (EXACT)
-    {
-      prefix = look_back_tree(lane, static_cast<long long>(tile_idx_) - 1);
-    }
-    else if constexpr (RESTARTS)
-    {
-      prefix = look_back_from_restart(lane);
-    }
-    else
-    {
-      prefix = look_back_in_order(lane);
-    }
+    const T prefix = look_back(lane);
     if (lane == 0)
     {
       const T inclusive_prefix = op_(prefix, block_aggregate);
@@ -388,6 +376,46 @@ public:
       temp_storage_.inclusive_prefix.Alias() = inclusive_prefix;
     }
     return prefix;
+  }
+
+  // For a tile that publishes `entries` (1 to 32) consecutive entries from tile_idx on, called by every lane of the
+  // first warp, lane j with entry j's aggregate (lanes from `entries` on with anything): publishes the aggregates,
+  // looks back (from tile_idx - 1; tile 0 has nothing before it), publishes each entry's inclusive prefix, the left
+  // fold of every aggregate up to its own, and returns entry j's exclusive prefix in lane j (unset for entry 0).
+  STRATA_DEVICE STRATA_FORCEINLINE T ScanEntries(const T& aggregate, int entries)
+  {
+    const int lane = static_cast<int>(LaneId());
+    bool have      = tile_idx_ != 0;
+    // Tile 0 publishes inclusive prefixes only, so that no look-back passes it.
+    if (have && lane < entries)
+    {
+      tile_state_.SetPartial(tile_idx_ + static_cast<size_t>(lane), aggregate);
+    }
+    T acc{};
+    if (have)
+    {
+      acc = ShuffleIndex<WARP_THREADS>(look_back(static_cast<unsigned int>(lane)), 0, 0xffffffffu);
+    }
+    T exclusive = acc;
+    T inclusive = acc;
+    // A fixed trip count: every lane's shuffle issues ahead of the dependent chain of operators.
+    STRATA_UNROLL
+    for (int j = 0; j < WARP_THREADS; ++j)
+    {
+      const T next = ShuffleIndex<WARP_THREADS>(aggregate, j, 0xffffffffu);
+      if (j < entries)
+      {
+        exclusive = lane == j ? acc : exclusive;
+        acc       = have ? op_(acc, next) : next;
+        have      = true;
+        inclusive = lane == j ? acc : inclusive;
+      }
+    }
+    if (lane < entries)
+    {
+      tile_state_.SetInclusive(tile_idx_ + static_cast<size_t>(lane), inclusive);
+    }
+    return exclusive;
   }
 
   // After the scan (and a barrier): the tile's exclusive and inclusive prefixes, in every thread.
@@ -408,6 +436,23 @@ private:
   static constexpr bool EXACT    = detail::scan_op_is_exact<T, ScanOpT>::value;
   static constexpr bool RESTARTS = detail::scan_op_restarts<T, ScanOpT>::value;
   static constexpr bool ABSORBS  = detail::scan_op_restarts<T, ScanOpT>::absorbs;
+
+  // The exclusive prefix of tile_idx (>= 1), in lane 0.
+  STRATA_DEVICE STRATA_FORCEINLINE T look_back(unsigned int lane)
+  {
+    if constexpr (EXACT)
+    {
+      return look_back_tree(lane, static_cast<long long>(tile_idx_) - 1);
+    }
+    else if constexpr (RESTARTS)
+    {
+      return look_back_from_restart(lane);
+    }
+    else
+    {
+      return look_back_in_order(lane);
+    }
+  }
 
   // Lane l reads predecessor window_end - l (predecessors before tile 0 read as inclusive: tile 0 always is),
   // and the warp polls until no lane sees an INVALID tile.

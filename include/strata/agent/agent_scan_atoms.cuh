@@ -1,0 +1,443 @@
+// AgentScanAtoms: the scan of DeviceScan's gpu_to_gpu forms, whose order of operations depends on the number of items
+// and their type alone, so that every GPU, tuning and grid gives the same bits.
+//
+// The items are cut into atoms of ATOM_ITEMS consecutive items (the last one may be short), and a warp scans an atom.
+// Round r = 0 .. ROUNDS - 1 of an atom is 32 * VECTOR consecutive items, lane l taking the VECTOR items from
+// (r * 32 + l) * VECTOR on (a 16-byte vector where the items allow it). In a round, each lane folds its items left to
+// right (s_w = s_(w-1) op x_w), the lanes' totals are scanned across the warp by a fixed Kogge-Stone network (at
+// distance 1, 2, 4, 8, 16, lane l combines lane l - distance's value before its own), and the round's total is its
+// last lane's. Atom a's aggregate is the left fold of its rounds' totals. CHUNK_ATOMS consecutive atoms make a chunk,
+// whose aggregate is the left fold of its atoms'; chunk c's exclusive prefix P_c is the left fold of the chunks'
+// aggregates before it (P_(c+1) = P_c op aggregate_c, published chunk by chunk through the decoupled look-back:
+// TilePrefixCallbackOp::ScanEntries), and the prefix of a chunk's atom j is P_c op the chunk's aggregates 0 .. j - 1,
+// left to right. Within the atom the carry starts at init op the atom's prefix (either alone where the other is
+// missing) and takes each round's total in turn; an item's result is (carry op lane's exclusive prefix) op s_w
+// (s_(w-1) for exclusive scans, whose first item takes the carry alone). Items the input lacks are left out, not taken
+// as an identity, so that an item's result depends only on the items up to it. Blocks of WARPS warps (whole chunks)
+// take WARPS atoms at a time; the block size and the grid decide only which warp scans which atom.
+#pragma once
+
+#include <strata/agent/agent_reduce.cuh>
+#include <strata/agent/agent_reduce_atoms.cuh>
+#include <strata/agent/agent_scan.cuh>
+#include <strata/agent/single_pass_scan_operators.cuh>
+#include <strata/config.cuh>
+#include <strata/thread/thread_load.cuh>
+#include <strata/util/ptx.cuh>
+#include <strata/util/type_traits.cuh>
+#include <strata/util/uninitialized.cuh>
+
+#include <cuda/std/bit>
+#include <cuda/std/cstdint>
+#include <cuda/std/type_traits>
+
+STRATA_NAMESPACE_BEGIN
+
+// The knobs of the gpu_to_gpu scan: the threads of a block (whole chunks of warps, at most 32 warps, each scanning an
+// atom of the block's tile), registers bounded for MIN_BLOCKS_PER_SM blocks an SM, and the look-back's waits (as AgentScanPolicy's).
+// None changes the result.
+template <int BLOCK_THREADS_, int MIN_BLOCKS_PER_SM_ = 1, int LOOK_BACK_DELAY_NS_ = 32,
+          int LOOK_BACK_MAX_DELAY_NS_ = 256>
+struct AgentScanAtomsPolicy
+{
+  static constexpr int BLOCK_THREADS          = BLOCK_THREADS_;
+  static constexpr int MIN_BLOCKS_PER_SM      = MIN_BLOCKS_PER_SM_;
+  static constexpr int LOOK_BACK_DELAY_NS     = LOOK_BACK_DELAY_NS_;
+  static constexpr int LOOK_BACK_MAX_DELAY_NS = LOOK_BACK_MAX_DELAY_NS_;
+  static_assert(BLOCK_THREADS % 32 == 0 && BLOCK_THREADS <= 1024, "whole warps, at most 32 of them");
+};
+
+namespace detail
+{
+namespace scan_atoms
+{
+// Rounds of an atom.
+constexpr int ROUNDS = 8;
+
+// Atoms of a chunk, the look-back's unit: one entry an atom would make the look-back the bottleneck.
+constexpr int CHUNK_ATOMS = 8;
+
+// The items of an atom of T: 32 lanes, ROUNDS rounds of a vector each.
+template <typename T>
+constexpr int atom_items_v = 32 * ROUNDS* reduce_atoms::vector_items_v<T>;
+} // namespace scan_atoms
+} // namespace detail
+
+// Scans InputIteratorT's items by ScanOpT in AccumT into OutputIteratorT, an atom a warp, a tile of WARPS atoms a
+// block. INCLUSIVE: inclusive or exclusive scan; InitValueT: the initial value's type, or detail::scan::no_init.
+template <typename PolicyT, typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT,
+          typename AccumT, typename OffsetT, bool INCLUSIVE>
+class AgentScanAtoms
+{
+  using InputT  = detail::it_value_t<InputIteratorT>;
+  using OutputT = detail::non_void_value_t<OutputIteratorT, AccumT>;
+  using MaybeT  = detail::reduce_atoms::maybe<AccumT>;
+  using PrefixOp =
+    TilePrefixCallbackOp<AccumT, ScanOpT, ScanTileState<AccumT>,
+                         detail::scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
+
+  static constexpr bool HAS_INIT = !cuda::std::is_same<InitValueT, detail::scan::no_init>::value;
+  static_assert(INCLUSIVE || HAS_INIT, "an exclusive scan has an initial value");
+
+public:
+  static constexpr int VECTOR     = detail::reduce_atoms::vector_items_v<InputT>;
+  static constexpr int ROUNDS     = detail::scan_atoms::ROUNDS;
+  static constexpr int ATOM_ITEMS = detail::scan_atoms::atom_items_v<InputT>;
+  static constexpr int WARPS      = PolicyT::BLOCK_THREADS / 32;
+  // Atoms a chunk: the unit of the look-back.
+  static constexpr int CHUNK_ATOMS = detail::scan_atoms::CHUNK_ATOMS;
+  static constexpr int CHUNKS      = WARPS / CHUNK_ATOMS;
+  static_assert(WARPS % CHUNK_ATOMS == 0, "a block scans whole chunks");
+
+  struct TempStorage
+  {
+    typename PrefixOp::TempStorage prefix;
+    Uninitialized<AccumT[WARPS]> aggregates; // each warp's atom's
+    Uninitialized<AccumT[WARPS]> prefixes;   // each warp's atom's exclusive prefix
+    bool has_prefix[WARPS];                  // whether it has one (all but atom 0)
+    unsigned int tile_idx;
+  };
+
+  STRATA_DEVICE STRATA_FORCEINLINE AgentScanAtoms(TempStorage& temp_storage, InputIteratorT d_in, OutputIteratorT d_out,
+                                                  ScanOpT op, InitValueT init, OffsetT num_items,
+                                                  ScanTileState<AccumT> tile_state)
+      : temp_storage_(temp_storage)
+      , d_in_(d_in)
+      , d_out_(d_out)
+      , op_(op)
+      , init_(init)
+      , num_items_(num_items)
+      , tile_state_(tile_state)
+  {}
+
+  // Scans tile 0 alone when `tile_counter` is null (a single tile), else tile after tile claimed from it, the next
+  // claimed once the current one has its prefix.
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(unsigned int num_tiles, unsigned int* tile_counter)
+  {
+    detail::scan::consume_claimed_tiles<true>(temp_storage_.tile_idx, num_tiles, tile_counter,
+                                              [&](unsigned int tile_idx, auto, unsigned int* claim_next) {
+                                                consume_tile(tile_idx, tile_counter != nullptr, claim_next);
+                                              });
+  }
+
+private:
+  struct alignas(16) in_vector_t
+  {
+    InputT items[VECTOR];
+  };
+  struct alignas(16) out_vector_t
+  {
+    OutputT items[VECTOR];
+  };
+
+  // Pointers to arithmetic types that make 16-byte vectors of VECTOR items both ways.
+  static constexpr bool VECTOR_IO = VECTOR > 1
+                                 && detail::is_vectorizable_input_v<InputIteratorT>&&
+                                      cuda::std::is_pointer<OutputIteratorT>::value
+                                 && sizeof(OutputT) == sizeof(InputT) && cuda::std::is_arithmetic<OutputT>::value;
+
+  // A lane's part of an atom between the atom's aggregate and its prefix.
+  struct lane_state
+  {
+    AccumT s[ROUNDS][VECTOR]; // the lane's left folds of each round's items
+    MaybeT before[ROUNDS];    // the lane's exclusive prefix within each round (none for lane 0)
+    MaybeT totals[ROUNDS];    // each round's total (none for a round past the end)
+  };
+
+  STRATA_DEVICE STRATA_FORCEINLINE MaybeT join(const MaybeT& a, const MaybeT& b)
+  {
+    return detail::reduce_atoms::join(op_, a, b);
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE void consume_tile(unsigned int tile_idx, bool look_back, unsigned int* claim_next)
+  {
+    const int warp       = static_cast<int>(threadIdx.x / 32);
+    const int lane       = static_cast<int>(LaneId());
+    const OffsetT atoms  = (num_items_ + OffsetT(ATOM_ITEMS) - 1) / OffsetT(ATOM_ITEMS);
+    const OffsetT first  = static_cast<OffsetT>(tile_idx) * OffsetT(WARPS);
+    const OffsetT atom   = first + OffsetT(warp);
+    const int tile_atoms = atoms - first < OffsetT(WARPS) ? static_cast<int>(atoms - first) : WARPS;
+    const OffsetT base   = atom * OffsetT(ATOM_ITEMS);
+    const OffsetT left   = atom < atoms ? num_items_ - base : OffsetT(0);
+    bool vectorized      = false;
+    if constexpr (VECTOR_IO)
+    {
+      vectorized = reinterpret_cast<cuda::std::uintptr_t>(d_in_) % 16 == 0
+                && reinterpret_cast<cuda::std::uintptr_t>(d_out_) % 16 == 0 && left >= OffsetT(ATOM_ITEMS);
+    }
+
+    lane_state state;
+    if (atom < atoms)
+    {
+      const MaybeT aggregate = whole_or_not(vectorized, [&](auto whole) {
+        return scan_lanes<decltype(whole)::value>(state, base, left, lane);
+      });
+      if (lane == 0)
+      {
+        temp_storage_.aggregates.Alias()[warp] = aggregate.value;
+      }
+    }
+    __syncthreads();
+
+    // The first warp: lane j folds chunk j's atoms' aggregates, the warp publishes the chunks' aggregates, looks back,
+    // and publishes their inclusive prefixes; lane j then hands each atom of its chunk its prefix.
+    if (warp == 0)
+    {
+      const int tile_chunks = (tile_atoms + CHUNK_ATOMS - 1) / CHUNK_ATOMS;
+      MaybeT chunk{AccumT{}, false};
+      if (lane < tile_chunks)
+      {
+        STRATA_UNROLL
+        for (int k = 0; k < CHUNK_ATOMS; ++k)
+        {
+          if (lane * CHUNK_ATOMS + k < tile_atoms)
+          {
+            chunk = join(chunk, MaybeT{temp_storage_.aggregates.Alias()[lane * CHUNK_ATOMS + k], true});
+          }
+        }
+      }
+      MaybeT prefix{AccumT{}, false};
+      if (look_back)
+      {
+        PrefixOp prefix_op(tile_state_, temp_storage_.prefix, op_,
+                           static_cast<size_t>(tile_idx) * static_cast<size_t>(CHUNKS));
+        prefix.value = prefix_op.ScanEntries(chunk.value, tile_chunks);
+      }
+      else
+      {
+        prefix.value = fold_tile(chunk.value, tile_chunks, lane);
+      }
+      prefix.valid = tile_idx != 0 || lane != 0;
+      if (lane < tile_chunks)
+      {
+        STRATA_UNROLL
+        for (int k = 0; k < CHUNK_ATOMS; ++k)
+        {
+          if (lane * CHUNK_ATOMS + k < tile_atoms)
+          {
+            temp_storage_.prefixes.Alias()[lane * CHUNK_ATOMS + k] = prefix.value;
+            temp_storage_.has_prefix[lane * CHUNK_ATOMS + k]       = prefix.valid;
+            prefix = join(prefix, MaybeT{temp_storage_.aggregates.Alias()[lane * CHUNK_ATOMS + k], true});
+          }
+        }
+      }
+    }
+    __syncthreads();
+    unsigned int claimed = 0;
+    if (claim_next != nullptr && threadIdx.x == 0)
+    {
+      claimed = atomicAdd(claim_next, 1u);
+    }
+    if (atom < atoms)
+    {
+      write_atom(state, base, left, lane, vectorized, atom, warp);
+    }
+    if (claim_next != nullptr && threadIdx.x == 0)
+    {
+      temp_storage_.tile_idx = claimed;
+    }
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE void write_atom(const lane_state& state, OffsetT base, OffsetT left, int lane,
+                                                   bool vectorized, OffsetT atom, int warp)
+  {
+
+    // The carry: init op the atom's exclusive prefix.
+    MaybeT carry{AccumT{}, false};
+    if constexpr (HAS_INIT)
+    {
+      carry = MaybeT{static_cast<AccumT>(init_), true};
+    }
+    carry = join(carry, MaybeT{temp_storage_.prefixes.Alias()[warp], temp_storage_.has_prefix[warp]});
+    whole_or_not(vectorized, [&](auto whole) {
+      write_lanes<decltype(whole)::value>(state, carry, base, left, lane);
+    });
+  }
+
+  // f(true_type) for an atom read and written in vectors, else f(false_type).
+  template <typename F>
+  static STRATA_DEVICE STRATA_FORCEINLINE auto whole_or_not(bool vectorized, F&& f)
+  {
+    if constexpr (VECTOR_IO)
+    {
+      if (vectorized)
+      {
+        return f(cuda::std::true_type{});
+      }
+    }
+    return f(cuda::std::false_type{});
+  }
+
+  // The exclusive prefixes of a lone tile's atoms (entry j in lane j, unset for entry 0), as ScanEntries would give.
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT fold_tile(const AccumT& aggregate, int entries, int lane)
+  {
+    AccumT acc{};
+    AccumT exclusive{};
+    STRATA_UNROLL
+    for (int j = 0; j < 32; ++j)
+    {
+      const AccumT next = ShuffleIndex<32>(aggregate, j, 0xffffffffu);
+      if (j < entries)
+      {
+        exclusive = lane == j ? acc : exclusive;
+        acc       = j == 0 ? next : static_cast<AccumT>(op_(acc, next));
+      }
+    }
+    return exclusive;
+  }
+
+  // Loads the lane's items of the atom at `base` (`left` items from there on), folds each round's, scans the lanes'
+  // totals, and returns the atom's aggregate (in every lane). WHOLE: a whole atom read in vectors.
+  template <bool WHOLE>
+  STRATA_DEVICE STRATA_FORCEINLINE MaybeT scan_lanes(lane_state& state, OffsetT base, OffsetT left, int lane)
+  {
+    int present[ROUNDS]; // the lane's items in each round
+    if constexpr (WHOLE)
+    {
+      const uint4* const in = reinterpret_cast<const uint4*>(&d_in_[base]);
+      uint4 loaded[ROUNDS];
+      STRATA_UNROLL
+      for (int r = 0; r < ROUNDS; ++r)
+      {
+        loaded[r] = ThreadLoad<LOAD_LDG>(in + r * 32 + lane);
+      }
+      STRATA_UNROLL
+      for (int r = 0; r < ROUNDS; ++r)
+      {
+        present[r] = VECTOR;
+        STRATA_UNROLL
+        for (int w = 0; w < VECTOR; ++w)
+        {
+          state.s[r][w] = static_cast<AccumT>(cuda::std::bit_cast<in_vector_t>(loaded[r]).items[w]);
+        }
+      }
+    }
+    else
+    {
+      STRATA_UNROLL
+      for (int r = 0; r < ROUNDS; ++r)
+      {
+        const OffsetT at = OffsetT((r * 32 + lane) * VECTOR);
+        present[r]       = at >= left ? 0 : left - at < OffsetT(VECTOR) ? static_cast<int>(left - at) : VECTOR;
+        STRATA_UNROLL
+        for (int w = 0; w < VECTOR; ++w)
+        {
+          if (w < present[r])
+          {
+            state.s[r][w] = static_cast<AccumT>(InputT(d_in_[base + at + OffsetT(w)]));
+          }
+        }
+      }
+    }
+
+    MaybeT aggregate{AccumT{}, false};
+    STRATA_UNROLL
+    for (int r = 0; r < ROUNDS; ++r)
+    {
+      STRATA_UNROLL
+      for (int w = 1; w < VECTOR; ++w)
+      {
+        if (w < present[r])
+        {
+          state.s[r][w] = static_cast<AccumT>(op_(state.s[r][w - 1], state.s[r][w]));
+        }
+      }
+      // The lane's total: its last present item's fold (no index computed at run time, which would put the lane's
+      // state in local memory).
+      MaybeT total{AccumT{}, false};
+      STRATA_UNROLL
+      for (int w = 0; w < VECTOR; ++w)
+      {
+        if (WHOLE || w < present[r])
+        {
+          total = MaybeT{state.s[r][w], true};
+        }
+      }
+      // Kogge-Stone across the lanes (a missing lane follows every present one, so present lanes see only present
+      // lanes).
+      STRATA_UNROLL
+      for (int distance = 1; distance < 32; distance *= 2)
+      {
+        MaybeT other;
+        other.value = ShuffleUp<32>(total.value, distance, 0, 0xffffffffu);
+        other.valid = WHOLE || __shfl_up_sync(0xffffffffu, total.valid ? 1 : 0, distance) != 0;
+        if (lane >= distance)
+        {
+          total = WHOLE ? MaybeT{static_cast<AccumT>(op_(other.value, total.value)), true} : join(other, total);
+        }
+      }
+      MaybeT before;
+      before.value    = ShuffleUp<32>(total.value, 1, 0, 0xffffffffu);
+      before.valid    = lane > 0;
+      state.before[r] = before;
+      // The round's total is its last present lane's.
+      const int last_lane = WHOLE ? 31 : __popc(__ballot_sync(0xffffffffu, present[r] > 0)) - 1;
+      MaybeT round_total;
+      round_total.value = ShuffleIndex<32>(total.value, last_lane < 0 ? 0 : last_lane, 0xffffffffu);
+      round_total.valid = last_lane >= 0;
+      state.totals[r]   = round_total;
+      aggregate         = join(aggregate, round_total);
+    }
+    return aggregate;
+  }
+
+  // Writes the lane's results, the atom's carry starting at `carry`.
+  template <bool WHOLE>
+  STRATA_DEVICE STRATA_FORCEINLINE void write_lanes(const lane_state& state, MaybeT carry, OffsetT base, OffsetT left,
+                                                    int lane)
+  {
+    STRATA_UNROLL
+    for (int r = 0; r < ROUNDS; ++r)
+    {
+      const MaybeT prefix = join(carry, state.before[r]);
+      OutputT out[VECTOR];
+      STRATA_UNROLL
+      for (int w = 0; w < VECTOR; ++w)
+      {
+        AccumT value;
+        if constexpr (INCLUSIVE)
+        {
+          value = join(prefix, MaybeT{state.s[r][w], true}).value;
+        }
+        else
+        {
+          value = w == 0 ? prefix.value : join(prefix, MaybeT{state.s[r][w - 1], true}).value;
+        }
+        out[w] = static_cast<OutputT>(value);
+      }
+      const OffsetT at = OffsetT((r * 32 + lane) * VECTOR);
+      if constexpr (WHOLE)
+      {
+        out_vector_t vector;
+        STRATA_UNROLL
+        for (int w = 0; w < VECTOR; ++w)
+        {
+          vector.items[w] = out[w];
+        }
+        reinterpret_cast<uint4*>(&d_out_[base])[r * 32 + lane] = cuda::std::bit_cast<uint4>(vector);
+      }
+      else
+      {
+        STRATA_UNROLL
+        for (int w = 0; w < VECTOR; ++w)
+        {
+          if (at + OffsetT(w) < left)
+          {
+            d_out_[base + at + OffsetT(w)] = out[w];
+          }
+        }
+      }
+      carry = join(carry, state.totals[r]);
+    }
+  }
+
+  TempStorage& temp_storage_;
+  InputIteratorT d_in_;
+  OutputIteratorT d_out_;
+  ScanOpT op_;
+  InitValueT init_;
+  OffsetT num_items_;
+  ScanTileState<AccumT> tile_state_;
+};
+
+STRATA_NAMESPACE_END
