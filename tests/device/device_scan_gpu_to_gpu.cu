@@ -45,16 +45,17 @@ long long first_bit_mismatch(const std::vector<T>& a, const std::vector<T>& b)
 template <int THREADS, int MIN_BLOCKS_PER_SM>
 struct atoms_hub
 {
-  struct Policy : strata::ChainedPolicy<300, Policy, Policy>
+  struct Policy : strata::ChainedPolicy<900, Policy, Policy>
   {
-    using ScanAtomsPolicy = strata::AgentScanAtomsPolicy<THREADS, MIN_BLOCKS_PER_SM>;
+    using ScanAtomsPolicy     = strata::AgentScanAtomsPolicy<THREADS, MIN_BLOCKS_PER_SM>;
+    using ScanAtomsBulkPolicy = strata::AgentScanAtomsPolicy<THREADS, 1>;
   };
   using MaxPolicy = Policy;
 };
 
-using one_chunk_tiles  = atoms_hub<256, 1>;                      // a chunk a tile, one block an SM
-using library_tiles    = strata::detail::scan_atoms::policy_hub; // two chunks a tile
-using whole_block_tile = atoms_hub<1024, 1>;                     // four chunks a tile
+using one_chunk_tiles  = atoms_hub<256, 1>;                             // a chunk a tile, one block an SM
+using library_tiles    = strata::detail::scan_atoms::policy_hub<float>; // two chunks a tile
+using whole_block_tile = atoms_hub<1024, 1>;                            // four chunks a tile
 
 // The inclusive (no init) or exclusive (init) sum of d_in[0 .. n) into d_out under Hub, through the dispatch.
 template <typename Hub, bool INCLUSIVE, typename T, typename InitT>

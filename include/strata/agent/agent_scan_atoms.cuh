@@ -60,6 +60,150 @@ constexpr int CHUNK_ATOMS = 8;
 // The items of an atom of T: 32 lanes, ROUNDS rounds of a vector each.
 template <typename T>
 constexpr int atom_items_v = 32 * ROUNDS* reduce_atoms::vector_items_v<T>;
+
+// The steps of the order that the register and the shared-memory agents share: a round's scan, a round's results,
+// and a tile's atoms' prefixes.
+template <typename AccumT, typename ScanOpT, int VECTOR, bool INCLUSIVE>
+struct atom_ops
+{
+  using MaybeT = reduce_atoms::maybe<AccumT>;
+  ScanOpT& op;
+
+  STRATA_DEVICE STRATA_FORCEINLINE MaybeT join(const MaybeT& a, const MaybeT& b)
+  {
+    return reduce_atoms::join(op, a, b);
+  }
+
+  // A round of the lane's `present` items (all VECTOR where WHOLE) in s: folds them in place, and gives the lane's
+  // exclusive prefix in the round (`before`) and the round's total (its last present lane's).
+  template <bool WHOLE>
+  STRATA_DEVICE STRATA_FORCEINLINE void scan_round(AccumT (&s)[VECTOR], int present, int lane, MaybeT& before,
+                                                   MaybeT& round_total)
+  {
+    STRATA_UNROLL
+    for (int w = 1; w < VECTOR; ++w)
+    {
+      if (WHOLE || w < present)
+      {
+        s[w] = static_cast<AccumT>(op(s[w - 1], s[w]));
+      }
+    }
+    // The lane's total: its last present item's fold (no index computed at run time, which would put the lane's
+    // state in local memory).
+    MaybeT total{AccumT{}, false};
+    STRATA_UNROLL
+    for (int w = 0; w < VECTOR; ++w)
+    {
+      if (WHOLE || w < present)
+      {
+        total = MaybeT{s[w], true};
+      }
+    }
+    // Kogge-Stone across the lanes (a missing lane follows every present one, so present lanes see only present
+    // lanes).
+    STRATA_UNROLL
+    for (int distance = 1; distance < 32; distance *= 2)
+    {
+      MaybeT other;
+      other.value = ShuffleUp<32>(total.value, distance, 0, 0xffffffffu);
+      other.valid = WHOLE || __shfl_up_sync(0xffffffffu, total.valid ? 1 : 0, distance) != 0;
+      if (lane >= distance)
+      {
+        total = WHOLE ? MaybeT{static_cast<AccumT>(op(other.value, total.value)), true} : join(other, total);
+      }
+    }
+    before.value        = ShuffleUp<32>(total.value, 1, 0, 0xffffffffu);
+    before.valid        = lane > 0;
+    const int last_lane = WHOLE ? 31 : __popc(__ballot_sync(0xffffffffu, present > 0)) - 1;
+    round_total.value   = ShuffleIndex<32>(total.value, last_lane < 0 ? 0 : last_lane, 0xffffffffu);
+    round_total.valid   = last_lane >= 0;
+  }
+
+  // A round's results from the lane's folds s and its prefix (the carry op its exclusive prefix in the round).
+  STRATA_DEVICE STRATA_FORCEINLINE void round_results(const MaybeT& prefix, const AccumT (&s)[VECTOR],
+                                                      AccumT (&out)[VECTOR])
+  {
+    STRATA_UNROLL
+    for (int w = 0; w < VECTOR; ++w)
+    {
+      if constexpr (INCLUSIVE)
+      {
+        out[w] = join(prefix, MaybeT{s[w], true}).value;
+      }
+      else
+      {
+        out[w] = w == 0 ? prefix.value : join(prefix, MaybeT{s[w - 1], true}).value;
+      }
+    }
+  }
+
+  // The exclusive prefixes of a lone tile's chunks (entry j in lane j, unset for entry 0), as ScanEntries gives them.
+  STRATA_DEVICE STRATA_FORCEINLINE AccumT fold_tile(const AccumT& aggregate, int entries, int lane)
+  {
+    AccumT acc{};
+    AccumT exclusive{};
+    STRATA_UNROLL
+    for (int j = 0; j < 32; ++j)
+    {
+      const AccumT next = ShuffleIndex<32>(aggregate, j, 0xffffffffu);
+      if (j < entries)
+      {
+        exclusive = lane == j ? acc : exclusive;
+        acc       = j == 0 ? next : static_cast<AccumT>(op(acc, next));
+      }
+    }
+    return exclusive;
+  }
+
+  // Called by the first warp of a block whose tile `tile_idx` has `tile_atoms` atoms with the given aggregates: lane j
+  // folds chunk j's atoms' aggregates, the warp publishes the chunks' aggregates, looks back (with `look_back`; a lone
+  // tile does not) and publishes their inclusive prefixes; lane j then gives each atom of its chunk its prefix.
+  template <int WARPS, typename PrefixOpT, typename TileStateT>
+  STRATA_DEVICE STRATA_FORCEINLINE void tile_prefixes(TileStateT tile_state, typename PrefixOpT::TempStorage& storage,
+                                                      unsigned int tile_idx, int tile_atoms, bool look_back,
+                                                      const AccumT* aggregates, AccumT* prefixes, bool* has_prefix)
+  {
+    const int lane        = static_cast<int>(LaneId());
+    const int tile_chunks = (tile_atoms + CHUNK_ATOMS - 1) / CHUNK_ATOMS;
+    MaybeT chunk{AccumT{}, false};
+    if (lane < tile_chunks)
+    {
+      STRATA_UNROLL
+      for (int k = 0; k < CHUNK_ATOMS; ++k)
+      {
+        if (lane * CHUNK_ATOMS + k < tile_atoms)
+        {
+          chunk = join(chunk, MaybeT{aggregates[lane * CHUNK_ATOMS + k], true});
+        }
+      }
+    }
+    MaybeT prefix{AccumT{}, false};
+    if (look_back)
+    {
+      PrefixOpT prefix_op(tile_state, storage, op,
+                          static_cast<size_t>(tile_idx) * static_cast<size_t>(WARPS / CHUNK_ATOMS));
+      prefix.value = prefix_op.ScanEntries(chunk.value, tile_chunks);
+    }
+    else
+    {
+      prefix.value = fold_tile(chunk.value, tile_chunks, lane);
+    }
+    prefix.valid = tile_idx != 0 || lane != 0;
+    if (lane < tile_chunks)
+    {
+      STRATA_UNROLL
+      for (int k = 0; k < CHUNK_ATOMS; ++k)
+      {
+        if (lane * CHUNK_ATOMS + k < tile_atoms)
+        {
+          prefixes[lane * CHUNK_ATOMS + k]   = prefix.value;
+          has_prefix[lane * CHUNK_ATOMS + k] = prefix.valid;
+          prefix                             = join(prefix, MaybeT{aggregates[lane * CHUNK_ATOMS + k], true});
+        }
+      }
+    }
+  }
+};
 } // namespace scan_atoms
 } // namespace detail
 
@@ -144,6 +288,11 @@ private:
     MaybeT totals[ROUNDS];    // each round's total (none for a round past the end)
   };
 
+  using OpsT = detail::scan_atoms::atom_ops<AccumT, ScanOpT, VECTOR, INCLUSIVE>;
+  STRATA_DEVICE STRATA_FORCEINLINE OpsT ops()
+  {
+    return OpsT{op_};
+  }
   STRATA_DEVICE STRATA_FORCEINLINE MaybeT join(const MaybeT& a, const MaybeT& b)
   {
     return detail::reduce_atoms::join(op_, a, b);
@@ -179,48 +328,11 @@ private:
     }
     __syncthreads();
 
-    // The first warp: lane j folds chunk j's atoms' aggregates, the warp publishes the chunks' aggregates, looks back,
-    // and publishes their inclusive prefixes; lane j then hands each atom of its chunk its prefix.
     if (warp == 0)
     {
-      const int tile_chunks = (tile_atoms + CHUNK_ATOMS - 1) / CHUNK_ATOMS;
-      MaybeT chunk{AccumT{}, false};
-      if (lane < tile_chunks)
-      {
-        STRATA_UNROLL
-        for (int k = 0; k < CHUNK_ATOMS; ++k)
-        {
-          if (lane * CHUNK_ATOMS + k < tile_atoms)
-          {
-            chunk = join(chunk, MaybeT{temp_storage_.aggregates.Alias()[lane * CHUNK_ATOMS + k], true});
-          }
-        }
-      }
-      MaybeT prefix{AccumT{}, false};
-      if (look_back)
-      {
-        PrefixOp prefix_op(tile_state_, temp_storage_.prefix, op_,
-                           static_cast<size_t>(tile_idx) * static_cast<size_t>(CHUNKS));
-        prefix.value = prefix_op.ScanEntries(chunk.value, tile_chunks);
-      }
-      else
-      {
-        prefix.value = fold_tile(chunk.value, tile_chunks, lane);
-      }
-      prefix.valid = tile_idx != 0 || lane != 0;
-      if (lane < tile_chunks)
-      {
-        STRATA_UNROLL
-        for (int k = 0; k < CHUNK_ATOMS; ++k)
-        {
-          if (lane * CHUNK_ATOMS + k < tile_atoms)
-          {
-            temp_storage_.prefixes.Alias()[lane * CHUNK_ATOMS + k] = prefix.value;
-            temp_storage_.has_prefix[lane * CHUNK_ATOMS + k]       = prefix.valid;
-            prefix = join(prefix, MaybeT{temp_storage_.aggregates.Alias()[lane * CHUNK_ATOMS + k], true});
-          }
-        }
-      }
+      ops().template tile_prefixes<WARPS, PrefixOp>(tile_state_, temp_storage_.prefix, tile_idx, tile_atoms, look_back,
+                                                    temp_storage_.aggregates.Alias(), temp_storage_.prefixes.Alias(),
+                                                    temp_storage_.has_prefix);
     }
     __syncthreads();
     unsigned int claimed = 0;
@@ -266,24 +378,6 @@ private:
       }
     }
     return f(cuda::std::false_type{});
-  }
-
-  // The exclusive prefixes of a lone tile's atoms (entry j in lane j, unset for entry 0), as ScanEntries would give.
-  STRATA_DEVICE STRATA_FORCEINLINE AccumT fold_tile(const AccumT& aggregate, int entries, int lane)
-  {
-    AccumT acc{};
-    AccumT exclusive{};
-    STRATA_UNROLL
-    for (int j = 0; j < 32; ++j)
-    {
-      const AccumT next = ShuffleIndex<32>(aggregate, j, 0xffffffffu);
-      if (j < entries)
-      {
-        exclusive = lane == j ? acc : exclusive;
-        acc       = j == 0 ? next : static_cast<AccumT>(op_(acc, next));
-      }
-    }
-    return exclusive;
   }
 
   // Loads the lane's items of the atom at `base` (`left` items from there on), folds each round's, scans the lanes'
@@ -334,49 +428,8 @@ private:
     STRATA_UNROLL
     for (int r = 0; r < ROUNDS; ++r)
     {
-      STRATA_UNROLL
-      for (int w = 1; w < VECTOR; ++w)
-      {
-        if (w < present[r])
-        {
-          state.s[r][w] = static_cast<AccumT>(op_(state.s[r][w - 1], state.s[r][w]));
-        }
-      }
-      // The lane's total: its last present item's fold (no index computed at run time, which would put the lane's
-      // state in local memory).
-      MaybeT total{AccumT{}, false};
-      STRATA_UNROLL
-      for (int w = 0; w < VECTOR; ++w)
-      {
-        if (WHOLE || w < present[r])
-        {
-          total = MaybeT{state.s[r][w], true};
-        }
-      }
-      // Kogge-Stone across the lanes (a missing lane follows every present one, so present lanes see only present
-      // lanes).
-      STRATA_UNROLL
-      for (int distance = 1; distance < 32; distance *= 2)
-      {
-        MaybeT other;
-        other.value = ShuffleUp<32>(total.value, distance, 0, 0xffffffffu);
-        other.valid = WHOLE || __shfl_up_sync(0xffffffffu, total.valid ? 1 : 0, distance) != 0;
-        if (lane >= distance)
-        {
-          total = WHOLE ? MaybeT{static_cast<AccumT>(op_(other.value, total.value)), true} : join(other, total);
-        }
-      }
-      MaybeT before;
-      before.value    = ShuffleUp<32>(total.value, 1, 0, 0xffffffffu);
-      before.valid    = lane > 0;
-      state.before[r] = before;
-      // The round's total is its last present lane's.
-      const int last_lane = WHOLE ? 31 : __popc(__ballot_sync(0xffffffffu, present[r] > 0)) - 1;
-      MaybeT round_total;
-      round_total.value = ShuffleIndex<32>(total.value, last_lane < 0 ? 0 : last_lane, 0xffffffffu);
-      round_total.valid = last_lane >= 0;
-      state.totals[r]   = round_total;
-      aggregate         = join(aggregate, round_total);
+      ops().template scan_round<WHOLE>(state.s[r], present[r], lane, state.before[r], state.totals[r]);
+      aggregate = join(aggregate, state.totals[r]);
     }
     return aggregate;
   }
@@ -389,21 +442,13 @@ private:
     STRATA_UNROLL
     for (int r = 0; r < ROUNDS; ++r)
     {
-      const MaybeT prefix = join(carry, state.before[r]);
+      AccumT results[VECTOR];
+      ops().round_results(join(carry, state.before[r]), state.s[r], results);
       OutputT out[VECTOR];
       STRATA_UNROLL
       for (int w = 0; w < VECTOR; ++w)
       {
-        AccumT value;
-        if constexpr (INCLUSIVE)
-        {
-          value = join(prefix, MaybeT{state.s[r][w], true}).value;
-        }
-        else
-        {
-          value = w == 0 ? prefix.value : join(prefix, MaybeT{state.s[r][w - 1], true}).value;
-        }
-        out[w] = static_cast<OutputT>(value);
+        out[w] = static_cast<OutputT>(results[w]);
       }
       const OffsetT at = OffsetT((r * 32 + lane) * VECTOR);
       if constexpr (WHOLE)
@@ -434,6 +479,283 @@ private:
   TempStorage& temp_storage_;
   InputIteratorT d_in_;
   OutputIteratorT d_out_;
+  ScanOpT op_;
+  InitValueT init_;
+  OffsetT num_items_;
+  ScanTileState<AccumT> tile_state_;
+};
+
+// The same order over arrays of T that start on 16 bytes (sm_90), each tile held in shared memory: one bulk copy in
+// (cp.async.bulk on an mbarrier; the last tile, which may be short, item by item), each warp scanning its atom's
+// rounds from shared memory twice (once for the aggregate, once more for the results, written in place), one bulk copy
+// out. Registers hold a round at a time instead of the atom, so that an SM keeps several tiles in flight. The grid is
+// one wave of resident blocks that claim tiles in order, each only once its buffer is free (AgentScanBulk's protocol).
+template <typename PolicyT, typename T, typename ScanOpT, typename InitValueT, typename AccumT, typename OffsetT,
+          bool INCLUSIVE>
+class AgentScanAtomsBulk
+{
+  using MaybeT = detail::reduce_atoms::maybe<AccumT>;
+  using PrefixOp =
+    TilePrefixCallbackOp<AccumT, ScanOpT, ScanTileState<AccumT>,
+                         detail::scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
+  static constexpr bool HAS_INIT = !cuda::std::is_same<InitValueT, detail::scan::no_init>::value;
+
+public:
+  static constexpr int VECTOR       = detail::reduce_atoms::vector_items_v<T>;
+  static constexpr int ROUNDS       = detail::scan_atoms::ROUNDS;
+  static constexpr int ATOM_ITEMS   = detail::scan_atoms::atom_items_v<T>;
+  static constexpr int WARPS        = PolicyT::BLOCK_THREADS / 32;
+  static constexpr int TILE_VECTORS = WARPS * ROUNDS * 32;
+  static constexpr int TILE_ITEMS   = TILE_VECTORS * VECTOR;
+  static_assert(VECTOR > 1 && 16 % sizeof(T) == 0, "items pack whole into 16-byte vectors");
+  static_assert(WARPS % detail::scan_atoms::CHUNK_ATOMS == 0, "a block scans whole chunks");
+
+  struct alignas(16) vector_t
+  {
+    T items[VECTOR];
+  };
+
+  struct TempStorage
+  {
+    alignas(128) vector_t tile[TILE_VECTORS];
+    typename PrefixOp::TempStorage prefix;
+    AccumT aggregates[WARPS];
+    AccumT prefixes[WARPS];
+    bool has_prefix[WARPS];
+    cuda::std::uint64_t tile_landed; // mbarrier of the tile's bulk load
+    unsigned int tile_idx;
+  };
+
+  STRATA_DEVICE STRATA_FORCEINLINE AgentScanAtomsBulk(TempStorage& temp_storage, const T* d_in, T* d_out, ScanOpT op,
+                                                      InitValueT init, OffsetT num_items,
+                                                      ScanTileState<AccumT> tile_state)
+      : temp_storage_(temp_storage)
+      , d_in_(d_in)
+      , d_out_(d_out)
+      , op_(op)
+      , init_(init)
+      , num_items_(num_items)
+      , tile_state_(tile_state)
+  {}
+
+  // Scans tiles until none is left: tile 0 alone when `tile_counter` is null (a single tile), else the tiles the
+  // block claims from it.
+  STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(unsigned int num_tiles, unsigned int* tile_counter)
+  {
+    NV_IF_TARGET(NV_PROVIDES_SM_90, (consume_range(num_tiles, tile_counter);))
+  }
+
+private:
+  using OpsT = detail::scan_atoms::atom_ops<AccumT, ScanOpT, VECTOR, INCLUSIVE>;
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+  // Thread 0 claims the block's next tile once the buffer is free and starts loading it (a whole tile by one bulk
+  // copy; else a plain arrival that publishes the index).
+  STRATA_DEVICE STRATA_FORCEINLINE void fill(bool& exhausted, unsigned int num_tiles, unsigned int* tile_counter)
+  {
+    unsigned int tile_idx = num_tiles;
+    if (!exhausted)
+    {
+      BulkStoreWaitRead();
+      tile_idx  = tile_counter == nullptr ? 0u : atomicAdd(tile_counter, 1u);
+      exhausted = tile_counter == nullptr || tile_idx + 1 >= num_tiles;
+    }
+    temp_storage_.tile_idx    = tile_idx;
+    const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
+    if (tile_idx < num_tiles && num_items_ - tile_offset >= OffsetT(TILE_ITEMS))
+    {
+      BulkLoad(temp_storage_.tile, d_in_ + tile_offset,
+               static_cast<cuda::std::uint32_t>(sizeof(vector_t) * TILE_VECTORS), &temp_storage_.tile_landed);
+    }
+    else
+    {
+      MbarrierArrive(&temp_storage_.tile_landed);
+    }
+  }
+
+  STRATA_DEVICE STRATA_FORCEINLINE void consume_range(unsigned int num_tiles, unsigned int* tile_counter)
+  {
+    bool exhausted = false;
+    if (threadIdx.x == 0)
+    {
+      MbarrierInit(&temp_storage_.tile_landed);
+    }
+    __syncthreads();
+    cuda::std::uint32_t phase = 0;
+    while (true)
+    {
+      if (threadIdx.x == 0)
+      {
+        fill(exhausted, num_tiles, tile_counter);
+      }
+      MbarrierWait(&temp_storage_.tile_landed, phase);
+      phase ^= 1u;
+      const unsigned int tile_idx = temp_storage_.tile_idx;
+      if (tile_idx >= num_tiles)
+      {
+        break;
+      }
+      const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
+      if (num_items_ - tile_offset < OffsetT(TILE_ITEMS))
+      {
+        consume<true>(tile_idx, tile_counter != nullptr);
+      }
+      else
+      {
+        consume<false>(tile_idx, tile_counter != nullptr);
+      }
+    }
+    if (threadIdx.x == 0)
+    {
+      BulkStoreWaitRead();
+    }
+  }
+
+  // Scans tile `tile_idx` in the buffer and stores it; ends past a barrier after every thread's last use of the tile
+  // index, the scan's shared memory and (but for a short last tile, after which nothing is loaded) the buffer.
+  template <bool SHORT>
+  STRATA_DEVICE STRATA_FORCEINLINE void consume(unsigned int tile_idx, bool look_back)
+  {
+    const int warp            = static_cast<int>(threadIdx.x / 32);
+    const int lane            = static_cast<int>(LaneId());
+    const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
+    const int valid_items     = SHORT ? static_cast<int>(num_items_ - tile_offset) : TILE_ITEMS;
+    T* const tile_items       = reinterpret_cast<T*>(temp_storage_.tile);
+    if constexpr (SHORT)
+    {
+      if (threadIdx.x == 0)
+      {
+        BulkStoreWaitRead();
+      }
+      __syncthreads();
+      for (int i = static_cast<int>(threadIdx.x); i < valid_items; i += PolicyT::BLOCK_THREADS)
+      {
+        tile_items[i] = d_in_[tile_offset + OffsetT(i)];
+      }
+      __syncthreads();
+    }
+    const int atom_first = warp * ATOM_ITEMS; // in the tile
+    const int left       = valid_items - atom_first;
+    const int tile_atoms = (valid_items + ATOM_ITEMS - 1) / ATOM_ITEMS;
+    vector_t* const atom = temp_storage_.tile + warp * ROUNDS * 32;
+    OpsT ops{op_};
+
+    // The rounds' exclusive prefixes and totals, and the atom's aggregate.
+    MaybeT before[ROUNDS];
+    MaybeT totals[ROUNDS];
+    if (left > 0)
+    {
+      MaybeT aggregate{AccumT{}, false};
+      STRATA_UNROLL
+      for (int r = 0; r < ROUNDS; ++r)
+      {
+        AccumT s[VECTOR];
+        const int present = load_round(atom, r, lane, left, s);
+        ops.template scan_round<!SHORT>(s, present, lane, before[r], totals[r]);
+        aggregate = ops.join(aggregate, totals[r]);
+      }
+      if (lane == 0)
+      {
+        temp_storage_.aggregates[warp] = aggregate.value;
+      }
+    }
+    __syncthreads();
+    if (warp == 0)
+    {
+      ops.template tile_prefixes<WARPS, PrefixOp>(tile_state_, temp_storage_.prefix, tile_idx, tile_atoms, look_back,
+                                                  temp_storage_.aggregates, temp_storage_.prefixes,
+                                                  temp_storage_.has_prefix);
+    }
+    __syncthreads();
+
+    // The results, in place.
+    if (left > 0)
+    {
+      MaybeT carry{AccumT{}, false};
+      if constexpr (HAS_INIT)
+      {
+        carry = MaybeT{static_cast<AccumT>(init_), true};
+      }
+      carry = ops.join(carry, MaybeT{temp_storage_.prefixes[warp], temp_storage_.has_prefix[warp]});
+      STRATA_UNROLL
+      for (int r = 0; r < ROUNDS; ++r)
+      {
+        AccumT s[VECTOR];
+        const int present = load_round(atom, r, lane, left, s);
+        // The folds again (the same operations; what crosses lanes is kept from the first pass).
+        STRATA_UNROLL
+        for (int w = 1; w < VECTOR; ++w)
+        {
+          if (!SHORT || w < present)
+          {
+            s[w] = static_cast<AccumT>(op_(s[w - 1], s[w]));
+          }
+        }
+        AccumT results[VECTOR];
+        ops.round_results(ops.join(carry, before[r]), s, results);
+        vector_t out;
+        STRATA_UNROLL
+        for (int w = 0; w < VECTOR; ++w)
+        {
+          out.items[w] = static_cast<T>(results[w]);
+        }
+        if (!SHORT || present == VECTOR)
+        {
+          atom[r * 32 + lane] = out;
+        }
+        else
+        {
+          STRATA_UNROLL
+          for (int w = 0; w < VECTOR; ++w)
+          {
+            if (w < present)
+            {
+              atom[r * 32 + lane].items[w] = out.items[w];
+            }
+          }
+        }
+        carry = ops.join(carry, totals[r]);
+      }
+    }
+
+    if constexpr (SHORT)
+    {
+      __syncthreads();
+      for (int i = static_cast<int>(threadIdx.x); i < valid_items; i += PolicyT::BLOCK_THREADS)
+      {
+        d_out_[tile_offset + OffsetT(i)] = tile_items[i];
+      }
+    }
+    else
+    {
+      ProxyFenceShared();
+      __syncthreads();
+      if (threadIdx.x == 0)
+      {
+        BulkStore(d_out_ + tile_offset, temp_storage_.tile,
+                  static_cast<cuda::std::uint32_t>(sizeof(vector_t) * TILE_VECTORS));
+      }
+    }
+  }
+
+  // Round r's items of the lane (those of the atom's `left` present), as accumulators; returns how many it has.
+  STRATA_DEVICE STRATA_FORCEINLINE int load_round(const vector_t* atom, int r, int lane, int left, AccumT (&s)[VECTOR])
+  {
+    const int at      = (r * 32 + lane) * VECTOR;
+    const int present = at >= left ? 0 : left - at < VECTOR ? left - at : VECTOR;
+    const vector_t x  = atom[r * 32 + lane];
+    STRATA_UNROLL
+    for (int w = 0; w < VECTOR; ++w)
+    {
+      s[w] = static_cast<AccumT>(x.items[w]);
+    }
+    return present;
+  }
+#endif
+
+  TempStorage& temp_storage_;
+  const T* d_in_;
+  T* d_out_;
   ScanOpT op_;
   InitValueT init_;
   OffsetT num_items_;

@@ -1,6 +1,7 @@
 // DispatchScanGpuToGpu: DeviceScan's gpu_to_gpu form (strata/determinism.cuh) for operators that are not exact in any
 // association (floating point, user operators; exact ones give the same bits in the default form already). One atom a
-// warp (agent/agent_scan_atoms.cuh), each chunk of atoms' prefix from the decoupled look-back over one tile-state entry
+// warp (agent/agent_scan_atoms.cuh: AgentScanAtomsBulk with tiles in shared memory on sm_90 for arrays of one
+// arithmetic type that start on 16 bytes, AgentScanAtoms in registers for anything else), each chunk of atoms' prefix from the decoupled look-back over one tile-state entry
 // a chunk: the order of operations follows from the number of items and their types alone, and the block size and the
 // grid (one wave of blocks taking tiles in order) decide only which warp scans which atom. Two launches where there is more than one tile (the init kernel of
 // DeviceScan clears the entries and the tile counter; the scan overlaps it on sm_90), one for a single tile, none for
@@ -22,13 +23,36 @@ namespace detail
 {
 namespace scan_atoms
 {
+// ScanAtomsPolicy: the register agent's; ScanAtomsBulkPolicy (optional, sm_90): the shared-memory agent's, by the
+// accumulator's size (8-byte ones need more registers a thread).
+template <typename AccumT>
 struct policy_hub
 {
   struct Policy600 : ChainedPolicy<600, Policy600, Policy600>
   {
     using ScanAtomsPolicy = AgentScanAtomsPolicy<512, 1>;
   };
-  using MaxPolicy = Policy600;
+  struct Policy900 : ChainedPolicy<900, Policy900, Policy600>
+  {
+    using ScanAtomsPolicy = AgentScanAtomsPolicy<512, 1>;
+    using ScanAtomsBulkPolicy =
+      cuda::std::conditional_t<(sizeof(AccumT) > 4), AgentScanAtomsPolicy<256, 4>, AgentScanAtomsPolicy<512, 2>>;
+  };
+  using MaxPolicy = Policy900;
+};
+
+// The bulk policy of a policy, or a placeholder for policies without one (the bulk kernel is never launched then).
+template <typename PolicyT, typename = void>
+struct bulk_policy
+{
+  static constexpr bool exists = false;
+  using type                   = AgentScanAtomsPolicy<256, 1>;
+};
+template <typename PolicyT>
+struct bulk_policy<PolicyT, cuda::std::void_t<typename PolicyT::ScanAtomsBulkPolicy>>
+{
+  static constexpr bool exists = true;
+  using type                   = typename PolicyT::ScanAtomsBulkPolicy;
 };
 
 STRATA_KERNELS_BEGIN
@@ -51,6 +75,22 @@ DeviceScanAtomsKernel(InputIteratorT d_in, OutputIteratorT d_out, ScanTileState<
   Agent(temp_storage, d_in, d_out, op, init, num_items, tile_state).ConsumeRange(num_tiles, tile_counter);
 }
 
+// As DeviceScanAtomsKernel over arrays of T that start on 16 bytes, with tiles in shared memory (sm_90).
+template <typename MaxPolicyT, typename T, typename ScanOpT, typename InitValueT, typename AccumT, typename OffsetT,
+          bool INCLUSIVE>
+STRATA_KERNEL_ATTRIBUTES __launch_bounds__(bulk_policy<typename MaxPolicyT::ActivePolicy>::type::BLOCK_THREADS,
+                                           bulk_policy<typename MaxPolicyT::ActivePolicy>::type::MIN_BLOCKS_PER_SM) void
+DeviceScanAtomsBulkKernel(const T* d_in, T* d_out, ScanTileState<AccumT> tile_state, unsigned int* tile_counter,
+                          ScanOpT op, InitValueT init, OffsetT num_items, unsigned int num_tiles)
+{
+  using Policy       = typename bulk_policy<typename MaxPolicyT::ActivePolicy>::type;
+  using Agent        = AgentScanAtomsBulk<Policy, T, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
+  auto& temp_storage = DynamicSharedStorage<typename Agent::TempStorage>();
+
+  GridDependencyWait();
+  Agent(temp_storage, d_in, d_out, op, init, num_items, tile_state).ConsumeRange(num_tiles, tile_counter);
+}
+
 STRATA_KERNELS_END
 } // namespace scan_atoms
 } // namespace detail
@@ -58,7 +98,7 @@ STRATA_KERNELS_END
 // The dispatch closure of the gpu_to_gpu scan. PolicyHub defaults to the library's; a test or benchmark may pass its
 // own (the results do not change). InitValueT is detail::scan::no_init for scans without an initial value.
 template <typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT, typename OffsetT,
-          typename AccumT, bool INCLUSIVE, typename PolicyHub = detail::scan_atoms::policy_hub>
+          typename AccumT, bool INCLUSIVE, typename PolicyHub = detail::scan_atoms::policy_hub<AccumT>>
 struct DispatchScanGpuToGpu
 {
   void* d_temp_storage;
@@ -82,16 +122,20 @@ struct DispatchScanGpuToGpu
     using Agent =
       AgentScanAtoms<Policy, InputIteratorT, OutputIteratorT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
     const size_t atoms = static_cast<size_t>((num_items + OffsetT(Agent::ATOM_ITEMS) - 1) / OffsetT(Agent::ATOM_ITEMS));
+    using Bulk         = detail::scan_atoms::bulk_policy<ActivePolicyT>;
     const size_t tiles = (atoms + Agent::WARPS - 1) / Agent::WARPS;
     const size_t chunks = (atoms + Agent::CHUNK_ATOMS - 1) / Agent::CHUNK_ATOMS;
-    if (tiles > size_t(0xffffffffu) / 2)
+    // The shared-memory path's tiles (the size query does not depend on where the arrays start).
+    constexpr size_t BULK_WARPS = Bulk::exists ? Bulk::type::BLOCK_THREADS / 32 : Agent::WARPS;
+    const size_t bulk_tiles     = (atoms + BULK_WARPS - 1) / BULK_WARPS;
+    if (chunks > size_t(0xffffffffu) / 2)
     {
       return cudaErrorInvalidValue; // tiles are numbered by a 32-bit counter
     }
 
-    // An entry an atom, and the tile counter, only when tiles must look back.
+    // An entry a chunk, and the tile counter, only when tiles must look back.
     detail::temporary_storage::layout<2> layout;
-    const bool look_back  = tiles > 1;
+    const bool look_back  = tiles > 1 || bulk_tiles > 1;
     auto tile_state_bytes = layout.get_slot(0)->create_alias<char>(look_back ? TileStateT::AllocationSize(chunks) : 0);
     auto tile_counter     = layout.get_slot(1)->create_alias<unsigned int>(look_back ? 1 : 0);
     bool mapped           = false;
@@ -101,26 +145,56 @@ struct DispatchScanGpuToGpu
       return cudaSuccess;
     }
 
+    // Tiles in shared memory where the arrays qualify.
+    using ValueT = cuda::std::remove_cv_t<cuda::std::remove_pointer_t<InputIteratorT>>;
+    if constexpr (Bulk::exists && cuda::std::is_pointer<InputIteratorT>::value
+                  && cuda::std::is_same<OutputIteratorT, ValueT*>::value && cuda::std::is_arithmetic<ValueT>::value
+                  && detail::reduce_atoms::vector_items_v < ValueT >> 1)
+    {
+      if (ptx_version >= 900 && reinterpret_cast<cuda::std::uintptr_t>(d_in) % 16 == 0
+          && reinterpret_cast<cuda::std::uintptr_t>(d_out) % 16 == 0)
+      {
+        using BulkAgent =
+          AgentScanAtomsBulk<typename Bulk::type, ValueT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
+        const auto bulk_kernel = detail::scan_atoms::DeviceScanAtomsBulkKernel<MaxPolicy, ValueT, ScanOpT, InitValueT,
+                                                                               AccumT, OffsetT, INCLUSIVE>;
+        constexpr size_t smem_bytes = sizeof(typename BulkAgent::TempStorage);
+        STRATA_RETURN_IF_ERROR(PrepareSharedMemory(bulk_kernel, Bulk::type::BLOCK_THREADS, smem_bytes, device));
+        return launch(bulk_kernel, Bulk::type::BLOCK_THREADS, smem_bytes, bulk_tiles, chunks, tile_state_bytes.get(),
+                      tile_counter.get(), static_cast<const ValueT*>(d_in), static_cast<ValueT*>(d_out));
+      }
+    }
     const auto kernel = detail::scan_atoms::DeviceScanAtomsKernel<MaxPolicy, InputIteratorT, OutputIteratorT, ScanOpT,
                                                                   InitValueT, AccumT, OffsetT, INCLUSIVE>;
-    if (!look_back)
+    return launch(kernel, Policy::BLOCK_THREADS, 0, tiles, chunks, tile_state_bytes.get(), tile_counter.get(), d_in,
+                  d_out);
+  }
+
+  // Launches `kernel` (BLOCK_THREADS threads, smem_bytes of dynamic shared memory) over `tiles` tiles: alone for a
+  // single tile, else after the init kernel clears the `chunks` entries and the counter, as one wave of blocks.
+  template <typename KernelT, typename InT, typename OutT>
+  cudaError_t launch(KernelT kernel, int block_threads, size_t smem_bytes, size_t tiles, size_t chunks,
+                     char* tile_state_storage, unsigned int* tile_counter, InT in, OutT out) const
+  {
+    if (tiles <= 1)
     {
-      return detail::check_launch(Launch(dim3(1), dim3(Policy::BLOCK_THREADS), stream, kernel, d_in, d_out,
-                                         TileStateT{}, static_cast<unsigned int*>(nullptr), op, init, num_items, 1u),
+      return detail::check_launch(LaunchAfterShared(false, dim3(1), dim3(block_threads), smem_bytes, stream, kernel, in,
+                                                    out, TileStateT{}, static_cast<unsigned int*>(nullptr), op, init,
+                                                    num_items, 1u),
                                   stream);
     }
     constexpr int INIT_THREADS = 256;
-    const TileStateT tile_state(tile_state_bytes.get(), chunks);
+    const TileStateT tile_state(tile_state_storage, chunks);
     STRATA_RETURN_IF_ERROR(detail::check_launch(
       Launch(dim3(static_cast<unsigned int>((chunks + INIT_THREADS - 1) / INIT_THREADS)), dim3(INIT_THREADS), stream,
-             detail::scan::DeviceScanInitKernel<TileStateT>, tile_state, chunks, tile_counter.get()),
+             detail::scan::DeviceScanInitKernel<TileStateT>, tile_state, chunks, tile_counter),
       stream));
     size_t wave = 0;
-    STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, Policy::BLOCK_THREADS, device, 0));
-    return detail::check_launch(LaunchAfter(ptx_version >= 900,
-                                            dim3(static_cast<unsigned int>(tiles < wave ? tiles : wave)),
-                                            dim3(Policy::BLOCK_THREADS), stream, kernel, d_in, d_out, tile_state,
-                                            tile_counter.get(), op, init, num_items, static_cast<unsigned int>(tiles)),
+    STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, block_threads, device, smem_bytes));
+    return detail::check_launch(LaunchAfterShared(ptx_version >= 900,
+                                                  dim3(static_cast<unsigned int>(tiles < wave ? tiles : wave)),
+                                                  dim3(block_threads), smem_bytes, stream, kernel, in, out, tile_state,
+                                                  tile_counter, op, init, num_items, static_cast<unsigned int>(tiles)),
                                 stream);
   }
 
