@@ -34,8 +34,8 @@
 STRATA_NAMESPACE_BEGIN
 
 // The knobs of the gpu_to_gpu scan: the threads of a block (whole chunks of warps, at most 32 warps, each scanning an
-// atom of the block's tile), registers bounded for MIN_BLOCKS_PER_SM blocks an SM, and the look-back's waits (as AgentScanPolicy's).
-// None changes the result.
+// atom of the block's tile), registers bounded for MIN_BLOCKS_PER_SM blocks an SM, and the look-back's waits (as
+// AgentScanPolicy's). None changes the result.
 template <int BLOCK_THREADS_, int MIN_BLOCKS_PER_SM_ = 1, int LOOK_BACK_DELAY_NS_ = 32,
           int LOOK_BACK_MAX_DELAY_NS_ = 256>
 struct AgentScanAtomsPolicy

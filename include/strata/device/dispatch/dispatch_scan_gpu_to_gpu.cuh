@@ -1,11 +1,11 @@
 // DispatchScanGpuToGpu: DeviceScan's gpu_to_gpu form (strata/determinism.cuh) for operators that are not exact in any
 // association (floating point, user operators; exact ones give the same bits in the default form already). One atom a
 // warp (agent/agent_scan_atoms.cuh: AgentScanAtomsBulk with tiles in shared memory on sm_90 for arrays of one
-// arithmetic type that start on 16 bytes, AgentScanAtoms in registers for anything else), each chunk of atoms' prefix from the decoupled look-back over one tile-state entry
-// a chunk: the order of operations follows from the number of items and their types alone, and the block size and the
-// grid (one wave of blocks taking tiles in order) decide only which warp scans which atom. Two launches where there is more than one tile (the init kernel of
-// DeviceScan clears the entries and the tile counter; the scan overlaps it on sm_90), one for a single tile, none for
-// no items.
+// arithmetic type that start on 16 bytes, AgentScanAtoms in registers for anything else), each chunk of atoms' prefix
+// from the decoupled look-back over one tile-state entry a chunk: the order of operations follows from the number of
+// items and their types alone, and the block size and the grid (one wave of blocks taking tiles in order) decide only
+// which warp scans which atom. Two launches where there is more than one tile (the init kernel of DeviceScan clears
+// the entries and the tile counter; the scan overlaps it on sm_90), one for a single tile, none for no items.
 #pragma once
 
 #include <strata/agent/agent_scan_atoms.cuh>
