@@ -487,9 +487,10 @@ private:
 
 // The same order over arrays of T that start on 16 bytes (sm_90), each tile held in shared memory: one bulk copy in
 // (cp.async.bulk on an mbarrier; the last tile, which may be short, item by item), each warp scanning its atom's
-// rounds from shared memory twice (once for the aggregate, once more for the results, written in place), one bulk copy
-// out. Registers hold a round at a time instead of the atom, so that an SM keeps several tiles in flight. The grid is
-// one wave of resident blocks that claim tiles in order, each only once its buffer is free (AgentScanBulk's protocol).
+// rounds from shared memory twice and scanning each twice (once for the aggregate, once more for the results, written
+// in place), one bulk copy out. Registers hold a round at a time, not the atom, so that an SM keeps six tiles in
+// flight. The grid is one wave of resident blocks that claim tiles in order, each only once its buffer is free
+// (AgentScanBulk's protocol).
 template <typename PolicyT, typename T, typename ScanOpT, typename InitValueT, typename AccumT, typename OffsetT,
           bool INCLUSIVE>
 class AgentScanAtomsBulk
@@ -640,9 +641,8 @@ private:
     vector_t* const atom = temp_storage_.tile + warp * ROUNDS * 32;
     OpsT ops{op_};
 
-    // The rounds' exclusive prefixes and totals, and the atom's aggregate.
-    MaybeT before[ROUNDS];
-    MaybeT totals[ROUNDS];
+    // The atom's aggregate (each round scanned, nothing kept: the second pass scans the rounds again, which leaves
+    // the registers free for more blocks an SM).
     if (left > 0)
     {
       MaybeT aggregate{AccumT{}, false};
@@ -650,9 +650,11 @@ private:
       for (int r = 0; r < ROUNDS; ++r)
       {
         AccumT s[VECTOR];
+        MaybeT before;
+        MaybeT total;
         const int present = load_round(atom, r, lane, left, s);
-        ops.template scan_round<!SHORT>(s, present, lane, before[r], totals[r]);
-        aggregate = ops.join(aggregate, totals[r]);
+        ops.template scan_round<!SHORT>(s, present, lane, before, total);
+        aggregate = ops.join(aggregate, total);
       }
       if (lane == 0)
       {
@@ -681,18 +683,12 @@ private:
       for (int r = 0; r < ROUNDS; ++r)
       {
         AccumT s[VECTOR];
+        MaybeT before;
+        MaybeT total;
         const int present = load_round(atom, r, lane, left, s);
-        // The folds again (the same operations; what crosses lanes is kept from the first pass).
-        STRATA_UNROLL
-        for (int w = 1; w < VECTOR; ++w)
-        {
-          if (!SHORT || w < present)
-          {
-            s[w] = static_cast<AccumT>(op_(s[w - 1], s[w]));
-          }
-        }
+        ops.template scan_round<!SHORT>(s, present, lane, before, total);
         AccumT results[VECTOR];
-        ops.round_results(ops.join(carry, before[r]), s, results);
+        ops.round_results(ops.join(carry, before), s, results);
         vector_t out;
         STRATA_UNROLL
         for (int w = 0; w < VECTOR; ++w)
@@ -714,7 +710,7 @@ private:
             }
           }
         }
-        carry = ops.join(carry, totals[r]);
+        carry = ops.join(carry, total);
       }
     }
 

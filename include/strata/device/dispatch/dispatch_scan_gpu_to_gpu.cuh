@@ -23,8 +23,7 @@ namespace detail
 {
 namespace scan_atoms
 {
-// ScanAtomsPolicy: the register agent's; ScanAtomsBulkPolicy (optional, sm_90): the shared-memory agent's, by the
-// accumulator's size (8-byte ones need more registers a thread).
+// ScanAtomsPolicy: the register agent's; ScanAtomsBulkPolicy (optional, sm_90): the shared-memory agent's.
 template <typename AccumT>
 struct policy_hub
 {
@@ -34,9 +33,8 @@ struct policy_hub
   };
   struct Policy900 : ChainedPolicy<900, Policy900, Policy600>
   {
-    using ScanAtomsPolicy = AgentScanAtomsPolicy<512, 1>;
-    using ScanAtomsBulkPolicy =
-      cuda::std::conditional_t<(sizeof(AccumT) > 4), AgentScanAtomsPolicy<256, 4>, AgentScanAtomsPolicy<512, 2>>;
+    using ScanAtomsPolicy     = AgentScanAtomsPolicy<512, 1>;
+    using ScanAtomsBulkPolicy = AgentScanAtomsPolicy<256, 6>;
   };
   using MaxPolicy = Policy900;
 };
