@@ -342,7 +342,7 @@ private:
     }
     if (atom < atoms)
     {
-      write_atom(state, base, left, lane, vectorized, atom, warp);
+      write_atom(state, base, left, lane, vectorized, warp);
     }
     if (claim_next != nullptr && threadIdx.x == 0)
     {
@@ -350,10 +350,11 @@ private:
     }
   }
 
+  // Writes the warp's atom (at `base`, `left` items from there on) from the lane states, once the block's tile has
+  // its atoms' prefixes.
   STRATA_DEVICE STRATA_FORCEINLINE void write_atom(const lane_state& state, OffsetT base, OffsetT left, int lane,
-                                                   bool vectorized, OffsetT atom, int warp)
+                                                   bool vectorized, int warp)
   {
-
     // The carry: init op the atom's exclusive prefix.
     MaybeT carry{AccumT{}, false};
     if constexpr (HAS_INIT)
