@@ -61,9 +61,10 @@ ALGORITHMS = OrderedDict([
                         "The segments of segmented_reduce; u32 keys, u32/u32 pairs. `cub`: cub::DeviceSegmentedSort "
                         "on the same buffers. GB/s counts the keys (and values) read and written once.")),
     ("scan_inclusive_sum", ("DeviceScan::InclusiveSum", "GB/s counts the bytes read and written.")),
-    ("scan_inclusive_sum_gpu_to_gpu", ("DeviceScan::InclusiveSum, gpu_to_gpu",
+    ("scan_inclusive_sum_gpu_to_gpu", ("DeviceScan::InclusiveSum and InclusiveSumByKey, gpu_to_gpu",
                                        "strata's gpu_to_gpu form (the same bits on every GPU and policy); `default`: "
-                                       "strata's default form. GB/s counts the bytes read and written.")),
+                                       "strata's default form; f32_by_key: InclusiveSumByKey of floats under the "
+                                       "keys of scan_inclusive_sum_by_key. GB/s counts the bytes read and written.")),
     ("scan_inclusive_sum_by_key", ("DeviceScan::InclusiveSumByKey",
                                    "int32 keys in runs of 8 on average; GB/s counts keys and values read and values "
                                    "written.")),

@@ -2,7 +2,8 @@
 // InclusiveSum of int8, int32, int64, float, double and InclusiveSumByKey of int32 values under int32 keys (runs of
 // random length, 8 on average) at 2^16, 2^20, 2^24 and 2^28 items; InclusiveSum of float and double in strata's
 // gpu_to_gpu form (scan_inclusive_sum_gpu_to_gpu/...), against CUB's InclusiveSum and against strata's default form
-// (".../default"). Each case is registered as ".../strata",
+// (".../default"); InclusiveSumByKey of float values in gpu_to_gpu form (scan_inclusive_sum_gpu_to_gpu/f32_by_key),
+// against CUB's and strata's default InclusiveSumByKey. Each case is registered as ".../strata",
 // ".../cub" and ".../copy": a device-to-device cudaMemcpyAsync that reads and writes as many bytes as the scan
 // does, the bound a scan cannot beat. scripts/compare_report.py prints the ratios.
 #include <strata/device/device_scan.cuh>
@@ -27,8 +28,14 @@ enum class algorithm
 {
   sum,
   sum_gpu_to_gpu,
-  sum_by_key
+  sum_by_key,
+  sum_by_key_gpu_to_gpu
 };
+
+constexpr bool by_key(algorithm alg)
+{
+  return alg == algorithm::sum_by_key || alg == algorithm::sum_by_key_gpu_to_gpu;
+}
 
 enum class library
 {
@@ -46,7 +53,7 @@ public:
   explicit workload(int n)
       : n_(n)
       , values_(static_cast<std::size_t>(n))
-      , keys_(ALG == algorithm::sum_by_key ? values_.sets() : 0, static_cast<std::size_t>(n))
+      , keys_(by_key(ALG) ? values_.sets() : 0, static_cast<std::size_t>(n))
   {}
 
   template <library LIB>
@@ -71,7 +78,12 @@ public:
     else
     {
       const std::int32_t* d_keys = keys_.at(turn);
-      if constexpr (LIB == library::strata)
+      if constexpr (LIB == library::strata && ALG == algorithm::sum_by_key_gpu_to_gpu)
+      {
+        return strata::DeviceScan::InclusiveSumByKey(d_temp, bytes, d_keys, d_in, d_out, n_, cuda::std::equal_to<>{},
+                                                     strata::gpu_to_gpu, s);
+      }
+      else if constexpr (LIB == library::strata)
       {
         return strata::DeviceScan::InclusiveSumByKey(d_temp, bytes, d_keys, d_in, d_out, n_, cuda::std::equal_to<>{},
                                                      s);
@@ -98,14 +110,15 @@ private:
 template <algorithm ALG, typename T>
 std::size_t bytes_moved(std::size_t n)
 {
-  return 2 * n * sizeof(T) + (ALG == algorithm::sum_by_key ? n * sizeof(std::int32_t) : 0);
+  return 2 * n * sizeof(T) + (by_key(ALG) ? n * sizeof(std::int32_t) : 0);
 }
 
 // Whether strata's inclusive sums equal cub's. Integer sums wrap, so any order gives the same bits. Floating-point
 // sums are deterministic in both libraries but may associate differently: each addition rounds by at most half
 // an ulp of a partial sum, and for these zero-mean inputs the partial sums stay far below the running sum of
 // magnitudes, so position i is allowed 64 epsilon times |in[0]| + ... + |in[i]| (a wide margin for rounding,
-// while a tile prefix added twice or missed is far outside it in the early positions).
+// while a tile prefix added twice or missed is far outside it in the early positions); a sum by key adds fewer of
+// them.
 template <algorithm ALG, typename T>
 bool same_sums(const std::vector<T>& strata_out, const std::vector<T>& cub_out, const T* d_in)
 {
@@ -115,7 +128,6 @@ bool same_sums(const std::vector<T>& strata_out, const std::vector<T>& cub_out, 
   }
   else
   {
-    static_assert(ALG != algorithm::sum_by_key, "scans by key are benchmarked on integers only");
     std::vector<T> in(strata_out.size());
     STRATA_BENCH_CHECK(cudaMemcpy(in.data(), d_in, in.size() * sizeof(T), cudaMemcpyDeviceToHost));
     const double tolerance = 64.0 * std::numeric_limits<T>::epsilon();
@@ -185,15 +197,17 @@ void register_case()
 {
   for (int log2_n : {16, 20, 24, 28})
   {
-    const std::string base = std::string(ALG == algorithm::sum              ? "scan_inclusive_sum/"
-                                         : ALG == algorithm::sum_gpu_to_gpu ? "scan_inclusive_sum_gpu_to_gpu/"
-                                                                            : "scan_inclusive_sum_by_key/")
-                           + strata_bench::type_name<T>() + "/2^" + std::to_string(log2_n);
-    if constexpr (ALG == algorithm::sum_gpu_to_gpu)
+    const std::string base = std::string(ALG == algorithm::sum          ? "scan_inclusive_sum/"
+                                         : ALG == algorithm::sum_by_key ? "scan_inclusive_sum_by_key/"
+                                                                        : "scan_inclusive_sum_gpu_to_gpu/")
+                           + strata_bench::type_name<T>() + (ALG == algorithm::sum_by_key_gpu_to_gpu ? "_by_key" : "")
+                           + "/2^" + std::to_string(log2_n);
+    if constexpr (ALG == algorithm::sum_gpu_to_gpu || ALG == algorithm::sum_by_key_gpu_to_gpu)
     {
+      constexpr algorithm DEFAULT = ALG == algorithm::sum_gpu_to_gpu ? algorithm::sum : algorithm::sum_by_key;
       benchmark::RegisterBenchmark((base + "/default").c_str(),
                                    [log2_n](benchmark::State& st) {
-                                     bench<library::strata, algorithm::sum, T>(st, log2_n);
+                                     bench<library::strata, DEFAULT, T>(st, log2_n);
                                    })
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);
@@ -230,5 +244,6 @@ int main(int argc, char** argv)
   register_case<algorithm::sum_gpu_to_gpu, float>();
   register_case<algorithm::sum_gpu_to_gpu, double>();
   register_case<algorithm::sum_by_key, std::int32_t>();
+  register_case<algorithm::sum_by_key_gpu_to_gpu, float>();
   return strata_bench::run_benchmarks(argc, argv);
 }

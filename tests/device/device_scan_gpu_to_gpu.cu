@@ -22,36 +22,11 @@
 
 namespace
 {
-template <typename T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b)
-{
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
-}
-
-// The first index where the bits differ, or -1.
-template <typename T>
-long long first_bit_mismatch(const std::vector<T>& a, const std::vector<T>& b)
-{
-  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
-  {
-    if (std::memcmp(&a[i], &b[i], sizeof(T)) != 0)
-    {
-      return static_cast<long long>(i);
-    }
-  }
-  return a.size() == b.size() ? -1 : static_cast<long long>(std::min(a.size(), b.size()));
-}
-
-template <int THREADS, int MIN_BLOCKS_PER_SM>
-struct atoms_hub
-{
-  struct Policy : strata::ChainedPolicy<900, Policy, Policy>
-  {
-    using ScanAtomsPolicy     = strata::AgentScanAtomsPolicy<THREADS, MIN_BLOCKS_PER_SM>;
-    using ScanAtomsBulkPolicy = strata::AgentScanAtomsPolicy<THREADS, 1>;
-  };
-  using MaxPolicy = Policy;
-};
+using strata_test::atoms_hub;
+using strata_test::first_bit_mismatch;
+using strata_test::full_mantissas;
+using strata_test::hash_of;
+using strata_test::same_bits;
 
 using one_chunk_tiles  = atoms_hub<256, 1>;                             // a chunk a tile, one block an SM
 using library_tiles    = strata::detail::scan_atoms::policy_hub<float>; // two chunks a tile
@@ -66,32 +41,6 @@ void scan_under(const T* d_in, T* d_out, std::size_t n, InitT init)
                                         Hub>::Dispatch(temp, bytes, d_in, d_out, cuda::std::plus<>{}, init,
                                                        static_cast<std::uint32_t>(n), s);
   });
-}
-
-// FNV-1a over the bytes of `values`.
-template <typename T>
-std::uint64_t hash_of(const std::vector<T>& values)
-{
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  const auto* p   = reinterpret_cast<const unsigned char*>(values.data());
-  for (std::size_t i = 0; i < values.size() * sizeof(T); ++i)
-  {
-    h = (h ^ p[i]) * 0x100000001b3ull;
-  }
-  return h;
-}
-
-// `n` values in [-128, 128) with full mantissas drawn from `rng` (through no standard distribution, whose results
-// differ between standard libraries): every rounded sum of them depends on the order of the operations.
-template <typename T>
-std::vector<T> full_mantissas(std::size_t n, std::mt19937_64 rng)
-{
-  std::vector<T> v(n);
-  for (auto& x : v)
-  {
-    x = static_cast<T>(static_cast<std::int64_t>(rng())) * static_cast<T>(0x1p-56);
-  }
-  return v;
 }
 
 // The inputs of the recorded hashes: a fixed generator, whatever STRATA_TEST_SEED says.
@@ -135,7 +84,8 @@ TEMPLATE_TEST_CASE("DeviceScan::InclusiveSum and ExclusiveSum gpu_to_gpu follow 
 
     d_out.poison();
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceScan::InclusiveSum(temp, bytes, d_in.data(), d_out.data(), n, strata::gpu_to_gpu, s);
+      return strata::DeviceScan::InclusiveSum(temp, bytes, d_in.data(), d_out.data(), static_cast<int>(n),
+                                              strata::gpu_to_gpu, s);
     });
     const auto inclusive =
       strata_test::fixed_order_scan<T, T>(item, n, strata_test::host_plus{}, true, std::optional<T>());
@@ -143,7 +93,8 @@ TEMPLATE_TEST_CASE("DeviceScan::InclusiveSum and ExclusiveSum gpu_to_gpu follow 
 
     d_out.poison();
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceScan::ExclusiveSum(temp, bytes, d_in.data(), d_out.data(), n, strata::gpu_to_gpu, s);
+      return strata::DeviceScan::ExclusiveSum(temp, bytes, d_in.data(), d_out.data(), static_cast<int>(n),
+                                              strata::gpu_to_gpu, s);
     });
     const auto exclusive = strata_test::fixed_order_scan<T, T>(item, n, strata_test::host_plus{}, false, T{});
     CHECK(first_bit_mismatch(d_out.download(), exclusive) == -1);
@@ -192,8 +143,8 @@ TEST_CASE("DeviceScan gpu_to_gpu gives the same bits under every policy, alignme
     strata_test::device_buffer<float> d_shifted(n + 1);
     d_shifted.poison();
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceScan::InclusiveSum(temp, bytes, d_in.data() + 1, d_shifted.data() + 1, n - 1,
-                                              strata::gpu_to_gpu, s);
+      return strata::DeviceScan::InclusiveSum(temp, bytes, d_in.data() + 1, d_shifted.data() + 1,
+                                              static_cast<int>(n - 1), strata::gpu_to_gpu, s);
     });
     const auto expected = strata_test::fixed_order_scan<float, float>(
       [&](std::size_t i) {
@@ -210,8 +161,8 @@ TEST_CASE("DeviceScan gpu_to_gpu gives the same bits under every policy, alignme
   {
     strata_test::device_buffer<float> d_data(h_in);
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceScan::ExclusiveScan(temp, bytes, d_data.data(), d_data.data(), cuda::std::plus<>{}, -2.5f, n,
-                                               strata::gpu_to_gpu, s);
+      return strata::DeviceScan::ExclusiveScan(temp, bytes, d_data.data(), d_data.data(), cuda::std::plus<>{}, -2.5f,
+                                               static_cast<int>(n), strata::gpu_to_gpu, s);
     });
     CHECK(first_bit_mismatch(d_data.download(), exclusive) == -1);
   }
@@ -242,8 +193,8 @@ TEST_CASE("DeviceScan gpu_to_gpu takes init, any operator and iterators", "[devi
     // InclusiveScanInit: every result starts from init.
     d_out.poison();
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceScan::InclusiveScanInit(temp, bytes, d_in.data(), d_out.data(), cuda::std::plus<>{}, 0.1, n,
-                                                   strata::gpu_to_gpu, s);
+      return strata::DeviceScan::InclusiveScanInit(temp, bytes, d_in.data(), d_out.data(), cuda::std::plus<>{}, 0.1,
+                                                   static_cast<int>(n), strata::gpu_to_gpu, s);
     });
     CHECK(
       first_bit_mismatch(d_out.download(),
@@ -253,8 +204,8 @@ TEST_CASE("DeviceScan gpu_to_gpu takes init, any operator and iterators", "[devi
     // A running maximum (any association gives it; this checks the operator is the one applied).
     d_out.poison();
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceScan::InclusiveScan(temp, bytes, d_in.data(), d_out.data(), cuda::maximum<>{}, n,
-                                               strata::gpu_to_gpu, s);
+      return strata::DeviceScan::InclusiveScan(temp, bytes, d_in.data(), d_out.data(), cuda::maximum<>{},
+                                               static_cast<int>(n), strata::gpu_to_gpu, s);
     });
     CHECK(first_bit_mismatch(d_out.download(), strata_test::reference_inclusive_scan(h_in, strata_test::host_max{}))
           == -1);
@@ -264,8 +215,8 @@ TEST_CASE("DeviceScan gpu_to_gpu takes init, any operator and iterators", "[devi
     const auto spread = thrust::make_transform_iterator(first, zero_mean{});
     d_out.poison();
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceScan::ExclusiveScan(temp, bytes, spread, d_out.data(), cuda::std::plus<>{}, 0.5, n,
-                                               strata::gpu_to_gpu, s);
+      return strata::DeviceScan::ExclusiveScan(temp, bytes, spread, d_out.data(), cuda::std::plus<>{}, 0.5,
+                                               static_cast<int>(n), strata::gpu_to_gpu, s);
     });
     CHECK(first_bit_mismatch(d_out.download(), strata_test::fixed_order_scan<double, float>(
                                                  [](std::size_t i) {
@@ -288,8 +239,8 @@ TEST_CASE("DeviceScan gpu_to_gpu keeps the sequence's order for a non-commutativ
     strata_test::device_buffer<strata_test::affine32> d_out(n);
     d_out.poison();
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DeviceScan::InclusiveScan(temp, bytes, d_in.data(), d_out.data(), strata_test::affine_then{}, n,
-                                               strata::gpu_to_gpu, s);
+      return strata::DeviceScan::InclusiveScan(temp, bytes, d_in.data(), d_out.data(), strata_test::affine_then{},
+                                               static_cast<int>(n), strata::gpu_to_gpu, s);
     });
     STRATA_REQUIRE_EQUAL_VECTORS(d_out.download(),
                                  strata_test::reference_inclusive_scan(h_in, strata_test::affine_then{}));
@@ -297,7 +248,7 @@ TEST_CASE("DeviceScan gpu_to_gpu keeps the sequence's order for a non-commutativ
     d_out.poison();
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
       return strata::DeviceScan::ExclusiveScan(temp, bytes, d_in.data(), d_out.data(), strata_test::affine_then{}, init,
-                                               n, strata::gpu_to_gpu, s);
+                                               static_cast<int>(n), strata::gpu_to_gpu, s);
     });
     STRATA_REQUIRE_EQUAL_VECTORS(d_out.download(),
                                  strata_test::reference_exclusive_scan(h_in, init, strata_test::affine_then{}));
@@ -317,19 +268,23 @@ TEST_CASE("DeviceScan and DeviceReduce gpu_to_gpu give the recorded bits", "[dev
   strata_test::device_buffer<double> d_dout(n);
 
   strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-    return strata::DeviceScan::InclusiveSum(temp, bytes, d_f.data(), d_fout.data(), n, strata::gpu_to_gpu, s);
+    return strata::DeviceScan::InclusiveSum(temp, bytes, d_f.data(), d_fout.data(), static_cast<int>(n),
+                                            strata::gpu_to_gpu, s);
   });
   const std::uint64_t inclusive_f32 = hash_of(d_fout.download());
   strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-    return strata::DeviceScan::ExclusiveSum(temp, bytes, d_d.data(), d_dout.data(), n, strata::gpu_to_gpu, s);
+    return strata::DeviceScan::ExclusiveSum(temp, bytes, d_d.data(), d_dout.data(), static_cast<int>(n),
+                                            strata::gpu_to_gpu, s);
   });
   const std::uint64_t exclusive_f64 = hash_of(d_dout.download());
   strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-    return strata::DeviceReduce::Sum(temp, bytes, d_f.data(), d_fout.data(), n, strata::gpu_to_gpu, s);
+    return strata::DeviceReduce::Sum(temp, bytes, d_f.data(), d_fout.data(), static_cast<int>(n), strata::gpu_to_gpu,
+                                     s);
   });
   const std::uint64_t sum_f32 = hash_of(std::vector<float>{d_fout.download()[0]});
   strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-    return strata::DeviceReduce::Sum(temp, bytes, d_d.data(), d_dout.data(), n, strata::gpu_to_gpu, s);
+    return strata::DeviceReduce::Sum(temp, bytes, d_d.data(), d_dout.data(), static_cast<int>(n), strata::gpu_to_gpu,
+                                     s);
   });
   const std::uint64_t sum_f64 = hash_of(std::vector<double>{d_dout.download()[0]});
 

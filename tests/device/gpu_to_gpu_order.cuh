@@ -4,14 +4,77 @@
 
 #include <strata/agent/agent_reduce_atoms.cuh>
 #include <strata/agent/agent_scan_atoms.cuh>
+#include <strata/agent/agent_scan_by_key.cuh>
+#include <strata/device/dispatch/chained_policy.cuh>
+#include <strata/device/dispatch/dispatch_scan_gpu_to_gpu.cuh>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <random>
 #include <cstddef>
 #include <optional>
 #include <vector>
 
 namespace strata_test
 {
+template <typename T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b)
+{
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+// The first index where the bits differ, or -1.
+template <typename T>
+long long first_bit_mismatch(const std::vector<T>& a, const std::vector<T>& b)
+{
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
+  {
+    if (std::memcmp(&a[i], &b[i], sizeof(T)) != 0)
+    {
+      return static_cast<long long>(i);
+    }
+  }
+  return a.size() == b.size() ? -1 : static_cast<long long>(std::min(a.size(), b.size()));
+}
+
+template <int THREADS, int MIN_BLOCKS_PER_SM>
+struct atoms_hub
+{
+  struct Policy : strata::ChainedPolicy<900, Policy, Policy>
+  {
+    using ScanAtomsPolicy     = strata::AgentScanAtomsPolicy<THREADS, MIN_BLOCKS_PER_SM>;
+    using ScanAtomsBulkPolicy = strata::AgentScanAtomsPolicy<THREADS, 1>;
+  };
+  using MaxPolicy = Policy;
+};
+
+// FNV-1a over the bytes of `values`.
+template <typename T>
+std::uint64_t hash_of(const std::vector<T>& values)
+{
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  const auto* p   = reinterpret_cast<const unsigned char*>(values.data());
+  for (std::size_t i = 0; i < values.size() * sizeof(T); ++i)
+  {
+    h = (h ^ p[i]) * 0x100000001b3ull;
+  }
+  return h;
+}
+
+// `n` values in [-128, 128) with full mantissas drawn from `rng` (through no standard distribution, whose results
+// differ between standard libraries): every rounded sum of them depends on the order of the operations.
+template <typename T>
+std::vector<T> full_mantissas(std::size_t n, std::mt19937_64 rng)
+{
+  std::vector<T> v(n);
+  for (auto& x : v)
+  {
+    x = static_cast<T>(static_cast<std::int64_t>(rng())) * static_cast<T>(0x1p-56);
+  }
+  return v;
+}
+
 // The host's emulation of the gpu_to_gpu order: passes of atoms (lane sums of rounds, folded over the vector's
 // positions, then the butterfly), each over the sums of the one before, until one atom is left.
 template <typename AccumT, typename InputT, typename ItemT, typename OpT>
@@ -191,5 +254,64 @@ std::vector<AccumT> fixed_order_scan(const ItemT& item, std::size_t n, OpT op, b
     chunk     = join(chunk, aggregate);
   }
   return out;
+}
+// The fixed order's scan by key of values[0 .. n) under keys (== starts no run): the inclusive gpu_to_gpu scan of
+// (head, value) pairs under the segmented sum, each pair's value the item's own (inclusive) or, for an exclusive
+// scan, init at a run's first item and the previous item's value elsewhere. The plus is the host's, written here.
+template <typename V, typename K>
+std::vector<V> fixed_order_sum_by_key(const std::vector<K>& keys, const std::vector<V>& values, bool inclusive,
+                                      V init = V{})
+{
+  using pair_t         = strata::detail::scan::segmented_value<V>;
+  const std::size_t n  = values.size();
+  const auto segmented = [](const pair_t& a, const pair_t& b) {
+    return b.head ? b : pair_t{a.head, static_cast<V>(a.value + b.value)};
+  };
+  const auto item = [&](std::size_t i) {
+    const int head = i == 0 || !(keys[i - 1] == keys[i]);
+    return pair_t{head, inclusive ? values[i] : head ? init : values[i - 1]};
+  };
+  const std::vector<pair_t> pairs = fixed_order_scan<pair_t, pair_t>(item, n, segmented, true, std::optional<pair_t>());
+  std::vector<V> out(n);
+  for (std::size_t i = 0; i < n; ++i)
+  {
+    out[i] = pairs[i].value;
+  }
+  return out;
+}
+
+// ReduceByKey's results from an inclusive scan by key: each run's last key and last scanned value, in run order.
+template <typename K, typename V>
+void runs_of_scan(const std::vector<K>& keys, const std::vector<V>& scanned, std::vector<K>& run_keys,
+                  std::vector<V>& run_values)
+{
+  run_keys.clear();
+  run_values.clear();
+  for (std::size_t i = 0; i < keys.size(); ++i)
+  {
+    if (i + 1 == keys.size() || !(keys[i] == keys[i + 1]))
+    {
+      run_keys.push_back(keys[i]);
+      run_values.push_back(scanned[i]);
+    }
+  }
+}
+
+// Keys in runs of 1 to 64 from a fixed generator (no standard distribution, whose results differ between standard
+// libraries): the inputs of recorded hashes.
+inline std::vector<int> recorded_run_keys(std::size_t n, std::mt19937_64 rng)
+{
+  std::vector<int> keys(n);
+  int key = 0;
+  for (std::size_t i = 0; i < n;)
+  {
+    const std::size_t run = 1 + static_cast<std::size_t>(rng() % 64);
+    for (std::size_t j = 0; j < run && i < n; ++j, ++i)
+    {
+      keys[i] = key;
+    }
+    ++key;
+  }
+  return keys;
 }
 } // namespace strata_test

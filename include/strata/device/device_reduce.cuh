@@ -24,9 +24,12 @@
 // ArgMin's and ArgMax's results in one pass.
 //
 // Sum, Reduce and TransformReduce also take strata::gpu_to_gpu (strata/determinism.cuh) before the stream: the result
-// is then the same bits on every GPU and under every policy, for an associative and commutative operator.
+// is then the same bits on every GPU and under every policy, for an associative and commutative operator. So does
+// ReduceByKey (after its equality operator, if any), for an associative operator: its aggregates are then those of
+// DeviceScan's gpu_to_gpu scan by key, each run's last (two passes, with num_items accumulators of temporary storage).
 //
 //   strata::DeviceReduce::Sum(d_temp, bytes, d_in, d_out, n, strata::gpu_to_gpu, stream);
+//   strata::DeviceReduce::ReduceByKey(d_temp, bytes, keys, unique, values, sums, d_count, plus, n, strata::gpu_to_gpu);
 //
 // Complexity of that form: one read of the input, and one more pass for every factor of about 2^11 (floats; 2^10
 // doubles) in the number of items; it writes one sum per 8 KiB of input.
@@ -39,6 +42,7 @@
 #include <strata/device/dispatch/dispatch_reduce_gpu_to_gpu.cuh>
 #include <strata/device/dispatch/dispatch_reduce_by_key.cuh>
 #include <strata/device/dispatch/single_phase.cuh>
+#include <strata/device/device_scan.cuh>
 #include <strata/nvtx.cuh>
 #include <strata/thread/thread_operators.cuh>
 #include <strata/util/error.cuh>
@@ -173,6 +177,73 @@ struct unzip_min_max
     return **this;
   }
 };
+
+namespace reduce_by_key
+{
+// The later of two operands: the reduction of a run's inclusive scan by key is its last item.
+struct take_last
+{
+  template <typename T>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE T operator()(const T&, const T& b) const
+  {
+    return b;
+  }
+};
+
+// ReduceByKey's gpu_to_gpu form: where the operator is inexact, the gpu_to_gpu inclusive scan by key of the values
+// into a buffer of AccumT (DeviceScan's order), then ReduceByKey of the keys and that buffer under take_last, which
+// gives each run's last scanned value exactly, with the run keys and the count. Otherwise the default form.
+template <typename AccumT = void, typename KeysInputIteratorT, typename UniqueOutputIteratorT,
+          typename ValuesInputIteratorT, typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT,
+          typename EqualityOpT, typename ReductionOpT, typename NumItemsT>
+cudaError_t run_gpu_to_gpu(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,
+                           UniqueOutputIteratorT d_unique_out, ValuesInputIteratorT d_values_in,
+                           AggregatesOutputIteratorT d_aggregates_out, NumRunsOutputIteratorT d_num_runs_out,
+                           EqualityOpT equality_op, ReductionOpT reduction_op, NumItemsT num_items, cudaStream_t stream)
+{
+  static_assert(cuda::std::is_integral<NumItemsT>::value,
+                "DeviceReduce's gpu_to_gpu forms take num_items as an integer (not a strata::device_count)");
+  using A =
+    cuda::std::conditional_t<cuda::std::is_void<AccumT>::value, accum_t<ReductionOpT, ValuesInputIteratorT>, AccumT>;
+  if constexpr (scan_op_is_exact<A, ReductionOpT>::value)
+  {
+    return run<AccumT>(d_temp_storage, temp_storage_bytes, d_keys_in, d_unique_out, d_values_in, d_aggregates_out,
+                       d_num_runs_out, equality_op, reduction_op, num_items, stream);
+  }
+  else
+  {
+    STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_keys_in, d_unique_out, false));
+    STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_values_in, d_aggregates_out, false));
+    STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_keys_in, d_num_runs_out, true));
+    // The scan, then the reduction of its results; their own storage shares a slot (the scan is done with it before
+    // the reduction starts).
+    const auto scan_values = [&](void* temp, size_t& bytes, A* d_scanned) {
+      return scan::run_by_key_gpu_to_gpu<true, A>(temp, bytes, d_keys_in, d_values_in, d_scanned, reduction_op,
+                                                  scan::no_init{}, num_items, equality_op, stream);
+    };
+    const auto reduce_runs = [&](void* temp, size_t& bytes, const A* d_scanned) {
+      return run<A>(temp, bytes, d_keys_in, d_unique_out, d_scanned, d_aggregates_out, d_num_runs_out, equality_op,
+                    take_last{}, num_items, stream);
+    };
+    size_t scan_bytes   = 0;
+    size_t reduce_bytes = 0;
+    STRATA_RETURN_IF_ERROR(scan_values(nullptr, scan_bytes, nullptr));
+    STRATA_RETURN_IF_ERROR(reduce_runs(nullptr, reduce_bytes, nullptr));
+    temporary_storage::layout<2> layout;
+    auto scanned     = layout.get_slot(0)->create_alias<A>(static_cast<size_t>(num_items));
+    auto scan_temp   = layout.get_slot(1)->create_alias<char>(scan_bytes);
+    auto reduce_temp = layout.get_slot(1)->create_alias<char>(reduce_bytes);
+    bool mapped      = false;
+    STRATA_RETURN_IF_ERROR(layout.query_or_map(d_temp_storage, temp_storage_bytes, mapped));
+    if (!mapped)
+    {
+      return cudaSuccess;
+    }
+    STRATA_RETURN_IF_ERROR(scan_values(scan_temp.get(), scan_bytes, scanned.get()));
+    return reduce_runs(reduce_temp.get(), reduce_bytes, scanned.get());
+  }
+}
+} // namespace reduce_by_key
 } // namespace detail
 
 struct DeviceReduce
@@ -444,6 +515,36 @@ struct DeviceReduce
   {
     return ReduceByKey(d_keys_in, d_unique_out, d_values_in, d_aggregates_out, d_num_runs_out, reduction_op, num_items,
                        cuda::std::equal_to<>{}, env);
+  }
+
+  // ReduceByKey's gpu_to_gpu forms (two-phase, num_items an integer): [equality_op,] gpu_to_gpu before the stream.
+  // The same results, the aggregates the same bits on every GPU and policy (reduction_op associative; it need not
+  // commute). Where the operator is inexact they take two passes: the values' gpu_to_gpu inclusive scan by key into
+  // temporary storage (num_items accumulators), then ReduceByKey picking each run's last scanned value.
+  template <typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
+            typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename ReductionOpT,
+            typename NumItemsT, typename EqualityOpT>
+  static cudaError_t ReduceByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,
+                                 UniqueOutputIteratorT d_unique_out, ValuesInputIteratorT d_values_in,
+                                 AggregatesOutputIteratorT d_aggregates_out, NumRunsOutputIteratorT d_num_runs_out,
+                                 ReductionOpT reduction_op, NumItemsT num_items, EqualityOpT equality_op, gpu_to_gpu_t,
+                                 cudaStream_t stream = 0)
+  {
+    STRATA_NVTX_RANGE("strata::DeviceReduce::ReduceByKey");
+    return detail::reduce_by_key::run_gpu_to_gpu(d_temp_storage, temp_storage_bytes, d_keys_in, d_unique_out,
+                                                 d_values_in, d_aggregates_out, d_num_runs_out, equality_op,
+                                                 reduction_op, num_items, stream);
+  }
+  template <typename KeysInputIteratorT, typename UniqueOutputIteratorT, typename ValuesInputIteratorT,
+            typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT, typename ReductionOpT,
+            typename NumItemsT>
+  static cudaError_t ReduceByKey(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,
+                                 UniqueOutputIteratorT d_unique_out, ValuesInputIteratorT d_values_in,
+                                 AggregatesOutputIteratorT d_aggregates_out, NumRunsOutputIteratorT d_num_runs_out,
+                                 ReductionOpT reduction_op, NumItemsT num_items, gpu_to_gpu_t, cudaStream_t stream = 0)
+  {
+    return ReduceByKey(d_temp_storage, temp_storage_bytes, d_keys_in, d_unique_out, d_values_in, d_aggregates_out,
+                       d_num_runs_out, reduction_op, num_items, cuda::std::equal_to<>{}, gpu_to_gpu, stream);
   }
 
 private:

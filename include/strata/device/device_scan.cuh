@@ -18,10 +18,12 @@
 //   strata::DeviceScan::InclusiveSum(d_in, d_out, n, stream);
 //   strata::DeviceScan::InclusiveSum(d_in, d_out, n, strata::par(alloc).on(stream));
 //
-// The scans but the by-key ones also take strata::gpu_to_gpu (strata/determinism.cuh) before the stream: the results
-// are then the same bits on every GPU and under every policy (two-phase forms, num_items an integer).
+// Every scan also takes strata::gpu_to_gpu (strata/determinism.cuh) before the stream (the by-key ones after their
+// equality operator, if any): the results are then the same bits on every GPU and under every policy (two-phase
+// forms, num_items an integer). A by-key scan is then the gpu_to_gpu scan of (head flag, value) pairs.
 //
 //   strata::DeviceScan::InclusiveSum(d_temp, bytes, d_in, d_out, n, strata::gpu_to_gpu, stream);
+//   strata::DeviceScan::InclusiveSumByKey(d_temp, bytes, d_keys, d_in, d_out, n, strata::gpu_to_gpu, stream);
 //
 // That form also reads the input once and writes the output once, one prefix published a chunk of 32 KiB; on large
 // inputs it runs at about 0.86x of the default form's throughput for floats and doubles (docs/performance.md).
@@ -40,7 +42,9 @@
 #include <strata/util/error.cuh>
 #include <strata/util/type_traits.cuh>
 
+#include <cuda/std/cstddef>
 #include <cuda/std/functional>
+#include <cuda/std/iterator>
 #include <cuda/std/type_traits>
 
 STRATA_NAMESPACE_BEGIN
@@ -85,18 +89,18 @@ cudaError_t run(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT
 }
 
 // The gpu_to_gpu scans: the atom order (dispatch/dispatch_scan_gpu_to_gpu.cuh) where the operator is inexact, the
-// default scan where any association gives the same result.
-template <bool INCLUSIVE, typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT,
-          typename NumItemsT>
+// default scan where any association gives the same result. Accumulating in AccumT (void: CUB's rule).
+template <bool INCLUSIVE, typename AccumT = void, typename InputIteratorT, typename OutputIteratorT, typename ScanOpT,
+          typename InitValueT, typename NumItemsT>
 cudaError_t run_gpu_to_gpu(void* d_temp_storage, size_t& temp_storage_bytes, InputIteratorT d_in, OutputIteratorT d_out,
                            ScanOpT op, InitValueT init, NumItemsT num_items, cudaStream_t stream)
 {
   static_assert(cuda::std::is_integral<NumItemsT>::value,
                 "DeviceScan's gpu_to_gpu forms take num_items as an integer (not a strata::device_count)");
-  using A = typename accumulator<void, ScanOpT, it_value_t<InputIteratorT>, InitValueT>::type;
+  using A = typename accumulator<AccumT, ScanOpT, it_value_t<InputIteratorT>, InitValueT>::type;
   if constexpr (scan_op_is_exact<A, ScanOpT>::value)
   {
-    return run<INCLUSIVE>(d_temp_storage, temp_storage_bytes, d_in, d_out, op, init, num_items, stream);
+    return run<INCLUSIVE, AccumT>(d_temp_storage, temp_storage_bytes, d_in, d_out, op, init, num_items, stream);
   }
   else
   {
@@ -129,6 +133,95 @@ cudaError_t run_by_key(void* d_temp_storage, size_t& temp_storage_bytes, KeysInp
                                                                 offset, stream, item_count_of(num_items));
   });
 }
+// The input of a gpu_to_gpu scan by key: item i as (whether its key starts a run, a value) for an inclusive scan under
+// segmented_op, the value item i's own for an inclusive scan by key, and for an exclusive one init at a run's first
+// item and the previous item's value elsewhere (so that the inclusive scan of the pairs is init op the run's earlier
+// values).
+template <bool INCLUSIVE, typename KeysInputIteratorT, typename ValuesInputIteratorT, typename EqualityOpT,
+          typename AccumT, typename InitValueT>
+struct head_flagged_values
+{
+  using value_type        = segmented_value<AccumT>;
+  using difference_type   = cuda::std::ptrdiff_t;
+  using pointer           = void;
+  using reference         = value_type;
+  using iterator_category = cuda::std::random_access_iterator_tag;
+
+  KeysInputIteratorT keys;
+  ValuesInputIteratorT values;
+  mutable EqualityOpT equality_op; // mutable: an operator may have a non-const operator() (Thrust accepts those)
+  InitValueT init;
+
+  template <typename OffsetT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE value_type operator[](OffsetT i) const
+  {
+    const bool head = i == OffsetT(0) || !equality_op(keys[i - OffsetT(1)], keys[i]);
+    if constexpr (INCLUSIVE)
+    {
+      return value_type{head, static_cast<AccumT>(values[i])};
+    }
+    else
+    {
+      return value_type{head, head ? static_cast<AccumT>(init) : static_cast<AccumT>(values[i - OffsetT(1)])};
+    }
+  }
+};
+
+// The output of a gpu_to_gpu scan by key: each pair's value to the values' output.
+template <typename OutputIteratorT>
+struct segmented_values_out
+{
+  struct reference
+  {
+    OutputIteratorT at;
+    template <typename V>
+    STRATA_HOST_DEVICE STRATA_FORCEINLINE void operator=(const segmented_value<V>& pair) const
+    {
+      *at = pair.value;
+    }
+  };
+  using value_type        = void;
+  using difference_type   = cuda::std::ptrdiff_t;
+  using pointer           = void;
+  using iterator_category = cuda::std::output_iterator_tag;
+
+  OutputIteratorT out;
+
+  template <typename OffsetT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE reference operator[](OffsetT i) const
+  {
+    return reference{out + i};
+  }
+};
+
+// The gpu_to_gpu scans by key: the gpu_to_gpu inclusive scan of head_flagged_values under segmented_op where the
+// operator is inexact (its order: the item count and the pair type's alone), the default scan by key otherwise.
+template <bool INCLUSIVE, typename AccumT = void, typename KeysInputIteratorT, typename ValuesInputIteratorT,
+          typename ValuesOutputIteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT,
+          typename EqualityOpT>
+cudaError_t run_by_key_gpu_to_gpu(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,
+                                  ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out, ScanOpT op,
+                                  InitValueT init, NumItemsT num_items, EqualityOpT equality_op, cudaStream_t stream)
+{
+  static_assert(cuda::std::is_integral<NumItemsT>::value,
+                "DeviceScan's gpu_to_gpu forms take num_items as an integer (not a strata::device_count)");
+  using A = typename accumulator<AccumT, ScanOpT, it_value_t<ValuesInputIteratorT>, InitValueT>::type;
+  if constexpr (scan_op_is_exact<A, ScanOpT>::value)
+  {
+    return run_by_key<INCLUSIVE, AccumT>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, op,
+                                         init, num_items, equality_op, stream);
+  }
+  else
+  {
+    STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_keys_in, d_values_out, false));
+    STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_values_in, d_values_out, false));
+    using InputT = head_flagged_values<INCLUSIVE, KeysInputIteratorT, ValuesInputIteratorT, EqualityOpT, A, InitValueT>;
+    return run_gpu_to_gpu<true>(d_temp_storage, temp_storage_bytes, InputT{d_keys_in, d_values_in, equality_op, init},
+                                segmented_values_out<ValuesOutputIteratorT>{d_values_out}, segmented_op<ScanOpT>{op},
+                                no_init{}, num_items, stream);
+  }
+}
+
 // The initial value of a sum: none for an inclusive one, else the zero of the output's value type (of the input's
 // where the output has none).
 template <bool INCLUSIVE, typename InputIteratorT, typename OutputIteratorT>
@@ -261,12 +354,6 @@ struct DeviceScan
   STRATA_DETAIL_SCAN_GPU_TO_GPU(InclusiveScanInit, true, INIT_PARAMS, scan_op, init_value)
   STRATA_DETAIL_SCAN_GPU_TO_GPU(InclusiveScan, true, OP_PARAMS, scan_op, detail::scan::no_init{})
 #undef STRATA_DETAIL_SCAN_GPU_TO_GPU
-#undef STRATA_DETAIL_SCAN_SUM_PARAMS
-#undef STRATA_DETAIL_SCAN_SUM_PARAMS_ARGS
-#undef STRATA_DETAIL_SCAN_OP_PARAMS
-#undef STRATA_DETAIL_SCAN_OP_PARAMS_ARGS
-#undef STRATA_DETAIL_SCAN_INIT_PARAMS
-#undef STRATA_DETAIL_SCAN_INIT_PARAMS_ARGS
 
   // The by-key scans restart at every key that differs from its predecessor under equality_op
   // (cuda::std::equal_to<> without one); their single-phase forms take [equality_op] [, env] after num_items.
@@ -302,6 +389,46 @@ struct DeviceScan
   STRATA_DETAIL_SCAN_INIT(InclusiveScanInit, true)
   STRATA_DETAIL_SCAN_SUM_BY_KEY(ExclusiveSumByKey, false)
   STRATA_DETAIL_SCAN_SUM_BY_KEY(InclusiveSumByKey, true)
+
+  // gpu_to_gpu forms of the by-key scans (two-phase, num_items an integer): [equality_op,] gpu_to_gpu before the
+  // stream. The same results, the same bits on every GPU and policy.
+#define STRATA_DETAIL_SCAN_BY_KEY_GPU_TO_GPU(NAME, INCLUSIVE, INIT_PARAMS, OP, INIT)                                   \
+  template <typename KeysInputIteratorT, typename ValuesInputIteratorT,                                                \
+            typename ValuesOutputIteratorT STRATA_DETAIL_SCAN_##INIT_PARAMS, typename NumItemsT, typename EqualityOpT> \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,              \
+                          ValuesInputIteratorT d_values_in,                                                            \
+                          ValuesOutputIteratorT d_values_out STRATA_DETAIL_SCAN_##INIT_PARAMS##_ARGS,                  \
+                          NumItemsT num_items, EqualityOpT equality_op, gpu_to_gpu_t, cudaStream_t stream = 0)         \
+  {                                                                                                                    \
+    STRATA_NVTX_RANGE("strata::DeviceScan::" #NAME);                                                                   \
+    return detail::scan::run_by_key_gpu_to_gpu<INCLUSIVE>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in,  \
+                                                          d_values_out, OP, INIT, num_items, equality_op, stream);     \
+  }                                                                                                                    \
+  template <typename KeysInputIteratorT, typename ValuesInputIteratorT,                                                \
+            typename ValuesOutputIteratorT STRATA_DETAIL_SCAN_##INIT_PARAMS, typename NumItemsT>                       \
+  static cudaError_t NAME(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputIteratorT d_keys_in,              \
+                          ValuesInputIteratorT d_values_in,                                                            \
+                          ValuesOutputIteratorT d_values_out STRATA_DETAIL_SCAN_##INIT_PARAMS##_ARGS,                  \
+                          NumItemsT num_items, gpu_to_gpu_t, cudaStream_t stream = 0)                                  \
+  {                                                                                                                    \
+    STRATA_NVTX_RANGE("strata::DeviceScan::" #NAME);                                                                   \
+    return detail::scan::run_by_key_gpu_to_gpu<INCLUSIVE>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in,  \
+                                                          d_values_out, OP, INIT, num_items, cuda::std::equal_to<>{},  \
+                                                          stream);                                                     \
+  }
+  STRATA_DETAIL_SCAN_BY_KEY_GPU_TO_GPU(ExclusiveSumByKey, false, SUM_PARAMS, cuda::std::plus<>{},
+                                       (detail::scan::sum_init<false, ValuesInputIteratorT, ValuesOutputIteratorT>()))
+  STRATA_DETAIL_SCAN_BY_KEY_GPU_TO_GPU(InclusiveSumByKey, true, SUM_PARAMS, cuda::std::plus<>{},
+                                       detail::scan::no_init{})
+  STRATA_DETAIL_SCAN_BY_KEY_GPU_TO_GPU(ExclusiveScanByKey, false, INIT_PARAMS, scan_op, init_value)
+  STRATA_DETAIL_SCAN_BY_KEY_GPU_TO_GPU(InclusiveScanByKey, true, OP_PARAMS, scan_op, detail::scan::no_init{})
+#undef STRATA_DETAIL_SCAN_BY_KEY_GPU_TO_GPU
+#undef STRATA_DETAIL_SCAN_SUM_PARAMS
+#undef STRATA_DETAIL_SCAN_SUM_PARAMS_ARGS
+#undef STRATA_DETAIL_SCAN_OP_PARAMS
+#undef STRATA_DETAIL_SCAN_OP_PARAMS_ARGS
+#undef STRATA_DETAIL_SCAN_INIT_PARAMS
+#undef STRATA_DETAIL_SCAN_INIT_PARAMS_ARGS
 
 #undef STRATA_DETAIL_SCAN_SUM
 #undef STRATA_DETAIL_SCAN_INIT

@@ -21,6 +21,7 @@
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/device/dispatch/tuning/tuning_scan.cuh>
 #include <strata/util/device.cuh>
+#include <strata/util/device_count.cuh>
 #include <strata/util/error.cuh>
 #include <strata/util/ptx.cuh>
 #include <strata/util/temporary_storage.cuh>
