@@ -75,16 +75,16 @@ OutputIt adjacent_difference(const PolicyT& policy, const char* name, InputIt fi
 } // namespace frontend
 } // namespace detail
 
-template <typename A, typename InputIt, typename OutputIt, typename BinaryOp>
-OutputIt adjacent_difference(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first,
+template <typename A, typename D, typename InputIt, typename OutputIt, typename BinaryOp>
+OutputIt adjacent_difference(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first,
                              BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::adjacent_difference");
   return detail::frontend::adjacent_difference(policy, "strata::adjacent_difference", first, last, d_first, op);
 }
 
-template <typename A, typename InputIt, typename OutputIt>
-OutputIt adjacent_difference(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first)
+template <typename A, typename D, typename InputIt, typename OutputIt>
+OutputIt adjacent_difference(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first)
 {
   STRATA_NVTX_RANGE("strata::adjacent_difference");
   return detail::frontend::adjacent_difference(policy, "strata::adjacent_difference", first, last, d_first,

@@ -82,24 +82,24 @@ OutputIt bounds(const PolicyT& policy, const char* name, ForwardIt first, Forwar
 
 // -- find, find_if, find_if_not ---------------------------------------------------------------------------------
 
-template <typename A, typename InputIt, typename UnaryPredicate>
-InputIt find_if(const execution_policy<A>& policy, InputIt first, InputIt last, UnaryPredicate pred)
+template <typename A, typename D, typename InputIt, typename UnaryPredicate>
+InputIt find_if(const execution_policy<A, D>& policy, InputIt first, InputIt last, UnaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::find_if");
   return detail::frontend::find_first(policy, "strata::find_if", first, last,
                                       detail::frontend::as_bool<UnaryPredicate, false>{pred});
 }
 
-template <typename A, typename InputIt, typename UnaryPredicate>
-InputIt find_if_not(const execution_policy<A>& policy, InputIt first, InputIt last, UnaryPredicate pred)
+template <typename A, typename D, typename InputIt, typename UnaryPredicate>
+InputIt find_if_not(const execution_policy<A, D>& policy, InputIt first, InputIt last, UnaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::find_if_not");
   return detail::frontend::find_first(policy, "strata::find_if_not", first, last,
                                       detail::frontend::as_bool<UnaryPredicate, true>{pred});
 }
 
-template <typename A, typename InputIt, typename T>
-InputIt find(const execution_policy<A>& policy, InputIt first, InputIt last, const T& value)
+template <typename A, typename D, typename InputIt, typename T>
+InputIt find(const execution_policy<A, D>& policy, InputIt first, InputIt last, const T& value)
 {
   STRATA_NVTX_RANGE("strata::find");
   return detail::frontend::find_first(policy, "strata::find", first, last, detail::frontend::equals_value<T>{value});
@@ -109,8 +109,8 @@ InputIt find(const execution_policy<A>& policy, InputIt first, InputIt last, con
 
 // The first position at which pred(first1[i], first2[i]) fails (equal_to of the first range's value type unless
 // given), as a pair of iterators into both ranges; {last1, first2 + (last1 - first1)} where it never does.
-template <typename A, typename InputIt1, typename InputIt2, typename BinaryPredicate>
-thrust::pair<InputIt1, InputIt2> mismatch(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1,
+template <typename A, typename D, typename InputIt1, typename InputIt2, typename BinaryPredicate>
+thrust::pair<InputIt1, InputIt2> mismatch(const execution_policy<A, D>& policy, InputIt1 first1, InputIt1 last1,
                                           InputIt2 first2, BinaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::mismatch");
@@ -126,8 +126,8 @@ thrust::pair<InputIt1, InputIt2> mismatch(const execution_policy<A>& policy, Inp
   }
   return thrust::pair<InputIt1, InputIt2>(first1 + index, first2 + index);
 }
-template <typename A, typename InputIt1, typename InputIt2>
-thrust::pair<InputIt1, InputIt2> mismatch(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1,
+template <typename A, typename D, typename InputIt1, typename InputIt2>
+thrust::pair<InputIt1, InputIt2> mismatch(const execution_policy<A, D>& policy, InputIt1 first1, InputIt1 last1,
                                           InputIt2 first2)
 {
   return mismatch(policy, first1, last1, first2, cuda::std::equal_to<detail::iter_value_t<InputIt1>>{});
@@ -135,8 +135,8 @@ thrust::pair<InputIt1, InputIt2> mismatch(const execution_policy<A>& policy, Inp
 
 // The first i such that pred(first[i], first[i + 1]) holds (equal_to of the value type unless given); last where
 // none does.
-template <typename A, typename ForwardIt, typename BinaryPredicate>
-ForwardIt adjacent_find(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, BinaryPredicate pred)
+template <typename A, typename D, typename ForwardIt, typename BinaryPredicate>
+ForwardIt adjacent_find(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, BinaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::adjacent_find");
   using IndexT   = detail::iter_difference_t<ForwardIt>;
@@ -152,54 +152,54 @@ ForwardIt adjacent_find(const execution_policy<A>& policy, ForwardIt first, Forw
      detail::frontend::apply_to_pair<detail::frontend::as_bool<BinaryPredicate, false>>{{pred}});
   return index == n - 1 ? last : first + index;
 }
-template <typename A, typename ForwardIt>
-ForwardIt adjacent_find(const execution_policy<A>& policy, ForwardIt first, ForwardIt last)
+template <typename A, typename D, typename ForwardIt>
+ForwardIt adjacent_find(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last)
 {
   return adjacent_find(policy, first, last, cuda::std::equal_to<detail::iter_value_t<ForwardIt>>{});
 }
 
 // -- vectorized binary searches (Thrust's) ----------------------------------------------------------------------
 
-template <typename A, typename ForwardIt, typename InputIt, typename OutputIt, typename StrictWeakOrdering>
-OutputIt lower_bound(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, InputIt values_first,
+template <typename A, typename D, typename ForwardIt, typename InputIt, typename OutputIt, typename StrictWeakOrdering>
+OutputIt lower_bound(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, InputIt values_first,
                      InputIt values_last, OutputIt result, StrictWeakOrdering comp)
 {
   STRATA_NVTX_RANGE("strata::lower_bound");
   return detail::frontend::bounds<detail::find::search::lower_bound>(policy, "strata::lower_bound", first, last,
                                                                      values_first, values_last, result, comp);
 }
-template <typename A, typename ForwardIt, typename InputIt, typename OutputIt>
-OutputIt lower_bound(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, InputIt values_first,
+template <typename A, typename D, typename ForwardIt, typename InputIt, typename OutputIt>
+OutputIt lower_bound(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, InputIt values_first,
                      InputIt values_last, OutputIt result)
 {
   return lower_bound(policy, first, last, values_first, values_last, result, cuda::std::less<>{});
 }
 
-template <typename A, typename ForwardIt, typename InputIt, typename OutputIt, typename StrictWeakOrdering>
-OutputIt upper_bound(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, InputIt values_first,
+template <typename A, typename D, typename ForwardIt, typename InputIt, typename OutputIt, typename StrictWeakOrdering>
+OutputIt upper_bound(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, InputIt values_first,
                      InputIt values_last, OutputIt result, StrictWeakOrdering comp)
 {
   STRATA_NVTX_RANGE("strata::upper_bound");
   return detail::frontend::bounds<detail::find::search::upper_bound>(policy, "strata::upper_bound", first, last,
                                                                      values_first, values_last, result, comp);
 }
-template <typename A, typename ForwardIt, typename InputIt, typename OutputIt>
-OutputIt upper_bound(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, InputIt values_first,
+template <typename A, typename D, typename ForwardIt, typename InputIt, typename OutputIt>
+OutputIt upper_bound(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, InputIt values_first,
                      InputIt values_last, OutputIt result)
 {
   return upper_bound(policy, first, last, values_first, values_last, result, cuda::std::less<>{});
 }
 
-template <typename A, typename ForwardIt, typename InputIt, typename OutputIt, typename StrictWeakOrdering>
-OutputIt binary_search(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, InputIt values_first,
+template <typename A, typename D, typename ForwardIt, typename InputIt, typename OutputIt, typename StrictWeakOrdering>
+OutputIt binary_search(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, InputIt values_first,
                        InputIt values_last, OutputIt result, StrictWeakOrdering comp)
 {
   STRATA_NVTX_RANGE("strata::binary_search");
   return detail::frontend::bounds<detail::find::search::contains>(policy, "strata::binary_search", first, last,
                                                                   values_first, values_last, result, comp);
 }
-template <typename A, typename ForwardIt, typename InputIt, typename OutputIt>
-OutputIt binary_search(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, InputIt values_first,
+template <typename A, typename D, typename ForwardIt, typename InputIt, typename OutputIt>
+OutputIt binary_search(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, InputIt values_first,
                        InputIt values_last, OutputIt result)
 {
   return binary_search(policy, first, last, values_first, values_last, result, cuda::std::less<>{});

@@ -69,9 +69,9 @@ OutputIt histogram(const PolicyT& policy, const char* name, InputIt first, Input
 } // namespace frontend
 } // namespace detail
 
-template <typename A, typename InputIt, typename OutputIt, typename LevelT>
-OutputIt histogram_even(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt result, int num_bins,
-                        LevelT lower, LevelT upper)
+template <typename A, typename D, typename InputIt, typename OutputIt, typename LevelT>
+OutputIt histogram_even(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt result,
+                        int num_bins, LevelT lower, LevelT upper)
 {
   STRATA_NVTX_RANGE("strata::histogram_even");
   return detail::frontend::histogram(
@@ -81,8 +81,8 @@ OutputIt histogram_even(const execution_policy<A>& policy, InputIt first, InputI
     });
 }
 
-template <typename A, typename InputIt, typename OutputIt, typename LevelIt>
-OutputIt histogram_range(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt result,
+template <typename A, typename D, typename InputIt, typename OutputIt, typename LevelIt>
+OutputIt histogram_range(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt result,
                          LevelIt levels_first, LevelIt levels_last)
 {
   STRATA_NVTX_RANGE("strata::histogram_range");

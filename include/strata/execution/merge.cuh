@@ -29,8 +29,8 @@
 
 STRATA_NAMESPACE_BEGIN
 
-template <typename A, typename InputIt1, typename InputIt2, typename OutputIt, typename StrictWeakOrdering>
-OutputIt merge(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, InputIt2 last2,
+template <typename A, typename D, typename InputIt1, typename InputIt2, typename OutputIt, typename StrictWeakOrdering>
+OutputIt merge(const execution_policy<A, D>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, InputIt2 last2,
                OutputIt result, StrictWeakOrdering comp)
 {
   STRATA_NVTX_RANGE("strata::merge");
@@ -47,17 +47,17 @@ OutputIt merge(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last
   return result + (n1 + n2);
 }
 
-template <typename A, typename InputIt1, typename InputIt2, typename OutputIt>
-OutputIt merge(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, InputIt2 last2,
+template <typename A, typename D, typename InputIt1, typename InputIt2, typename OutputIt>
+OutputIt merge(const execution_policy<A, D>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, InputIt2 last2,
                OutputIt result)
 {
   return merge(policy, first1, last1, first2, last2, result, cuda::std::less<>{});
 }
 
-template <typename A, typename KeyIt1, typename KeyIt2, typename ValueIt1, typename ValueIt2, typename KeyOutputIt,
-          typename ValueOutputIt, typename StrictWeakOrdering>
+template <typename A, typename D, typename KeyIt1, typename KeyIt2, typename ValueIt1, typename ValueIt2,
+          typename KeyOutputIt, typename ValueOutputIt, typename StrictWeakOrdering>
 thrust::pair<KeyOutputIt, ValueOutputIt>
-merge_by_key(const execution_policy<A>& policy, KeyIt1 keys_first1, KeyIt1 keys_last1, KeyIt2 keys_first2,
+merge_by_key(const execution_policy<A, D>& policy, KeyIt1 keys_first1, KeyIt1 keys_last1, KeyIt2 keys_first2,
              KeyIt2 keys_last2, ValueIt1 values_first1, ValueIt2 values_first2, KeyOutputIt keys_result,
              ValueOutputIt values_result, StrictWeakOrdering comp)
 {
@@ -77,9 +77,9 @@ merge_by_key(const execution_policy<A>& policy, KeyIt1 keys_first1, KeyIt1 keys_
   return thrust::pair<KeyOutputIt, ValueOutputIt>(keys_result + (n1 + n2), values_result + (n1 + n2));
 }
 
-template <typename A, typename KeyIt1, typename KeyIt2, typename ValueIt1, typename ValueIt2, typename KeyOutputIt,
-          typename ValueOutputIt>
-thrust::pair<KeyOutputIt, ValueOutputIt> merge_by_key(const execution_policy<A>& policy, KeyIt1 keys_first1,
+template <typename A, typename D, typename KeyIt1, typename KeyIt2, typename ValueIt1, typename ValueIt2,
+          typename KeyOutputIt, typename ValueOutputIt>
+thrust::pair<KeyOutputIt, ValueOutputIt> merge_by_key(const execution_policy<A, D>& policy, KeyIt1 keys_first1,
                                                       KeyIt1 keys_last1, KeyIt2 keys_first2, KeyIt2 keys_last2,
                                                       ValueIt1 values_first1, ValueIt2 values_first2,
                                                       KeyOutputIt keys_result, ValueOutputIt values_result)

@@ -3,6 +3,13 @@
 //   strata::reduce(strata::par, first, last);                    // the legacy default stream, the pool
 //   strata::reduce(strata::par.on(stream), first, last);         // a cudaStream_t or a cuda::stream_ref
 //   strata::reduce(strata::par(alloc).on(stream), first, last);  // temporary storage from `alloc`
+//   strata::reduce(strata::par.on(stream).with(strata::gpu_to_gpu), first, last);  // the same bits on every GPU
+//
+// with(strata::gpu_to_gpu) asks for results that are the same bits on every GPU and under every tuning
+// (strata/determinism.cuh): reduce, reduce_into, transform_reduce, inner_product, the scans, the scans by key and
+// reduce_by_key then combine floating-point items in an order fixed by the item count and the types alone, at some
+// cost in speed (docs/performance.md); exact operations (integers) and every other algorithm run as they do by
+// default, whose results do not depend on the GPU. with(strata::run_to_run) is the default again.
 //
 // A policy is a small value: making or copying one allocates nothing and touches no CUDA state. par(alloc) holds
 // a reference to an lvalue allocator (which must outlive the policy's use) and a copy of an rvalue one.
@@ -17,6 +24,7 @@
 #pragma once
 
 #include <strata/config.cuh>
+#include <strata/determinism.cuh>
 #include <strata/device/dispatch/single_phase.cuh>
 #include <strata/util/cuda_error.cuh>
 
@@ -57,13 +65,17 @@ struct allocator_storage<A&>
 } // namespace detail
 
 // AllocatorHolderT: the allocator held (a type, or an lvalue reference to one). strata/device/dispatch/single_phase.cuh
-// says what an allocator may be.
-template <typename AllocatorHolderT = pool_allocator>
-class execution_policy : public thrust::cuda_cub::execution_policy<execution_policy<AllocatorHolderT>>
+// says what an allocator may be. DeterminismT: run_to_run_t or gpu_to_gpu_t (strata/determinism.cuh).
+template <typename AllocatorHolderT = pool_allocator, typename DeterminismT = run_to_run_t>
+class execution_policy : public thrust::cuda_cub::execution_policy<execution_policy<AllocatorHolderT, DeterminismT>>
 {
+  static_assert(is_determinism<DeterminismT>::value,
+                "execution_policy: DeterminismT is strata::run_to_run_t or strata::gpu_to_gpu_t");
+
 public:
   using allocator_holder_type = AllocatorHolderT;
   using allocator_type        = std::remove_cv_t<std::remove_reference_t<AllocatorHolderT>>;
+  using determinism_type      = DeterminismT;
 
   template <typename H = AllocatorHolderT, typename = std::enable_if_t<std::is_default_constructible<H>::value>>
   constexpr execution_policy() noexcept
@@ -95,13 +107,20 @@ public:
   {
     if constexpr (std::is_lvalue_reference<A>::value)
     {
-      return execution_policy<A>(detail::allocator_storage<A>{&allocator}, stream_);
+      return execution_policy<A, DeterminismT>(detail::allocator_storage<A>{&allocator}, stream_);
     }
     else
     {
       using holder = std::remove_cv_t<A>;
-      return execution_policy<holder>(detail::allocator_storage<holder>{std::move(allocator)}, stream_);
+      return execution_policy<holder, DeterminismT>(detail::allocator_storage<holder>{std::move(allocator)}, stream_);
     }
+  }
+
+  // The same stream and allocator, with the determinism asked for: strata::gpu_to_gpu or strata::run_to_run.
+  template <typename D, typename = std::enable_if_t<is_determinism<D>::value>>
+  execution_policy<AllocatorHolderT, D> with(D) const
+  {
+    return execution_policy<AllocatorHolderT, D>(storage_, stream_);
   }
 
   // The stream the policy's work runs on (the default stream, resolved, when none was given).
@@ -160,8 +179,8 @@ constexpr execution_policy<> par{};
 template <typename T>
 struct is_execution_policy : std::false_type
 {};
-template <typename A>
-struct is_execution_policy<execution_policy<A>> : std::true_type
+template <typename A, typename D>
+struct is_execution_policy<execution_policy<A, D>> : std::true_type
 {};
 template <typename T>
 constexpr bool is_execution_policy_v = is_execution_policy<std::remove_cv_t<std::remove_reference_t<T>>>::value;
@@ -170,6 +189,17 @@ namespace detail
 {
 template <typename PolicyT>
 using enable_if_execution_policy_t = std::enable_if_t<is_execution_policy_v<PolicyT>, int>;
+
+// Whether a policy asks for the same bits on every GPU (anything without a determinism_type does not).
+template <typename PolicyT, typename = void>
+struct asks_gpu_to_gpu : std::false_type
+{};
+template <typename PolicyT>
+struct asks_gpu_to_gpu<PolicyT, std::void_t<typename PolicyT::determinism_type>>
+    : std::is_same<typename PolicyT::determinism_type, gpu_to_gpu_t>
+{};
+template <typename PolicyT>
+constexpr bool is_gpu_to_gpu_v = asks_gpu_to_gpu<std::remove_cv_t<std::remove_reference_t<PolicyT>>>::value;
 
 } // namespace detail
 

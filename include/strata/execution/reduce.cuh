@@ -162,6 +162,26 @@ struct minmax_pair_op
 
 // -- the reductions, on the host side ----------------------------------------------------------------------
 
+// *d_out = init op transform(items) of [d_in, d_in + n), in `policy`: DeviceReduce's gpu_to_gpu form where the
+// policy asks for it and the accumulator is not an integer (integers reduce to the same bits in any order).
+template <typename PolicyT, typename InputIteratorT, typename OutputIteratorT, typename NumItemsT, typename OpT,
+          typename TransformOpT, typename InitT>
+cudaError_t device_transform_reduce(const PolicyT& policy, InputIteratorT d_in, OutputIteratorT d_out, NumItemsT n,
+                                    OpT op, TransformOpT transform, InitT init)
+{
+  using InputT = cuda::std::decay_t<cuda::std::invoke_result_t<TransformOpT&, iter_value_t<InputIteratorT>>>;
+  if constexpr (is_gpu_to_gpu_v<PolicyT> && !std::is_integral<accumulator_t<OpT, InputT, InitT>>::value)
+  {
+    return run_single_phase(policy, [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
+      return DeviceReduce::TransformReduce(d_temp, bytes, d_in, d_out, n, op, transform, init, gpu_to_gpu, stream);
+    });
+  }
+  else
+  {
+    return DeviceReduce::TransformReduce(d_in, d_out, n, op, transform, init, policy);
+  }
+}
+
 // Reduces transform(items) of [d_in, d_in + n) with op and init into a host value (n > 0).
 template <typename ResultT, typename PolicyT, typename InputIteratorT, typename NumItemsT, typename OpT,
           typename TransformOpT>
@@ -169,7 +189,7 @@ ResultT transform_reduce_to_host(const PolicyT& policy, const char* name, InputI
                                  TransformOpT transform, ResultT init)
 {
   return host_value<ResultT>(policy, name, [&](ResultT* d_out) {
-    return DeviceReduce::TransformReduce(d_in, d_out, n, op, transform, init, policy);
+    return device_transform_reduce(policy, d_in, d_out, n, op, transform, init);
   });
 }
 
@@ -255,8 +275,8 @@ bool logical_reduce(const PolicyT& policy, const char* name, InputIt first, Inpu
 // -- reduce ---------------------------------------------------------------------------------------------------
 
 // init op items..., as std::reduce.
-template <typename A, typename InputIt, typename T, typename BinaryOp>
-T reduce(const execution_policy<A>& policy, InputIt first, InputIt last, T init, BinaryOp op)
+template <typename A, typename D, typename InputIt, typename T, typename BinaryOp>
+T reduce(const execution_policy<A, D>& policy, InputIt first, InputIt last, T init, BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::reduce");
   const auto n = cuda::std::distance(first, last);
@@ -264,21 +284,20 @@ T reduce(const execution_policy<A>& policy, InputIt first, InputIt last, T init,
   {
     return init;
   }
-  return detail::host_value<T>(policy, "strata::reduce", [&](T* d_out) {
-    return DeviceReduce::Reduce(detail::unwrap(first), d_out, n, op, init, policy);
-  });
+  return detail::frontend::transform_reduce_to_host<T>(policy, "strata::reduce", detail::unwrap(first), n, op,
+                                                       Identity{}, init);
 }
 
 // init + items..., each item converted to T (plus<T>, as thrust::reduce adds).
-template <typename A, typename InputIt, typename T>
-T reduce(const execution_policy<A>& policy, InputIt first, InputIt last, T init)
+template <typename A, typename D, typename InputIt, typename T>
+T reduce(const execution_policy<A, D>& policy, InputIt first, InputIt last, T init)
 {
   return reduce(policy, first, last, init, cuda::std::plus<T>{});
 }
 
 // The sum of the items, from value_type(0) (value_type{} for a type that cannot be made from 0).
-template <typename A, typename InputIt>
-detail::iter_value_t<InputIt> reduce(const execution_policy<A>& policy, InputIt first, InputIt last)
+template <typename A, typename D, typename InputIt>
+detail::iter_value_t<InputIt> reduce(const execution_policy<A, D>& policy, InputIt first, InputIt last)
 {
   using T = detail::iter_value_t<InputIt>;
   return reduce(policy, first, last, detail::zero_of<T>(), cuda::std::plus<T>{});
@@ -286,23 +305,24 @@ detail::iter_value_t<InputIt> reduce(const execution_policy<A>& policy, InputIt 
 
 // *d_out = init op items..., in device memory, without synchronizing (graph-capturable). An empty range launches one
 // kernel, which writes init.
-template <typename A, typename InputIt, typename OutputIt, typename T, typename BinaryOp>
-void reduce_into(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_out, T init, BinaryOp op)
+template <typename A, typename D, typename InputIt, typename OutputIt, typename T, typename BinaryOp>
+void reduce_into(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_out, T init, BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::reduce_into");
-  detail::throw_on_error(DeviceReduce::Reduce(detail::unwrap(first), detail::unwrap(d_out),
-                                              cuda::std::distance(first, last), op, init, policy),
+  detail::throw_on_error(detail::frontend::device_transform_reduce(policy, detail::unwrap(first), detail::unwrap(d_out),
+                                                                   cuda::std::distance(first, last), op, Identity{},
+                                                                   init),
                          "strata::reduce_into");
 }
 
-template <typename A, typename InputIt, typename OutputIt, typename T>
-void reduce_into(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_out, T init)
+template <typename A, typename D, typename InputIt, typename OutputIt, typename T>
+void reduce_into(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_out, T init)
 {
   reduce_into(policy, first, last, d_out, init, cuda::std::plus<T>{});
 }
 
-template <typename A, typename InputIt, typename OutputIt>
-void reduce_into(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_out)
+template <typename A, typename D, typename InputIt, typename OutputIt>
+void reduce_into(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_out)
 {
   using T = detail::iter_value_t<InputIt>;
   reduce_into(policy, first, last, d_out, detail::zero_of<T>(), cuda::std::plus<T>{});
@@ -311,9 +331,9 @@ void reduce_into(const execution_policy<A>& policy, InputIt first, InputIt last,
 // -- transform_reduce -----------------------------------------------------------------------------------------
 
 // init op transform(items)..., std::transform_reduce's order (init, reduce, transform).
-template <typename A, typename InputIt, typename T, typename BinaryReduceOp, typename UnaryTransformOp,
+template <typename A, typename D, typename InputIt, typename T, typename BinaryReduceOp, typename UnaryTransformOp,
           std::enable_if_t<detail::is_unary_for_v<UnaryTransformOp, InputIt>, int> = 0>
-T transform_reduce(const execution_policy<A>& policy, InputIt first, InputIt last, T init, BinaryReduceOp reduce_op,
+T transform_reduce(const execution_policy<A, D>& policy, InputIt first, InputIt last, T init, BinaryReduceOp reduce_op,
                    UnaryTransformOp transform_op)
 {
   STRATA_NVTX_RANGE("strata::transform_reduce");
@@ -328,19 +348,19 @@ T transform_reduce(const execution_policy<A>& policy, InputIt first, InputIt las
 
 // Thrust's order (transform, init, reduce), as thrust::transform_reduce calls it.
 template <
-  typename A, typename InputIt, typename UnaryTransformOp, typename T, typename BinaryReduceOp,
+  typename A, typename D, typename InputIt, typename UnaryTransformOp, typename T, typename BinaryReduceOp,
   std::enable_if_t<
     detail::is_unary_for_v<UnaryTransformOp, InputIt> && !detail::is_unary_for_v<BinaryReduceOp, InputIt>, int> = 0>
-T transform_reduce(const execution_policy<A>& policy, InputIt first, InputIt last, UnaryTransformOp transform_op,
+T transform_reduce(const execution_policy<A, D>& policy, InputIt first, InputIt last, UnaryTransformOp transform_op,
                    T init, BinaryReduceOp reduce_op)
 {
   return transform_reduce(policy, first, last, init, reduce_op, transform_op);
 }
 
 // init op transform(a, b)... over two ranges, std::transform_reduce's binary form.
-template <typename A, typename InputIt1, typename InputIt2, typename T, typename BinaryReduceOp,
+template <typename A, typename D, typename InputIt1, typename InputIt2, typename T, typename BinaryReduceOp,
           typename BinaryTransformOp>
-T transform_reduce(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, T init,
+T transform_reduce(const execution_policy<A, D>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, T init,
                    BinaryReduceOp reduce_op, BinaryTransformOp transform_op)
 {
   STRATA_NVTX_RANGE("strata::transform_reduce");
@@ -348,15 +368,16 @@ T transform_reduce(const execution_policy<A>& policy, InputIt1 first1, InputIt1 
                                            transform_op);
 }
 
-template <typename A, typename InputIt1, typename InputIt2, typename T>
-T transform_reduce(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, T init)
+template <typename A, typename D, typename InputIt1, typename InputIt2, typename T>
+T transform_reduce(const execution_policy<A, D>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, T init)
 {
   return transform_reduce(policy, first1, last1, first2, init, cuda::std::plus<>{}, cuda::std::multiplies<>{});
 }
 
 // init op1 op2(a, b)..., as std::inner_product.
-template <typename A, typename InputIt1, typename InputIt2, typename T, typename BinaryOp1, typename BinaryOp2>
-T inner_product(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, T init,
+template <typename A, typename D, typename InputIt1, typename InputIt2, typename T, typename BinaryOp1,
+          typename BinaryOp2>
+T inner_product(const execution_policy<A, D>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, T init,
                 BinaryOp1 op1, BinaryOp2 op2)
 {
   STRATA_NVTX_RANGE("strata::inner_product");
@@ -364,32 +385,33 @@ T inner_product(const execution_policy<A>& policy, InputIt1 first1, InputIt1 las
 }
 
 // init + a * b..., multiplied and added in T (as thrust::inner_product does).
-template <typename A, typename InputIt1, typename InputIt2, typename T>
-T inner_product(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, T init)
+template <typename A, typename D, typename InputIt1, typename InputIt2, typename T>
+T inner_product(const execution_policy<A, D>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, T init)
 {
   return inner_product(policy, first1, last1, first2, init, cuda::std::plus<T>{}, cuda::std::multiplies<T>{});
 }
 
 // -- counting and testing -------------------------------------------------------------------------------------
 
-template <typename A, typename InputIt, typename UnaryPredicate>
-detail::iter_difference_t<InputIt> count_if(const execution_policy<A>& policy, InputIt first, InputIt last,
+template <typename A, typename D, typename InputIt, typename UnaryPredicate>
+detail::iter_difference_t<InputIt> count_if(const execution_policy<A, D>& policy, InputIt first, InputIt last,
                                             UnaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::count_if");
   return detail::frontend::count_matching(policy, "strata::count_if", first, last, pred);
 }
 
-template <typename A, typename InputIt, typename T>
-detail::iter_difference_t<InputIt> count(const execution_policy<A>& policy, InputIt first, InputIt last, const T& value)
+template <typename A, typename D, typename InputIt, typename T>
+detail::iter_difference_t<InputIt> count(const execution_policy<A, D>& policy, InputIt first, InputIt last,
+                                         const T& value)
 {
   STRATA_NVTX_RANGE("strata::count");
   return detail::frontend::count_matching(policy, "strata::count", first, last,
                                           detail::frontend::equals_value<T>{value});
 }
 
-template <typename A, typename InputIt, typename UnaryPredicate>
-bool all_of(const execution_policy<A>& policy, InputIt first, InputIt last, UnaryPredicate pred)
+template <typename A, typename D, typename InputIt, typename UnaryPredicate>
+bool all_of(const execution_policy<A, D>& policy, InputIt first, InputIt last, UnaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::all_of");
   return detail::frontend::logical_reduce(policy, "strata::all_of", first, last,
@@ -397,8 +419,8 @@ bool all_of(const execution_policy<A>& policy, InputIt first, InputIt last, Unar
                                           cuda::std::logical_and<>{}, true);
 }
 
-template <typename A, typename InputIt, typename UnaryPredicate>
-bool any_of(const execution_policy<A>& policy, InputIt first, InputIt last, UnaryPredicate pred)
+template <typename A, typename D, typename InputIt, typename UnaryPredicate>
+bool any_of(const execution_policy<A, D>& policy, InputIt first, InputIt last, UnaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::any_of");
   return detail::frontend::logical_reduce(policy, "strata::any_of", first, last,
@@ -406,8 +428,8 @@ bool any_of(const execution_policy<A>& policy, InputIt first, InputIt last, Unar
                                           cuda::std::logical_or<>{}, false);
 }
 
-template <typename A, typename InputIt, typename UnaryPredicate>
-bool none_of(const execution_policy<A>& policy, InputIt first, InputIt last, UnaryPredicate pred)
+template <typename A, typename D, typename InputIt, typename UnaryPredicate>
+bool none_of(const execution_policy<A, D>& policy, InputIt first, InputIt last, UnaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::none_of");
   return detail::frontend::logical_reduce(policy, "strata::none_of", first, last,
@@ -416,8 +438,8 @@ bool none_of(const execution_policy<A>& policy, InputIt first, InputIt last, Una
 }
 
 // Whether pred(a, b) holds for every pair of items, as std::equal.
-template <typename A, typename InputIt1, typename InputIt2, typename BinaryPredicate>
-bool equal(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, BinaryPredicate pred)
+template <typename A, typename D, typename InputIt1, typename InputIt2, typename BinaryPredicate>
+bool equal(const execution_policy<A, D>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, BinaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::equal");
   return detail::frontend::pairwise_reduce(policy, "strata::equal", first1, last1, first2, true,
@@ -426,61 +448,61 @@ bool equal(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, I
 }
 
 // Compares with equal_to of the first range's value type (items of the second range are converted to it).
-template <typename A, typename InputIt1, typename InputIt2>
-bool equal(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2)
+template <typename A, typename D, typename InputIt1, typename InputIt2>
+bool equal(const execution_policy<A, D>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2)
 {
   return equal(policy, first1, last1, first2, cuda::std::equal_to<detail::iter_value_t<InputIt1>>{});
 }
 
 // The four-iterator form: ranges of different lengths are not equal.
-template <typename A, typename InputIt1, typename InputIt2, typename BinaryPredicate>
-bool equal(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, InputIt2 last2,
+template <typename A, typename D, typename InputIt1, typename InputIt2, typename BinaryPredicate>
+bool equal(const execution_policy<A, D>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, InputIt2 last2,
            BinaryPredicate pred)
 {
   return cuda::std::distance(first1, last1) == cuda::std::distance(first2, last2)
       && equal(policy, first1, last1, first2, pred);
 }
 
-template <typename A, typename InputIt1, typename InputIt2>
-bool equal(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, InputIt2 last2)
+template <typename A, typename D, typename InputIt1, typename InputIt2>
+bool equal(const execution_policy<A, D>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2, InputIt2 last2)
 {
   return equal(policy, first1, last1, first2, last2, cuda::std::equal_to<detail::iter_value_t<InputIt1>>{});
 }
 
 // -- extremes -------------------------------------------------------------------------------------------------
 
-template <typename A, typename ForwardIt, typename Compare>
-ForwardIt min_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, Compare comp)
+template <typename A, typename D, typename ForwardIt, typename Compare>
+ForwardIt min_element(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, Compare comp)
 {
   STRATA_NVTX_RANGE("strata::min_element");
   return detail::frontend::extreme_element(policy, "strata::min_element", first, last,
                                            detail::frontend::arg_min_by<Compare>{comp});
 }
 
-template <typename A, typename ForwardIt>
-ForwardIt min_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt last)
+template <typename A, typename D, typename ForwardIt>
+ForwardIt min_element(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last)
 {
   return min_element(policy, first, last, cuda::std::less<detail::iter_value_t<ForwardIt>>{});
 }
 
-template <typename A, typename ForwardIt, typename Compare>
-ForwardIt max_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, Compare comp)
+template <typename A, typename D, typename ForwardIt, typename Compare>
+ForwardIt max_element(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, Compare comp)
 {
   STRATA_NVTX_RANGE("strata::max_element");
   return detail::frontend::extreme_element(policy, "strata::max_element", first, last,
                                            detail::frontend::arg_max_by<Compare>{comp});
 }
 
-template <typename A, typename ForwardIt>
-ForwardIt max_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt last)
+template <typename A, typename D, typename ForwardIt>
+ForwardIt max_element(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last)
 {
   return max_element(policy, first, last, cuda::std::less<detail::iter_value_t<ForwardIt>>{});
 }
 
 // The first smallest and the first largest item, as thrust::minmax_element (std::minmax_element returns the last
 // largest); {last, last} for an empty range.
-template <typename A, typename ForwardIt, typename Compare>
-thrust::pair<ForwardIt, ForwardIt> minmax_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt last,
+template <typename A, typename D, typename ForwardIt, typename Compare>
+thrust::pair<ForwardIt, ForwardIt> minmax_element(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last,
                                                   Compare comp)
 {
   STRATA_NVTX_RANGE("strata::minmax_element");
@@ -498,8 +520,8 @@ thrust::pair<ForwardIt, ForwardIt> minmax_element(const execution_policy<A>& pol
   return thrust::pair<ForwardIt, ForwardIt>(first + found.min.key, first + found.max.key);
 }
 
-template <typename A, typename ForwardIt>
-thrust::pair<ForwardIt, ForwardIt> minmax_element(const execution_policy<A>& policy, ForwardIt first, ForwardIt last)
+template <typename A, typename D, typename ForwardIt>
+thrust::pair<ForwardIt, ForwardIt> minmax_element(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last)
 {
   return minmax_element(policy, first, last, cuda::std::less<detail::iter_value_t<ForwardIt>>{});
 }

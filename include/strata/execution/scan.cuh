@@ -78,8 +78,17 @@ OutputIt scan(const PolicyT& policy, const char* name, InputIt first, InputIt la
   const auto n = cuda::std::distance(first, last);
   throw_on_error(run_single_phase(policy,
                                   [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-                                    return scan::run<INCLUSIVE, AccumT>(d_temp, bytes, unwrap(first), unwrap(d_first),
-                                                                        op, init, n, stream);
+                                    if constexpr (is_gpu_to_gpu_v<PolicyT>)
+                                    {
+                                      return scan::run_gpu_to_gpu<INCLUSIVE, AccumT>(d_temp, bytes, unwrap(first),
+                                                                                     unwrap(d_first), op, init, n,
+                                                                                     stream);
+                                    }
+                                    else
+                                    {
+                                      return scan::run<INCLUSIVE, AccumT>(d_temp, bytes, unwrap(first), unwrap(d_first),
+                                                                          op, init, n, stream);
+                                    }
                                   }),
                  name);
   finish_for_host(policy, name, d_first);
@@ -96,9 +105,20 @@ OutputIt scan_by_key(const PolicyT& policy, const char* name, KeyIt keys_first, 
   const auto n = cuda::std::distance(keys_first, keys_last);
   throw_on_error(run_single_phase(policy,
                                   [&](void* d_temp, size_t& bytes, cudaStream_t stream) {
-                                    return scan::run_by_key<INCLUSIVE, AccumT>(d_temp, bytes, unwrap(keys_first),
-                                                                               unwrap(values_first), unwrap(d_first),
-                                                                               op, init, n, binary_pred, stream);
+                                    if constexpr (is_gpu_to_gpu_v<PolicyT>)
+                                    {
+                                      return scan::run_by_key_gpu_to_gpu<INCLUSIVE, AccumT>(d_temp, bytes,
+                                                                                            unwrap(keys_first),
+                                                                                            unwrap(values_first),
+                                                                                            unwrap(d_first), op, init,
+                                                                                            n, binary_pred, stream);
+                                    }
+                                    else
+                                    {
+                                      return scan::run_by_key<INCLUSIVE, AccumT>(d_temp, bytes, unwrap(keys_first),
+                                                                                 unwrap(values_first), unwrap(d_first),
+                                                                                 op, init, n, binary_pred, stream);
+                                    }
                                   }),
                  name);
   finish_for_host(policy, name, d_first);
@@ -107,34 +127,35 @@ OutputIt scan_by_key(const PolicyT& policy, const char* name, KeyIt keys_first, 
 } // namespace frontend
 } // namespace detail
 
-template <typename A, typename InputIt, typename OutputIt, typename BinaryOp>
-OutputIt inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, BinaryOp op)
+template <typename A, typename D, typename InputIt, typename OutputIt, typename BinaryOp>
+OutputIt inclusive_scan(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first,
+                        BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::inclusive_scan");
   return detail::frontend::scan<true>(policy, "strata::inclusive_scan", first, last, d_first, op,
                                       detail::scan::no_init{});
 }
 
-template <typename A, typename InputIt, typename OutputIt>
-OutputIt inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first)
+template <typename A, typename D, typename InputIt, typename OutputIt>
+OutputIt inclusive_scan(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first)
 {
   return inclusive_scan(policy, first, last, d_first, cuda::std::plus<>{});
 }
 
 // init op items..., std's order (op, init).
-template <typename A, typename InputIt, typename OutputIt, typename BinaryOp, typename T,
+template <typename A, typename D, typename InputIt, typename OutputIt, typename BinaryOp, typename T,
           std::enable_if_t<detail::is_binary_for_v<BinaryOp, T>, int> = 0>
-OutputIt inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, BinaryOp op,
-                        T init)
+OutputIt inclusive_scan(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first,
+                        BinaryOp op, T init)
 {
   STRATA_NVTX_RANGE("strata::inclusive_scan");
   return detail::frontend::scan<true>(policy, "strata::inclusive_scan", first, last, d_first, op, init);
 }
 
 // Thrust's order (init, op), as thrust::inclusive_scan calls it.
-template <typename A, typename InputIt, typename OutputIt, typename T, typename BinaryOp,
+template <typename A, typename D, typename InputIt, typename OutputIt, typename T, typename BinaryOp,
           std::enable_if_t<detail::is_binary_for_v<BinaryOp, T>, int> = 0>
-OutputIt inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, T init,
+OutputIt inclusive_scan(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first, T init,
                         BinaryOp op)
 {
   return inclusive_scan(policy, first, last, d_first, op, init);
@@ -142,23 +163,23 @@ OutputIt inclusive_scan(const execution_policy<A>& policy, InputIt first, InputI
 
 // -- exclusive_scan -------------------------------------------------------------------------------------------
 
-template <typename A, typename InputIt, typename OutputIt, typename T, typename BinaryOp>
-OutputIt exclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, T init,
+template <typename A, typename D, typename InputIt, typename OutputIt, typename T, typename BinaryOp>
+OutputIt exclusive_scan(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first, T init,
                         BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::exclusive_scan");
   return detail::frontend::scan<false>(policy, "strata::exclusive_scan", first, last, d_first, op, init);
 }
 
-template <typename A, typename InputIt, typename OutputIt, typename T>
-OutputIt exclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, T init)
+template <typename A, typename D, typename InputIt, typename OutputIt, typename T>
+OutputIt exclusive_scan(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first, T init)
 {
   return exclusive_scan(policy, first, last, d_first, init, cuda::std::plus<>{});
 }
 
 // Thrust's form without init: init is the input's value type's zero.
-template <typename A, typename InputIt, typename OutputIt>
-OutputIt exclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first)
+template <typename A, typename D, typename InputIt, typename OutputIt>
+OutputIt exclusive_scan(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first)
 {
   return exclusive_scan(policy, first, last, d_first, detail::iter_value_t<InputIt>{}, cuda::std::plus<>{});
 }
@@ -167,9 +188,9 @@ OutputIt exclusive_scan(const execution_policy<A>& policy, InputIt first, InputI
 
 // binary_op over unary_op(items), std's order (binary_op, unary_op).
 template <
-  typename A, typename InputIt, typename OutputIt, typename BinaryOp, typename UnaryOp,
+  typename A, typename D, typename InputIt, typename OutputIt, typename BinaryOp, typename UnaryOp,
   std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
-OutputIt transform_inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first,
+OutputIt transform_inclusive_scan(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first,
                                   BinaryOp binary_op, UnaryOp unary_op)
 {
   STRATA_NVTX_RANGE("strata::transform_inclusive_scan");
@@ -181,9 +202,9 @@ OutputIt transform_inclusive_scan(const execution_policy<A>& policy, InputIt fir
 
 // Thrust's order (unary_op, binary_op).
 template <
-  typename A, typename InputIt, typename OutputIt, typename UnaryOp, typename BinaryOp,
+  typename A, typename D, typename InputIt, typename OutputIt, typename UnaryOp, typename BinaryOp,
   std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
-OutputIt transform_inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first,
+OutputIt transform_inclusive_scan(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first,
                                   UnaryOp unary_op, BinaryOp binary_op)
 {
   return transform_inclusive_scan(policy, first, last, d_first, binary_op, unary_op);
@@ -191,9 +212,9 @@ OutputIt transform_inclusive_scan(const execution_policy<A>& policy, InputIt fir
 
 // init op binary_op over unary_op(items), std's order (binary_op, unary_op, init).
 template <
-  typename A, typename InputIt, typename OutputIt, typename BinaryOp, typename UnaryOp, typename T,
+  typename A, typename D, typename InputIt, typename OutputIt, typename BinaryOp, typename UnaryOp, typename T,
   std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
-OutputIt transform_inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first,
+OutputIt transform_inclusive_scan(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first,
                                   BinaryOp binary_op, UnaryOp unary_op, T init)
 {
   STRATA_NVTX_RANGE("strata::transform_inclusive_scan");
@@ -205,18 +226,18 @@ OutputIt transform_inclusive_scan(const execution_policy<A>& policy, InputIt fir
 
 // Thrust's order (unary_op, init, binary_op).
 template <
-  typename A, typename InputIt, typename OutputIt, typename UnaryOp, typename T, typename BinaryOp,
+  typename A, typename D, typename InputIt, typename OutputIt, typename UnaryOp, typename T, typename BinaryOp,
   std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
-OutputIt transform_inclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first,
+OutputIt transform_inclusive_scan(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first,
                                   UnaryOp unary_op, T init, BinaryOp binary_op)
 {
   return transform_inclusive_scan(policy, first, last, d_first, binary_op, unary_op, init);
 }
 
 // init op binary_op over unary_op(items before i), std's order (init, binary_op, unary_op).
-template <typename A, typename InputIt, typename OutputIt, typename T, typename BinaryOp, typename UnaryOp,
+template <typename A, typename D, typename InputIt, typename OutputIt, typename T, typename BinaryOp, typename UnaryOp,
           std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<T, InputIt>, int> = 0>
-OutputIt transform_exclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first,
+OutputIt transform_exclusive_scan(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first,
                                   T init, BinaryOp binary_op, UnaryOp unary_op)
 {
   STRATA_NVTX_RANGE("strata::transform_exclusive_scan");
@@ -229,9 +250,9 @@ OutputIt transform_exclusive_scan(const execution_policy<A>& policy, InputIt fir
 
 // Thrust's order (unary_op, init, binary_op).
 template <
-  typename A, typename InputIt, typename OutputIt, typename UnaryOp, typename T, typename BinaryOp,
+  typename A, typename D, typename InputIt, typename OutputIt, typename UnaryOp, typename T, typename BinaryOp,
   std::enable_if_t<detail::is_unary_for_v<UnaryOp, InputIt> && !detail::is_unary_for_v<BinaryOp, InputIt>, int> = 0>
-OutputIt transform_exclusive_scan(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first,
+OutputIt transform_exclusive_scan(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first,
                                   UnaryOp unary_op, T init, BinaryOp binary_op)
 {
   return transform_exclusive_scan(policy, first, last, d_first, init, binary_op, unary_op);
@@ -240,8 +261,9 @@ OutputIt transform_exclusive_scan(const execution_policy<A>& policy, InputIt fir
 // -- scans by key ---------------------------------------------------------------------------------------------
 
 // Inclusive scan of each run of keys equal under binary_pred, as thrust::inclusive_scan_by_key.
-template <typename A, typename KeyIt, typename ValueIt, typename OutputIt, typename BinaryPredicate, typename BinaryOp>
-OutputIt inclusive_scan_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last,
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename OutputIt, typename BinaryPredicate,
+          typename BinaryOp>
+OutputIt inclusive_scan_by_key(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last,
                                ValueIt values_first, OutputIt d_first, BinaryPredicate binary_pred, BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::inclusive_scan_by_key");
@@ -249,15 +271,15 @@ OutputIt inclusive_scan_by_key(const execution_policy<A>& policy, KeyIt keys_fir
                                              values_first, d_first, binary_pred, op, detail::scan::no_init{});
 }
 
-template <typename A, typename KeyIt, typename ValueIt, typename OutputIt, typename BinaryPredicate>
-OutputIt inclusive_scan_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last,
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename OutputIt, typename BinaryPredicate>
+OutputIt inclusive_scan_by_key(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last,
                                ValueIt values_first, OutputIt d_first, BinaryPredicate binary_pred)
 {
   return inclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first, binary_pred, cuda::std::plus<>{});
 }
 
-template <typename A, typename KeyIt, typename ValueIt, typename OutputIt>
-OutputIt inclusive_scan_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last,
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename OutputIt>
+OutputIt inclusive_scan_by_key(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last,
                                ValueIt values_first, OutputIt d_first)
 {
   return inclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first, cuda::std::equal_to<>{},
@@ -265,9 +287,9 @@ OutputIt inclusive_scan_by_key(const execution_policy<A>& policy, KeyIt keys_fir
 }
 
 // Exclusive scan of each run of equal keys, every run starting from init, as thrust::exclusive_scan_by_key.
-template <typename A, typename KeyIt, typename ValueIt, typename OutputIt, typename T, typename BinaryPredicate,
-          typename BinaryOp>
-OutputIt exclusive_scan_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last,
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename OutputIt, typename T,
+          typename BinaryPredicate, typename BinaryOp>
+OutputIt exclusive_scan_by_key(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last,
                                ValueIt values_first, OutputIt d_first, T init, BinaryPredicate binary_pred, BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::exclusive_scan_by_key");
@@ -275,24 +297,25 @@ OutputIt exclusive_scan_by_key(const execution_policy<A>& policy, KeyIt keys_fir
                                               values_first, d_first, binary_pred, op, init);
 }
 
-template <typename A, typename KeyIt, typename ValueIt, typename OutputIt, typename T, typename BinaryPredicate>
-OutputIt exclusive_scan_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last,
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename OutputIt, typename T,
+          typename BinaryPredicate>
+OutputIt exclusive_scan_by_key(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last,
                                ValueIt values_first, OutputIt d_first, T init, BinaryPredicate binary_pred)
 {
   return exclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first, init, binary_pred,
                                cuda::std::plus<>{});
 }
 
-template <typename A, typename KeyIt, typename ValueIt, typename OutputIt, typename T>
-OutputIt exclusive_scan_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last,
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename OutputIt, typename T>
+OutputIt exclusive_scan_by_key(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last,
                                ValueIt values_first, OutputIt d_first, T init)
 {
   return exclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first, init, cuda::std::equal_to<>{},
                                cuda::std::plus<>{});
 }
 
-template <typename A, typename KeyIt, typename ValueIt, typename OutputIt>
-OutputIt exclusive_scan_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last,
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename OutputIt>
+OutputIt exclusive_scan_by_key(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last,
                                ValueIt values_first, OutputIt d_first)
 {
   return exclusive_scan_by_key(policy, keys_first, keys_last, values_first, d_first, detail::iter_value_t<ValueIt>{},

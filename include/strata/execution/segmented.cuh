@@ -51,8 +51,8 @@ auto segment_count(OffsetIt offsets_first, OffsetIt offsets_last, const char* al
 // out[s] = init op (the items of segment s), init for an empty one, for each of the segments the offsets range
 // [offsets_first, offsets_last) delimits (one fewer than its offsets; none for fewer than two). Returns the end of the
 // output.
-template <typename A, typename InputIt, typename OffsetIt, typename OutputIt, typename T, typename BinaryOp>
-OutputIt segmented_reduce(const execution_policy<A>& policy, InputIt first, OffsetIt offsets_first,
+template <typename A, typename D, typename InputIt, typename OffsetIt, typename OutputIt, typename T, typename BinaryOp>
+OutputIt segmented_reduce(const execution_policy<A, D>& policy, InputIt first, OffsetIt offsets_first,
                           OffsetIt offsets_last, OutputIt out, T init, BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::segmented_reduce");
@@ -69,16 +69,16 @@ OutputIt segmented_reduce(const execution_policy<A>& policy, InputIt first, Offs
 }
 
 // init + the items of each segment, each item converted to T.
-template <typename A, typename InputIt, typename OffsetIt, typename OutputIt, typename T>
-OutputIt segmented_reduce(const execution_policy<A>& policy, InputIt first, OffsetIt offsets_first,
+template <typename A, typename D, typename InputIt, typename OffsetIt, typename OutputIt, typename T>
+OutputIt segmented_reduce(const execution_policy<A, D>& policy, InputIt first, OffsetIt offsets_first,
                           OffsetIt offsets_last, OutputIt out, T init)
 {
   return segmented_reduce(policy, first, offsets_first, offsets_last, out, init, cuda::std::plus<T>{});
 }
 
 // The sum of each segment's items, from value_type(0) (value_type{} for a type that cannot be made from 0).
-template <typename A, typename InputIt, typename OffsetIt, typename OutputIt>
-OutputIt segmented_reduce(const execution_policy<A>& policy, InputIt first, OffsetIt offsets_first,
+template <typename A, typename D, typename InputIt, typename OffsetIt, typename OutputIt>
+OutputIt segmented_reduce(const execution_policy<A, D>& policy, InputIt first, OffsetIt offsets_first,
                           OffsetIt offsets_last, OutputIt out)
 {
   using T = detail::iter_value_t<InputIt>;
@@ -87,8 +87,8 @@ OutputIt segmented_reduce(const execution_policy<A>& policy, InputIt first, Offs
 
 // out[i] = the items of first[i]'s segment up to and including first[i], combined in order with op, for every item
 // of the segments the offsets range [offsets_first, offsets_last) delimits (non-decreasing offsets).
-template <typename A, typename InputIt, typename OffsetIt, typename OutputIt, typename BinaryOp>
-void segmented_inclusive_scan(const execution_policy<A>& policy, InputIt first, OffsetIt offsets_first,
+template <typename A, typename D, typename InputIt, typename OffsetIt, typename OutputIt, typename BinaryOp>
+void segmented_inclusive_scan(const execution_policy<A, D>& policy, InputIt first, OffsetIt offsets_first,
                               OffsetIt offsets_last, OutputIt out, BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::segmented_inclusive_scan");
@@ -104,8 +104,8 @@ void segmented_inclusive_scan(const execution_policy<A>& policy, InputIt first, 
 }
 
 // The running sums of each segment's items, in the items' value type.
-template <typename A, typename InputIt, typename OffsetIt, typename OutputIt>
-void segmented_inclusive_scan(const execution_policy<A>& policy, InputIt first, OffsetIt offsets_first,
+template <typename A, typename D, typename InputIt, typename OffsetIt, typename OutputIt>
+void segmented_inclusive_scan(const execution_policy<A, D>& policy, InputIt first, OffsetIt offsets_first,
                               OffsetIt offsets_last, OutputIt out)
 {
   using T = detail::iter_value_t<InputIt>;
@@ -114,8 +114,8 @@ void segmented_inclusive_scan(const execution_policy<A>& policy, InputIt first, 
 
 // out[i] = init op (the items of first[i]'s segment before first[i]), combined in order, for every item of the
 // segments the offsets range [offsets_first, offsets_last) delimits (non-decreasing offsets).
-template <typename A, typename InputIt, typename OffsetIt, typename OutputIt, typename T, typename BinaryOp>
-void segmented_exclusive_scan(const execution_policy<A>& policy, InputIt first, OffsetIt offsets_first,
+template <typename A, typename D, typename InputIt, typename OffsetIt, typename OutputIt, typename T, typename BinaryOp>
+void segmented_exclusive_scan(const execution_policy<A, D>& policy, InputIt first, OffsetIt offsets_first,
                               OffsetIt offsets_last, OutputIt out, T init, BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::segmented_exclusive_scan");
@@ -132,16 +132,16 @@ void segmented_exclusive_scan(const execution_policy<A>& policy, InputIt first, 
 }
 
 // init + the items of each segment before each item, in T.
-template <typename A, typename InputIt, typename OffsetIt, typename OutputIt, typename T>
-void segmented_exclusive_scan(const execution_policy<A>& policy, InputIt first, OffsetIt offsets_first,
+template <typename A, typename D, typename InputIt, typename OffsetIt, typename OutputIt, typename T>
+void segmented_exclusive_scan(const execution_policy<A, D>& policy, InputIt first, OffsetIt offsets_first,
                               OffsetIt offsets_last, OutputIt out, T init)
 {
   segmented_exclusive_scan(policy, first, offsets_first, offsets_last, out, init, cuda::std::plus<T>{});
 }
 
 // The sums of each segment's items before each item, from value_type(0).
-template <typename A, typename InputIt, typename OffsetIt, typename OutputIt>
-void segmented_exclusive_scan(const execution_policy<A>& policy, InputIt first, OffsetIt offsets_first,
+template <typename A, typename D, typename InputIt, typename OffsetIt, typename OutputIt>
+void segmented_exclusive_scan(const execution_policy<A, D>& policy, InputIt first, OffsetIt offsets_first,
                               OffsetIt offsets_last, OutputIt out)
 {
   using T = detail::iter_value_t<InputIt>;

@@ -128,8 +128,8 @@ void segmented_sort(const PolicyT& policy, const char* name, KeyIt keys_first, K
 
 // Sorts each segment of [first, last) that the offsets range [offsets_first, offsets_last) delimits, under comp
 // (cuda::std::less or greater); equal keys keep their order.
-template <typename A, typename RandomIt, typename OffsetIt, typename Compare>
-void segmented_sort(const execution_policy<A>& policy, RandomIt first, RandomIt last, OffsetIt offsets_first,
+template <typename A, typename D, typename RandomIt, typename OffsetIt, typename Compare>
+void segmented_sort(const execution_policy<A, D>& policy, RandomIt first, RandomIt last, OffsetIt offsets_first,
                     OffsetIt offsets_last, Compare comp)
 {
   STRATA_NVTX_RANGE("strata::segmented_sort");
@@ -138,8 +138,8 @@ void segmented_sort(const execution_policy<A>& policy, RandomIt first, RandomIt 
 }
 
 // Ascending.
-template <typename A, typename RandomIt, typename OffsetIt>
-void segmented_sort(const execution_policy<A>& policy, RandomIt first, RandomIt last, OffsetIt offsets_first,
+template <typename A, typename D, typename RandomIt, typename OffsetIt>
+void segmented_sort(const execution_policy<A, D>& policy, RandomIt first, RandomIt last, OffsetIt offsets_first,
                     OffsetIt offsets_last)
 {
   STRATA_NVTX_RANGE("strata::segmented_sort");
@@ -148,8 +148,8 @@ void segmented_sort(const execution_policy<A>& policy, RandomIt first, RandomIt 
 }
 
 // As segmented_sort (which is stable too).
-template <typename A, typename RandomIt, typename OffsetIt, typename Compare>
-void segmented_stable_sort(const execution_policy<A>& policy, RandomIt first, RandomIt last, OffsetIt offsets_first,
+template <typename A, typename D, typename RandomIt, typename OffsetIt, typename Compare>
+void segmented_stable_sort(const execution_policy<A, D>& policy, RandomIt first, RandomIt last, OffsetIt offsets_first,
                            OffsetIt offsets_last, Compare comp)
 {
   STRATA_NVTX_RANGE("strata::segmented_stable_sort");
@@ -157,8 +157,8 @@ void segmented_stable_sort(const execution_policy<A>& policy, RandomIt first, Ra
                                    offsets_last, comp);
 }
 
-template <typename A, typename RandomIt, typename OffsetIt>
-void segmented_stable_sort(const execution_policy<A>& policy, RandomIt first, RandomIt last, OffsetIt offsets_first,
+template <typename A, typename D, typename RandomIt, typename OffsetIt>
+void segmented_stable_sort(const execution_policy<A, D>& policy, RandomIt first, RandomIt last, OffsetIt offsets_first,
                            OffsetIt offsets_last)
 {
   STRATA_NVTX_RANGE("strata::segmented_stable_sort");
@@ -168,18 +168,18 @@ void segmented_stable_sort(const execution_policy<A>& policy, RandomIt first, Ra
 
 // Sorts the keys of each segment under comp; values_first[i] moves with keys_first[i]. The values must not overlap
 // the keys.
-template <typename A, typename KeyIt, typename ValueIt, typename OffsetIt, typename Compare>
-void segmented_sort_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first,
-                           OffsetIt offsets_first, OffsetIt offsets_last, Compare comp)
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename OffsetIt, typename Compare>
+void segmented_sort_by_key(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last,
+                           ValueIt values_first, OffsetIt offsets_first, OffsetIt offsets_last, Compare comp)
 {
   STRATA_NVTX_RANGE("strata::segmented_sort_by_key");
   detail::frontend::segmented_sort(policy, "strata::segmented_sort_by_key", keys_first, keys_last, values_first,
                                    offsets_first, offsets_last, comp);
 }
 
-template <typename A, typename KeyIt, typename ValueIt, typename OffsetIt>
-void segmented_sort_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first,
-                           OffsetIt offsets_first, OffsetIt offsets_last)
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename OffsetIt>
+void segmented_sort_by_key(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last,
+                           ValueIt values_first, OffsetIt offsets_first, OffsetIt offsets_last)
 {
   STRATA_NVTX_RANGE("strata::segmented_sort_by_key");
   detail::frontend::segmented_sort(policy, "strata::segmented_sort_by_key", keys_first, keys_last, values_first,
@@ -187,8 +187,8 @@ void segmented_sort_by_key(const execution_policy<A>& policy, KeyIt keys_first, 
 }
 
 // As segmented_sort_by_key (which is stable too).
-template <typename A, typename KeyIt, typename ValueIt, typename OffsetIt, typename Compare>
-void segmented_stable_sort_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last,
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename OffsetIt, typename Compare>
+void segmented_stable_sort_by_key(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last,
                                   ValueIt values_first, OffsetIt offsets_first, OffsetIt offsets_last, Compare comp)
 {
   STRATA_NVTX_RANGE("strata::segmented_stable_sort_by_key");
@@ -196,8 +196,8 @@ void segmented_stable_sort_by_key(const execution_policy<A>& policy, KeyIt keys_
                                    offsets_first, offsets_last, comp);
 }
 
-template <typename A, typename KeyIt, typename ValueIt, typename OffsetIt>
-void segmented_stable_sort_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last,
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename OffsetIt>
+void segmented_stable_sort_by_key(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last,
                                   ValueIt values_first, OffsetIt offsets_first, OffsetIt offsets_last)
 {
   STRATA_NVTX_RANGE("strata::segmented_stable_sort_by_key");

@@ -245,9 +245,18 @@ cudaError_t run_reduce_by_key(const PolicyT& policy, KeyIt keys, ValueIt values,
                               ValueOutputIt values_out, CountIt d_count, BinaryPredicate pred, BinaryOp op, long long n)
 {
   return run_single_phase(policy, [&](void* d_temp, std::size_t& bytes, cudaStream_t stream) {
-    return reduce_by_key::run<iter_value_t<ValueIt>>(d_temp, bytes, unwrap(keys), unwrap(keys_out), unwrap(values),
-                                                     unwrap(values_out), d_count, as_bool<BinaryPredicate, false>{pred},
-                                                     op, n, stream);
+    if constexpr (is_gpu_to_gpu_v<PolicyT>)
+    {
+      return reduce_by_key::run_gpu_to_gpu<iter_value_t<ValueIt>>(d_temp, bytes, unwrap(keys), unwrap(keys_out),
+                                                                  unwrap(values), unwrap(values_out), d_count,
+                                                                  as_bool<BinaryPredicate, false>{pred}, op, n, stream);
+    }
+    else
+    {
+      return reduce_by_key::run<iter_value_t<ValueIt>>(d_temp, bytes, unwrap(keys), unwrap(keys_out), unwrap(values),
+                                                       unwrap(values_out), d_count,
+                                                       as_bool<BinaryPredicate, false>{pred}, op, n, stream);
+    }
   });
 }
 } // namespace frontend
@@ -256,8 +265,8 @@ cudaError_t run_reduce_by_key(const PolicyT& policy, KeyIt keys, ValueIt values,
 // -- copy_if, remove_copy_if, remove_copy ---------------------------------------------------------------------
 
 // The items of [first, last) that pred selects, in order, to d_first; returns the end of the output.
-template <typename A, typename InputIt, typename OutputIt, typename Predicate>
-OutputIt copy_if(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, Predicate pred)
+template <typename A, typename D, typename InputIt, typename OutputIt, typename Predicate>
+OutputIt copy_if(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first, Predicate pred)
 {
   STRATA_NVTX_RANGE("strata::copy_if");
   return detail::frontend::select_to_end<detail::select::mode::predicate>(
@@ -266,8 +275,8 @@ OutputIt copy_if(const execution_policy<A>& policy, InputIt first, InputIt last,
 }
 
 // The items whose stencil item pred selects.
-template <typename A, typename InputIt, typename StencilIt, typename OutputIt, typename Predicate>
-OutputIt copy_if(const execution_policy<A>& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt d_first,
+template <typename A, typename D, typename InputIt, typename StencilIt, typename OutputIt, typename Predicate>
+OutputIt copy_if(const execution_policy<A, D>& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt d_first,
                  Predicate pred)
 {
   STRATA_NVTX_RANGE("strata::copy_if");
@@ -277,8 +286,8 @@ OutputIt copy_if(const execution_policy<A>& policy, InputIt first, InputIt last,
 }
 
 // The items pred does not select.
-template <typename A, typename InputIt, typename OutputIt, typename Predicate>
-OutputIt remove_copy_if(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first,
+template <typename A, typename D, typename InputIt, typename OutputIt, typename Predicate>
+OutputIt remove_copy_if(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first,
                         Predicate pred)
 {
   STRATA_NVTX_RANGE("strata::remove_copy_if");
@@ -288,8 +297,8 @@ OutputIt remove_copy_if(const execution_policy<A>& policy, InputIt first, InputI
 }
 
 // The items whose stencil item pred does not select.
-template <typename A, typename InputIt, typename StencilIt, typename OutputIt, typename Predicate>
-OutputIt remove_copy_if(const execution_policy<A>& policy, InputIt first, InputIt last, StencilIt stencil,
+template <typename A, typename D, typename InputIt, typename StencilIt, typename OutputIt, typename Predicate>
+OutputIt remove_copy_if(const execution_policy<A, D>& policy, InputIt first, InputIt last, StencilIt stencil,
                         OutputIt d_first, Predicate pred)
 {
   STRATA_NVTX_RANGE("strata::remove_copy_if");
@@ -299,8 +308,9 @@ OutputIt remove_copy_if(const execution_policy<A>& policy, InputIt first, InputI
 }
 
 // The items that do not equal value.
-template <typename A, typename InputIt, typename OutputIt, typename T>
-OutputIt remove_copy(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, const T& value)
+template <typename A, typename D, typename InputIt, typename OutputIt, typename T>
+OutputIt remove_copy(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first,
+                     const T& value)
 {
   return remove_copy_if(policy, first, last, d_first, detail::frontend::equals_value<T>{value});
 }
@@ -308,8 +318,8 @@ OutputIt remove_copy(const execution_policy<A>& policy, InputIt first, InputIt l
 // -- remove_if, remove (in place) -----------------------------------------------------------------------------
 
 // Keeps, in order at the front of [first, last), the items pred does not select; returns the new end.
-template <typename A, typename ForwardIt, typename Predicate>
-ForwardIt remove_if(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, Predicate pred)
+template <typename A, typename D, typename ForwardIt, typename Predicate>
+ForwardIt remove_if(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, Predicate pred)
 {
   STRATA_NVTX_RANGE("strata::remove_if");
   return detail::frontend::select_to_end<detail::select::mode::predicate>(
@@ -318,8 +328,8 @@ ForwardIt remove_if(const execution_policy<A>& policy, ForwardIt first, ForwardI
 }
 
 // Keeps the items whose stencil item pred does not select (the stencil must not overlap the range).
-template <typename A, typename ForwardIt, typename StencilIt, typename Predicate>
-ForwardIt remove_if(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, StencilIt stencil,
+template <typename A, typename D, typename ForwardIt, typename StencilIt, typename Predicate>
+ForwardIt remove_if(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, StencilIt stencil,
                     Predicate pred)
 {
   STRATA_NVTX_RANGE("strata::remove_if");
@@ -329,8 +339,8 @@ ForwardIt remove_if(const execution_policy<A>& policy, ForwardIt first, ForwardI
 }
 
 // Keeps the items that do not equal value.
-template <typename A, typename ForwardIt, typename T>
-ForwardIt remove(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, const T& value)
+template <typename A, typename D, typename ForwardIt, typename T>
+ForwardIt remove(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, const T& value)
 {
   return remove_if(policy, first, last, detail::frontend::equals_value<T>{value});
 }
@@ -339,8 +349,8 @@ ForwardIt remove(const execution_policy<A>& policy, ForwardIt first, ForwardIt l
 
 // The first item of each run of items equal under pred (pred(previous, current)), in order at the front; returns
 // the new end.
-template <typename A, typename ForwardIt, typename BinaryPredicate>
-ForwardIt unique(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, BinaryPredicate pred)
+template <typename A, typename D, typename ForwardIt, typename BinaryPredicate>
+ForwardIt unique(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, BinaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::unique");
   return detail::frontend::select_to_end<detail::select::mode::unique>(
@@ -348,15 +358,15 @@ ForwardIt unique(const execution_policy<A>& policy, ForwardIt first, ForwardIt l
     detail::frontend::as_bool<BinaryPredicate, false>{pred});
 }
 
-template <typename A, typename ForwardIt>
-ForwardIt unique(const execution_policy<A>& policy, ForwardIt first, ForwardIt last)
+template <typename A, typename D, typename ForwardIt>
+ForwardIt unique(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last)
 {
   return unique(policy, first, last, cuda::std::equal_to<>{});
 }
 
 // The first item of each run to d_first; returns the end of the output.
-template <typename A, typename InputIt, typename OutputIt, typename BinaryPredicate>
-OutputIt unique_copy(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first,
+template <typename A, typename D, typename InputIt, typename OutputIt, typename BinaryPredicate>
+OutputIt unique_copy(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first,
                      BinaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::unique_copy");
@@ -365,15 +375,15 @@ OutputIt unique_copy(const execution_policy<A>& policy, InputIt first, InputIt l
     detail::frontend::as_bool<BinaryPredicate, false>{pred});
 }
 
-template <typename A, typename InputIt, typename OutputIt>
-OutputIt unique_copy(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first)
+template <typename A, typename D, typename InputIt, typename OutputIt>
+OutputIt unique_copy(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first)
 {
   return unique_copy(policy, first, last, d_first, cuda::std::equal_to<>{});
 }
 
 // The number of runs of items equal under pred: one pass that only reads (a reduction of the runs' heads).
-template <typename A, typename ForwardIt, typename BinaryPredicate>
-detail::iter_difference_t<ForwardIt> unique_count(const execution_policy<A>& policy, ForwardIt first, ForwardIt last,
+template <typename A, typename D, typename ForwardIt, typename BinaryPredicate>
+detail::iter_difference_t<ForwardIt> unique_count(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last,
                                                   BinaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::unique_count");
@@ -391,8 +401,8 @@ detail::iter_difference_t<ForwardIt> unique_count(const execution_policy<A>& pol
                                                             CountT(0));
 }
 
-template <typename A, typename ForwardIt>
-detail::iter_difference_t<ForwardIt> unique_count(const execution_policy<A>& policy, ForwardIt first, ForwardIt last)
+template <typename A, typename D, typename ForwardIt>
+detail::iter_difference_t<ForwardIt> unique_count(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last)
 {
   return unique_count(policy, first, last, cuda::std::equal_to<>{});
 }
@@ -401,8 +411,8 @@ detail::iter_difference_t<ForwardIt> unique_count(const execution_policy<A>& pol
 
 // The first key of each run of keys equal under pred, with its value, in order at the fronts of both ranges;
 // returns their new ends.
-template <typename A, typename KeyIt, typename ValueIt, typename BinaryPredicate>
-thrust::pair<KeyIt, ValueIt> unique_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last,
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename BinaryPredicate>
+thrust::pair<KeyIt, ValueIt> unique_by_key(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last,
                                            ValueIt values_first, BinaryPredicate pred)
 {
   STRATA_NVTX_RANGE("strata::unique_by_key");
@@ -419,17 +429,17 @@ thrust::pair<KeyIt, ValueIt> unique_by_key(const execution_policy<A>& policy, Ke
   return thrust::pair<KeyIt, ValueIt>(keys_first + count, values_first + count);
 }
 
-template <typename A, typename KeyIt, typename ValueIt>
-thrust::pair<KeyIt, ValueIt> unique_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last,
+template <typename A, typename D, typename KeyIt, typename ValueIt>
+thrust::pair<KeyIt, ValueIt> unique_by_key(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last,
                                            ValueIt values_first)
 {
   return unique_by_key(policy, keys_first, keys_last, values_first, cuda::std::equal_to<>{});
 }
 
 // The first key of each run and its value to keys_out and values_out; returns the ends of both outputs.
-template <typename A, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt,
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt,
           typename BinaryPredicate>
-thrust::pair<KeyOutputIt, ValueOutputIt> unique_by_key_copy(const execution_policy<A>& policy, KeyIt keys_first,
+thrust::pair<KeyOutputIt, ValueOutputIt> unique_by_key_copy(const execution_policy<A, D>& policy, KeyIt keys_first,
                                                             KeyIt keys_last, ValueIt values_first, KeyOutputIt keys_out,
                                                             ValueOutputIt values_out, BinaryPredicate pred)
 {
@@ -450,8 +460,8 @@ thrust::pair<KeyOutputIt, ValueOutputIt> unique_by_key_copy(const execution_poli
   return thrust::pair<KeyOutputIt, ValueOutputIt>(keys_out + count, values_out + count);
 }
 
-template <typename A, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt>
-thrust::pair<KeyOutputIt, ValueOutputIt> unique_by_key_copy(const execution_policy<A>& policy, KeyIt keys_first,
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt>
+thrust::pair<KeyOutputIt, ValueOutputIt> unique_by_key_copy(const execution_policy<A, D>& policy, KeyIt keys_first,
                                                             KeyIt keys_last, ValueIt values_first, KeyOutputIt keys_out,
                                                             ValueOutputIt values_out)
 {
@@ -462,8 +472,8 @@ thrust::pair<KeyOutputIt, ValueOutputIt> unique_by_key_copy(const execution_poli
 
 // The items pred selects, in order, then the others in reverse order (Thrust's layout); returns the end of the
 // selected ones.
-template <typename A, typename ForwardIt, typename Predicate>
-ForwardIt partition(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, Predicate pred)
+template <typename A, typename D, typename ForwardIt, typename Predicate>
+ForwardIt partition(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, Predicate pred)
 {
   STRATA_NVTX_RANGE("strata::partition");
   using CountT = detail::frontend::select_count_t<ForwardIt>;
@@ -480,8 +490,8 @@ ForwardIt partition(const execution_policy<A>& policy, ForwardIt first, ForwardI
 }
 
 // The items pred selects, then the others, both in order; returns the end of the selected ones.
-template <typename A, typename ForwardIt, typename Predicate>
-ForwardIt stable_partition(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, Predicate pred)
+template <typename A, typename D, typename ForwardIt, typename Predicate>
+ForwardIt stable_partition(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, Predicate pred)
 {
   STRATA_NVTX_RANGE("strata::stable_partition");
   using CountT = detail::frontend::select_count_t<ForwardIt>;
@@ -508,8 +518,8 @@ ForwardIt stable_partition(const execution_policy<A>& policy, ForwardIt first, F
 }
 
 // The items pred selects to out_true and the others to out_false, both in order; returns the ends of both.
-template <typename A, typename InputIt, typename TrueIt, typename FalseIt, typename Predicate>
-thrust::pair<TrueIt, FalseIt> partition_copy(const execution_policy<A>& policy, InputIt first, InputIt last,
+template <typename A, typename D, typename InputIt, typename TrueIt, typename FalseIt, typename Predicate>
+thrust::pair<TrueIt, FalseIt> partition_copy(const execution_policy<A, D>& policy, InputIt first, InputIt last,
                                              TrueIt out_true, FalseIt out_false, Predicate pred)
 {
   STRATA_NVTX_RANGE("strata::partition_copy");
@@ -529,8 +539,8 @@ thrust::pair<TrueIt, FalseIt> partition_copy(const execution_policy<A>& policy, 
 }
 
 // partition_copy, whose outputs keep the input's order already.
-template <typename A, typename InputIt, typename TrueIt, typename FalseIt, typename Predicate>
-thrust::pair<TrueIt, FalseIt> stable_partition_copy(const execution_policy<A>& policy, InputIt first, InputIt last,
+template <typename A, typename D, typename InputIt, typename TrueIt, typename FalseIt, typename Predicate>
+thrust::pair<TrueIt, FalseIt> stable_partition_copy(const execution_policy<A, D>& policy, InputIt first, InputIt last,
                                                     TrueIt out_true, FalseIt out_false, Predicate pred)
 {
   return partition_copy(policy, first, last, out_true, out_false, pred);
@@ -540,9 +550,9 @@ thrust::pair<TrueIt, FalseIt> stable_partition_copy(const execution_policy<A>& p
 
 // For each run of consecutive keys pred finds equal, its last key (as Thrust's CUDA backend writes) to keys_out and
 // the reduction of its values under op to values_out, in run order; returns the ends of both outputs.
-template <typename A, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt,
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt,
           typename BinaryPredicate, typename BinaryOp>
-thrust::pair<KeyOutputIt, ValueOutputIt> reduce_by_key(const execution_policy<A>& policy, KeyIt keys_first,
+thrust::pair<KeyOutputIt, ValueOutputIt> reduce_by_key(const execution_policy<A, D>& policy, KeyIt keys_first,
                                                        KeyIt keys_last, ValueIt values_first, KeyOutputIt keys_out,
                                                        ValueOutputIt values_out, BinaryPredicate pred, BinaryOp op)
 {
@@ -560,9 +570,9 @@ thrust::pair<KeyOutputIt, ValueOutputIt> reduce_by_key(const execution_policy<A>
   return thrust::pair<KeyOutputIt, ValueOutputIt>(keys_out + count, values_out + count);
 }
 
-template <typename A, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt,
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt,
           typename BinaryPredicate>
-thrust::pair<KeyOutputIt, ValueOutputIt> reduce_by_key(const execution_policy<A>& policy, KeyIt keys_first,
+thrust::pair<KeyOutputIt, ValueOutputIt> reduce_by_key(const execution_policy<A, D>& policy, KeyIt keys_first,
                                                        KeyIt keys_last, ValueIt values_first, KeyOutputIt keys_out,
                                                        ValueOutputIt values_out, BinaryPredicate pred)
 {
@@ -570,8 +580,8 @@ thrust::pair<KeyOutputIt, ValueOutputIt> reduce_by_key(const execution_policy<A>
                        detail::frontend::reduce_by_key_plus<ValueIt, ValueOutputIt>{});
 }
 
-template <typename A, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt>
-thrust::pair<KeyOutputIt, ValueOutputIt> reduce_by_key(const execution_policy<A>& policy, KeyIt keys_first,
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt>
+thrust::pair<KeyOutputIt, ValueOutputIt> reduce_by_key(const execution_policy<A, D>& policy, KeyIt keys_first,
                                                        KeyIt keys_last, ValueIt values_first, KeyOutputIt keys_out,
                                                        ValueOutputIt values_out)
 {
@@ -582,8 +592,8 @@ thrust::pair<KeyOutputIt, ValueOutputIt> reduce_by_key(const execution_policy<A>
 // -- the forms that leave the count in device memory ----------------------------------------------------------
 
 // copy_if, the number copied to *d_count; never synchronizes.
-template <typename A, typename InputIt, typename OutputIt, typename CountIt, typename Predicate>
-void copy_if_into(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, CountIt d_count,
+template <typename A, typename D, typename InputIt, typename OutputIt, typename CountIt, typename Predicate>
+void copy_if_into(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first, CountIt d_count,
                   Predicate pred)
 {
   STRATA_NVTX_RANGE("strata::copy_if_into");
@@ -594,9 +604,10 @@ void copy_if_into(const execution_policy<A>& policy, InputIt first, InputIt last
 }
 
 // copy_if with a stencil, the number copied to *d_count.
-template <typename A, typename InputIt, typename StencilIt, typename OutputIt, typename CountIt, typename Predicate>
-void copy_if_into(const execution_policy<A>& policy, InputIt first, InputIt last, StencilIt stencil, OutputIt d_first,
-                  CountIt d_count, Predicate pred)
+template <typename A, typename D, typename InputIt, typename StencilIt, typename OutputIt, typename CountIt,
+          typename Predicate>
+void copy_if_into(const execution_policy<A, D>& policy, InputIt first, InputIt last, StencilIt stencil,
+                  OutputIt d_first, CountIt d_count, Predicate pred)
 {
   STRATA_NVTX_RANGE("strata::copy_if_into");
   detail::frontend::select_into<detail::select::mode::flagged_if>(policy, "strata::copy_if_into", first, last,
@@ -606,8 +617,9 @@ void copy_if_into(const execution_policy<A>& policy, InputIt first, InputIt last
 }
 
 // remove_if in place, the number kept to *d_count.
-template <typename A, typename ForwardIt, typename CountIt, typename Predicate>
-void remove_if_into(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, CountIt d_count, Predicate pred)
+template <typename A, typename D, typename ForwardIt, typename CountIt, typename Predicate>
+void remove_if_into(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, CountIt d_count,
+                    Predicate pred)
 {
   STRATA_NVTX_RANGE("strata::remove_if_into");
   detail::frontend::select_into<detail::select::mode::predicate>(policy, "strata::remove_if_into", first, last,
@@ -617,8 +629,9 @@ void remove_if_into(const execution_policy<A>& policy, ForwardIt first, ForwardI
 }
 
 // unique in place, the number kept to *d_count.
-template <typename A, typename ForwardIt, typename CountIt, typename BinaryPredicate = cuda::std::equal_to<>>
-void unique_into(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, CountIt d_count,
+template <typename A, typename D, typename ForwardIt, typename CountIt,
+          typename BinaryPredicate = cuda::std::equal_to<>>
+void unique_into(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, CountIt d_count,
                  BinaryPredicate pred = {})
 {
   STRATA_NVTX_RANGE("strata::unique_into");
@@ -629,10 +642,10 @@ void unique_into(const execution_policy<A>& policy, ForwardIt first, ForwardIt l
 }
 
 // unique_copy, the number copied to *d_count.
-template <typename A, typename InputIt, typename OutputIt, typename CountIt,
+template <typename A, typename D, typename InputIt, typename OutputIt, typename CountIt,
           typename BinaryPredicate = cuda::std::equal_to<>>
-void unique_copy_into(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, CountIt d_count,
-                      BinaryPredicate pred = {})
+void unique_copy_into(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first,
+                      CountIt d_count, BinaryPredicate pred = {})
 {
   STRATA_NVTX_RANGE("strata::unique_copy_into");
   detail::frontend::select_into<detail::select::mode::unique>(policy, "strata::unique_copy_into", first, last,
@@ -642,10 +655,11 @@ void unique_copy_into(const execution_policy<A>& policy, InputIt first, InputIt 
 }
 
 // unique_by_key_copy, the number of runs to *d_count.
-template <typename A, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt, typename CountIt,
-          typename BinaryPredicate = cuda::std::equal_to<>>
-void unique_by_key_copy_into(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first,
-                             KeyOutputIt keys_out, ValueOutputIt values_out, CountIt d_count, BinaryPredicate pred = {})
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt,
+          typename CountIt, typename BinaryPredicate = cuda::std::equal_to<>>
+void unique_by_key_copy_into(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last,
+                             ValueIt values_first, KeyOutputIt keys_out, ValueOutputIt values_out, CountIt d_count,
+                             BinaryPredicate pred = {})
 {
   STRATA_NVTX_RANGE("strata::unique_by_key_copy_into");
   using ValuesT = detail::select::by_key_values<detail::unwrapped_t<ValueIt>, detail::unwrapped_t<ValueOutputIt>>;
@@ -659,10 +673,10 @@ void unique_by_key_copy_into(const execution_policy<A>& policy, KeyIt keys_first
 }
 
 // reduce_by_key, the number of runs to *d_count.
-template <typename A, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt, typename CountIt,
-          typename BinaryPredicate = cuda::std::equal_to<detail::iter_value_t<KeyIt>>,
-          typename BinaryOp        = detail::frontend::reduce_by_key_plus<ValueIt, ValueOutputIt>>
-void reduce_by_key_into(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first,
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename KeyOutputIt, typename ValueOutputIt,
+          typename CountIt, typename BinaryPredicate = cuda::std::equal_to<detail::iter_value_t<KeyIt>>,
+          typename BinaryOp = detail::frontend::reduce_by_key_plus<ValueIt, ValueOutputIt>>
+void reduce_by_key_into(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first,
                         KeyOutputIt keys_out, ValueOutputIt values_out, CountIt d_count, BinaryPredicate pred = {},
                         BinaryOp op = {})
 {
@@ -674,8 +688,9 @@ void reduce_by_key_into(const execution_policy<A>& policy, KeyIt keys_first, Key
 }
 
 // partition_copy, the number selected to d_counts[0] (and 0 to d_counts[1]: d_counts holds two counts).
-template <typename A, typename InputIt, typename TrueIt, typename FalseIt, typename CountIt, typename Predicate>
-void partition_copy_into(const execution_policy<A>& policy, InputIt first, InputIt last, TrueIt out_true,
+template <typename A, typename D, typename InputIt, typename TrueIt, typename FalseIt, typename CountIt,
+          typename Predicate>
+void partition_copy_into(const execution_policy<A, D>& policy, InputIt first, InputIt last, TrueIt out_true,
                          FalseIt out_false, CountIt d_counts, Predicate pred)
 {
   STRATA_NVTX_RANGE("strata::partition_copy_into");

@@ -390,31 +390,31 @@ auto neighbours(ForwardIt first)
 // -- sort and stable_sort -------------------------------------------------------------------------------------
 
 // Sorts [first, last) so that comp(later, earlier) is false for every pair; equal items may end in any order.
-template <typename A, typename RandomIt, typename Compare>
-void sort(const execution_policy<A>& policy, RandomIt first, RandomIt last, Compare comp)
+template <typename A, typename D, typename RandomIt, typename Compare>
+void sort(const execution_policy<A, D>& policy, RandomIt first, RandomIt last, Compare comp)
 {
   STRATA_NVTX_RANGE("strata::sort");
   detail::frontend::sort_keys<false>(policy, "strata::sort", first, last, comp);
 }
 
 // Ascending, by operator<.
-template <typename A, typename RandomIt>
-void sort(const execution_policy<A>& policy, RandomIt first, RandomIt last)
+template <typename A, typename D, typename RandomIt>
+void sort(const execution_policy<A, D>& policy, RandomIt first, RandomIt last)
 {
   STRATA_NVTX_RANGE("strata::sort");
   detail::frontend::sort_keys<false>(policy, "strata::sort", first, last, cuda::std::less<>{});
 }
 
 // As sort, and items that compare equal keep their order.
-template <typename A, typename RandomIt, typename Compare>
-void stable_sort(const execution_policy<A>& policy, RandomIt first, RandomIt last, Compare comp)
+template <typename A, typename D, typename RandomIt, typename Compare>
+void stable_sort(const execution_policy<A, D>& policy, RandomIt first, RandomIt last, Compare comp)
 {
   STRATA_NVTX_RANGE("strata::stable_sort");
   detail::frontend::sort_keys<true>(policy, "strata::stable_sort", first, last, comp);
 }
 
-template <typename A, typename RandomIt>
-void stable_sort(const execution_policy<A>& policy, RandomIt first, RandomIt last)
+template <typename A, typename D, typename RandomIt>
+void stable_sort(const execution_policy<A, D>& policy, RandomIt first, RandomIt last)
 {
   STRATA_NVTX_RANGE("strata::stable_sort");
   detail::frontend::sort_keys<true>(policy, "strata::stable_sort", first, last, cuda::std::less<>{});
@@ -427,8 +427,8 @@ void stable_sort(const execution_policy<A>& policy, RandomIt first, RandomIt las
 // before it in (nth, last). Both sort the whole range as sort does (the radix sort where the keys allow it), which
 // meets both contracts at the sort's cost whatever middle or nth is. A middle or nth outside [first, last]
 // throws strata::cuda_error (cudaErrorInvalidValue) before anything runs; middle == first and nth == last do nothing.
-template <typename A, typename RandomIt, typename Compare>
-void partial_sort(const execution_policy<A>& policy, RandomIt first, RandomIt middle, RandomIt last, Compare comp)
+template <typename A, typename D, typename RandomIt, typename Compare>
+void partial_sort(const execution_policy<A, D>& policy, RandomIt first, RandomIt middle, RandomIt last, Compare comp)
 {
   STRATA_NVTX_RANGE("strata::partial_sort");
   const auto k = cuda::std::distance(first, middle);
@@ -441,14 +441,14 @@ void partial_sort(const execution_policy<A>& policy, RandomIt first, RandomIt mi
     detail::frontend::sort_keys<false>(policy, "strata::partial_sort", first, last, comp);
   }
 }
-template <typename A, typename RandomIt>
-void partial_sort(const execution_policy<A>& policy, RandomIt first, RandomIt middle, RandomIt last)
+template <typename A, typename D, typename RandomIt>
+void partial_sort(const execution_policy<A, D>& policy, RandomIt first, RandomIt middle, RandomIt last)
 {
   partial_sort(policy, first, middle, last, cuda::std::less<>{});
 }
 
-template <typename A, typename RandomIt, typename Compare>
-void nth_element(const execution_policy<A>& policy, RandomIt first, RandomIt nth, RandomIt last, Compare comp)
+template <typename A, typename D, typename RandomIt, typename Compare>
+void nth_element(const execution_policy<A, D>& policy, RandomIt first, RandomIt nth, RandomIt last, Compare comp)
 {
   STRATA_NVTX_RANGE("strata::nth_element");
   const auto k = cuda::std::distance(first, nth);
@@ -462,8 +462,8 @@ void nth_element(const execution_policy<A>& policy, RandomIt first, RandomIt nth
     detail::frontend::sort_keys<false>(policy, "strata::nth_element", first, last, comp);
   }
 }
-template <typename A, typename RandomIt>
-void nth_element(const execution_policy<A>& policy, RandomIt first, RandomIt nth, RandomIt last)
+template <typename A, typename D, typename RandomIt>
+void nth_element(const execution_policy<A, D>& policy, RandomIt first, RandomIt nth, RandomIt last)
 {
   nth_element(policy, first, nth, last, cuda::std::less<>{});
 }
@@ -478,8 +478,8 @@ void nth_element(const execution_policy<A>& policy, RandomIt first, RandomIt nth
 // the candidates) and a radix sort of the k selected; temporary storage from the policy's allocator. Never
 // synchronizes the host (but for an output in host-accessible memory). k < 0 or k > last - first throws
 // strata::cuda_error (cudaErrorInvalidValue) before anything runs; k == 0 does nothing.
-template <typename A, typename InputIt, typename OutputIt, typename Compare>
-OutputIt top_k(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt result,
+template <typename A, typename D, typename InputIt, typename OutputIt, typename Compare>
+OutputIt top_k(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt result,
                detail::iter_difference_t<InputIt> k, Compare comp)
 {
   STRATA_NVTX_RANGE("strata::top_k");
@@ -514,8 +514,8 @@ OutputIt top_k(const execution_policy<A>& policy, InputIt first, InputIt last, O
   detail::finish_for_host(policy, "strata::top_k", result);
   return result + k;
 }
-template <typename A, typename InputIt, typename OutputIt>
-OutputIt top_k(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt result,
+template <typename A, typename D, typename InputIt, typename OutputIt>
+OutputIt top_k(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt result,
                detail::iter_difference_t<InputIt> k)
 {
   return top_k(policy, first, last, result, k, cuda::std::greater<>{});
@@ -525,16 +525,16 @@ OutputIt top_k(const execution_policy<A>& policy, InputIt first, InputIt last, O
 
 // Sorts the keys [keys_first, keys_last) under comp; values_first[i] moves with keys_first[i]. Keys that compare
 // equal may end in any order. The values must not overlap the keys.
-template <typename A, typename KeyIt, typename ValueIt, typename Compare>
-void sort_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first,
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename Compare>
+void sort_by_key(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first,
                  Compare comp)
 {
   STRATA_NVTX_RANGE("strata::sort_by_key");
   detail::frontend::sort_pairs<false>(policy, "strata::sort_by_key", keys_first, keys_last, values_first, comp);
 }
 
-template <typename A, typename KeyIt, typename ValueIt>
-void sort_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first)
+template <typename A, typename D, typename KeyIt, typename ValueIt>
+void sort_by_key(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first)
 {
   STRATA_NVTX_RANGE("strata::sort_by_key");
   detail::frontend::sort_pairs<false>(policy, "strata::sort_by_key", keys_first, keys_last, values_first,
@@ -542,16 +542,16 @@ void sort_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys
 }
 
 // As sort_by_key, and keys that compare equal keep their order (with their values).
-template <typename A, typename KeyIt, typename ValueIt, typename Compare>
-void stable_sort_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first,
+template <typename A, typename D, typename KeyIt, typename ValueIt, typename Compare>
+void stable_sort_by_key(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first,
                         Compare comp)
 {
   STRATA_NVTX_RANGE("strata::stable_sort_by_key");
   detail::frontend::sort_pairs<true>(policy, "strata::stable_sort_by_key", keys_first, keys_last, values_first, comp);
 }
 
-template <typename A, typename KeyIt, typename ValueIt>
-void stable_sort_by_key(const execution_policy<A>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first)
+template <typename A, typename D, typename KeyIt, typename ValueIt>
+void stable_sort_by_key(const execution_policy<A, D>& policy, KeyIt keys_first, KeyIt keys_last, ValueIt values_first)
 {
   STRATA_NVTX_RANGE("strata::stable_sort_by_key");
   detail::frontend::sort_pairs<true>(policy, "strata::stable_sort_by_key", keys_first, keys_last, values_first,
@@ -562,8 +562,8 @@ void stable_sort_by_key(const execution_policy<A>& policy, KeyIt keys_first, Key
 
 // Whether no item compares less (under comp) than the item before it; true for fewer than two items. A host value:
 // synchronizes the policy's stream.
-template <typename A, typename ForwardIt, typename Compare>
-bool is_sorted(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, Compare comp)
+template <typename A, typename D, typename ForwardIt, typename Compare>
+bool is_sorted(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, Compare comp)
 {
   STRATA_NVTX_RANGE("strata::is_sorted");
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(cuda::std::distance(first, last));
@@ -578,16 +578,16 @@ bool is_sorted(const execution_policy<A>& policy, ForwardIt first, ForwardIt las
                                                           OpT{detail::frontend::to_device(comp)}, true);
 }
 
-template <typename A, typename ForwardIt>
-bool is_sorted(const execution_policy<A>& policy, ForwardIt first, ForwardIt last)
+template <typename A, typename D, typename ForwardIt>
+bool is_sorted(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last)
 {
   return ::strata::is_sorted(policy, first, last, cuda::std::less<>{});
 }
 
 // The end of the longest sorted prefix of [first, last): the first item that compares less than the one before
 // it, or last. Synchronizes the policy's stream (the position is read on the host).
-template <typename A, typename ForwardIt, typename Compare>
-ForwardIt is_sorted_until(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, Compare comp)
+template <typename A, typename D, typename ForwardIt, typename Compare>
+ForwardIt is_sorted_until(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, Compare comp)
 {
   STRATA_NVTX_RANGE("strata::is_sorted_until");
   const std::ptrdiff_t n = static_cast<std::ptrdiff_t>(cuda::std::distance(first, last));
@@ -604,8 +604,8 @@ ForwardIt is_sorted_until(const execution_policy<A>& policy, ForwardIt first, Fo
   return first + end;
 }
 
-template <typename A, typename ForwardIt>
-ForwardIt is_sorted_until(const execution_policy<A>& policy, ForwardIt first, ForwardIt last)
+template <typename A, typename D, typename ForwardIt>
+ForwardIt is_sorted_until(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last)
 {
   return ::strata::is_sorted_until(policy, first, last, cuda::std::less<>{});
 }

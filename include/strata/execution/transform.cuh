@@ -165,8 +165,8 @@ OutputIt copy_n(const PolicyT& policy, const char* name, InputIt first, Size n, 
 // -- for_each -------------------------------------------------------------------------------------------------
 
 // f(item) for every item of [first, last); f may change the item. Returns last (as thrust::for_each does).
-template <typename A, typename InputIt, typename UnaryFunction>
-InputIt for_each(const execution_policy<A>& policy, InputIt first, InputIt last, UnaryFunction f)
+template <typename A, typename D, typename InputIt, typename UnaryFunction>
+InputIt for_each(const execution_policy<A, D>& policy, InputIt first, InputIt last, UnaryFunction f)
 {
   STRATA_NVTX_RANGE("strata::for_each");
   auto items = detail::unwrap(first);
@@ -178,8 +178,8 @@ InputIt for_each(const execution_policy<A>& policy, InputIt first, InputIt last,
 }
 
 // f(item) for the n items from first; returns first + n.
-template <typename A, typename InputIt, typename Size, typename UnaryFunction>
-InputIt for_each_n(const execution_policy<A>& policy, InputIt first, Size n, UnaryFunction f)
+template <typename A, typename D, typename InputIt, typename Size, typename UnaryFunction>
+InputIt for_each_n(const execution_policy<A, D>& policy, InputIt first, Size n, UnaryFunction f)
 {
   STRATA_NVTX_RANGE("strata::for_each_n");
   auto items = detail::unwrap(first);
@@ -191,16 +191,16 @@ InputIt for_each_n(const execution_policy<A>& policy, InputIt first, Size n, Una
 
 // -- transform ------------------------------------------------------------------------------------------------
 
-template <typename A, typename InputIt, typename OutputIt, typename UnaryOp>
-OutputIt transform(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first, UnaryOp op)
+template <typename A, typename D, typename InputIt, typename OutputIt, typename UnaryOp>
+OutputIt transform(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first, UnaryOp op)
 {
   STRATA_NVTX_RANGE("strata::transform");
   return detail::frontend::transform_n(policy, "strata::transform", cuda::std::make_tuple(detail::unwrap(first)),
                                        d_first, cuda::std::distance(first, last), op);
 }
 
-template <typename A, typename InputIt1, typename InputIt2, typename OutputIt, typename BinaryOp>
-OutputIt transform(const execution_policy<A>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2,
+template <typename A, typename D, typename InputIt1, typename InputIt2, typename OutputIt, typename BinaryOp>
+OutputIt transform(const execution_policy<A, D>& policy, InputIt1 first1, InputIt1 last1, InputIt2 first2,
                    OutputIt d_first, BinaryOp op)
 {
   STRATA_NVTX_RANGE("strata::transform");
@@ -211,36 +211,36 @@ OutputIt transform(const execution_policy<A>& policy, InputIt1 first1, InputIt1 
 
 // -- fill, copy, generate -------------------------------------------------------------------------------------
 
-template <typename A, typename OutputIt, typename Size, typename T>
-OutputIt fill_n(const execution_policy<A>& policy, OutputIt first, Size n, const T& value)
+template <typename A, typename D, typename OutputIt, typename Size, typename T>
+OutputIt fill_n(const execution_policy<A, D>& policy, OutputIt first, Size n, const T& value)
 {
   STRATA_NVTX_RANGE("strata::fill_n");
   return detail::frontend::fill_n(policy, "strata::fill_n", first, n, value);
 }
 
-template <typename A, typename ForwardIt, typename T>
-void fill(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, const T& value)
+template <typename A, typename D, typename ForwardIt, typename T>
+void fill(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, const T& value)
 {
   STRATA_NVTX_RANGE("strata::fill");
   detail::frontend::fill_n(policy, "strata::fill", first, cuda::std::distance(first, last), value);
 }
 
-template <typename A, typename InputIt, typename Size, typename OutputIt>
-OutputIt copy_n(const execution_policy<A>& policy, InputIt first, Size n, OutputIt d_first)
+template <typename A, typename D, typename InputIt, typename Size, typename OutputIt>
+OutputIt copy_n(const execution_policy<A, D>& policy, InputIt first, Size n, OutputIt d_first)
 {
   STRATA_NVTX_RANGE("strata::copy_n");
   return detail::frontend::copy_n(policy, "strata::copy_n", first, n, d_first);
 }
 
-template <typename A, typename InputIt, typename OutputIt>
-OutputIt copy(const execution_policy<A>& policy, InputIt first, InputIt last, OutputIt d_first)
+template <typename A, typename D, typename InputIt, typename OutputIt>
+OutputIt copy(const execution_policy<A, D>& policy, InputIt first, InputIt last, OutputIt d_first)
 {
   STRATA_NVTX_RANGE("strata::copy");
   return detail::frontend::copy_n(policy, "strata::copy", first, cuda::std::distance(first, last), d_first);
 }
 
-template <typename A, typename ForwardIt, typename Generator>
-void generate(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, Generator gen)
+template <typename A, typename D, typename ForwardIt, typename Generator>
+void generate(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, Generator gen)
 {
   STRATA_NVTX_RANGE("strata::generate");
   detail::frontend::transform_n(policy, "strata::generate", cuda::std::make_tuple(), first,
@@ -250,8 +250,8 @@ void generate(const execution_policy<A>& policy, ForwardIt first, ForwardIt last
 // -- sequence and tabulate (Thrust's) -------------------------------------------------------------------------
 
 // first[i] = init + step * i, computed in T and converted to the items' type (as thrust::sequence does).
-template <typename A, typename ForwardIt, typename T>
-void sequence(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, T init, T step)
+template <typename A, typename D, typename ForwardIt, typename T>
+void sequence(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, T init, T step)
 {
   STRATA_NVTX_RANGE("strata::sequence");
   const auto n = cuda::std::distance(first, last);
@@ -260,22 +260,22 @@ void sequence(const execution_policy<A>& policy, ForwardIt first, ForwardIt last
                                 detail::frontend::arithmetic_sequence<T>{init, step});
 }
 
-template <typename A, typename ForwardIt, typename T>
-void sequence(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, T init)
+template <typename A, typename D, typename ForwardIt, typename T>
+void sequence(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, T init)
 {
   sequence(policy, first, last, init, T(1));
 }
 
-template <typename A, typename ForwardIt>
-void sequence(const execution_policy<A>& policy, ForwardIt first, ForwardIt last)
+template <typename A, typename D, typename ForwardIt>
+void sequence(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last)
 {
   using ValueT = detail::iter_value_t<ForwardIt>;
   sequence(policy, first, last, ValueT(0), ValueT(1));
 }
 
 // first[i] = op(i).
-template <typename A, typename ForwardIt, typename UnaryOp>
-void tabulate(const execution_policy<A>& policy, ForwardIt first, ForwardIt last, UnaryOp op)
+template <typename A, typename D, typename ForwardIt, typename UnaryOp>
+void tabulate(const execution_policy<A, D>& policy, ForwardIt first, ForwardIt last, UnaryOp op)
 {
   STRATA_NVTX_RANGE("strata::tabulate");
   const auto n = cuda::std::distance(first, last);
@@ -287,8 +287,8 @@ void tabulate(const execution_policy<A>& policy, ForwardIt first, ForwardIt last
 // -- gather and scatter (Thrust's) ----------------------------------------------------------------------------
 
 // result[i] = input[map[i]] for i in [0, map_last - map_first); returns the end of the result.
-template <typename A, typename MapIt, typename InputIt, typename OutputIt>
-OutputIt gather(const execution_policy<A>& policy, MapIt map_first, MapIt map_last, InputIt input_first,
+template <typename A, typename D, typename MapIt, typename InputIt, typename OutputIt>
+OutputIt gather(const execution_policy<A, D>& policy, MapIt map_first, MapIt map_last, InputIt input_first,
                 OutputIt result)
 {
   STRATA_NVTX_RANGE("strata::gather");
@@ -300,8 +300,8 @@ OutputIt gather(const execution_policy<A>& policy, MapIt map_first, MapIt map_la
 }
 
 // result[map[i]] = first[i] for i in [0, last - first).
-template <typename A, typename InputIt, typename MapIt, typename OutputIt>
-void scatter(const execution_policy<A>& policy, InputIt first, InputIt last, MapIt map, OutputIt result)
+template <typename A, typename D, typename InputIt, typename MapIt, typename OutputIt>
+void scatter(const execution_policy<A, D>& policy, InputIt first, InputIt last, MapIt map, OutputIt result)
 {
   STRATA_NVTX_RANGE("strata::scatter");
   using OpT = detail::frontend::scatter_one<detail::unwrapped_t<InputIt>, detail::unwrapped_t<MapIt>,
