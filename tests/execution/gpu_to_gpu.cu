@@ -108,7 +108,11 @@ TEMPLATE_TEST_CASE("strata::reduce, transform_reduce and inner_product under wit
     }
   }
   stream.require_clean();
-  CHECK(stream.alloc.log().allocations() > 0);
+  // The policy's allocator gave the storage (a reduction of more than one atom's items takes some).
+  if (strata_test::capped(65537) == 65537)
+  {
+    CHECK(stream.alloc.log().allocations() > 0);
+  }
 }
 
 TEST_CASE("strata's integer reductions under with(gpu_to_gpu) are the default's", "[execution][reduce][gpu_to_gpu]")

@@ -88,6 +88,15 @@ struct atom_ops
         s[w] = static_cast<AccumT>(op(s[w - 1], s[w]));
       }
     }
+    across_lanes<WHOLE>(s, present, lane, before, round_total);
+  }
+
+  // The cross-lane half of scan_round, from the lane's folded items s: the lane's exclusive prefix in the round and
+  // the round's total.
+  template <bool WHOLE>
+  STRATA_DEVICE STRATA_FORCEINLINE void across_lanes(const AccumT (&s)[VECTOR], int present, int lane, MaybeT& before,
+                                                     MaybeT& round_total)
+  {
     // The lane's total: its last present item's fold (no index computed at run time, which would put the lane's
     // state in local memory).
     MaybeT total{AccumT{}, false};
@@ -209,6 +218,9 @@ struct atom_ops
 
 // Scans InputIteratorT's items by ScanOpT in AccumT into OutputIteratorT, an atom a warp, a tile of WARPS atoms a
 // block. INCLUSIVE: inclusive or exclusive scan; InitValueT: the initial value's type, or detail::scan::no_init.
+// A lane keeps its items' folds in registers across the look-back and scans across the lanes again for the results;
+// atoms with all their items skip the per-item checks, read and written one by one or, behind 16-byte-aligned
+// pointers to arithmetic types, in vectors.
 template <typename PolicyT, typename InputIteratorT, typename OutputIteratorT, typename ScanOpT, typename InitValueT,
           typename AccumT, typename OffsetT, bool INCLUSIVE>
 class AgentScanAtoms
@@ -280,12 +292,11 @@ private:
                                       cuda::std::is_pointer<OutputIteratorT>::value
                                  && sizeof(OutputT) == sizeof(InputT) && cuda::std::is_arithmetic<OutputT>::value;
 
-  // A lane's part of an atom between the atom's aggregate and its prefix.
+  // A lane's part of an atom between the atom's aggregate and its prefix: the folds of its items alone (the
+  // cross-lane scans are done again for the results, rather than kept in registers across the look-back).
   struct lane_state
   {
     AccumT s[ROUNDS][VECTOR]; // the lane's left folds of each round's items
-    MaybeT before[ROUNDS];    // the lane's exclusive prefix within each round (none for lane 0)
-    MaybeT totals[ROUNDS];    // each round's total (none for a round past the end)
   };
 
   using OpsT = detail::scan_atoms::atom_ops<AccumT, ScanOpT, VECTOR, INCLUSIVE>;
@@ -318,8 +329,8 @@ private:
     lane_state state;
     if (atom < atoms)
     {
-      const MaybeT aggregate = whole_or_not(vectorized, [&](auto whole) {
-        return scan_lanes<decltype(whole)::value>(state, base, left, lane);
+      const MaybeT aggregate = by_atom_kind(left, vectorized, [&](auto kind) {
+        return scan_lanes<decltype(kind)::value>(state, base, left, lane);
       });
       if (lane == 0)
       {
@@ -362,32 +373,46 @@ private:
       carry = MaybeT{static_cast<AccumT>(init_), true};
     }
     carry = join(carry, MaybeT{temp_storage_.prefixes.Alias()[warp], temp_storage_.has_prefix[warp]});
-    whole_or_not(vectorized, [&](auto whole) {
-      write_lanes<decltype(whole)::value>(state, carry, base, left, lane);
+    by_atom_kind(left, vectorized, [&](auto kind) {
+      write_lanes<decltype(kind)::value>(state, carry, base, left, lane);
     });
   }
 
-  // f(true_type) for an atom read and written in vectors, else f(false_type).
+  // How an atom is read and written: PARTIAL (fewer than ATOM_ITEMS items left, each checked), WHOLE (every item
+  // there, read and written one by one), VECTORS (every item there, read and written in 16-byte vectors).
+  enum atom_kind
+  {
+    PARTIAL,
+    WHOLE,
+    VECTORS
+  };
+
+  // f(integral_constant<int, kind>) for the atom with `left` items from its start (vectorized: its vectors qualify).
   template <typename F>
-  static STRATA_DEVICE STRATA_FORCEINLINE auto whole_or_not(bool vectorized, F&& f)
+  static STRATA_DEVICE STRATA_FORCEINLINE auto by_atom_kind(OffsetT left, bool vectorized, F&& f)
   {
     if constexpr (VECTOR_IO)
     {
       if (vectorized)
       {
-        return f(cuda::std::true_type{});
+        return f(cuda::std::integral_constant<int, VECTORS>{});
       }
     }
-    return f(cuda::std::false_type{});
+    if (left >= OffsetT(ATOM_ITEMS))
+    {
+      return f(cuda::std::integral_constant<int, WHOLE>{});
+    }
+    return f(cuda::std::integral_constant<int, PARTIAL>{});
   }
 
   // Loads the lane's items of the atom at `base` (`left` items from there on), folds each round's, scans the lanes'
-  // totals, and returns the atom's aggregate (in every lane). WHOLE: a whole atom read in vectors.
-  template <bool WHOLE>
+  // totals, and returns the atom's aggregate (in every lane).
+  template <int KIND>
   STRATA_DEVICE STRATA_FORCEINLINE MaybeT scan_lanes(lane_state& state, OffsetT base, OffsetT left, int lane)
   {
+    constexpr bool FULL = KIND != PARTIAL;
     int present[ROUNDS]; // the lane's items in each round
-    if constexpr (WHOLE)
+    if constexpr (KIND == VECTORS)
     {
       const uint4* const in = reinterpret_cast<const uint4*>(&d_in_[base]);
       uint4 loaded[ROUNDS];
@@ -413,11 +438,14 @@ private:
       for (int r = 0; r < ROUNDS; ++r)
       {
         const OffsetT at = OffsetT((r * 32 + lane) * VECTOR);
-        present[r]       = at >= left ? 0 : left - at < OffsetT(VECTOR) ? static_cast<int>(left - at) : VECTOR;
+        present[r]       = FULL                        ? VECTOR
+                         : at >= left                  ? 0
+                         : left - at < OffsetT(VECTOR) ? static_cast<int>(left - at)
+                                                       : VECTOR;
         STRATA_UNROLL
         for (int w = 0; w < VECTOR; ++w)
         {
-          if (w < present[r])
+          if (FULL || w < present[r])
           {
             state.s[r][w] = static_cast<AccumT>(InputT(d_in_[base + at + OffsetT(w)]));
           }
@@ -429,30 +457,38 @@ private:
     STRATA_UNROLL
     for (int r = 0; r < ROUNDS; ++r)
     {
-      ops().template scan_round<WHOLE>(state.s[r], present[r], lane, state.before[r], state.totals[r]);
-      aggregate = join(aggregate, state.totals[r]);
+      MaybeT before, total;
+      ops().template scan_round<FULL>(state.s[r], present[r], lane, before, total);
+      aggregate = join(aggregate, total);
     }
     return aggregate;
   }
 
   // Writes the lane's results, the atom's carry starting at `carry`.
-  template <bool WHOLE>
+  template <int KIND>
   STRATA_DEVICE STRATA_FORCEINLINE void write_lanes(const lane_state& state, MaybeT carry, OffsetT base, OffsetT left,
                                                     int lane)
   {
+    constexpr bool FULL = KIND != PARTIAL;
     STRATA_UNROLL
     for (int r = 0; r < ROUNDS; ++r)
     {
+      const OffsetT at  = OffsetT((r * 32 + lane) * VECTOR);
+      const int present = FULL                        ? VECTOR
+                        : at >= left                  ? 0
+                        : left - at < OffsetT(VECTOR) ? static_cast<int>(left - at)
+                                                      : VECTOR;
+      MaybeT before, total;
+      ops().template across_lanes<FULL>(state.s[r], present, lane, before, total);
       AccumT results[VECTOR];
-      ops().round_results(join(carry, state.before[r]), state.s[r], results);
+      ops().round_results(join(carry, before), state.s[r], results);
       OutputT out[VECTOR];
       STRATA_UNROLL
       for (int w = 0; w < VECTOR; ++w)
       {
         out[w] = static_cast<OutputT>(results[w]);
       }
-      const OffsetT at = OffsetT((r * 32 + lane) * VECTOR);
-      if constexpr (WHOLE)
+      if constexpr (KIND == VECTORS)
       {
         out_vector_t vector;
         STRATA_UNROLL
@@ -467,13 +503,13 @@ private:
         STRATA_UNROLL
         for (int w = 0; w < VECTOR; ++w)
         {
-          if (at + OffsetT(w) < left)
+          if (FULL || at + OffsetT(w) < left)
           {
             d_out_[base + at + OffsetT(w)] = out[w];
           }
         }
       }
-      carry = join(carry, state.totals[r]);
+      carry = join(carry, total);
     }
   }
 
