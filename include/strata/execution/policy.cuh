@@ -8,8 +8,10 @@
 // with(strata::gpu_to_gpu) asks for results that are the same bits on every GPU and under every tuning
 // (strata/determinism.cuh): reduce, reduce_into, transform_reduce, inner_product, the scans, the scans by key and
 // reduce_by_key then combine floating-point items in an order fixed by the item count and the types alone, at some
-// cost in speed (docs/performance.md); exact operations (integers) and every other algorithm run as they do by
-// default, whose results do not depend on the GPU. with(strata::run_to_run) is the default again.
+// cost in speed (docs/performance.md). Exact operations (integers) and every other algorithm run as they do by
+// default: elementwise algorithms, sorts, searches and selections give the same bits on every GPU anyway; the
+// segmented reductions and scans of floating-point items do not (their order follows the tuning). with(run_to_run)
+// is the default again.
 //
 // A policy is a small value: making or copying one allocates nothing and touches no CUDA state. par(alloc) holds
 // a reference to an lvalue allocator (which must outlive the policy's use) and a copy of an rvalue one.
