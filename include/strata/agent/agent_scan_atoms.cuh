@@ -74,6 +74,14 @@ struct atom_ops
     return reduce_atoms::join(op, a, b);
   }
 
+  // The lane's items in round r of an atom with `left` items from its start (VECTOR in every round of a WHOLE one).
+  template <bool WHOLE, typename OffsetT>
+  static STRATA_DEVICE STRATA_FORCEINLINE int lane_items(int r, int lane, OffsetT left)
+  {
+    const OffsetT at = OffsetT((r * 32 + lane) * VECTOR);
+    return WHOLE ? VECTOR : at >= left ? 0 : left - at < OffsetT(VECTOR) ? static_cast<int>(left - at) : VECTOR;
+  }
+
   // A round of the lane's `present` items (all VECTOR where WHOLE) in s: folds them in place, and gives the lane's
   // exclusive prefix in the round (`before`) and the round's total (its last present lane's).
   template <bool WHOLE>
@@ -438,10 +446,7 @@ private:
       for (int r = 0; r < ROUNDS; ++r)
       {
         const OffsetT at = OffsetT((r * 32 + lane) * VECTOR);
-        present[r]       = FULL                        ? VECTOR
-                         : at >= left                  ? 0
-                         : left - at < OffsetT(VECTOR) ? static_cast<int>(left - at)
-                                                       : VECTOR;
+        present[r]       = OpsT::template lane_items<FULL>(r, lane, left);
         STRATA_UNROLL
         for (int w = 0; w < VECTOR; ++w)
         {
@@ -474,10 +479,7 @@ private:
     for (int r = 0; r < ROUNDS; ++r)
     {
       const OffsetT at  = OffsetT((r * 32 + lane) * VECTOR);
-      const int present = FULL                        ? VECTOR
-                        : at >= left                  ? 0
-                        : left - at < OffsetT(VECTOR) ? static_cast<int>(left - at)
-                                                      : VECTOR;
+      const int present = OpsT::template lane_items<FULL>(r, lane, left);
       MaybeT before, total;
       ops().template across_lanes<FULL>(state.s[r], present, lane, before, total);
       AccumT results[VECTOR];
@@ -774,8 +776,7 @@ private:
   // Round r's items of the lane (those of the atom's `left` present), as accumulators; returns how many it has.
   STRATA_DEVICE STRATA_FORCEINLINE int load_round(const vector_t* atom, int r, int lane, int left, AccumT (&s)[VECTOR])
   {
-    const int at      = (r * 32 + lane) * VECTOR;
-    const int present = at >= left ? 0 : left - at < VECTOR ? left - at : VECTOR;
+    const int present = OpsT::template lane_items<false>(r, lane, left);
     const vector_t x  = atom[r * 32 + lane];
     STRATA_UNROLL
     for (int w = 0; w < VECTOR; ++w)

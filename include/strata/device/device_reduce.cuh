@@ -212,9 +212,8 @@ cudaError_t run_gpu_to_gpu(void* d_temp_storage, size_t& temp_storage_bytes, Key
   }
   else
   {
-    STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_keys_in, d_unique_out, false));
-    STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_values_in, d_aggregates_out, false));
-    STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_keys_in, d_num_runs_out, true));
+    STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_keys_in, d_unique_out, d_values_in,
+                                           d_aggregates_out, d_num_runs_out));
     // The scan, then the reduction of its results; their own storage shares a slot (the scan is done with it before
     // the reduction starts).
     const auto scan_values = [&](void* temp, size_t& bytes, A* d_scanned) {

@@ -114,6 +114,16 @@ cudaError_t run_gpu_to_gpu(void* d_temp_storage, size_t& temp_storage_bytes, Inp
   }
 }
 
+// The by-key scans' arguments: the keys and the values against the output.
+template <typename NumItemsT, typename KeysInputIteratorT, typename ValuesInputIteratorT,
+          typename ValuesOutputIteratorT>
+cudaError_t check_by_key_arguments(const void* d_temp_storage, NumItemsT num_items, KeysInputIteratorT d_keys_in,
+                                   ValuesInputIteratorT d_values_in, ValuesOutputIteratorT d_values_out)
+{
+  STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_keys_in, d_values_out, false));
+  return check_arguments(d_temp_storage, num_items, d_values_in, d_values_out, false);
+}
+
 template <bool INCLUSIVE, typename AccumT = void, typename KeysInputIteratorT, typename ValuesInputIteratorT,
           typename ValuesOutputIteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT,
           typename EqualityOpT>
@@ -122,8 +132,7 @@ cudaError_t run_by_key(void* d_temp_storage, size_t& temp_storage_bytes, KeysInp
                        InitValueT init, NumItemsT num_items, EqualityOpT equality_op, cudaStream_t stream)
 {
   using A = typename accumulator<AccumT, ScanOpT, it_value_t<ValuesInputIteratorT>, InitValueT>::type;
-  STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_keys_in, d_values_out, false));
-  STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_values_in, d_values_out, false));
+  STRATA_RETURN_IF_ERROR(check_by_key_arguments(d_temp_storage, num_items, d_keys_in, d_values_in, d_values_out));
   return dispatch_offset(num_items, [&](auto offset) {
     using OffsetT = decltype(offset);
     return DispatchScanByKey<KeysInputIteratorT, ValuesInputIteratorT, ValuesOutputIteratorT, EqualityOpT, ScanOpT,
@@ -213,8 +222,7 @@ cudaError_t run_by_key_gpu_to_gpu(void* d_temp_storage, size_t& temp_storage_byt
   }
   else
   {
-    STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_keys_in, d_values_out, false));
-    STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_values_in, d_values_out, false));
+    STRATA_RETURN_IF_ERROR(check_by_key_arguments(d_temp_storage, num_items, d_keys_in, d_values_in, d_values_out));
     using InputT = head_flagged_values<INCLUSIVE, KeysInputIteratorT, ValuesInputIteratorT, EqualityOpT, A, InitValueT>;
     return run_gpu_to_gpu<true>(d_temp_storage, temp_storage_bytes, InputT{d_keys_in, d_values_in, equality_op, init},
                                 segmented_values_out<ValuesOutputIteratorT>{d_values_out}, segmented_op<ScanOpT>{op},

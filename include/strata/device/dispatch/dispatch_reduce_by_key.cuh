@@ -137,6 +137,19 @@ namespace detail
 {
 namespace reduce_by_key
 {
+// ReduceByKey's arguments: keys against the run keys' and the count's outputs (the count is written even for no
+// items), values against the aggregates'.
+template <typename NumItemsT, typename KeysInputIteratorT, typename UniqueOutputIteratorT,
+          typename ValuesInputIteratorT, typename AggregatesOutputIteratorT, typename NumRunsOutputIteratorT>
+cudaError_t check_arguments(const void* d_temp_storage, NumItemsT num_items, KeysInputIteratorT d_keys_in,
+                            UniqueOutputIteratorT d_unique_out, ValuesInputIteratorT d_values_in,
+                            AggregatesOutputIteratorT d_aggregates_out, NumRunsOutputIteratorT d_num_runs_out)
+{
+  STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_keys_in, d_unique_out, false));
+  STRATA_RETURN_IF_ERROR(detail::check_arguments(d_temp_storage, num_items, d_values_in, d_aggregates_out, false));
+  return detail::check_arguments(d_temp_storage, num_items, d_keys_in, d_num_runs_out, true);
+}
+
 // DeviceReduce::ReduceByKey's body: checks the arguments (the count is written even for no items) and reduces on
 // the narrowest offsets that hold num_items, accumulating in AccumT (void: CUB's rule, accum_t; the frontend names
 // Thrust's, the values' type).
@@ -148,9 +161,8 @@ cudaError_t run(void* d_temp_storage, size_t& temp_storage_bytes, KeysInputItera
                 AggregatesOutputIteratorT d_aggregates_out, NumRunsOutputIteratorT d_num_runs_out,
                 EqualityOpT equality_op, ReductionOpT reduction_op, NumItemsT num_items, cudaStream_t stream)
 {
-  STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_keys_in, d_unique_out, false));
-  STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_values_in, d_aggregates_out, false));
-  STRATA_RETURN_IF_ERROR(check_arguments(d_temp_storage, num_items, d_keys_in, d_num_runs_out, true));
+  STRATA_RETURN_IF_ERROR(
+    check_arguments(d_temp_storage, num_items, d_keys_in, d_unique_out, d_values_in, d_aggregates_out, d_num_runs_out));
   return dispatch_offset(num_items, [&](auto offset) {
     using OffsetT = decltype(offset);
     using A =
