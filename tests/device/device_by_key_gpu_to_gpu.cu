@@ -116,7 +116,8 @@ TEMPLATE_TEST_CASE("DeviceScan by-key sums and DeviceReduce::ReduceByKey gpu_to_
   }
 }
 
-TEST_CASE("DeviceScan by-key gpu_to_gpu gives the same bits under every policy", "[device][scan][by_key][gpu_to_gpu]")
+TEST_CASE("DeviceScan by-key gpu_to_gpu gives the same bits under every policy, alignment and in place",
+          "[device][scan][by_key][gpu_to_gpu]")
 {
   using pair_t                    = strata::detail::scan::segmented_value<float>;
   const std::size_t n             = strata_test::sizes_within_cap({(std::size_t(1) << 22) + 29})[0];
@@ -125,28 +126,83 @@ TEST_CASE("DeviceScan by-key gpu_to_gpu gives the same bits under every policy",
   strata_test::device_buffer<int> d_keys(keys);
   strata_test::device_buffer<float> d_values(values);
   strata_test::device_buffer<float> d_out(n);
-  const std::vector<float> expected = strata_test::fixed_order_sum_by_key(keys, values, true);
+  const std::vector<float> inclusive = strata_test::fixed_order_sum_by_key(keys, values, true);
+  const std::vector<float> exclusive = strata_test::fixed_order_sum_by_key(keys, values, false, -1.5f);
 
-  using InputT = strata::detail::scan::head_flagged_values<true, const int*, const float*, cuda::std::equal_to<>, float,
-                                                           strata::detail::scan::no_init>;
-  using OutputT          = strata::detail::scan::segmented_values_out<float*>;
-  using OpT              = strata::detail::scan::segmented_op<cuda::std::plus<>>;
-  const auto check_under = [&](auto hub) {
+  using namespace strata::detail::scan_atoms;
+  using InputT        = by_key_pairs<const int*, const float*, cuda::std::equal_to<>, float>;
+  using InclusiveOutT = pair_output<float*, inclusive_values>;
+  using ExclusiveOutT =
+    pair_output<float*, exclusive_values<const int*, cuda::std::equal_to<>, cuda::std::plus<>, float, float>>;
+  using OpT = strata::detail::scan::segmented_op<cuda::std::plus<>>;
+  const InputT pairs{d_keys.data(), d_values.data(), {}};
+  const auto scan_under = [&](auto hub, auto out, auto inclusive_tag) {
     using Hub = decltype(hub);
     d_out.poison();
     strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
-      return strata::DispatchScanGpuToGpu<InputT, OutputT, OpT, strata::detail::scan::no_init, std::uint32_t, pair_t,
-                                          true, Hub>::Dispatch(temp, bytes,
-                                                               InputT{d_keys.data(), d_values.data(), {}, {}},
-                                                               OutputT{d_out.data()}, OpT{},
-                                                               strata::detail::scan::no_init{},
-                                                               static_cast<std::uint32_t>(n), s);
+      return strata::DispatchScanGpuToGpu<InputT, decltype(out), OpT, strata::detail::scan::no_init, std::uint32_t,
+                                          pair_t, decltype(inclusive_tag)::value,
+                                          Hub>::Dispatch(temp, bytes, pairs, out, OpT{},
+                                                         strata::detail::scan::no_init{}, static_cast<std::uint32_t>(n),
+                                                         s);
     });
-    CHECK(first_bit_mismatch(d_out.download(), expected) == -1);
+  };
+  const auto check_under = [&](auto hub) {
+    scan_under(hub, InclusiveOutT{d_out.data(), {}}, std::true_type{});
+    CHECK(first_bit_mismatch(d_out.download(), inclusive) == -1);
+    scan_under(hub, ExclusiveOutT{d_out.data(), {d_keys.data(), {}, {}, -1.5f}}, std::false_type{});
+    CHECK(first_bit_mismatch(d_out.download(), exclusive) == -1);
   };
   check_under(strata_test::atoms_hub<256, 1>{});                 // a chunk a tile
   check_under(strata::detail::scan_atoms::policy_hub<pair_t>{}); // the library's: two chunks a tile
   check_under(strata_test::atoms_hub<1024, 1>{});                // four chunks a tile
+
+  // In place (the values' input is the output): no tile reads a value another tile writes.
+  {
+    strata_test::device_buffer<float> d_data(values);
+    strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
+      return strata::DeviceScan::InclusiveSumByKey(temp, bytes, d_keys.data(), d_data.data(), d_data.data(),
+                                                   static_cast<int>(n), strata::gpu_to_gpu, s);
+    });
+    CHECK(first_bit_mismatch(d_data.download(), inclusive) == -1);
+    d_data.upload(values);
+    strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
+      return strata::DeviceScan::ExclusiveScanByKey(temp, bytes, d_keys.data(), d_data.data(), d_data.data(),
+                                                    cuda::std::plus<>{}, -1.5f, static_cast<int>(n), strata::gpu_to_gpu,
+                                                    s);
+    });
+    CHECK(first_bit_mismatch(d_data.download(), exclusive) == -1);
+  }
+
+  // Misaligned keys, values and output: the register agent, in the same order.
+  {
+    strata_test::device_buffer<int> d_keys1(n + 1);
+    strata_test::device_buffer<float> d_values1(n + 1);
+    strata_test::device_buffer<float> d_out1(n + 1);
+    std::vector<int> keys1(keys);
+    keys1.insert(keys1.begin(), 0);
+    std::vector<float> values1(values);
+    values1.insert(values1.begin(), 0.0f);
+    d_keys1.upload(keys1);
+    d_values1.upload(values1);
+    const auto shifted = [&]() {
+      std::vector<float> out = d_out1.download();
+      return std::vector<float>(out.begin() + 1, out.end());
+    };
+    d_out1.poison();
+    strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
+      return strata::DeviceScan::InclusiveSumByKey(temp, bytes, d_keys1.data() + 1, d_values1.data() + 1,
+                                                   d_out1.data() + 1, static_cast<int>(n), strata::gpu_to_gpu, s);
+    });
+    CHECK(first_bit_mismatch(shifted(), inclusive) == -1);
+    d_out1.poison();
+    strata_test::launch([&](void* temp, std::size_t& bytes, cudaStream_t s) {
+      return strata::DeviceScan::ExclusiveScanByKey(temp, bytes, d_keys1.data() + 1, d_values1.data() + 1,
+                                                    d_out1.data() + 1, cuda::std::plus<>{}, -1.5f, static_cast<int>(n),
+                                                    strata::gpu_to_gpu, s);
+    });
+    CHECK(first_bit_mismatch(shifted(), exclusive) == -1);
+  }
 }
 
 TEST_CASE("DeviceScan by-key and ReduceByKey gpu_to_gpu keep the sequence's order for a non-commutative operator",

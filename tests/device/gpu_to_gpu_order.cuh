@@ -168,8 +168,9 @@ AccumT fixed_order_reduce(const ItemT& item, std::size_t n, OpT op, AccumT init)
 
 // The gpu_to_gpu scan (atoms of rounds, each lane's items folded left to right, the lanes' totals scanned by the
 // Kogge-Stone network, atoms' prefixes the left fold of the aggregates before them, an atom's carry starting at init
-// op its prefix) of item(0 .. n - 1) by `op` in AccumT: inclusive or exclusive, from `init` where it has a value
-// (an exclusive scan always does). InputT decides the atom's shape, as the input's value type does on the device.
+// op its prefix) of item(0 .. n - 1) by `op` in AccumT: inclusive or exclusive, from `init` where it has a value (an
+// exclusive scan without one gives its first item AccumT{}). InputT decides the atom's shape, as the input's value
+// type does on the device.
 template <typename AccumT, typename InputT, typename ItemT, typename OpT>
 std::vector<AccumT> fixed_order_scan(const ItemT& item, std::size_t n, OpT op, bool inclusive,
                                      std::optional<AccumT> init)
@@ -242,7 +243,7 @@ std::vector<AccumT> fixed_order_scan(const ItemT& item, std::size_t n, OpT op, b
         for (int w = 0; w < present[l]; ++w)
         {
           out[at + w] = inclusive ? *join(prefix, maybe(s[l][w]))
-                      : w == 0    ? *prefix
+                      : w == 0    ? prefix.value_or(AccumT{})
                                   : *join(prefix, maybe(s[l][w - 1]));
         }
       }
@@ -255,9 +256,9 @@ std::vector<AccumT> fixed_order_scan(const ItemT& item, std::size_t n, OpT op, b
   }
   return out;
 }
-// The fixed order's scan by key of values[0 .. n) under keys (== starts no run): the inclusive gpu_to_gpu scan of
-// (head, value) pairs under the segmented sum, each pair's value the item's own (inclusive) or, for an exclusive
-// scan, init at a run's first item and the previous item's value elsewhere. The plus is the host's, written here.
+// The fixed order's scan by key of values[0 .. n) under keys (== starts no run): the gpu_to_gpu scan of (head, value)
+// pairs under the segmented sum, inclusive (each pair's value) or exclusive (init at a run's first item, init plus the
+// exclusive pair's value elsewhere). The plus is the host's, written here.
 template <typename V, typename K>
 std::vector<V> fixed_order_sum_by_key(const std::vector<K>& keys, const std::vector<V>& values, bool inclusive,
                                       V init = V{})
@@ -267,15 +268,18 @@ std::vector<V> fixed_order_sum_by_key(const std::vector<K>& keys, const std::vec
   const auto segmented = [](const pair_t& a, const pair_t& b) {
     return b.head ? b : pair_t{a.head, static_cast<V>(a.value + b.value)};
   };
-  const auto item = [&](std::size_t i) {
-    const int head = i == 0 || !(keys[i - 1] == keys[i]);
-    return pair_t{head, inclusive ? values[i] : head ? init : values[i - 1]};
+  const auto head = [&](std::size_t i) {
+    return i == 0 || !(keys[i - 1] == keys[i]);
   };
-  const std::vector<pair_t> pairs = fixed_order_scan<pair_t, pair_t>(item, n, segmented, true, std::optional<pair_t>());
+  const auto item = [&](std::size_t i) {
+    return pair_t{head(i), values[i]};
+  };
+  const std::vector<pair_t> pairs =
+    fixed_order_scan<pair_t, pair_t>(item, n, segmented, inclusive, std::optional<pair_t>());
   std::vector<V> out(n);
   for (std::size_t i = 0; i < n; ++i)
   {
-    out[i] = pairs[i].value;
+    out[i] = inclusive ? pairs[i].value : head(i) ? init : static_cast<V>(init + pairs[i].value);
   }
   return out;
 }

@@ -20,6 +20,7 @@
 #include <strata/agent/agent_reduce.cuh>
 #include <strata/agent/agent_reduce_atoms.cuh>
 #include <strata/agent/agent_scan.cuh>
+#include <strata/agent/agent_scan_by_key.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/config.cuh>
 #include <strata/thread/thread_load.cuh>
@@ -225,7 +226,8 @@ struct atom_ops
 } // namespace detail
 
 // Scans InputIteratorT's items by ScanOpT in AccumT into OutputIteratorT, an atom a warp, a tile of WARPS atoms a
-// block. INCLUSIVE: inclusive or exclusive scan; InitValueT: the initial value's type, or detail::scan::no_init.
+// block. INCLUSIVE: inclusive or exclusive scan; InitValueT: the initial value's type, or detail::scan::no_init (an
+// exclusive scan's first result is then AccumT{}).
 // A lane keeps its items' folds in registers across the look-back and scans across the lanes again for the results;
 // atoms with all their items skip the per-item checks, read and written one by one or, behind 16-byte-aligned
 // pointers to arithmetic types, in vectors.
@@ -241,7 +243,6 @@ class AgentScanAtoms
                          detail::scan_look_back_delay<PolicyT::LOOK_BACK_DELAY_NS, PolicyT::LOOK_BACK_MAX_DELAY_NS>>;
 
   static constexpr bool HAS_INIT = !cuda::std::is_same<InitValueT, detail::scan::no_init>::value;
-  static_assert(INCLUSIVE || HAS_INIT, "an exclusive scan has an initial value");
 
 public:
   static constexpr int VECTOR     = detail::reduce_atoms::vector_items_v<InputT>;
@@ -524,13 +525,354 @@ private:
   ScanTileState<AccumT> tile_state_;
 };
 
-// The same order over arrays of T that start on 16 bytes (sm_90), each tile held in shared memory: one bulk copy in
-// (cp.async.bulk on an mbarrier; the last tile, which may be short, item by item), each warp scanning its atom's
-// rounds from shared memory twice and scanning each twice (once for the aggregate, once more for the results, written
-// in place), one bulk copy out. Registers hold a round at a time, not the atom, so that an SM keeps six tiles in
-// flight. The grid is one wave of resident blocks that claim tiles in order, each only once its buffer is free
+namespace detail
+{
+namespace scan_atoms
+{
+// The input of a gpu_to_gpu scan by key: item i as (whether its key starts a run, its value in AccumT), scanned under
+// segmented_op.
+template <typename KeysInputIteratorT, typename ValuesInputIteratorT, typename EqualityOpT, typename AccumT>
+struct by_key_pairs
+{
+  using value_type        = scan::segmented_value<AccumT>;
+  using difference_type   = cuda::std::ptrdiff_t;
+  using pointer           = void;
+  using reference         = value_type;
+  using iterator_category = cuda::std::random_access_iterator_tag;
+
+  KeysInputIteratorT keys;
+  ValuesInputIteratorT values;
+  mutable EqualityOpT equality_op; // mutable: an operator may have a non-const operator() (Thrust accepts those)
+
+  template <typename OffsetT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE value_type operator[](OffsetT i) const
+  {
+    return value_type{i == OffsetT(0) || !equality_op(keys[i - OffsetT(1)], keys[i]), static_cast<AccumT>(values[i])};
+  }
+};
+
+// An output iterator whose item i takes a scanned pair through `write` (write(out + i, i, pair)).
+template <typename OutputIteratorT, typename WriteT>
+struct pair_output
+{
+  struct reference
+  {
+    OutputIteratorT at;
+    cuda::std::ptrdiff_t i;
+    WriteT write;
+    template <typename V>
+    STRATA_HOST_DEVICE STRATA_FORCEINLINE void operator=(const scan::segmented_value<V>& pair) const
+    {
+      write(at, i, pair);
+    }
+  };
+  using value_type        = void;
+  using difference_type   = cuda::std::ptrdiff_t;
+  using pointer           = void;
+  using iterator_category = cuda::std::output_iterator_tag;
+
+  OutputIteratorT out;
+  WriteT write;
+
+  template <typename OffsetT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE reference operator[](OffsetT i) const
+  {
+    return reference{out + i, static_cast<cuda::std::ptrdiff_t>(i), write};
+  }
+};
+
+// The inclusive scan by key's results: each inclusive pair's value.
+struct inclusive_values
+{
+  template <typename V>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE V result(bool, const V& scanned) const
+  {
+    return scanned;
+  }
+
+  template <typename OutputIteratorT, typename V>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE void operator()(OutputIteratorT at, cuda::std::ptrdiff_t,
+                                                        const scan::segmented_value<V>& pair) const
+  {
+    *at = pair.value;
+  }
+};
+
+// The exclusive scan by key's results from the exclusive scan of the pairs: init at a run's first item, else init op
+// the pair's value (the run's earlier values); the heads are found again from the keys.
+template <typename KeysInputIteratorT, typename EqualityOpT, typename ScanOpT, typename InitValueT, typename AccumT>
+struct exclusive_values
+{
+  KeysInputIteratorT keys;
+  mutable EqualityOpT equality_op;
+  mutable ScanOpT op;
+  InitValueT init;
+
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE AccumT result(bool head, const AccumT& scanned) const
+  {
+    return head ? static_cast<AccumT>(init) : static_cast<AccumT>(op(static_cast<AccumT>(init), scanned));
+  }
+
+  template <typename OutputIteratorT>
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE void operator()(OutputIteratorT at, cuda::std::ptrdiff_t i,
+                                                        const scan::segmented_value<AccumT>& pair) const
+  {
+    *at = result(i == 0 || !equality_op(keys[i - 1], keys[i]), pair.value);
+  }
+};
+
+// The tiles of AgentScanAtomsBulk: where a tile's items come from and where their results go, through shared memory.
+// A tile type names ItemT (whose 16-byte vectors shape the atoms), VECTOR, its shared `storage<TILE_ITEMS>`, the
+// state a lane keeps between loading a round and storing its results (`round_t`), and the steps:
+//   load_whole   thread 0: the bulk copies of a whole tile, completing the phase of an mbarrier;
+//   load_short   every thread: a short last tile, item by item (a barrier follows);
+//   load         a lane's VECTOR items of vector v (v * VECTOR on in the tile) as accumulators;
+//   store        the results of those items, in place (those `present`);
+//   store_whole  thread 0: the bulk copies out (after a barrier and a proxy fence);
+//   store_short  every thread: a short last tile out, item by item (after a barrier).
+
+// Arrays of one arithmetic type T that start on 16 bytes, scanned in place in shared memory.
+template <typename T>
+struct array_tile
+{
+  using ItemT                 = T;
+  static constexpr int VECTOR = reduce_atoms::vector_items_v<T>;
+  static_assert(VECTOR > 1 && 16 % sizeof(T) == 0, "items pack whole into 16-byte vectors");
+
+  struct alignas(16) vector_t
+  {
+    T items[VECTOR];
+  };
+  template <int TILE_ITEMS>
+  struct storage
+  {
+    alignas(128) vector_t items[TILE_ITEMS / VECTOR];
+  };
+  struct round_t
+  {};
+
+  const T* in;
+  T* out;
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+  template <int N, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void load_whole(storage<N>& s, OffsetT offset, cuda::std::uint64_t* bar)
+  {
+    BulkLoad(s.items, in + offset, static_cast<cuda::std::uint32_t>(sizeof(s.items)), bar);
+  }
+
+  template <int N>
+  STRATA_DEVICE STRATA_FORCEINLINE void store_whole(storage<N>& s, cuda::std::size_t offset)
+  {
+    BulkStore(out + offset, s.items, static_cast<cuda::std::uint32_t>(sizeof(s.items)));
+  }
+#endif
+
+  template <int N, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void load_short(storage<N>& s, OffsetT offset, int valid, int thread, int threads)
+  {
+    for (int i = thread; i < valid; i += threads)
+    {
+      reinterpret_cast<T*>(s.items)[i] = in[offset + OffsetT(i)];
+    }
+  }
+
+  template <int N, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void store_short(storage<N>& s, OffsetT offset, int valid, int thread, int threads)
+  {
+    for (int i = thread; i < valid; i += threads)
+    {
+      out[offset + OffsetT(i)] = reinterpret_cast<const T*>(s.items)[i];
+    }
+  }
+
+  template <int N, typename AccumT>
+  STRATA_DEVICE STRATA_FORCEINLINE void load(const storage<N>& s, int v, int, AccumT (&x)[VECTOR], round_t&)
+  {
+    const vector_t loaded = s.items[v];
+    STRATA_UNROLL
+    for (int w = 0; w < VECTOR; ++w)
+    {
+      x[w] = static_cast<AccumT>(loaded.items[w]);
+    }
+  }
+
+  template <bool WHOLE, int N, typename AccumT>
+  STRATA_DEVICE STRATA_FORCEINLINE void store(storage<N>& s, int v, const AccumT (&results)[VECTOR], int present,
+                                              const round_t&)
+  {
+    vector_t stored;
+    STRATA_UNROLL
+    for (int w = 0; w < VECTOR; ++w)
+    {
+      stored.items[w] = static_cast<T>(results[w]);
+    }
+    if (WHOLE || present == VECTOR)
+    {
+      s.items[v] = stored;
+    }
+    else
+    {
+      STRATA_UNROLL
+      for (int w = 0; w < VECTOR; ++w)
+      {
+        if (w < present)
+        {
+          s.items[v].items[w] = stored.items[w];
+        }
+      }
+    }
+  }
+};
+
+// A scan by key of arithmetic keys K and values V in arrays that start on 16 bytes, its results (V) to another such
+// array: the keys and values of a tile in shared memory, each item's pair (head, value) made there (the head from the
+// key before it: the lane before's by a shuffle, the tile's first item's from the key before the tile), the results
+// written over the values through WriteT's rule (inclusive_values, or exclusive_values with the heads kept from the
+// load).
+template <typename K, typename V, typename EqualityOpT, typename AccumT, typename WriteT>
+struct by_key_tile
+{
+  using ItemT                 = scan::segmented_value<AccumT>;
+  static constexpr int VECTOR = reduce_atoms::vector_items_v<ItemT>;
+
+  template <typename T>
+  struct alignas(sizeof(T) * VECTOR) vector_of
+  {
+    T items[VECTOR];
+  };
+  template <int TILE_ITEMS>
+  struct storage
+  {
+    alignas(128) vector_of<K> keys[TILE_ITEMS / VECTOR];
+    alignas(128) vector_of<V> values[TILE_ITEMS / VECTOR];
+    K before;        // the key before the tile's first item
+    bool has_before; // whether there is one (all tiles but the first)
+  };
+  struct round_t
+  {
+    unsigned int heads; // bit w: item w of the lane's vector starts a run
+  };
+
+  const K* keys;
+  const V* values;
+  V* out;
+  EqualityOpT equality_op;
+  WriteT write;
+
+  template <int N, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void set_before(storage<N>& s, OffsetT offset)
+  {
+    s.has_before = offset != OffsetT(0);
+    if (s.has_before)
+    {
+      s.before = keys[offset - OffsetT(1)];
+    }
+  }
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+  template <int N, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void load_whole(storage<N>& s, OffsetT offset, cuda::std::uint64_t* bar)
+  {
+    set_before(s, offset);
+    MbarrierArriveExpect(bar, static_cast<cuda::std::uint32_t>(sizeof(s.keys) + sizeof(s.values)));
+    BulkCopyIn(s.keys, keys + offset, static_cast<cuda::std::uint32_t>(sizeof(s.keys)), bar);
+    BulkCopyIn(s.values, values + offset, static_cast<cuda::std::uint32_t>(sizeof(s.values)), bar);
+  }
+
+  template <int N>
+  STRATA_DEVICE STRATA_FORCEINLINE void store_whole(storage<N>& s, cuda::std::size_t offset)
+  {
+    BulkStore(out + offset, s.values, static_cast<cuda::std::uint32_t>(sizeof(s.values)));
+  }
+#endif
+
+  template <int N, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void load_short(storage<N>& s, OffsetT offset, int valid, int thread, int threads)
+  {
+    if (thread == 0)
+    {
+      set_before(s, offset);
+    }
+    for (int i = thread; i < valid; i += threads)
+    {
+      reinterpret_cast<K*>(s.keys)[i]   = keys[offset + OffsetT(i)];
+      reinterpret_cast<V*>(s.values)[i] = values[offset + OffsetT(i)];
+    }
+  }
+
+  template <int N, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void store_short(storage<N>& s, OffsetT offset, int valid, int thread, int threads)
+  {
+    for (int i = thread; i < valid; i += threads)
+    {
+      out[offset + OffsetT(i)] = reinterpret_cast<const V*>(s.values)[i];
+    }
+  }
+
+  // Called by every lane of the warp.
+  template <int N>
+  STRATA_DEVICE STRATA_FORCEINLINE void load(const storage<N>& s, int v, int lane, ItemT (&x)[VECTOR], round_t& round)
+  {
+    const vector_of<K> k = s.keys[v];
+    const vector_of<V> d = s.values[v];
+    // The key before the lane's first item: the lane before's last, for lane 0 the item before in the tile's keys
+    // or the key before the tile (none for the first item of all).
+    const K up    = ShuffleUp<32>(k.items[VECTOR - 1], 1, 0, 0xffffffffu);
+    bool has_prev = true;
+    K prev        = up;
+    if (lane == 0)
+    {
+      has_prev = v != 0 || s.has_before;
+      prev     = v != 0 ? s.keys[v - 1].items[VECTOR - 1] : s.before;
+    }
+    round.heads = 0;
+    STRATA_UNROLL
+    for (int w = 0; w < VECTOR; ++w)
+    {
+      const bool head = w == 0 ? !has_prev || !equality_op(prev, k.items[0]) : !equality_op(k.items[w - 1], k.items[w]);
+      round.heads |= static_cast<unsigned int>(head) << w;
+      x[w] = ItemT{head, static_cast<AccumT>(d.items[w])};
+    }
+  }
+
+  template <bool WHOLE, int N>
+  STRATA_DEVICE STRATA_FORCEINLINE void store(storage<N>& s, int v, const ItemT (&results)[VECTOR], int present,
+                                              const round_t& round)
+  {
+    vector_of<V> stored;
+    STRATA_UNROLL
+    for (int w = 0; w < VECTOR; ++w)
+    {
+      stored.items[w] = static_cast<V>(write.result(((round.heads >> w) & 1u) != 0, results[w].value));
+    }
+    if (WHOLE || present == VECTOR)
+    {
+      s.values[v] = stored;
+    }
+    else
+    {
+      STRATA_UNROLL
+      for (int w = 0; w < VECTOR; ++w)
+      {
+        if (w < present)
+        {
+          s.values[v].items[w] = stored.items[w];
+        }
+      }
+    }
+  }
+};
+} // namespace scan_atoms
+} // namespace detail
+
+// The same order with each tile held in shared memory (sm_90), its items and results moved by TileT
+// (detail::scan_atoms::array_tile, by_key_tile): one bulk copy in (the last tile, which may be short, item by item),
+// each warp scanning its atom's rounds from shared memory twice (once for the aggregate, once more for the results,
+// written in place), one bulk copy out. Registers hold a round at a time, not the atom, so that an SM keeps six tiles
+// in flight. The grid is one wave of resident blocks that claim tiles in order, each only once its buffer is free
 // (AgentScanBulk's protocol).
-template <typename PolicyT, typename T, typename ScanOpT, typename InitValueT, typename AccumT, typename OffsetT,
+template <typename PolicyT, typename TileT, typename ScanOpT, typename InitValueT, typename AccumT, typename OffsetT,
           bool INCLUSIVE>
 class AgentScanAtomsBulk
 {
@@ -541,23 +883,17 @@ class AgentScanAtomsBulk
   static constexpr bool HAS_INIT = !cuda::std::is_same<InitValueT, detail::scan::no_init>::value;
 
 public:
-  static constexpr int VECTOR       = detail::reduce_atoms::vector_items_v<T>;
+  static constexpr int VECTOR       = TileT::VECTOR;
   static constexpr int ROUNDS       = detail::scan_atoms::ROUNDS;
-  static constexpr int ATOM_ITEMS   = detail::scan_atoms::atom_items_v<T>;
+  static constexpr int ATOM_ITEMS   = detail::scan_atoms::atom_items_v<typename TileT::ItemT>;
   static constexpr int WARPS        = PolicyT::BLOCK_THREADS / 32;
   static constexpr int TILE_VECTORS = WARPS * ROUNDS * 32;
   static constexpr int TILE_ITEMS   = TILE_VECTORS * VECTOR;
-  static_assert(VECTOR > 1 && 16 % sizeof(T) == 0, "items pack whole into 16-byte vectors");
   static_assert(WARPS % detail::scan_atoms::CHUNK_ATOMS == 0, "a block scans whole chunks");
-
-  struct alignas(16) vector_t
-  {
-    T items[VECTOR];
-  };
 
   struct TempStorage
   {
-    alignas(128) vector_t tile[TILE_VECTORS];
+    typename TileT::template storage<TILE_ITEMS> tile;
     typename PrefixOp::TempStorage prefix;
     AccumT aggregates[WARPS];
     AccumT prefixes[WARPS];
@@ -566,12 +902,11 @@ public:
     unsigned int tile_idx;
   };
 
-  STRATA_DEVICE STRATA_FORCEINLINE AgentScanAtomsBulk(TempStorage& temp_storage, const T* d_in, T* d_out, ScanOpT op,
+  STRATA_DEVICE STRATA_FORCEINLINE AgentScanAtomsBulk(TempStorage& temp_storage, TileT tile, ScanOpT op,
                                                       InitValueT init, OffsetT num_items,
                                                       ScanTileState<AccumT> tile_state)
       : temp_storage_(temp_storage)
-      , d_in_(d_in)
-      , d_out_(d_out)
+      , tile_(tile)
       , op_(op)
       , init_(init)
       , num_items_(num_items)
@@ -589,8 +924,8 @@ private:
   using OpsT = detail::scan_atoms::atom_ops<AccumT, ScanOpT, VECTOR, INCLUSIVE>;
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-  // Thread 0 claims the block's next tile once the buffer is free and starts loading it (a whole tile by one bulk
-  // copy; else a plain arrival that publishes the index).
+  // Thread 0 claims the block's next tile once the buffer is free and starts loading it (a whole tile by bulk
+  // copies; else a plain arrival that publishes the index).
   STRATA_DEVICE STRATA_FORCEINLINE void fill(bool& exhausted, unsigned int num_tiles, unsigned int* tile_counter)
   {
     unsigned int tile_idx = num_tiles;
@@ -604,8 +939,7 @@ private:
     const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
     if (tile_idx < num_tiles && num_items_ - tile_offset >= OffsetT(TILE_ITEMS))
     {
-      BulkLoad(temp_storage_.tile, d_in_ + tile_offset,
-               static_cast<cuda::std::uint32_t>(sizeof(vector_t) * TILE_VECTORS), &temp_storage_.tile_landed);
+      tile_.load_whole(temp_storage_.tile, tile_offset, &temp_storage_.tile_landed);
     }
     else
     {
@@ -660,7 +994,6 @@ private:
     const int lane            = static_cast<int>(LaneId());
     const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
     const int valid_items     = SHORT ? static_cast<int>(num_items_ - tile_offset) : TILE_ITEMS;
-    T* const tile_items       = reinterpret_cast<T*>(temp_storage_.tile);
     if constexpr (SHORT)
     {
       if (threadIdx.x == 0)
@@ -668,16 +1001,13 @@ private:
         BulkStoreWaitRead();
       }
       __syncthreads();
-      for (int i = static_cast<int>(threadIdx.x); i < valid_items; i += PolicyT::BLOCK_THREADS)
-      {
-        tile_items[i] = d_in_[tile_offset + OffsetT(i)];
-      }
+      tile_.load_short(temp_storage_.tile, tile_offset, valid_items, static_cast<int>(threadIdx.x),
+                       PolicyT::BLOCK_THREADS);
       __syncthreads();
     }
-    const int atom_first = warp * ATOM_ITEMS; // in the tile
-    const int left       = valid_items - atom_first;
-    const int tile_atoms = (valid_items + ATOM_ITEMS - 1) / ATOM_ITEMS;
-    vector_t* const atom = temp_storage_.tile + warp * ROUNDS * 32;
+    const int left        = valid_items - warp * ATOM_ITEMS; // the items of the warp's atom on
+    const int tile_atoms  = (valid_items + ATOM_ITEMS - 1) / ATOM_ITEMS;
+    const int atom_vector = warp * ROUNDS * 32; // the atom's first vector in the tile
     OpsT ops{op_};
 
     // The atom's aggregate (each round scanned, nothing kept: the second pass scans the rounds again, which leaves
@@ -689,10 +1019,11 @@ private:
       for (int r = 0; r < ROUNDS; ++r)
       {
         AccumT s[VECTOR];
+        typename TileT::round_t round;
         MaybeT before;
         MaybeT total;
-        const int present = load_round(atom, r, lane, left, s);
-        ops.template scan_round<!SHORT>(s, present, lane, before, total);
+        tile_.load(temp_storage_.tile, atom_vector + r * 32 + lane, lane, s, round);
+        ops.template scan_round<!SHORT>(s, OpsT::template lane_items<!SHORT>(r, lane, left), lane, before, total);
         aggregate = ops.join(aggregate, total);
       }
       if (lane == 0)
@@ -722,33 +1053,16 @@ private:
       for (int r = 0; r < ROUNDS; ++r)
       {
         AccumT s[VECTOR];
+        typename TileT::round_t round;
         MaybeT before;
         MaybeT total;
-        const int present = load_round(atom, r, lane, left, s);
+        const int vector  = atom_vector + r * 32 + lane;
+        const int present = OpsT::template lane_items<!SHORT>(r, lane, left);
+        tile_.load(temp_storage_.tile, vector, lane, s, round);
         ops.template scan_round<!SHORT>(s, present, lane, before, total);
         AccumT results[VECTOR];
         ops.round_results(ops.join(carry, before), s, results);
-        vector_t out;
-        STRATA_UNROLL
-        for (int w = 0; w < VECTOR; ++w)
-        {
-          out.items[w] = static_cast<T>(results[w]);
-        }
-        if (!SHORT || present == VECTOR)
-        {
-          atom[r * 32 + lane] = out;
-        }
-        else
-        {
-          STRATA_UNROLL
-          for (int w = 0; w < VECTOR; ++w)
-          {
-            if (w < present)
-            {
-              atom[r * 32 + lane].items[w] = out.items[w];
-            }
-          }
-        }
+        tile_.template store<!SHORT>(temp_storage_.tile, vector, results, present, round);
         carry = ops.join(carry, total);
       }
     }
@@ -756,10 +1070,8 @@ private:
     if constexpr (SHORT)
     {
       __syncthreads();
-      for (int i = static_cast<int>(threadIdx.x); i < valid_items; i += PolicyT::BLOCK_THREADS)
-      {
-        d_out_[tile_offset + OffsetT(i)] = tile_items[i];
-      }
+      tile_.store_short(temp_storage_.tile, tile_offset, valid_items, static_cast<int>(threadIdx.x),
+                        PolicyT::BLOCK_THREADS);
     }
     else
     {
@@ -767,29 +1079,14 @@ private:
       __syncthreads();
       if (threadIdx.x == 0)
       {
-        BulkStore(d_out_ + tile_offset, temp_storage_.tile,
-                  static_cast<cuda::std::uint32_t>(sizeof(vector_t) * TILE_VECTORS));
+        tile_.store_whole(temp_storage_.tile, static_cast<cuda::std::size_t>(tile_offset));
       }
     }
-  }
-
-  // Round r's items of the lane (those of the atom's `left` present), as accumulators; returns how many it has.
-  STRATA_DEVICE STRATA_FORCEINLINE int load_round(const vector_t* atom, int r, int lane, int left, AccumT (&s)[VECTOR])
-  {
-    const int present = OpsT::template lane_items<false>(r, lane, left);
-    const vector_t x  = atom[r * 32 + lane];
-    STRATA_UNROLL
-    for (int w = 0; w < VECTOR; ++w)
-    {
-      s[w] = static_cast<AccumT>(x.items[w]);
-    }
-    return present;
   }
 #endif
 
   TempStorage& temp_storage_;
-  const T* d_in_;
-  T* d_out_;
+  TileT tile_;
   ScanOpT op_;
   InitValueT init_;
   OffsetT num_items_;

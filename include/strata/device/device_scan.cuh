@@ -142,69 +142,10 @@ cudaError_t run_by_key(void* d_temp_storage, size_t& temp_storage_bytes, KeysInp
                                                                 offset, stream, item_count_of(num_items));
   });
 }
-// The input of a gpu_to_gpu scan by key: item i as (whether its key starts a run, a value) for an inclusive scan under
-// segmented_op, the value item i's own for an inclusive scan by key, and for an exclusive one init at a run's first
-// item and the previous item's value elsewhere (so that the inclusive scan of the pairs is init op the run's earlier
-// values).
-template <bool INCLUSIVE, typename KeysInputIteratorT, typename ValuesInputIteratorT, typename EqualityOpT,
-          typename AccumT, typename InitValueT>
-struct head_flagged_values
-{
-  using value_type        = segmented_value<AccumT>;
-  using difference_type   = cuda::std::ptrdiff_t;
-  using pointer           = void;
-  using reference         = value_type;
-  using iterator_category = cuda::std::random_access_iterator_tag;
-
-  KeysInputIteratorT keys;
-  ValuesInputIteratorT values;
-  mutable EqualityOpT equality_op; // mutable: an operator may have a non-const operator() (Thrust accepts those)
-  InitValueT init;
-
-  template <typename OffsetT>
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE value_type operator[](OffsetT i) const
-  {
-    const bool head = i == OffsetT(0) || !equality_op(keys[i - OffsetT(1)], keys[i]);
-    if constexpr (INCLUSIVE)
-    {
-      return value_type{head, static_cast<AccumT>(values[i])};
-    }
-    else
-    {
-      return value_type{head, head ? static_cast<AccumT>(init) : static_cast<AccumT>(values[i - OffsetT(1)])};
-    }
-  }
-};
-
-// The output of a gpu_to_gpu scan by key: each pair's value to the values' output.
-template <typename OutputIteratorT>
-struct segmented_values_out
-{
-  struct reference
-  {
-    OutputIteratorT at;
-    template <typename V>
-    STRATA_HOST_DEVICE STRATA_FORCEINLINE void operator=(const segmented_value<V>& pair) const
-    {
-      *at = pair.value;
-    }
-  };
-  using value_type        = void;
-  using difference_type   = cuda::std::ptrdiff_t;
-  using pointer           = void;
-  using iterator_category = cuda::std::output_iterator_tag;
-
-  OutputIteratorT out;
-
-  template <typename OffsetT>
-  STRATA_HOST_DEVICE STRATA_FORCEINLINE reference operator[](OffsetT i) const
-  {
-    return reference{out + i};
-  }
-};
-
-// The gpu_to_gpu scans by key: the gpu_to_gpu inclusive scan of head_flagged_values under segmented_op where the
-// operator is inexact (its order: the item count and the pair type's alone), the default scan by key otherwise.
+// The gpu_to_gpu scans by key where the operator is inexact: the gpu_to_gpu scan of (head, value) pairs
+// (scan_atoms::by_key_pairs) under segmented_op, whose order follows from the item count and the pair type alone;
+// an inclusive scan by key writes each inclusive pair's value, an exclusive one init at a run's first item and init op
+// the exclusive pair's value elsewhere (scan_atoms::exclusive_values). Exact operators: the default scan by key.
 template <bool INCLUSIVE, typename AccumT = void, typename KeysInputIteratorT, typename ValuesInputIteratorT,
           typename ValuesOutputIteratorT, typename ScanOpT, typename InitValueT, typename NumItemsT,
           typename EqualityOpT>
@@ -223,10 +164,24 @@ cudaError_t run_by_key_gpu_to_gpu(void* d_temp_storage, size_t& temp_storage_byt
   else
   {
     STRATA_RETURN_IF_ERROR(check_by_key_arguments(d_temp_storage, num_items, d_keys_in, d_values_in, d_values_out));
-    using InputT = head_flagged_values<INCLUSIVE, KeysInputIteratorT, ValuesInputIteratorT, EqualityOpT, A, InitValueT>;
-    return run_gpu_to_gpu<true>(d_temp_storage, temp_storage_bytes, InputT{d_keys_in, d_values_in, equality_op, init},
-                                segmented_values_out<ValuesOutputIteratorT>{d_values_out}, segmented_op<ScanOpT>{op},
-                                no_init{}, num_items, stream);
+    using InputT = scan_atoms::by_key_pairs<KeysInputIteratorT, ValuesInputIteratorT, EqualityOpT, A>;
+    const InputT pairs{d_keys_in, d_values_in, equality_op};
+    const auto scan_to = [&](auto write) {
+      return run_gpu_to_gpu<INCLUSIVE>(d_temp_storage, temp_storage_bytes, pairs,
+                                       scan_atoms::pair_output<ValuesOutputIteratorT, decltype(write)>{d_values_out,
+                                                                                                       write},
+                                       segmented_op<ScanOpT>{op}, no_init{}, num_items, stream);
+    };
+    if constexpr (INCLUSIVE)
+    {
+      return scan_to(scan_atoms::inclusive_values{});
+    }
+    else
+    {
+      return scan_to(scan_atoms::exclusive_values<KeysInputIteratorT, EqualityOpT, ScanOpT, InitValueT, A>{d_keys_in,
+                                                                                                           equality_op,
+                                                                                                           op, init});
+    }
   }
 }
 

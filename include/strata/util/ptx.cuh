@@ -494,13 +494,26 @@ STRATA_DEVICE STRATA_FORCEINLINE void MbarrierInit(cuda::std::uint64_t* bar, cud
   cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
 }
 
+// Arrives on `bar` expecting `bytes` of bulk copies (BulkCopyIn) to land before its phase completes.
+STRATA_DEVICE STRATA_FORCEINLINE void MbarrierArriveExpect(cuda::std::uint64_t* bar, cuda::std::uint32_t bytes)
+{
+  cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, bar,
+                                       bytes);
+}
+
+// Copies `bytes` from global `src` into shared `dst`, counted on `bar` (whose arrival expects them).
+STRATA_DEVICE STRATA_FORCEINLINE void BulkCopyIn(void* dst, const void* src, cuda::std::uint32_t bytes,
+                                                 cuda::std::uint64_t* bar)
+{
+  cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, dst, src, bytes, bar);
+}
+
 // Copies `bytes` from global `src` into shared `dst`; the arrival on `bar` completes when they have landed.
 STRATA_DEVICE STRATA_FORCEINLINE void BulkLoad(void* dst, const void* src, cuda::std::uint32_t bytes,
                                                cuda::std::uint64_t* bar)
 {
-  cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta, cuda::ptx::space_shared, bar,
-                                       bytes);
-  cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, dst, src, bytes, bar);
+  MbarrierArriveExpect(bar, bytes);
+  BulkCopyIn(dst, src, bytes, bar);
 }
 
 // Waits until the phase of `bar` with parity `phase` has completed.

@@ -1,11 +1,12 @@
 // DispatchScanGpuToGpu: DeviceScan's gpu_to_gpu form (strata/determinism.cuh) for operators that are not exact in any
 // association (floating point, user operators; exact ones give the same bits in the default form already). One atom a
-// warp (agent/agent_scan_atoms.cuh: AgentScanAtomsBulk with tiles in shared memory on sm_90 for arrays of one
-// arithmetic type that start on 16 bytes, AgentScanAtoms in registers for anything else), each chunk of atoms' prefix
-// from the decoupled look-back over one tile-state entry a chunk: the order of operations follows from the number of
-// items and their types alone, and the block size and the grid (one wave of blocks taking tiles in order) decide only
-// which warp scans which atom. Two launches where there is more than one tile (the init kernel of DeviceScan clears
-// the entries and the tile counter; the scan overlaps it on sm_90), one for a single tile, none for no items.
+// warp (agent/agent_scan_atoms.cuh: AgentScanAtomsBulk with tiles in shared memory on sm_90 for arrays that start on
+// 16 bytes, of one arithmetic type or the keys and values of a scan by key; AgentScanAtoms in registers for anything
+// else), each chunk of atoms' prefix from the decoupled look-back over one tile-state entry a chunk: the order of
+// operations follows from the number of items and their types alone, and the block size and the grid (one wave of
+// blocks taking tiles in order) decide only which warp scans which atom. Two launches where there is more than one
+// tile (the init kernel of DeviceScan clears the entries and the tile counter; the scan overlaps it on sm_90), one for
+// a single tile, none for no items.
 #pragma once
 
 #include <strata/agent/agent_scan_atoms.cuh>
@@ -53,6 +54,54 @@ struct bulk_policy<PolicyT, cuda::std::void_t<typename PolicyT::ScanAtomsBulkPol
   using type                   = typename PolicyT::ScanAtomsBulkPolicy;
 };
 
+// The shared-memory agent's tile (agent_scan_atoms.cuh) for an input and an output, where one fits: `exists`, its
+// `type`, whether the arrays qualify at run time (`aligned`: they start on 16 bytes) and the tile over them (`make`).
+template <typename InputIteratorT, typename OutputIteratorT, typename = void>
+struct bulk_tile
+{
+  static constexpr bool exists = false;
+};
+
+// Arrays of one arithmetic type that packs whole into 16-byte vectors.
+template <typename InT, typename T>
+struct bulk_tile<InT*, T*,
+                 cuda::std::enable_if_t<cuda::std::is_same<cuda::std::remove_cv_t<InT>, T>::value
+                                        && cuda::std::is_arithmetic<T>::value && (reduce_atoms::vector_items_v<T> > 1)>>
+{
+  static constexpr bool exists = true;
+  using type                   = array_tile<T>;
+  static bool aligned(InT* in, T* out)
+  {
+    return reinterpret_cast<cuda::std::uintptr_t>(in) % 16 == 0
+        && reinterpret_cast<cuda::std::uintptr_t>(out) % 16 == 0;
+  }
+  static type make(InT* in, T* out)
+  {
+    return type{in, out};
+  }
+};
+
+// A scan by key of arrays of arithmetic keys and values, its results to an array of the values' type.
+template <typename KIn, typename VIn, typename EqualityOpT, typename AccumT, typename V, typename WriteT>
+struct bulk_tile<by_key_pairs<KIn*, VIn*, EqualityOpT, AccumT>, pair_output<V*, WriteT>,
+                 cuda::std::enable_if_t<cuda::std::is_same<cuda::std::remove_cv_t<VIn>, V>::value
+                                        && cuda::std::is_arithmetic<V>::value && cuda::std::is_arithmetic<KIn>::value>>
+{
+  static constexpr bool exists = true;
+  using K                      = cuda::std::remove_cv_t<KIn>;
+  using type                   = by_key_tile<K, V, EqualityOpT, AccumT, WriteT>;
+  static bool aligned(const by_key_pairs<KIn*, VIn*, EqualityOpT, AccumT>& in, const pair_output<V*, WriteT>& out)
+  {
+    return reinterpret_cast<cuda::std::uintptr_t>(in.keys) % 16 == 0
+        && reinterpret_cast<cuda::std::uintptr_t>(in.values) % 16 == 0
+        && reinterpret_cast<cuda::std::uintptr_t>(out.out) % 16 == 0;
+  }
+  static type make(const by_key_pairs<KIn*, VIn*, EqualityOpT, AccumT>& in, const pair_output<V*, WriteT>& out)
+  {
+    return type{in.keys, in.values, out.out, in.equality_op, out.write};
+  }
+};
+
 STRATA_KERNELS_BEGIN
 
 // Each block scans the tile it claims from `tile_counter` (tile 0 alone where that is null).
@@ -73,20 +122,20 @@ DeviceScanAtomsKernel(InputIteratorT d_in, OutputIteratorT d_out, ScanTileState<
   Agent(temp_storage, d_in, d_out, op, init, num_items, tile_state).ConsumeRange(num_tiles, tile_counter);
 }
 
-// As DeviceScanAtomsKernel over arrays of T that start on 16 bytes, with tiles in shared memory (sm_90).
-template <typename MaxPolicyT, typename T, typename ScanOpT, typename InitValueT, typename AccumT, typename OffsetT,
+// As DeviceScanAtomsKernel with tiles in shared memory (sm_90), moved in and out by TileT.
+template <typename MaxPolicyT, typename TileT, typename ScanOpT, typename InitValueT, typename AccumT, typename OffsetT,
           bool INCLUSIVE>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(bulk_policy<typename MaxPolicyT::ActivePolicy>::type::BLOCK_THREADS,
                                            bulk_policy<typename MaxPolicyT::ActivePolicy>::type::MIN_BLOCKS_PER_SM) void
-DeviceScanAtomsBulkKernel(const T* d_in, T* d_out, ScanTileState<AccumT> tile_state, unsigned int* tile_counter,
-                          ScanOpT op, InitValueT init, OffsetT num_items, unsigned int num_tiles)
+DeviceScanAtomsBulkKernel(TileT tile, ScanTileState<AccumT> tile_state, unsigned int* tile_counter, ScanOpT op,
+                          InitValueT init, OffsetT num_items, unsigned int num_tiles)
 {
   using Policy       = typename bulk_policy<typename MaxPolicyT::ActivePolicy>::type;
-  using Agent        = AgentScanAtomsBulk<Policy, T, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
+  using Agent        = AgentScanAtomsBulk<Policy, TileT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
   auto& temp_storage = DynamicSharedStorage<typename Agent::TempStorage>();
 
   GridDependencyWait();
-  Agent(temp_storage, d_in, d_out, op, init, num_items, tile_state).ConsumeRange(num_tiles, tile_counter);
+  Agent(temp_storage, tile, op, init, num_items, tile_state).ConsumeRange(num_tiles, tile_counter);
 }
 
 STRATA_KERNELS_END
@@ -144,22 +193,22 @@ struct DispatchScanGpuToGpu
     }
 
     // Tiles in shared memory where the arrays qualify.
-    using ValueT = cuda::std::remove_cv_t<cuda::std::remove_pointer_t<InputIteratorT>>;
-    if constexpr (Bulk::exists && cuda::std::is_pointer<InputIteratorT>::value
-                  && cuda::std::is_same<OutputIteratorT, ValueT*>::value && cuda::std::is_arithmetic<ValueT>::value
-                  && detail::reduce_atoms::vector_items_v < ValueT >> 1)
+    using Tile = detail::scan_atoms::bulk_tile<InputIteratorT, OutputIteratorT>;
+    if constexpr (Bulk::exists && Tile::exists)
     {
-      if (ptx_version >= 900 && reinterpret_cast<cuda::std::uintptr_t>(d_in) % 16 == 0
-          && reinterpret_cast<cuda::std::uintptr_t>(d_out) % 16 == 0)
+      if (ptx_version >= 900 && Tile::aligned(d_in, d_out))
       {
+        using TileT = typename Tile::type;
+        static_assert(detail::scan_atoms::atom_items_v<typename TileT::ItemT> == Agent::ATOM_ITEMS,
+                      "the shared-memory agent's atoms are the register agent's");
         using BulkAgent =
-          AgentScanAtomsBulk<typename Bulk::type, ValueT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
-        const auto bulk_kernel = detail::scan_atoms::DeviceScanAtomsBulkKernel<MaxPolicy, ValueT, ScanOpT, InitValueT,
+          AgentScanAtomsBulk<typename Bulk::type, TileT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
+        const auto bulk_kernel = detail::scan_atoms::DeviceScanAtomsBulkKernel<MaxPolicy, TileT, ScanOpT, InitValueT,
                                                                                AccumT, OffsetT, INCLUSIVE>;
         constexpr size_t smem_bytes = sizeof(typename BulkAgent::TempStorage);
         STRATA_RETURN_IF_ERROR(PrepareSharedMemory(bulk_kernel, Bulk::type::BLOCK_THREADS, smem_bytes, device));
         return launch(bulk_kernel, Bulk::type::BLOCK_THREADS, smem_bytes, bulk_tiles, chunks, tile_state_bytes.get(),
-                      tile_counter.get(), static_cast<const ValueT*>(d_in), static_cast<ValueT*>(d_out));
+                      tile_counter.get(), Tile::make(d_in, d_out));
       }
     }
     const auto kernel = detail::scan_atoms::DeviceScanAtomsKernel<MaxPolicy, InputIteratorT, OutputIteratorT, ScanOpT,
@@ -169,15 +218,16 @@ struct DispatchScanGpuToGpu
   }
 
   // Launches `kernel` (BLOCK_THREADS threads, smem_bytes of dynamic shared memory) over `tiles` tiles: alone for a
-  // single tile, else after the init kernel clears the `chunks` entries and the counter, as one wave of blocks.
-  template <typename KernelT, typename InT, typename OutT>
+  // single tile, else after the init kernel clears the `chunks` entries and the counter, as one wave of blocks. The
+  // kernel's arguments: `io` (its input and output, or its tile), then the scan's.
+  template <typename KernelT, typename... IoT>
   cudaError_t launch(KernelT kernel, int block_threads, size_t smem_bytes, size_t tiles, size_t chunks,
-                     char* tile_state_storage, unsigned int* tile_counter, InT in, OutT out) const
+                     char* tile_state_storage, unsigned int* tile_counter, IoT... io) const
   {
     if (tiles <= 1)
     {
-      return detail::check_launch(LaunchAfterShared(false, dim3(1), dim3(block_threads), smem_bytes, stream, kernel, in,
-                                                    out, TileStateT{}, static_cast<unsigned int*>(nullptr), op, init,
+      return detail::check_launch(LaunchAfterShared(false, dim3(1), dim3(block_threads), smem_bytes, stream, kernel,
+                                                    io..., TileStateT{}, static_cast<unsigned int*>(nullptr), op, init,
                                                     num_items, 1u),
                                   stream);
     }
@@ -191,7 +241,7 @@ struct DispatchScanGpuToGpu
     STRATA_RETURN_IF_ERROR(WaveBlocks(wave, kernel, block_threads, device, smem_bytes));
     return detail::check_launch(LaunchAfterShared(ptx_version >= 900,
                                                   dim3(static_cast<unsigned int>(tiles < wave ? tiles : wave)),
-                                                  dim3(block_threads), smem_bytes, stream, kernel, in, out, tile_state,
+                                                  dim3(block_threads), smem_bytes, stream, kernel, io..., tile_state,
                                                   tile_counter, op, init, num_items, static_cast<unsigned int>(tiles)),
                                 stream);
   }
