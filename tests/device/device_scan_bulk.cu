@@ -138,3 +138,99 @@ TEST_CASE("DeviceScan's bulk path sums floats", "[device][scan][bulk]")
     check_bulk_scans<double>(h_in, cuda::std::plus<>{}, 0.5f, device_scan_test::mode_for(n), close_sums{&h_in});
   }
 }
+
+namespace
+{
+// Runs DeviceScan's by-key dispatch with bulk_hub: an inclusive or (with `init`) exclusive scan by key of n items.
+template <bool INCLUSIVE, typename K, typename V, typename Op>
+void run_bulk_by_key(const K* d_keys, const V* d_values, V* d_out, Op op, V init, std::size_t n,
+                     strata_test::launch_mode mode)
+{
+  using InitT = std::conditional_t<INCLUSIVE, strata::detail::scan::no_init, V>;
+  strata_test::launch(
+    [&](void* temp, std::size_t& bytes, cudaStream_t s) {
+      InitT init_value{};
+      if constexpr (!INCLUSIVE)
+      {
+        init_value = init;
+      }
+      return strata::DispatchScanByKey<const K*, const V*, V*, cuda::std::equal_to<>, Op, InitT, std::uint32_t, V,
+                                       INCLUSIVE, bulk_hub>::Dispatch(temp, bytes, d_keys, d_values, d_out, {}, op,
+                                                                      init_value, static_cast<std::uint32_t>(n), s);
+    },
+    mode);
+}
+
+// Both scans by key of `h_values` under `h_keys`, out of place and in place (the values' input is the output).
+template <typename K, typename V, typename Op>
+void check_bulk_scans_by_key(const std::vector<K>& h_keys, const std::vector<V>& h_values, Op op, V init,
+                             strata_test::launch_mode mode)
+{
+  const std::size_t n = h_values.size();
+  const std::vector<V> inclusive =
+    device_scan_test::reference_inclusive_scan_by_key(h_keys, h_values, op, std::equal_to<>{});
+  const std::vector<V> exclusive =
+    device_scan_test::reference_exclusive_scan_by_key(h_keys, h_values, init, op, std::equal_to<>{});
+  strata_test::device_buffer<K> d_keys(h_keys);
+  strata_test::device_buffer<V> d_values(h_values);
+  strata_test::device_buffer<V> d_out(n);
+  for (const bool in_place : {false, true})
+  {
+    CAPTURE(in_place);
+    V* const out      = in_place ? d_values.data() : d_out.data();
+    const auto result = [&]() {
+      return in_place ? d_values.download() : d_out.download();
+    };
+    d_out.poison();
+    run_bulk_by_key<true>(d_keys.data(), d_values.data(), out, op, init, n, mode);
+    {
+      INFO("inclusive");
+      STRATA_REQUIRE_EQUAL_VECTORS(result(), inclusive);
+    }
+    d_values.upload(h_values);
+    d_out.poison();
+    run_bulk_by_key<false>(d_keys.data(), d_values.data(), out, op, init, n, mode);
+    {
+      INFO("exclusive");
+      STRATA_REQUIRE_EQUAL_VECTORS(result(), exclusive);
+    }
+    d_values.upload(h_values);
+  }
+  INFO("the keys are left as they were");
+  STRATA_REQUIRE_EQUAL_VECTORS(d_keys.download(), h_keys);
+}
+} // namespace
+
+TEST_CASE("DeviceScan's bulk path scans by key", "[device][scan][bulk][by-key]")
+{
+  const std::uint64_t init = strata_test::random_vector<std::uint64_t>(1, 6061)[0];
+  for (const device_scan_test::key_pattern& pattern : device_scan_test::key_patterns())
+  {
+    CAPTURE(pattern.name);
+    const std::vector<std::size_t> sizes =
+      pattern.max_run <= 3
+        ? device_scan_test::scan_sizes(bulk_tile<std::uint64_t>(), MAX_ITEMS, 67, bulk_tile<std::uint64_t>() * 7)
+        : device_scan_test::short_sizes(bulk_tile<std::uint64_t>());
+    for (std::size_t n : sizes)
+    {
+      CAPTURE(n);
+      // 8-byte values under a non-commutative operator, 4-byte keys.
+      check_bulk_scans_by_key(device_scan_test::run_keys<int>(n, pattern, 53 * n + 11),
+                              strata_test::random_vector<std::uint64_t>(n, 59 * n + 12),
+                              strata_test::packed_affine_then{}, init, device_scan_test::mode_for(n));
+    }
+  }
+  // 4-byte values under wrapping sums, with 1-, 2- and 8-byte keys.
+  for (std::size_t n : device_scan_test::short_sizes(bulk_tile<int>()))
+  {
+    CAPTURE(n);
+    const device_scan_test::key_pattern pattern{"runs of 1..40", 1, 40};
+    const std::vector<unsigned int> values = strata_test::random_vector<unsigned int>(n, 61 * n + 13);
+    check_bulk_scans_by_key(device_scan_test::run_keys<std::int8_t>(n, pattern, 67 * n + 14), values,
+                            cuda::std::plus<>{}, 7u, device_scan_test::mode_for(n));
+    check_bulk_scans_by_key(device_scan_test::run_keys<std::int16_t>(n, pattern, 71 * n + 15), values,
+                            cuda::std::plus<>{}, 7u, device_scan_test::mode_for(n));
+    check_bulk_scans_by_key(device_scan_test::run_keys<long long>(n, pattern, 73 * n + 16), values, cuda::std::plus<>{},
+                            7u, device_scan_test::mode_for(n));
+  }
+}

@@ -58,8 +58,9 @@ constexpr bool fits_shared_memory()
   using Agent  = strata::AgentScan<Policy, const T*, T*, cuda::std::plus<>, strata::detail::scan::no_init, accum_t<T>,
                                   std::uint32_t, true>;
   using Bulk   = strata::detail::scan::bulk_policy<typename hub_t<accum_t<T>>::MaxPolicy>;
-  using BulkAgent = strata::AgentScanBulk<typename Bulk::type, T, cuda::std::plus<>, strata::detail::scan::no_init,
-                                          accum_t<T>, std::uint32_t, true>;
+  using BulkAgent =
+    strata::AgentScanBulk<typename Bulk::type, strata::detail::scan::bulk_array_tile<T>, cuda::std::plus<>,
+                          strata::detail::scan::no_init, accum_t<T>, std::uint32_t, true>;
   constexpr bool bulk_fits = !Bulk::exists || sizeof(typename BulkAgent::TempStorage) <= 227 * 1024;
   return sizeof(typename Agent::TempStorage) <= 48 * 1024 && bulk_fits;
 }

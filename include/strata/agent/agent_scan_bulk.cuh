@@ -70,40 +70,152 @@ struct thread_aggregate_policy
   static constexpr int LOOK_BACK_MAX_DELAY_NS        = BulkPolicyT::LOOK_BACK_MAX_DELAY_NS;
 };
 
-// Whether a scan from InputIteratorT to OutputIteratorT accumulating in AccumT can run on bulk tiles: both are
-// pointers to the same 4- or 8-byte arithmetic type (the tile is scanned in place in shared memory), and the
-// accumulator is arithmetic. Whether the arrays start on 16 bytes is checked at run time.
-template <typename InputIteratorT, typename OutputIteratorT, typename AccumT>
-struct bulk_scan_eligible
-{
-  using in_t                  = cuda::std::remove_cv_t<cuda::std::remove_pointer_t<InputIteratorT>>;
-  using out_t                 = cuda::std::remove_cv_t<cuda::std::remove_pointer_t<OutputIteratorT>>;
-  static constexpr bool value = cuda::std::is_pointer<InputIteratorT>::value
-                             && cuda::std::is_pointer<OutputIteratorT>::value && cuda::std::is_same<in_t, out_t>::value
-                             && cuda::std::is_arithmetic<in_t>::value && (sizeof(in_t) == 4 || sizeof(in_t) == 8)
-                             && cuda::std::is_arithmetic<AccumT>::value;
-};
-} // namespace scan
-} // namespace detail
+// The tiles of AgentScanBulk: what a tile holds in shared memory, how it is copied in and out, and how its 16-byte
+// vectors of VECTOR_ITEMS items become accumulators and take their results (value_t). A tile type has
+// `storage<TILE_ITEMS>`, a thread's state along its run (`run_t`, from `begin_run` at the run's first vector), and
+//   load_whole   thread 0: the bulk copies of a whole tile, completing the phase of an mbarrier;
+//   prefetch     thread 0: an L2 prefetch of a whole tile;
+//   load_last    every thread: the last tile item by item, items past the end repeating the tile's first (a barrier
+//                follows);
+//   load         a vector's items as accumulators (in run order: the state carries what the next vector needs);
+//   store        a vector's results, in place;
+//   store_whole  thread 0: the bulk copy out (after a barrier and a proxy fence);
+//   store_last   every thread: the last tile's valid items out (after a barrier).
 
-// T: the value type of the input and output arrays. INCLUSIVE: inclusive or exclusive scan. InitValueT: the
-// initial value's type, or detail::scan::no_init.
-template <typename PolicyT, typename T, typename ScanOpT, typename InitValueT, typename AccumT, typename OffsetT,
-          bool INCLUSIVE>
-class AgentScanBulk
+// Arrays of one 4- or 8-byte arithmetic type T, scanned in place.
+template <typename T>
+struct bulk_array_tile
 {
-  static constexpr int BLOCK_THREADS      = PolicyT::BLOCK_THREADS;
-  static constexpr int VECTORS_PER_THREAD = PolicyT::VECTORS_PER_THREAD;
-  static constexpr int VECTOR_ITEMS       = 16 / static_cast<int>(sizeof(T));
-  static constexpr int ITEMS_PER_THREAD   = VECTORS_PER_THREAD * VECTOR_ITEMS;
-  static constexpr int TILE_ITEMS         = BLOCK_THREADS * ITEMS_PER_THREAD;
-  static constexpr bool HAS_INIT          = !cuda::std::is_same<InitValueT, detail::scan::no_init>::value;
   static_assert(16 % sizeof(T) == 0, "items pack whole into 16-byte vectors");
-
+  using value_t                     = T;
+  static constexpr int VECTOR_ITEMS = 16 / static_cast<int>(sizeof(T));
   struct alignas(16) vector_t
   {
     T items[VECTOR_ITEMS];
   };
+  template <int TILE_ITEMS>
+  struct storage
+  {
+    alignas(128) vector_t items[TILE_ITEMS / VECTOR_ITEMS];
+  };
+  struct run_t
+  {};
+
+  const T* in;
+  T* out;
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+  template <int N, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void load_whole(storage<N>& s, OffsetT offset, cuda::std::uint64_t* bar)
+  {
+    BulkLoad(s.items, in + offset, static_cast<cuda::std::uint32_t>(sizeof(s.items)), bar);
+  }
+
+  template <int N>
+  STRATA_DEVICE STRATA_FORCEINLINE void store_whole(storage<N>& s, cuda::std::size_t offset)
+  {
+    BulkStore(out + offset, s.items, static_cast<cuda::std::uint32_t>(sizeof(s.items)));
+  }
+#endif
+
+  template <int N>
+  STRATA_DEVICE STRATA_FORCEINLINE void prefetch(cuda::std::size_t offset)
+  {
+    PrefetchL2Bulk(in + offset, static_cast<unsigned int>(N * sizeof(T)));
+  }
+
+  template <int N, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void load_last(storage<N>& s, OffsetT offset, int valid, int thread, int threads)
+  {
+    for (int i = thread; i < N; i += threads)
+    {
+      reinterpret_cast<T*>(s.items)[i] = in[offset + OffsetT(i < valid ? i : 0)];
+    }
+  }
+
+  template <int N, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void store_last(storage<N>& s, OffsetT offset, int valid, int thread, int threads)
+  {
+    for (int i = thread; i < valid; i += threads)
+    {
+      out[offset + OffsetT(i)] = reinterpret_cast<const T*>(s.items)[i];
+    }
+  }
+
+  template <int N>
+  STRATA_DEVICE STRATA_FORCEINLINE run_t begin_run(const storage<N>&, int)
+  {
+    return {};
+  }
+
+  template <int N, typename AccumT>
+  STRATA_DEVICE STRATA_FORCEINLINE void load(const storage<N>& s, int v, AccumT (&x)[VECTOR_ITEMS], run_t&)
+  {
+    const vector_t loaded = s.items[v];
+    STRATA_UNROLL
+    for (int j = 0; j < VECTOR_ITEMS; ++j)
+    {
+      x[j] = static_cast<AccumT>(loaded.items[j]);
+    }
+  }
+
+  template <int N>
+  STRATA_DEVICE STRATA_FORCEINLINE void store(storage<N>& s, int v, const T (&results)[VECTOR_ITEMS])
+  {
+    vector_t stored;
+    STRATA_UNROLL
+    for (int j = 0; j < VECTOR_ITEMS; ++j)
+    {
+      stored.items[j] = results[j];
+    }
+    s.items[v] = stored;
+  }
+};
+
+// The bulk tile of a scan from InputIteratorT to OutputIteratorT accumulating in AccumT, where one fits: `exists`,
+// its `type`, whether the arrays qualify at run time (`aligned`: they start on 16 bytes) and the tile over them
+// (`make`). Here: pointers to the same 4- or 8-byte arithmetic type (scanned in place in shared memory) with an
+// arithmetic accumulator; agent_scan_by_key.cuh adds the by-key scans' keys and values.
+template <typename InputIteratorT, typename OutputIteratorT, typename AccumT, typename = void>
+struct bulk_tile_of
+{
+  static constexpr bool exists = false;
+};
+
+template <typename InT, typename T, typename AccumT>
+struct bulk_tile_of<
+  InT*, T*, AccumT,
+  cuda::std::enable_if_t<cuda::std::is_same<cuda::std::remove_cv_t<InT>, T>::value && cuda::std::is_arithmetic<T>::value
+                         && (sizeof(T) == 4 || sizeof(T) == 8) && cuda::std::is_arithmetic<AccumT>::value>>
+{
+  static constexpr bool exists = true;
+  using type                   = bulk_array_tile<T>;
+  static bool aligned(InT* in, T* out)
+  {
+    return reinterpret_cast<cuda::std::uintptr_t>(in) % 16 == 0
+        && reinterpret_cast<cuda::std::uintptr_t>(out) % 16 == 0;
+  }
+  static type make(InT* in, T* out)
+  {
+    return type{in, out};
+  }
+};
+} // namespace scan
+} // namespace detail
+
+// TileT: the tile's contents (detail::scan::bulk_array_tile, bulk_by_key_tile). INCLUSIVE: inclusive or exclusive
+// scan. InitValueT: the initial value's type, or detail::scan::no_init. OutputOpT: each result from the scanned
+// accumulator and the item (as AgentScan's).
+template <typename PolicyT, typename TileT, typename ScanOpT, typename InitValueT, typename AccumT, typename OffsetT,
+          bool INCLUSIVE, typename OutputOpT = detail::scan::scanned_output>
+class AgentScanBulk
+{
+  static constexpr int BLOCK_THREADS      = PolicyT::BLOCK_THREADS;
+  static constexpr int VECTORS_PER_THREAD = PolicyT::VECTORS_PER_THREAD;
+  static constexpr int VECTOR_ITEMS       = TileT::VECTOR_ITEMS;
+  static constexpr int ITEMS_PER_THREAD   = VECTORS_PER_THREAD * VECTOR_ITEMS;
+  static constexpr bool HAS_INIT          = !cuda::std::is_same<InitValueT, detail::scan::no_init>::value;
+  using ValueT                            = typename TileT::value_t;
 
   // An exclusive scan of the thread aggregates: each thread gets the combination of everything before its run
   // (the tile's prefix and init included; undefined for the first thread of tile 0 of a scan without init).
@@ -112,25 +224,27 @@ class AgentScanBulk
   using TileStateT = ScanTileState<AccumT>;
 
 public:
+  static constexpr int TILE_ITEMS = BLOCK_THREADS * ITEMS_PER_THREAD;
+
   struct TempStorage
   {
-    alignas(128) vector_t tile[TILE_ITEMS / VECTOR_ITEMS];
+    typename TileT::template storage<TILE_ITEMS> tile;
     typename TileScanT::TempStorage scan;
     cuda::std::uint64_t tile_landed; // mbarrier of the tile's bulk load
     unsigned int tile_idx;
   };
 
-  STRATA_DEVICE STRATA_FORCEINLINE AgentScanBulk(TempStorage& temp_storage, const T* d_in, T* d_out, ScanOpT op,
-                                                 InitValueT init)
+  STRATA_DEVICE STRATA_FORCEINLINE AgentScanBulk(TempStorage& temp_storage, TileT tile, ScanOpT op, InitValueT init,
+                                                 OutputOpT out_op = {})
       : temp_storage_(temp_storage)
-      , d_in_(d_in)
-      , d_out_(d_out)
+      , tile_(tile)
       , op_(op)
       , init_(init)
+      , out_op_(out_op)
   {}
 
   // Scans tiles until none is left: tile 0 alone when `tile_counter` is null (a single tile), else the tiles the
-  // block claims from `tile_counter`. d_in and d_out start on 16 bytes.
+  // block claims from `tile_counter`. The tile's arrays start on 16 bytes.
   STRATA_DEVICE STRATA_FORCEINLINE void ConsumeRange(OffsetT num_items, unsigned int num_tiles, TileStateT tile_state,
                                                      unsigned int* tile_counter, unsigned int prefetch_distance)
   {
@@ -139,7 +253,7 @@ public:
 
 private:
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-  // Thread 0 claims the block's next tile and starts loading it: a whole tile by one bulk copy, else (the last
+  // Thread 0 claims the block's next tile and starts loading it: a whole tile by bulk copies, else (the last
   // tile, or no tile left: an index of num_tiles) nothing, with a plain arrival that publishes the index. The
   // claim waits until the buffer is free (the bulk store of the block's previous tile has read it), so that the
   // tile starts loading the moment it is claimed: tiles look back at the tiles claimed just before them, and a
@@ -162,9 +276,9 @@ private:
       const unsigned long long ahead = static_cast<unsigned long long>(tile_idx) + prefetch_distance;
       if (prefetch_distance > 0 && ahead + 1 < num_tiles)
       {
-        PrefetchL2Bulk(d_in_ + static_cast<OffsetT>(ahead) * OffsetT(TILE_ITEMS), PolicyT::TILE_BYTES);
+        tile_.template prefetch<TILE_ITEMS>(static_cast<cuda::std::size_t>(ahead) * TILE_ITEMS);
       }
-      BulkLoad(temp_storage_.tile, d_in_ + tile_offset, PolicyT::TILE_BYTES, &temp_storage_.tile_landed);
+      tile_.load_whole(temp_storage_.tile, tile_offset, &temp_storage_.tile_landed);
     }
     else
     {
@@ -221,85 +335,82 @@ private:
   STRATA_DEVICE STRATA_FORCEINLINE void consume(unsigned int tile_idx, OffsetT num_items, TileStateT tile_state)
   {
     const OffsetT tile_offset = static_cast<OffsetT>(tile_idx) * OffsetT(TILE_ITEMS);
-    vector_t* const tile      = temp_storage_.tile;
-    T* const tile_items       = reinterpret_cast<T*>(tile);
+    auto& tile                = temp_storage_.tile;
 
     if constexpr (IS_LAST_TILE)
     {
       // Items past the end repeat the tile's first item: they take part in nothing written. Every bulk store
       // must be done reading its buffer first.
-      const int valid_items = static_cast<int>(num_items - tile_offset);
       if (threadIdx.x == 0)
       {
         BulkStoreWaitRead();
       }
       __syncthreads();
-      for (int i = static_cast<int>(threadIdx.x); i < TILE_ITEMS; i += BLOCK_THREADS)
-      {
-        tile_items[i] = d_in_[tile_offset + OffsetT(i < valid_items ? i : 0)];
-      }
+      tile_.load_last(tile, tile_offset, static_cast<int>(num_items - tile_offset), static_cast<int>(threadIdx.x),
+                      BLOCK_THREADS);
       __syncthreads();
     }
 
     // Reduce this thread's run, scan the runs' aggregates with the tile's prefix.
-    vector_t* const run = tile + threadIdx.x * VECTORS_PER_THREAD;
+    const int first_vector = static_cast<int>(threadIdx.x) * VECTORS_PER_THREAD;
     AccumT aggregate[1];
     {
-      const vector_t first = run[0];
-      aggregate[0]         = static_cast<AccumT>(first.items[0]);
+      typename TileT::run_t run = tile_.begin_run(tile, first_vector);
+      AccumT x[VECTOR_ITEMS];
+      tile_.load(tile, first_vector, x, run);
+      aggregate[0] = x[0];
       STRATA_UNROLL
       for (int j = 1; j < VECTOR_ITEMS; ++j)
       {
-        aggregate[0] = op_(aggregate[0], static_cast<AccumT>(first.items[j]));
+        aggregate[0] = op_(aggregate[0], x[j]);
       }
-    }
-    STRATA_UNROLL
-    for (int v = 1; v < VECTORS_PER_THREAD; ++v)
-    {
-      const vector_t x = run[v];
       STRATA_UNROLL
-      for (int j = 0; j < VECTOR_ITEMS; ++j)
+      for (int v = 1; v < VECTORS_PER_THREAD; ++v)
       {
-        aggregate[0] = op_(aggregate[0], static_cast<AccumT>(x.items[j]));
+        tile_.load(tile, first_vector + v, x, run);
+        STRATA_UNROLL
+        for (int j = 0; j < VECTOR_ITEMS; ++j)
+        {
+          aggregate[0] = op_(aggregate[0], x[j]);
+        }
       }
     }
     AccumT prefix[1];
     TileScanT{temp_storage_.scan, op_, init_}(tile_idx, IS_LAST_TILE, aggregate, prefix, tile_state);
 
     // Scan the run again from its prefix, in place.
-    const bool has_prefix = HAS_INIT || tile_idx != 0 || threadIdx.x != 0;
-    AccumT running        = prefix[0];
+    const bool has_prefix     = HAS_INIT || tile_idx != 0 || threadIdx.x != 0;
+    AccumT running            = prefix[0];
+    typename TileT::run_t run = tile_.begin_run(tile, first_vector);
     STRATA_UNROLL
     for (int v = 0; v < VECTORS_PER_THREAD; ++v)
     {
-      vector_t x = run[v];
+      AccumT x[VECTOR_ITEMS];
+      ValueT results[VECTOR_ITEMS];
+      tile_.load(tile, first_vector + v, x, run);
       STRATA_UNROLL
       for (int j = 0; j < VECTOR_ITEMS; ++j)
       {
-        const AccumT item = static_cast<AccumT>(x.items[j]);
         if constexpr (INCLUSIVE)
         {
-          running    = (v == 0 && j == 0 && !has_prefix) ? item : op_(running, item);
-          x.items[j] = static_cast<T>(running);
+          running    = (v == 0 && j == 0 && !has_prefix) ? x[j] : op_(running, x[j]);
+          results[j] = static_cast<ValueT>(out_op_(running, x[j]));
         }
         else
         {
-          x.items[j] = static_cast<T>(running);
-          running    = op_(running, item);
+          results[j] = static_cast<ValueT>(out_op_(running, x[j]));
+          running    = op_(running, x[j]);
         }
       }
-      run[v] = x;
+      tile_.store(tile, first_vector + v, results);
     }
 
     // Store the tile.
     if constexpr (IS_LAST_TILE)
     {
       __syncthreads();
-      const int valid_items = static_cast<int>(num_items - tile_offset);
-      for (int i = static_cast<int>(threadIdx.x); i < valid_items; i += BLOCK_THREADS)
-      {
-        d_out_[tile_offset + OffsetT(i)] = tile_items[i];
-      }
+      tile_.store_last(tile, tile_offset, static_cast<int>(num_items - tile_offset), static_cast<int>(threadIdx.x),
+                       BLOCK_THREADS);
     }
     else
     {
@@ -307,17 +418,17 @@ private:
       __syncthreads();
       if (threadIdx.x == 0)
       {
-        BulkStore(d_out_ + tile_offset, tile, PolicyT::TILE_BYTES);
+        tile_.store_whole(tile, static_cast<cuda::std::size_t>(tile_offset));
       }
     }
   }
 #endif
 
   TempStorage& temp_storage_;
-  const T* d_in_;
-  T* d_out_;
+  TileT tile_;
   ScanOpT op_;
   InitValueT init_;
+  OutputOpT out_op_;
 };
 
 STRATA_NAMESPACE_END

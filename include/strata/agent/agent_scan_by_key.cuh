@@ -10,10 +10,12 @@
 #pragma once
 
 #include <strata/agent/agent_scan.cuh>
+#include <strata/agent/agent_scan_bulk.cuh>
 #include <strata/agent/single_pass_scan_operators.cuh>
 #include <strata/block/block_discontinuity.cuh>
 #include <strata/block/block_load.cuh>
 #include <strata/config.cuh>
+#include <strata/util/ptx.cuh>
 #include <strata/util/type_traits.cuh>
 
 STRATA_NAMESPACE_BEGIN
@@ -150,6 +152,161 @@ struct segmented_exclusive_output
                                                      const segmented_value<V>& input) const
   {
     return input.head ? init : static_cast<V>(op(init, scanned.value));
+  }
+};
+
+// The bulk tile of a by-key scan of arithmetic keys K and values V (4 or 8 bytes) in arrays that start on 16 bytes,
+// its results (V) to another such array: a tile's keys and values in shared memory, each item's (head, value) pair
+// made there (the head from the key before it: the run's previous item's, the run's first from the keys in shared
+// memory or, for the tile's first item, the key before the tile), the results written over the values. AccumV: the
+// value accumulator.
+template <typename K, typename V, typename EqualityOpT, typename AccumV>
+struct bulk_by_key_tile
+{
+  static_assert(sizeof(V) == 4 || sizeof(V) == 8, "values pack whole into 16-byte vectors");
+  using value_t                     = V;
+  using AccumT                      = segmented_value<AccumV>;
+  static constexpr int VECTOR_ITEMS = 16 / static_cast<int>(sizeof(V));
+  struct alignas(16) values_t
+  {
+    V items[VECTOR_ITEMS];
+  };
+  struct alignas(sizeof(K) * VECTOR_ITEMS) keys_t
+  {
+    K items[VECTOR_ITEMS];
+  };
+  template <int TILE_ITEMS>
+  struct storage
+  {
+    alignas(128) keys_t keys[TILE_ITEMS / VECTOR_ITEMS];
+    alignas(128) values_t values[TILE_ITEMS / VECTOR_ITEMS];
+    K before;        // the key before the tile's first item
+    bool has_before; // whether there is one (all tiles but the first)
+  };
+  // Along a thread's run: the key before the next vector's first item, if any.
+  struct run_t
+  {
+    K prev;
+    bool has_prev;
+  };
+
+  const K* keys;
+  const V* values;
+  V* out;
+  mutable EqualityOpT equality_op; // mutable: an operator may have a non-const operator() (Thrust accepts those)
+
+  template <int N, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void set_before(storage<N>& s, OffsetT offset)
+  {
+    s.has_before = offset != OffsetT(0);
+    if (s.has_before)
+    {
+      s.before = keys[offset - OffsetT(1)];
+    }
+  }
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+  template <int N, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void load_whole(storage<N>& s, OffsetT offset, cuda::std::uint64_t* bar)
+  {
+    set_before(s, offset);
+    MbarrierArriveExpect(bar, static_cast<cuda::std::uint32_t>(sizeof(s.keys) + sizeof(s.values)));
+    BulkCopyIn(s.keys, keys + offset, static_cast<cuda::std::uint32_t>(sizeof(s.keys)), bar);
+    BulkCopyIn(s.values, values + offset, static_cast<cuda::std::uint32_t>(sizeof(s.values)), bar);
+  }
+
+  template <int N>
+  STRATA_DEVICE STRATA_FORCEINLINE void store_whole(storage<N>& s, cuda::std::size_t offset)
+  {
+    BulkStore(out + offset, s.values, static_cast<cuda::std::uint32_t>(sizeof(s.values)));
+  }
+#endif
+
+  template <int N>
+  STRATA_DEVICE STRATA_FORCEINLINE void prefetch(cuda::std::size_t offset)
+  {
+    PrefetchL2Bulk(keys + offset, static_cast<unsigned int>(N * sizeof(K)));
+    PrefetchL2Bulk(values + offset, static_cast<unsigned int>(N * sizeof(V)));
+  }
+
+  template <int N, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void load_last(storage<N>& s, OffsetT offset, int valid, int thread, int threads)
+  {
+    if (thread == 0)
+    {
+      set_before(s, offset);
+    }
+    for (int i = thread; i < N; i += threads)
+    {
+      const OffsetT at                  = offset + OffsetT(i < valid ? i : 0);
+      reinterpret_cast<K*>(s.keys)[i]   = keys[at];
+      reinterpret_cast<V*>(s.values)[i] = values[at];
+    }
+  }
+
+  template <int N, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void store_last(storage<N>& s, OffsetT offset, int valid, int thread, int threads)
+  {
+    for (int i = thread; i < valid; i += threads)
+    {
+      out[offset + OffsetT(i)] = reinterpret_cast<const V*>(s.values)[i];
+    }
+  }
+
+  template <int N>
+  STRATA_DEVICE STRATA_FORCEINLINE run_t begin_run(const storage<N>& s, int v)
+  {
+    return v == 0 ? run_t{s.before, s.has_before} : run_t{s.keys[v - 1].items[VECTOR_ITEMS - 1], true};
+  }
+
+  template <int N>
+  STRATA_DEVICE STRATA_FORCEINLINE void load(const storage<N>& s, int v, AccumT (&x)[VECTOR_ITEMS], run_t& run)
+  {
+    const keys_t k   = s.keys[v];
+    const values_t d = s.values[v];
+    STRATA_UNROLL
+    for (int j = 0; j < VECTOR_ITEMS; ++j)
+    {
+      const bool head =
+        j == 0 ? !run.has_prev || !equality_op(run.prev, k.items[0]) : !equality_op(k.items[j - 1], k.items[j]);
+      x[j] = AccumT{head, static_cast<AccumV>(d.items[j])};
+    }
+    run = run_t{k.items[VECTOR_ITEMS - 1], true};
+  }
+
+  template <int N>
+  STRATA_DEVICE STRATA_FORCEINLINE void store(storage<N>& s, int v, const V (&results)[VECTOR_ITEMS])
+  {
+    values_t stored;
+    STRATA_UNROLL
+    for (int j = 0; j < VECTOR_ITEMS; ++j)
+    {
+      stored.items[j] = results[j];
+    }
+    s.values[v] = stored;
+  }
+};
+
+// By-key scans of arithmetic keys and values in arrays, the results to an array of the values' type.
+template <typename KIn, typename VIn, typename EqualityOpT, typename AccumV, typename V>
+struct bulk_tile_of<
+  by_key_input<KIn*, VIn*, EqualityOpT, AccumV>, V*, segmented_value<AccumV>,
+  cuda::std::enable_if_t<cuda::std::is_same<cuda::std::remove_cv_t<VIn>, V>::value && cuda::std::is_arithmetic<V>::value
+                         && (sizeof(V) == 4 || sizeof(V) == 8) && cuda::std::is_arithmetic<KIn>::value
+                         && cuda::std::is_arithmetic<AccumV>::value>>
+{
+  static constexpr bool exists = true;
+  using type                   = bulk_by_key_tile<cuda::std::remove_cv_t<KIn>, V, EqualityOpT, AccumV>;
+  using InputT                 = by_key_input<KIn*, VIn*, EqualityOpT, AccumV>;
+  static bool aligned(const InputT& in, V* out)
+  {
+    return reinterpret_cast<cuda::std::uintptr_t>(in.keys) % 16 == 0
+        && reinterpret_cast<cuda::std::uintptr_t>(in.values) % 16 == 0
+        && reinterpret_cast<cuda::std::uintptr_t>(out) % 16 == 0;
+  }
+  static type make(const InputT& in, V* out)
+  {
+    return type{in.keys, in.values, out, in.equality_op};
   }
 };
 } // namespace scan

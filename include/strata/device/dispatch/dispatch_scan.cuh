@@ -8,15 +8,16 @@
 //
 // Two single-pass kernels: DeviceScanKernel holds tiles in registers (AgentScan) and takes any iterators;
 // DeviceScanBulkKernel holds them in shared memory, moved by bulk copies (AgentScanBulk), and runs where the
-// active policy has a BulkScanPolicy and the arrays qualify (detail::scan::bulk_scan_eligible, both starting on
-// 16 bytes), on 32-bit offsets: a scan of more than 2^31 - 1 items takes the register path, so that a program builds
-// the bulk kernel once, not once per offset type (64-bit offsets would cost it registers, and blocks per SM, at
-// every size). The temporary storage is sized for whichever of the two has more tiles, so that the size query
-// does not depend on where the arrays start.
+// active policy has a BulkScanPolicy and the arrays qualify (detail::scan::bulk_tile_of: arrays of one arithmetic
+// type, or a by-key scan's keys and values, starting on 16 bytes), on 32-bit offsets: a scan of more than 2^31 - 1
+// items takes the register path, so that a program builds the bulk kernel once, not once per offset type (64-bit
+// offsets would cost it registers, and blocks per SM, at every size). The temporary storage is sized for whichever
+// of the two has more tiles, so that the size query does not depend on where the arrays start.
 #pragma once
 
 #include <strata/agent/agent_scan.cuh>
 #include <strata/agent/agent_scan_bulk.cuh>
+#include <strata/agent/agent_scan_by_key.cuh>
 #include <strata/config.cuh>
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/device/dispatch/tuning/tuning_scan.cuh>
@@ -92,27 +93,28 @@ struct bulk_policy<PolicyT, cuda::std::void_t<typename PolicyT::BulkScanPolicy>>
   using type                   = typename PolicyT::BulkScanPolicy;
 };
 
-// As DeviceScanKernel, over arrays of T that start on 16 bytes, with tiles in shared memory (sm_90).
-template <typename MaxPolicyT, typename T, typename ScanOpT, typename InitValueT, typename AccumT, typename OffsetT,
-          bool INCLUSIVE, typename CountT>
+// As DeviceScanKernel, over arrays that start on 16 bytes (TileT: detail::scan::bulk_tile_of), with tiles in shared
+// memory (sm_90).
+template <typename MaxPolicyT, typename TileT, typename ScanOpT, typename InitValueT, typename AccumT, typename OffsetT,
+          bool INCLUSIVE, typename OutputOpT, typename CountT>
 STRATA_KERNEL_ATTRIBUTES __launch_bounds__(bulk_policy<typename MaxPolicyT::ActivePolicy>::type::BLOCK_THREADS,
                                            bulk_policy<typename MaxPolicyT::ActivePolicy>::type::MIN_BLOCKS_PER_SM) void
-DeviceScanBulkKernel(const T* d_in, T* d_out, ScanTileState<AccumT> tile_state, unsigned int* tile_counter, ScanOpT op,
-                     InitValueT init, OffsetT num_items, CountT count, unsigned int num_tiles,
+DeviceScanBulkKernel(TileT tile, OutputOpT out_op, ScanTileState<AccumT> tile_state, unsigned int* tile_counter,
+                     ScanOpT op, InitValueT init, OffsetT num_items, CountT count, unsigned int num_tiles,
                      unsigned int prefetch_distance)
 {
   using Policy = typename bulk_policy<typename MaxPolicyT::ActivePolicy>::type;
-  using Agent  = AgentScanBulk<Policy, T, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE>;
+  using Agent  = AgentScanBulk<Policy, TileT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE, OutputOpT>;
   // Dynamic shared memory of sizeof(Agent::TempStorage) bytes: the tile buffers may pass the 48 KiB of static
   // shared memory.
   auto& temp_storage = DynamicSharedStorage<typename Agent::TempStorage>();
 
   GridDependencyWait();
-  if (!resolve_tiles(count, num_items, num_tiles, Policy::TILE_BYTES / static_cast<int>(sizeof(T))))
+  if (!resolve_tiles(count, num_items, num_tiles, Agent::TILE_ITEMS))
   {
     return;
   }
-  Agent(temp_storage, d_in, d_out, op, init)
+  Agent(temp_storage, tile, op, init, out_op)
     .ConsumeRange(num_items, num_tiles, tile_state, tile_counter, prefetch_distance);
 }
 
@@ -150,15 +152,14 @@ struct DispatchScan
   {
     using ScanPolicy    = typename ActivePolicyT::ScanPolicy;
     using Bulk          = detail::scan::bulk_policy<ActivePolicyT>;
-    using BulkValueT    = cuda::std::remove_pointer_t<OutputIteratorT>;
-    constexpr bool BULK = Bulk::exists && sizeof(OffsetT) <= 4
-                       && detail::scan::bulk_scan_eligible<InputIteratorT, OutputIteratorT, AccumT>::value;
+    using BulkTile      = detail::scan::bulk_tile_of<InputIteratorT, OutputIteratorT, AccumT>;
+    constexpr bool BULK = Bulk::exists && sizeof(OffsetT) <= 4 && BulkTile::exists;
 
     const size_t tiles = num_tiles(ScanPolicy::TILE_ITEMS);
     size_t bulk_tiles  = 0;
     if constexpr (BULK)
     {
-      bulk_tiles = num_tiles(Bulk::type::template tile_items<BulkValueT>());
+      bulk_tiles = num_tiles(bulk_agent_t<typename Bulk::type, typename BulkTile::type>::TILE_ITEMS);
     }
     const size_t most_tiles = tiles > bulk_tiles ? tiles : bulk_tiles;
     if (most_tiles > size_t(0xffffffffu) / 2)
@@ -182,22 +183,20 @@ struct DispatchScan
     // Bulk tiles where the input makes the policy's MIN_TILES_PER_SM of them per SM.
     if constexpr (BULK)
     {
-      if (ptx_version >= 900 && starts_on_16_bytes(d_in) && starts_on_16_bytes(d_out))
+      if (ptx_version >= 900 && BulkTile::aligned(d_in, d_out))
       {
-        const auto bulk_kernel = detail::scan::DeviceScanBulkKernel<MaxPolicy, BulkValueT, ScanOpT, InitValueT, AccumT,
-                                                                    OffsetT, INCLUSIVE, CountT>;
-        constexpr size_t smem_bytes =
-          sizeof(typename AgentScanBulk<typename Bulk::type, BulkValueT, ScanOpT, InitValueT, AccumT, OffsetT,
-                                        INCLUSIVE>::TempStorage);
-        int sm_count = 0;
+        using TileT                 = typename BulkTile::type;
+        const auto bulk_kernel      = detail::scan::DeviceScanBulkKernel<MaxPolicy, TileT, ScanOpT, InitValueT, AccumT,
+                                                                    OffsetT, INCLUSIVE, OutputOpT, CountT>;
+        constexpr size_t smem_bytes = sizeof(typename bulk_agent_t<typename Bulk::type, TileT>::TempStorage);
+        int sm_count                = 0;
         STRATA_RETURN_IF_ERROR(SmCount(sm_count, device));
         if (bulk_tiles >= static_cast<size_t>(sm_count) * Bulk::type::MIN_TILES_PER_SM)
         {
           // Before launch sizes the wave: the occupancy query needs the kernel's dynamic shared memory allowed.
           STRATA_RETURN_IF_ERROR(PrepareSharedMemory(bulk_kernel, Bulk::type::BLOCK_THREADS, smem_bytes, device));
           return launch<typename Bulk::type>(bulk_kernel, smem_bytes, bulk_tiles, tile_state_bytes.get(),
-                                             tile_counter.get(), static_cast<const BulkValueT*>(d_in),
-                                             static_cast<BulkValueT*>(d_out));
+                                             tile_counter.get(), BulkTile::make(d_in, d_out), out_op);
         }
       }
     }
@@ -206,16 +205,14 @@ struct DispatchScan
     return launch<ScanPolicy>(scan_kernel, 0, tiles, tile_state_bytes.get(), tile_counter.get(), d_in, d_out, out_op);
   }
 
+  // The bulk agent of a bulk policy and tile.
+  template <typename BulkPolicyT, typename TileT>
+  using bulk_agent_t = AgentScanBulk<BulkPolicyT, TileT, ScanOpT, InitValueT, AccumT, OffsetT, INCLUSIVE, OutputOpT>;
+
   // Tiles of `tile_items` items that cover the input.
   size_t num_tiles(int tile_items) const
   {
     return static_cast<size_t>((num_items + OffsetT(tile_items) - 1) / OffsetT(tile_items));
-  }
-
-  template <typename It>
-  static bool starts_on_16_bytes(It ptr)
-  {
-    return reinterpret_cast<cuda::std::uintptr_t>(ptr) % 16 == 0;
   }
 
   // Launches `kernel`, a single-pass kernel of PolicyT with `smem_bytes` of dynamic shared memory, over `tiles`

@@ -6,6 +6,7 @@
 
 #include <strata/agent/agent_scan.cuh>
 #include <strata/agent/agent_scan_bulk.cuh>
+#include <strata/agent/agent_scan_by_key.cuh>
 #include <strata/config.cuh>
 #include <strata/device/dispatch/chained_policy.cuh>
 #include <strata/thread/thread_operators.cuh>
@@ -60,6 +61,16 @@ struct sm90_tuning : sm90_base_tuning
 {
   // sm90: 3.09 TB/s by key at 2^28 i32/i32 (16 pairs), 0.47 of 12 pairs' time (H200)
   static constexpr int items_per_thread = items_for_bytes(128, ACCUM_SIZE, 16);
+};
+
+// The (head flag, value) pairs of the by-key scans: the default's registers, and a bulk path for keys and values in
+// arrays (a tile's keys and values in shared memory together).
+template <typename V, int ACCUM_SIZE>
+struct sm90_tuning<segmented_value<V>, op_kind::other, ACCUM_SIZE, void> : sm90_base_tuning
+{
+  static constexpr int items_per_thread        = items_for_bytes(128, ACCUM_SIZE, 16);
+  static constexpr int bulk_vectors_per_thread = 5; // sm90: tile of 20 KiB of 4-byte keys and 20 of values
+  static constexpr int bulk_min_tiles_per_sm   = 1;
 };
 
 // 4-byte integers under standard operators.
