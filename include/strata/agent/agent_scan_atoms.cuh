@@ -62,6 +62,14 @@ constexpr int CHUNK_ATOMS = 8;
 template <typename T>
 constexpr int atom_items_v = 32 * ROUNDS* reduce_atoms::vector_items_v<T>;
 
+// Whether AccumT and ScanOpT are the (head, value) pairs of a scan by key under its segmented operator.
+template <typename AccumT, typename ScanOpT>
+struct is_segmented_pair : cuda::std::false_type
+{};
+template <typename V, typename ScanOpT>
+struct is_segmented_pair<scan::segmented_value<V>, scan::segmented_op<ScanOpT>> : cuda::std::true_type
+{};
+
 // The steps of the order that the register and the shared-memory agents share: a round's scan, a round's results,
 // and a tile's atoms' prefixes.
 template <typename AccumT, typename ScanOpT, int VECTOR, bool INCLUSIVE>
@@ -106,6 +114,11 @@ struct atom_ops
   STRATA_DEVICE STRATA_FORCEINLINE void across_lanes(const AccumT (&s)[VECTOR], int present, int lane, MaybeT& before,
                                                      MaybeT& round_total)
   {
+    if constexpr (is_segmented_pair<AccumT, ScanOpT>::value)
+    {
+      across_lanes_segmented<WHOLE>(s, present, lane, before, round_total);
+      return;
+    }
     // The lane's total: its last present item's fold (no index computed at run time, which would put the lane's
     // state in local memory).
     MaybeT total{AccumT{}, false};
@@ -134,6 +147,45 @@ struct atom_ops
     before.valid        = lane > 0;
     const int last_lane = WHOLE ? 31 : __popc(__ballot_sync(0xffffffffu, present > 0)) - 1;
     round_total.value   = ShuffleIndex<32>(total.value, last_lane < 0 ? 0 : last_lane, 0xffffffffu);
+    round_total.valid   = last_lane >= 0;
+  }
+
+  // across_lanes for the (head, value) pairs of a scan by key under segmented_op, with the same operations: op(a, b)
+  // is b where b is a head, else (a's head, a's value op b's); a lane's head after a step of the network is its own
+  // or the head of the lane `distance` before it, so the heads travel as one ballot, shifted, and each step moves a
+  // value alone. Lanes without items follow every lane with items, whose results never read theirs.
+  template <bool WHOLE>
+  STRATA_DEVICE STRATA_FORCEINLINE void across_lanes_segmented(const AccumT (&s)[VECTOR], int present, int lane,
+                                                               MaybeT& before, MaybeT& round_total)
+  {
+    using ValueT = decltype(AccumT::value);
+    AccumT total{};
+    STRATA_UNROLL
+    for (int w = 0; w < VECTOR; ++w)
+    {
+      if (WHOLE || w < present)
+      {
+        total = s[w];
+      }
+    }
+    unsigned int heads = __ballot_sync(0xffffffffu, total.head != 0);
+    ValueT value       = total.value;
+    STRATA_UNROLL
+    for (int distance = 1; distance < 32; distance *= 2)
+    {
+      const ValueT other = ShuffleUp<32>(value, distance, 0, 0xffffffffu);
+      if (lane >= distance && ((heads >> lane) & 1u) == 0)
+      {
+        value = static_cast<ValueT>(op.op(other, value));
+      }
+      heads |= heads << distance;
+    }
+    const ValueT up     = ShuffleUp<32>(value, 1, 0, 0xffffffffu);
+    before.value        = AccumT{lane > 0 ? static_cast<int>((heads >> (lane - 1)) & 1u) : 0, up};
+    before.valid        = lane > 0;
+    const int last_lane = WHOLE ? 31 : __popc(__ballot_sync(0xffffffffu, present > 0)) - 1;
+    const int from      = last_lane < 0 ? 0 : last_lane;
+    round_total.value   = AccumT{static_cast<int>((heads >> from) & 1u), ShuffleIndex<32>(value, from, 0xffffffffu)};
     round_total.valid   = last_lane >= 0;
   }
 
