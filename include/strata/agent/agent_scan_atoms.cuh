@@ -673,19 +673,14 @@ struct exclusive_values
   }
 };
 
-// The tiles of AgentScanAtomsBulk: where a tile's items come from and where their results go, through shared memory.
-// A tile type names ItemT (whose 16-byte vectors shape the atoms), VECTOR, its shared `storage<TILE_ITEMS>`, the
-// state a lane keeps between loading a round and storing its results (`round_t`), and the steps:
-//   load_whole   thread 0: the bulk copies of a whole tile, completing the phase of an mbarrier;
-//   load_short   every thread: a short last tile, item by item (a barrier follows);
-//   load         a lane's VECTOR items of vector v (v * VECTOR on in the tile) as accumulators;
-//   store        the results of those items, in place (those `present`);
-//   store_whole  thread 0: the bulk copies out (after a barrier and a proxy fence);
-//   store_short  every thread: a short last tile out, item by item (after a barrier).
+// The tiles of AgentScanAtomsBulk: scan::bulk_items or scan::bulk_keyed (the shared memory and its copies), and how
+// a lane's VECTOR items of vector v (v * VECTOR on in the tile) become accumulators (`load`, also filling the state
+// the lane keeps until it stores their results, `round_t`) and take their results in place (`store`, those
+// `present`). ItemT: the type whose 16-byte vectors shape the atoms.
 
 // Arrays of one arithmetic type T that start on 16 bytes, scanned in place in shared memory.
 template <typename T>
-struct array_tile
+struct array_tile : scan::bulk_items<T>
 {
   using ItemT                 = T;
   static constexpr int VECTOR = reduce_atoms::vector_items_v<T>;
@@ -695,53 +690,15 @@ struct array_tile
   {
     T items[VECTOR];
   };
-  template <int TILE_ITEMS>
-  struct storage
-  {
-    alignas(128) vector_t items[TILE_ITEMS / VECTOR];
-  };
+  template <int N>
+  using storage = typename scan::bulk_items<T>::template storage<N>;
   struct round_t
   {};
-
-  const T* in;
-  T* out;
-
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-  template <int N, typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void load_whole(storage<N>& s, OffsetT offset, cuda::std::uint64_t* bar)
-  {
-    BulkLoad(s.items, in + offset, static_cast<cuda::std::uint32_t>(sizeof(s.items)), bar);
-  }
-
-  template <int N>
-  STRATA_DEVICE STRATA_FORCEINLINE void store_whole(storage<N>& s, cuda::std::size_t offset)
-  {
-    BulkStore(out + offset, s.items, static_cast<cuda::std::uint32_t>(sizeof(s.items)));
-  }
-#endif
-
-  template <int N, typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void load_short(storage<N>& s, OffsetT offset, int valid, int thread, int threads)
-  {
-    for (int i = thread; i < valid; i += threads)
-    {
-      reinterpret_cast<T*>(s.items)[i] = in[offset + OffsetT(i)];
-    }
-  }
-
-  template <int N, typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void store_short(storage<N>& s, OffsetT offset, int valid, int thread, int threads)
-  {
-    for (int i = thread; i < valid; i += threads)
-    {
-      out[offset + OffsetT(i)] = reinterpret_cast<const T*>(s.items)[i];
-    }
-  }
 
   template <int N, typename AccumT>
   STRATA_DEVICE STRATA_FORCEINLINE void load(const storage<N>& s, int v, int, AccumT (&x)[VECTOR], round_t&)
   {
-    const vector_t loaded = s.items[v];
+    const vector_t loaded = reinterpret_cast<const vector_t*>(s.items)[v];
     STRATA_UNROLL
     for (int w = 0; w < VECTOR; ++w)
     {
@@ -753,15 +710,16 @@ struct array_tile
   STRATA_DEVICE STRATA_FORCEINLINE void store(storage<N>& s, int v, const AccumT (&results)[VECTOR], int present,
                                               const round_t&)
   {
-    vector_t stored;
-    STRATA_UNROLL
-    for (int w = 0; w < VECTOR; ++w)
-    {
-      stored.items[w] = static_cast<T>(results[w]);
-    }
+    T* const items = s.items + v * VECTOR;
     if (WHOLE || present == VECTOR)
     {
-      s.items[v] = stored;
+      vector_t stored;
+      STRATA_UNROLL
+      for (int w = 0; w < VECTOR; ++w)
+      {
+        stored.items[w] = static_cast<T>(results[w]);
+      }
+      *reinterpret_cast<vector_t*>(items) = stored;
     }
     else
     {
@@ -770,7 +728,7 @@ struct array_tile
       {
         if (w < present)
         {
-          s.items[v].items[w] = stored.items[w];
+          items[w] = static_cast<T>(results[w]);
         }
       }
     }
@@ -778,12 +736,11 @@ struct array_tile
 };
 
 // A scan by key of arithmetic keys K and values V in arrays that start on 16 bytes, its results (V) to another such
-// array: the keys and values of a tile in shared memory, each item's pair (head, value) made there (the head from the
-// key before it: the lane before's by a shuffle, the tile's first item's from the key before the tile), the results
-// written over the values through WriteT's rule (inclusive_values, or exclusive_values with the heads kept from the
-// load).
+// array: each item's pair (head, value) made from the keys in shared memory (the head from the key before it: the
+// lane before's by a shuffle, the tile's first item's from the key before the tile), the results written over the
+// values through WriteT's rule (inclusive_values, or exclusive_values with the heads kept from the load).
 template <typename K, typename V, typename EqualityOpT, typename AccumT, typename WriteT>
-struct by_key_tile
+struct by_key_tile : scan::bulk_keyed<K, V>
 {
   using ItemT                 = scan::segmented_value<AccumT>;
   static constexpr int VECTOR = reduce_atoms::vector_items_v<ItemT>;
@@ -793,81 +750,22 @@ struct by_key_tile
   {
     T items[VECTOR];
   };
-  template <int TILE_ITEMS>
-  struct storage
-  {
-    alignas(128) vector_of<K> keys[TILE_ITEMS / VECTOR];
-    alignas(128) vector_of<V> values[TILE_ITEMS / VECTOR];
-    K before;        // the key before the tile's first item
-    bool has_before; // whether there is one (all tiles but the first)
-  };
+  template <int N>
+  using storage = typename scan::bulk_keyed<K, V>::template storage<N>;
   struct round_t
   {
     unsigned int heads; // bit w: item w of the lane's vector starts a run
   };
 
-  const K* keys;
-  const V* values;
-  V* out;
-  EqualityOpT equality_op;
+  mutable EqualityOpT equality_op; // mutable: an operator may have a non-const operator() (Thrust accepts those)
   WriteT write;
-
-  template <int N, typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void set_before(storage<N>& s, OffsetT offset)
-  {
-    s.has_before = offset != OffsetT(0);
-    if (s.has_before)
-    {
-      s.before = keys[offset - OffsetT(1)];
-    }
-  }
-
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-  template <int N, typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void load_whole(storage<N>& s, OffsetT offset, cuda::std::uint64_t* bar)
-  {
-    set_before(s, offset);
-    MbarrierArriveExpect(bar, static_cast<cuda::std::uint32_t>(sizeof(s.keys) + sizeof(s.values)));
-    BulkCopyIn(s.keys, keys + offset, static_cast<cuda::std::uint32_t>(sizeof(s.keys)), bar);
-    BulkCopyIn(s.values, values + offset, static_cast<cuda::std::uint32_t>(sizeof(s.values)), bar);
-  }
-
-  template <int N>
-  STRATA_DEVICE STRATA_FORCEINLINE void store_whole(storage<N>& s, cuda::std::size_t offset)
-  {
-    BulkStore(out + offset, s.values, static_cast<cuda::std::uint32_t>(sizeof(s.values)));
-  }
-#endif
-
-  template <int N, typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void load_short(storage<N>& s, OffsetT offset, int valid, int thread, int threads)
-  {
-    if (thread == 0)
-    {
-      set_before(s, offset);
-    }
-    for (int i = thread; i < valid; i += threads)
-    {
-      reinterpret_cast<K*>(s.keys)[i]   = keys[offset + OffsetT(i)];
-      reinterpret_cast<V*>(s.values)[i] = values[offset + OffsetT(i)];
-    }
-  }
-
-  template <int N, typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void store_short(storage<N>& s, OffsetT offset, int valid, int thread, int threads)
-  {
-    for (int i = thread; i < valid; i += threads)
-    {
-      out[offset + OffsetT(i)] = reinterpret_cast<const V*>(s.values)[i];
-    }
-  }
 
   // Called by every lane of the warp.
   template <int N>
   STRATA_DEVICE STRATA_FORCEINLINE void load(const storage<N>& s, int v, int lane, ItemT (&x)[VECTOR], round_t& round)
   {
-    const vector_of<K> k = s.keys[v];
-    const vector_of<V> d = s.values[v];
+    const vector_of<K> k = reinterpret_cast<const vector_of<K>*>(s.keys)[v];
+    const vector_of<V> d = reinterpret_cast<const vector_of<V>*>(s.values)[v];
     // The key before the lane's first item: the lane before's last, for lane 0 the item before in the tile's keys
     // or the key before the tile (none for the first item of all).
     const K up    = ShuffleUp<32>(k.items[VECTOR - 1], 1, 0, 0xffffffffu);
@@ -876,7 +774,7 @@ struct by_key_tile
     if (lane == 0)
     {
       has_prev = v != 0 || s.has_before;
-      prev     = v != 0 ? s.keys[v - 1].items[VECTOR - 1] : s.before;
+      prev     = v != 0 ? s.keys[v * VECTOR - 1] : s.before;
     }
     round.heads = 0;
     STRATA_UNROLL
@@ -898,9 +796,10 @@ struct by_key_tile
     {
       stored.items[w] = static_cast<V>(write.result(((round.heads >> w) & 1u) != 0, results[w].value));
     }
+    V* const values = s.values + v * VECTOR;
     if (WHOLE || present == VECTOR)
     {
-      s.values[v] = stored;
+      *reinterpret_cast<vector_of<V>*>(values) = stored;
     }
     else
     {
@@ -909,7 +808,7 @@ struct by_key_tile
       {
         if (w < present)
         {
-          s.values[v].items[w] = stored.items[w];
+          values[w] = stored.items[w];
         }
       }
     }
@@ -919,7 +818,7 @@ struct by_key_tile
 } // namespace detail
 
 // The same order with each tile held in shared memory (sm_90), its items and results moved by TileT
-// (detail::scan_atoms::array_tile, by_key_tile): one bulk copy in (the last tile, which may be short, item by item),
+// (detail::scan_atoms::array_tile, by_key_tile): bulk copies in (the last tile, which may be short, item by item),
 // each warp scanning its atom's rounds from shared memory twice (once for the aggregate, once more for the results,
 // written in place), one bulk copy out. Registers hold a round at a time, not the atom, so that an SM keeps six tiles
 // in flight. The grid is one wave of resident blocks that claim tiles in order, each only once its buffer is free
@@ -1053,8 +952,8 @@ private:
         BulkStoreWaitRead();
       }
       __syncthreads();
-      tile_.load_short(temp_storage_.tile, tile_offset, valid_items, static_cast<int>(threadIdx.x),
-                       PolicyT::BLOCK_THREADS);
+      tile_.load_last(temp_storage_.tile, tile_offset, valid_items, static_cast<int>(threadIdx.x),
+                      PolicyT::BLOCK_THREADS);
       __syncthreads();
     }
     const int left        = valid_items - warp * ATOM_ITEMS; // the items of the warp's atom on
@@ -1122,8 +1021,8 @@ private:
     if constexpr (SHORT)
     {
       __syncthreads();
-      tile_.store_short(temp_storage_.tile, tile_offset, valid_items, static_cast<int>(threadIdx.x),
-                        PolicyT::BLOCK_THREADS);
+      tile_.store_last(temp_storage_.tile, tile_offset, valid_items, static_cast<int>(threadIdx.x),
+                       PolicyT::BLOCK_THREADS);
     }
     else
     {

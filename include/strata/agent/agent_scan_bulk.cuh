@@ -70,36 +70,23 @@ struct thread_aggregate_policy
   static constexpr int LOOK_BACK_MAX_DELAY_NS        = BulkPolicyT::LOOK_BACK_MAX_DELAY_NS;
 };
 
-// The tiles of AgentScanBulk: what a tile holds in shared memory, how it is copied in and out, and how its 16-byte
-// vectors of VECTOR_ITEMS items become accumulators and take their results (value_t). A tile type has
-// `storage<TILE_ITEMS>`, a thread's state along its run (`run_t`, from `begin_run` at the run's first vector), and
-//   load_whole   thread 0: the bulk copies of a whole tile, completing the phase of an mbarrier;
+// The shared memory of a bulk tile of N items and its copies, for AgentScanBulk's and AgentScanAtomsBulk's tiles:
+// bulk_items<T> (items of T in, results of T out) and bulk_keyed<K, V> (keys and values in, results over the values
+// out). Each has `storage<N>` (arrays on 128 bytes) and
+//   load_whole   thread 0: the bulk copies of a whole tile at `offset`, completing the phase of an mbarrier;
 //   prefetch     thread 0: an L2 prefetch of a whole tile;
-//   load_last    every thread: the last tile item by item, items past the end repeating the tile's first (a barrier
+//   load_last    every thread: a last tile item by item, items past the `valid` ones repeating the first (a barrier
 //                follows);
-//   load         a vector's items as accumulators (in run order: the state carries what the next vector needs);
-//   store        a vector's results, in place;
-//   store_whole  thread 0: the bulk copy out (after a barrier and a proxy fence);
-//   store_last   every thread: the last tile's valid items out (after a barrier).
-
-// Arrays of one 4- or 8-byte arithmetic type T, scanned in place.
+//   store_whole  thread 0: the bulk copy of a whole tile's results out (after a barrier and a proxy fence);
+//   store_last   every thread: the valid results out, item by item (after a barrier).
 template <typename T>
-struct bulk_array_tile
+struct bulk_items
 {
-  static_assert(16 % sizeof(T) == 0, "items pack whole into 16-byte vectors");
-  using value_t                     = T;
-  static constexpr int VECTOR_ITEMS = 16 / static_cast<int>(sizeof(T));
-  struct alignas(16) vector_t
-  {
-    T items[VECTOR_ITEMS];
-  };
-  template <int TILE_ITEMS>
+  template <int N>
   struct storage
   {
-    alignas(128) vector_t items[TILE_ITEMS / VECTOR_ITEMS];
+    alignas(128) T items[N];
   };
-  struct run_t
-  {};
 
   const T* in;
   T* out;
@@ -129,7 +116,7 @@ struct bulk_array_tile
   {
     for (int i = thread; i < N; i += threads)
     {
-      reinterpret_cast<T*>(s.items)[i] = in[offset + OffsetT(i < valid ? i : 0)];
+      s.items[i] = in[offset + OffsetT(i < valid ? i : 0)];
     }
   }
 
@@ -138,9 +125,107 @@ struct bulk_array_tile
   {
     for (int i = thread; i < valid; i += threads)
     {
-      out[offset + OffsetT(i)] = reinterpret_cast<const T*>(s.items)[i];
+      out[offset + OffsetT(i)] = s.items[i];
     }
   }
+};
+
+// Also the key before the tile's first item (read by the thread that loads the tile), for the first item's head.
+template <typename K, typename V>
+struct bulk_keyed
+{
+  template <int N>
+  struct storage
+  {
+    alignas(128) K keys[N];
+    alignas(128) V values[N];
+    K before;        // the key before the tile's first item
+    bool has_before; // whether there is one (all tiles but the first)
+  };
+
+  const K* keys;
+  const V* values;
+  V* out;
+
+  template <int N, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void set_before(storage<N>& s, OffsetT offset)
+  {
+    s.has_before = offset != OffsetT(0);
+    if (s.has_before)
+    {
+      s.before = keys[offset - OffsetT(1)];
+    }
+  }
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+  template <int N, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void load_whole(storage<N>& s, OffsetT offset, cuda::std::uint64_t* bar)
+  {
+    set_before(s, offset);
+    MbarrierArriveExpect(bar, static_cast<cuda::std::uint32_t>(sizeof(s.keys) + sizeof(s.values)));
+    BulkCopyIn(s.keys, keys + offset, static_cast<cuda::std::uint32_t>(sizeof(s.keys)), bar);
+    BulkCopyIn(s.values, values + offset, static_cast<cuda::std::uint32_t>(sizeof(s.values)), bar);
+  }
+
+  template <int N>
+  STRATA_DEVICE STRATA_FORCEINLINE void store_whole(storage<N>& s, cuda::std::size_t offset)
+  {
+    BulkStore(out + offset, s.values, static_cast<cuda::std::uint32_t>(sizeof(s.values)));
+  }
+#endif
+
+  template <int N>
+  STRATA_DEVICE STRATA_FORCEINLINE void prefetch(cuda::std::size_t offset)
+  {
+    PrefetchL2Bulk(keys + offset, static_cast<unsigned int>(N * sizeof(K)));
+    PrefetchL2Bulk(values + offset, static_cast<unsigned int>(N * sizeof(V)));
+  }
+
+  template <int N, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void load_last(storage<N>& s, OffsetT offset, int valid, int thread, int threads)
+  {
+    if (thread == 0)
+    {
+      set_before(s, offset);
+    }
+    for (int i = thread; i < N; i += threads)
+    {
+      const OffsetT at = offset + OffsetT(i < valid ? i : 0);
+      s.keys[i]        = keys[at];
+      s.values[i]      = values[at];
+    }
+  }
+
+  template <int N, typename OffsetT>
+  STRATA_DEVICE STRATA_FORCEINLINE void store_last(storage<N>& s, OffsetT offset, int valid, int thread, int threads)
+  {
+    for (int i = thread; i < valid; i += threads)
+    {
+      out[offset + OffsetT(i)] = s.values[i];
+    }
+  }
+};
+
+// The tiles of AgentScanBulk: bulk_items or bulk_keyed, and how a tile's 16-byte vectors of VECTOR_ITEMS items become
+// accumulators and take their results (value_t): a thread's state along its run (`run_t`, from `begin_run` at the
+// run's first vector), `load` (a vector's items as accumulators, in run order: the state carries what the next
+// vector needs) and `store` (a vector's results, in place).
+
+// Arrays of one 4- or 8-byte arithmetic type T, scanned in place.
+template <typename T>
+struct bulk_array_tile : bulk_items<T>
+{
+  static_assert(16 % sizeof(T) == 0, "items pack whole into 16-byte vectors");
+  using value_t                     = T;
+  static constexpr int VECTOR_ITEMS = 16 / static_cast<int>(sizeof(T));
+  struct alignas(16) vector_t
+  {
+    T items[VECTOR_ITEMS];
+  };
+  template <int N>
+  using storage = typename bulk_items<T>::template storage<N>;
+  struct run_t
+  {};
 
   template <int N>
   STRATA_DEVICE STRATA_FORCEINLINE run_t begin_run(const storage<N>&, int)
@@ -151,7 +236,7 @@ struct bulk_array_tile
   template <int N, typename AccumT>
   STRATA_DEVICE STRATA_FORCEINLINE void load(const storage<N>& s, int v, AccumT (&x)[VECTOR_ITEMS], run_t&)
   {
-    const vector_t loaded = s.items[v];
+    const vector_t loaded = reinterpret_cast<const vector_t*>(s.items)[v];
     STRATA_UNROLL
     for (int j = 0; j < VECTOR_ITEMS; ++j)
     {
@@ -168,7 +253,7 @@ struct bulk_array_tile
     {
       stored.items[j] = results[j];
     }
-    s.items[v] = stored;
+    reinterpret_cast<vector_t*>(s.items)[v] = stored;
   }
 };
 
@@ -197,7 +282,7 @@ struct bulk_tile_of<
   }
   static type make(InT* in, T* out)
   {
-    return type{in, out};
+    return type{{in, out}};
   }
 };
 } // namespace scan

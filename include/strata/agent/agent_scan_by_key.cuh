@@ -156,12 +156,11 @@ struct segmented_exclusive_output
 };
 
 // The bulk tile of a by-key scan of arithmetic keys K and values V (4 or 8 bytes) in arrays that start on 16 bytes,
-// its results (V) to another such array: a tile's keys and values in shared memory, each item's (head, value) pair
-// made there (the head from the key before it: the run's previous item's, the run's first from the keys in shared
-// memory or, for the tile's first item, the key before the tile), the results written over the values. AccumV: the
-// value accumulator.
+// its results (V) to another such array: each item's (head, value) pair made from the keys in shared memory (the head
+// from the key before it: the run's previous item's, the run's first from the keys in shared memory or, for the
+// tile's first item, the key before the tile), the results written over the values. AccumV: the value accumulator.
 template <typename K, typename V, typename EqualityOpT, typename AccumV>
-struct bulk_by_key_tile
+struct bulk_by_key_tile : bulk_keyed<K, V>
 {
   static_assert(sizeof(V) == 4 || sizeof(V) == 8, "values pack whole into 16-byte vectors");
   using value_t                     = V;
@@ -175,14 +174,8 @@ struct bulk_by_key_tile
   {
     K items[VECTOR_ITEMS];
   };
-  template <int TILE_ITEMS>
-  struct storage
-  {
-    alignas(128) keys_t keys[TILE_ITEMS / VECTOR_ITEMS];
-    alignas(128) values_t values[TILE_ITEMS / VECTOR_ITEMS];
-    K before;        // the key before the tile's first item
-    bool has_before; // whether there is one (all tiles but the first)
-  };
+  template <int N>
+  using storage = typename bulk_keyed<K, V>::template storage<N>;
   // Along a thread's run: the key before the next vector's first item, if any.
   struct run_t
   {
@@ -190,80 +183,19 @@ struct bulk_by_key_tile
     bool has_prev;
   };
 
-  const K* keys;
-  const V* values;
-  V* out;
   mutable EqualityOpT equality_op; // mutable: an operator may have a non-const operator() (Thrust accepts those)
-
-  template <int N, typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void set_before(storage<N>& s, OffsetT offset)
-  {
-    s.has_before = offset != OffsetT(0);
-    if (s.has_before)
-    {
-      s.before = keys[offset - OffsetT(1)];
-    }
-  }
-
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-  template <int N, typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void load_whole(storage<N>& s, OffsetT offset, cuda::std::uint64_t* bar)
-  {
-    set_before(s, offset);
-    MbarrierArriveExpect(bar, static_cast<cuda::std::uint32_t>(sizeof(s.keys) + sizeof(s.values)));
-    BulkCopyIn(s.keys, keys + offset, static_cast<cuda::std::uint32_t>(sizeof(s.keys)), bar);
-    BulkCopyIn(s.values, values + offset, static_cast<cuda::std::uint32_t>(sizeof(s.values)), bar);
-  }
-
-  template <int N>
-  STRATA_DEVICE STRATA_FORCEINLINE void store_whole(storage<N>& s, cuda::std::size_t offset)
-  {
-    BulkStore(out + offset, s.values, static_cast<cuda::std::uint32_t>(sizeof(s.values)));
-  }
-#endif
-
-  template <int N>
-  STRATA_DEVICE STRATA_FORCEINLINE void prefetch(cuda::std::size_t offset)
-  {
-    PrefetchL2Bulk(keys + offset, static_cast<unsigned int>(N * sizeof(K)));
-    PrefetchL2Bulk(values + offset, static_cast<unsigned int>(N * sizeof(V)));
-  }
-
-  template <int N, typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void load_last(storage<N>& s, OffsetT offset, int valid, int thread, int threads)
-  {
-    if (thread == 0)
-    {
-      set_before(s, offset);
-    }
-    for (int i = thread; i < N; i += threads)
-    {
-      const OffsetT at                  = offset + OffsetT(i < valid ? i : 0);
-      reinterpret_cast<K*>(s.keys)[i]   = keys[at];
-      reinterpret_cast<V*>(s.values)[i] = values[at];
-    }
-  }
-
-  template <int N, typename OffsetT>
-  STRATA_DEVICE STRATA_FORCEINLINE void store_last(storage<N>& s, OffsetT offset, int valid, int thread, int threads)
-  {
-    for (int i = thread; i < valid; i += threads)
-    {
-      out[offset + OffsetT(i)] = reinterpret_cast<const V*>(s.values)[i];
-    }
-  }
 
   template <int N>
   STRATA_DEVICE STRATA_FORCEINLINE run_t begin_run(const storage<N>& s, int v)
   {
-    return v == 0 ? run_t{s.before, s.has_before} : run_t{s.keys[v - 1].items[VECTOR_ITEMS - 1], true};
+    return v == 0 ? run_t{s.before, s.has_before} : run_t{s.keys[v * VECTOR_ITEMS - 1], true};
   }
 
   template <int N>
   STRATA_DEVICE STRATA_FORCEINLINE void load(const storage<N>& s, int v, AccumT (&x)[VECTOR_ITEMS], run_t& run)
   {
-    const keys_t k   = s.keys[v];
-    const values_t d = s.values[v];
+    const keys_t k   = reinterpret_cast<const keys_t*>(s.keys)[v];
+    const values_t d = reinterpret_cast<const values_t*>(s.values)[v];
     STRATA_UNROLL
     for (int j = 0; j < VECTOR_ITEMS; ++j)
     {
@@ -283,7 +215,7 @@ struct bulk_by_key_tile
     {
       stored.items[j] = results[j];
     }
-    s.values[v] = stored;
+    reinterpret_cast<values_t*>(s.values)[v] = stored;
   }
 };
 
@@ -306,7 +238,7 @@ struct bulk_tile_of<
   }
   static type make(const InputT& in, V* out)
   {
-    return type{in.keys, in.values, out, in.equality_op};
+    return type{{in.keys, in.values, out}, in.equality_op};
   }
 };
 } // namespace scan

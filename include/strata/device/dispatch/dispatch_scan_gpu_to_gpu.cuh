@@ -77,7 +77,7 @@ struct bulk_tile<InT*, T*,
   }
   static type make(InT* in, T* out)
   {
-    return type{in, out};
+    return type{{in, out}};
   }
 };
 
@@ -98,7 +98,7 @@ struct bulk_tile<by_key_pairs<KIn*, VIn*, EqualityOpT, AccumT>, pair_output<V*, 
   }
   static type make(const by_key_pairs<KIn*, VIn*, EqualityOpT, AccumT>& in, const pair_output<V*, WriteT>& out)
   {
-    return type{in.keys, in.values, out.out, in.equality_op, out.write};
+    return type{{in.keys, in.values, out.out}, in.equality_op, out.write};
   }
 };
 
