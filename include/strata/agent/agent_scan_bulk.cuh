@@ -1,7 +1,7 @@
-// AgentScanBulk: DeviceScan's single-pass body for arrays in memory on sm_90, with each tile held in shared
-// memory instead of registers.
+// AgentScanBulk: DeviceScan's single-pass body for arrays in memory on sm_90 (one array of items, or the keys and
+// values of a scan by key), with each tile held in shared memory instead of registers.
 //
-// A block loads its tile with one bulk copy (cp.async.bulk, completing on an mbarrier), reduces each thread's
+// A block loads its tile with bulk copies (cp.async.bulk, completing on an mbarrier), reduces each thread's
 // run of consecutive items straight from shared memory, scans the thread aggregates with the tile's prefix from
 // the decoupled look-back (detail::scan::tile_scan over one item per thread), scans each run again in place and
 // sends the tile out with one bulk copy. Registers hold a few values at a time, not the tile: tiles can be larger

@@ -69,8 +69,8 @@ template <typename V, int ACCUM_SIZE>
 struct sm90_tuning<segmented_value<V>, op_kind::other, ACCUM_SIZE, void> : sm90_base_tuning
 {
   static constexpr int items_per_thread        = items_for_bytes(128, ACCUM_SIZE, 16);
-  static constexpr int bulk_vectors_per_thread = 5; // sm90: tile of 20 KiB of 4-byte keys and 20 of values
-  static constexpr int bulk_min_tiles_per_sm   = 1;
+  static constexpr int bulk_vectors_per_thread = 5; // sm90: 1.27x CUB at 2^28 i32 (x9 1.26, x3 1.13), 40 KiB (H200)
+  static constexpr int bulk_min_tiles_per_sm   = 1; // sm90: at 2^20 as fast as the register path (H200)
 };
 
 // 4-byte integers under standard operators.
