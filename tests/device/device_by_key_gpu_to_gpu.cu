@@ -133,7 +133,7 @@ TEST_CASE("DeviceScan by-key gpu_to_gpu gives the same bits under every policy, 
   using InputT        = by_key_pairs<const int*, const float*, cuda::std::equal_to<>, float>;
   using InclusiveOutT = pair_output<float*, inclusive_values>;
   using ExclusiveOutT =
-    pair_output<float*, exclusive_values<const int*, cuda::std::equal_to<>, cuda::std::plus<>, float, float>>;
+    pair_output<float*, exclusive_values<const int*, cuda::std::equal_to<>, cuda::std::plus<>, float>>;
   using OpT = strata::detail::scan::segmented_op<cuda::std::plus<>>;
   const InputT pairs{d_keys.data(), d_values.data(), {}};
   const auto scan_under = [&](auto hub, auto out, auto inclusive_tag) {
@@ -150,7 +150,7 @@ TEST_CASE("DeviceScan by-key gpu_to_gpu gives the same bits under every policy, 
   const auto check_under = [&](auto hub) {
     scan_under(hub, InclusiveOutT{d_out.data(), {}}, std::true_type{});
     CHECK(first_bit_mismatch(d_out.download(), inclusive) == -1);
-    scan_under(hub, ExclusiveOutT{d_out.data(), {d_keys.data(), {}, {}, -1.5f}}, std::false_type{});
+    scan_under(hub, ExclusiveOutT{d_out.data(), {d_keys.data(), {}, {{}, -1.5f}}}, std::false_type{});
     CHECK(first_bit_mismatch(d_out.download(), exclusive) == -1);
   };
   check_under(strata_test::atoms_hub<256, 1>{});                 // a chunk a tile

@@ -21,16 +21,19 @@ using device_scan_test::wrapping_plus;
 using strata_test::mat2x2;
 
 // The tiles of the by-key scans tested here.
-constexpr std::size_t INT_SUM_TILE    = device_scan_test::by_key_tile_items<int, cuda::std::plus<>>();
-constexpr std::size_t INT_MAX_TILE    = device_scan_test::by_key_tile_items<int, cuda::maximum<>>();
-constexpr std::size_t DOUBLE_SUM_TILE = device_scan_test::by_key_tile_items<double, cuda::std::plus<>>();
-constexpr std::size_t MAT_TILE        = device_scan_test::by_key_tile_items<mat2x2, strata_test::mat_mul>();
+constexpr std::size_t INT_SUM_TILE         = device_scan_test::by_key_tile_items<int, cuda::std::plus<>>();
+constexpr std::size_t INT_MAX_TILE         = device_scan_test::by_key_tile_items<int, cuda::maximum<>>();
+constexpr std::size_t DOUBLE_SUM_TILE      = device_scan_test::by_key_tile_items<double, cuda::std::plus<>>();
+constexpr std::size_t MAT_TILE             = device_scan_test::by_key_tile_items<mat2x2, strata_test::mat_mul>();
+constexpr std::size_t INT_SUM_BULK_TILE    = device_scan_test::by_key_bulk_tile_items<int, cuda::std::plus<>>();
+constexpr std::size_t DOUBLE_SUM_BULK_TILE = device_scan_test::by_key_bulk_tile_items<double, cuda::std::plus<>>();
+static_assert(INT_SUM_BULK_TILE > 0 && DOUBLE_SUM_BULK_TILE > 0, "the sums by key have a bulk path to sweep");
 
-// The sizes of the by-key tests: the short list, and the full sweep for short runs (where the carry of a
-// segment across tile boundaries matters most).
-std::vector<std::size_t> by_key_sizes(const key_pattern& pattern, std::size_t tile)
+// The sizes of the by-key tests: the short list, and the full sweep around the register and bulk tiles for short
+// runs (where the carry of a segment across tile boundaries matters most).
+std::vector<std::size_t> by_key_sizes(const key_pattern& pattern, std::size_t tile, std::size_t bulk_tile = 0)
 {
-  return pattern.max_run <= 3 ? device_scan_test::scan_sizes(tile, std::size_t(1) << 21, 51)
+  return pattern.max_run <= 3 ? device_scan_test::scan_sizes(tile, std::size_t(1) << 21, 51, bulk_tile)
                               : device_scan_test::short_sizes(tile);
 }
 
@@ -119,7 +122,7 @@ TEST_CASE("DeviceScan sums by key match the host for every key pattern", "[devic
     CAPTURE(pattern.name);
     SECTION(std::string("int values, ") + pattern.name)
     {
-      for (std::size_t n : by_key_sizes(pattern, INT_SUM_TILE))
+      for (std::size_t n : by_key_sizes(pattern, INT_SUM_TILE, INT_SUM_BULK_TILE))
       {
         CAPTURE(n);
         check_sums_by_key(device_scan_test::run_keys<int>(n, pattern, 29 * n + 1),
@@ -129,7 +132,7 @@ TEST_CASE("DeviceScan sums by key match the host for every key pattern", "[devic
     }
     SECTION(std::string("double values, ") + pattern.name)
     {
-      for (std::size_t n : by_key_sizes(pattern, DOUBLE_SUM_TILE))
+      for (std::size_t n : by_key_sizes(pattern, DOUBLE_SUM_TILE, DOUBLE_SUM_BULK_TILE))
       {
         CAPTURE(n);
         check_sums_by_key(device_scan_test::run_keys<int>(n, pattern, 37 * n + 3),

@@ -51,6 +51,16 @@ constexpr std::size_t by_key_tile_items()
   return tile_items<strata::detail::scan::segmented_value<V>, strata::detail::scan::segmented_op<ScanOpT>>();
 }
 
+// The bulk tile (sm_90) of a by-key scan of V values with ScanOpT, 0 where the tuning has none.
+template <typename V, typename ScanOpT>
+constexpr std::size_t by_key_bulk_tile_items()
+{
+  using Hub  = strata::detail::scan::policy_hub<strata::detail::scan::segmented_value<V>,
+                                               strata::detail::scan::segmented_op<ScanOpT>>;
+  using Bulk = strata::detail::scan::bulk_policy<typename Hub::MaxPolicy>;
+  return Bulk::exists ? std::size_t(Bulk::type::BLOCK_THREADS) * Bulk::type::VECTORS_PER_THREAD * (16 / sizeof(V)) : 0;
+}
+
 // The largest input of the size sweeps (2^22 items: 64 MiB of custom_t).
 constexpr std::size_t MAX_ITEMS = std::size_t(1) << 22;
 

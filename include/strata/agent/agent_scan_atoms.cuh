@@ -650,19 +650,19 @@ struct inclusive_values
   }
 };
 
-// The exclusive scan by key's results from the exclusive scan of the pairs: init at a run's first item, else init op
-// the pair's value (the run's earlier values); the heads are found again from the keys.
-template <typename KeysInputIteratorT, typename EqualityOpT, typename ScanOpT, typename InitValueT, typename AccumT>
+// The exclusive scan by key's results from the exclusive scan of the pairs: scan::segmented_exclusive_output's rule
+// (init at a run's first item, else init op the pair's value: the run's earlier values), the heads found again from
+// the keys.
+template <typename KeysInputIteratorT, typename EqualityOpT, typename ScanOpT, typename AccumT>
 struct exclusive_values
 {
   KeysInputIteratorT keys;
   mutable EqualityOpT equality_op;
-  mutable ScanOpT op;
-  InitValueT init;
+  scan::segmented_exclusive_output<AccumT, ScanOpT> rule;
 
   STRATA_HOST_DEVICE STRATA_FORCEINLINE AccumT result(bool head, const AccumT& scanned) const
   {
-    return head ? static_cast<AccumT>(init) : static_cast<AccumT>(op(static_cast<AccumT>(init), scanned));
+    return rule.at(head, scanned);
   }
 
   template <typename OutputIteratorT>
@@ -815,6 +815,51 @@ struct by_key_tile : scan::bulk_keyed<K, V>
   }
 };
 } // namespace scan_atoms
+
+namespace scan
+{
+// AgentScanAtomsBulk's tiles (bulk_tile_of's protocol): arrays of one arithmetic type that packs whole into 16-byte
+// vectors, and scans by key of arrays of arithmetic keys and values, their results to an array of the values' type.
+template <typename InT, typename T, typename AccumT>
+struct bulk_tile_of<
+  scan_atoms_bulk_agent, InT*, T*, AccumT,
+  cuda::std::enable_if_t<cuda::std::is_same<cuda::std::remove_cv_t<InT>, T>::value && cuda::std::is_arithmetic<T>::value
+                         && (reduce_atoms::vector_items_v<T> > 1)>>
+{
+  static constexpr bool exists = true;
+  using type                   = scan_atoms::array_tile<T>;
+  static bool aligned(InT* in, T* out)
+  {
+    return starts_on_16(in, out);
+  }
+  static type make(InT* in, T* out)
+  {
+    return type{{in, out}};
+  }
+};
+
+template <typename KIn, typename VIn, typename EqualityOpT, typename AccumV, typename V, typename WriteT,
+          typename AccumT>
+struct bulk_tile_of<
+  scan_atoms_bulk_agent, scan_atoms::by_key_pairs<KIn*, VIn*, EqualityOpT, AccumV>, scan_atoms::pair_output<V*, WriteT>,
+  AccumT,
+  cuda::std::enable_if_t<cuda::std::is_same<cuda::std::remove_cv_t<VIn>, V>::value && cuda::std::is_arithmetic<V>::value
+                         && cuda::std::is_arithmetic<KIn>::value>>
+{
+  static constexpr bool exists = true;
+  using type                   = scan_atoms::by_key_tile<cuda::std::remove_cv_t<KIn>, V, EqualityOpT, AccumV, WriteT>;
+  using InputT                 = scan_atoms::by_key_pairs<KIn*, VIn*, EqualityOpT, AccumV>;
+  using OutputT                = scan_atoms::pair_output<V*, WriteT>;
+  static bool aligned(const InputT& in, const OutputT& out)
+  {
+    return starts_on_16(in.keys, in.values, out.out);
+  }
+  static type make(const InputT& in, const OutputT& out)
+  {
+    return type{{in.keys, in.values, out.out}, in.equality_op, out.write};
+  }
+};
+} // namespace scan
 } // namespace detail
 
 // The same order with each tile held in shared memory (sm_90), its items and results moved by TileT

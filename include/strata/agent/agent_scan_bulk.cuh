@@ -38,7 +38,6 @@ struct AgentScanBulkPolicy
   static_assert(VECTORS_PER_THREAD_ % 2 == 1, "an odd number of 16-byte vectors per thread avoids bank conflicts");
   static constexpr int BLOCK_THREADS                 = BLOCK_THREADS_;
   static constexpr int VECTORS_PER_THREAD            = VECTORS_PER_THREAD_;
-  static constexpr int TILE_BYTES                    = BLOCK_THREADS * VECTORS_PER_THREAD * 16;
   static constexpr int LOOK_BACK_DELAY_NS            = LOOK_BACK_DELAY_NS_;
   static constexpr int LOOK_BACK_MAX_DELAY_NS        = LOOK_BACK_MAX_DELAY_NS_;
   static constexpr int PREFETCH_QUARTER_WAVES        = PREFETCH_QUARTER_WAVES_;
@@ -46,13 +45,6 @@ struct AgentScanBulkPolicy
   static constexpr int MIN_TILES_PER_SM              = MIN_TILES_PER_SM_;
   static constexpr BlockScanAlgorithm SCAN_ALGORITHM = BLOCK_SCAN_WARP_SCANS;
   static constexpr bool PERSISTENT                   = true;
-
-  // Items of type T in a tile.
-  template <typename T>
-  static constexpr int tile_items()
-  {
-    return TILE_BYTES / static_cast<int>(sizeof(T));
-  }
 };
 
 namespace detail
@@ -257,19 +249,33 @@ struct bulk_array_tile : bulk_items<T>
   }
 };
 
-// The bulk tile of a scan from InputIteratorT to OutputIteratorT accumulating in AccumT, where one fits: `exists`,
-// its `type`, whether the arrays qualify at run time (`aligned`: they start on 16 bytes) and the tile over them
-// (`make`). Here: pointers to the same 4- or 8-byte arithmetic type (scanned in place in shared memory) with an
-// arithmetic accumulator; agent_scan_by_key.cuh adds the by-key scans' keys and values.
-template <typename InputIteratorT, typename OutputIteratorT, typename AccumT, typename = void>
+// The agents that take bulk tiles: AgentScanBulk (the default scans) and AgentScanAtomsBulk (the gpu_to_gpu scans).
+struct scan_bulk_agent
+{};
+struct scan_atoms_bulk_agent
+{};
+
+// AgentT's bulk tile for a scan from InputIteratorT to OutputIteratorT accumulating in AccumT, where one fits:
+// `exists`, its `type`, whether the arrays qualify at run time (`aligned`: they start on 16 bytes, starts_on_16) and
+// the tile over them (`make`). Here: AgentScanBulk's over pointers to the same 4- or 8-byte arithmetic type (scanned
+// in place in shared memory) with an arithmetic accumulator; agent_scan_by_key.cuh adds its by-key scans' keys and
+// values, agent_scan_atoms.cuh AgentScanAtomsBulk's tiles.
+template <typename AgentT, typename InputIteratorT, typename OutputIteratorT, typename AccumT, typename = void>
 struct bulk_tile_of
 {
   static constexpr bool exists = false;
 };
 
+// Whether every array starts on 16 bytes, as the bulk copies need.
+template <typename... T>
+STRATA_HOST_DEVICE STRATA_FORCEINLINE bool starts_on_16(const T*... arrays)
+{
+  return ((reinterpret_cast<cuda::std::uintptr_t>(arrays) % 16 == 0) && ...);
+}
+
 template <typename InT, typename T, typename AccumT>
 struct bulk_tile_of<
-  InT*, T*, AccumT,
+  scan_bulk_agent, InT*, T*, AccumT,
   cuda::std::enable_if_t<cuda::std::is_same<cuda::std::remove_cv_t<InT>, T>::value && cuda::std::is_arithmetic<T>::value
                          && (sizeof(T) == 4 || sizeof(T) == 8) && cuda::std::is_arithmetic<AccumT>::value>>
 {
@@ -277,8 +283,7 @@ struct bulk_tile_of<
   using type                   = bulk_array_tile<T>;
   static bool aligned(InT* in, T* out)
   {
-    return reinterpret_cast<cuda::std::uintptr_t>(in) % 16 == 0
-        && reinterpret_cast<cuda::std::uintptr_t>(out) % 16 == 0;
+    return starts_on_16(in, out);
   }
   static type make(InT* in, T* out)
   {

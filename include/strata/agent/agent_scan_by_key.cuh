@@ -148,10 +148,17 @@ struct segmented_exclusive_output
 {
   mutable ScanOpT op;
   V init;
+
+  // An item's result from whether it starts a run and the exclusive scan's value before it.
+  STRATA_HOST_DEVICE STRATA_FORCEINLINE V at(bool head, const V& scanned) const
+  {
+    return head ? init : static_cast<V>(op(init, scanned));
+  }
+
   STRATA_HOST_DEVICE STRATA_FORCEINLINE V operator()(const segmented_value<V>& scanned,
                                                      const segmented_value<V>& input) const
   {
-    return input.head ? init : static_cast<V>(op(init, scanned.value));
+    return at(input.head, scanned.value);
   }
 };
 
@@ -222,7 +229,7 @@ struct bulk_by_key_tile : bulk_keyed<K, V>
 // By-key scans of arithmetic keys and values in arrays, the results to an array of the values' type.
 template <typename KIn, typename VIn, typename EqualityOpT, typename AccumV, typename V>
 struct bulk_tile_of<
-  by_key_input<KIn*, VIn*, EqualityOpT, AccumV>, V*, segmented_value<AccumV>,
+  scan_bulk_agent, by_key_input<KIn*, VIn*, EqualityOpT, AccumV>, V*, segmented_value<AccumV>,
   cuda::std::enable_if_t<cuda::std::is_same<cuda::std::remove_cv_t<VIn>, V>::value && cuda::std::is_arithmetic<V>::value
                          && (sizeof(V) == 4 || sizeof(V) == 8) && cuda::std::is_arithmetic<KIn>::value
                          && cuda::std::is_arithmetic<AccumV>::value>>
@@ -232,9 +239,7 @@ struct bulk_tile_of<
   using InputT                 = by_key_input<KIn*, VIn*, EqualityOpT, AccumV>;
   static bool aligned(const InputT& in, V* out)
   {
-    return reinterpret_cast<cuda::std::uintptr_t>(in.keys) % 16 == 0
-        && reinterpret_cast<cuda::std::uintptr_t>(in.values) % 16 == 0
-        && reinterpret_cast<cuda::std::uintptr_t>(out) % 16 == 0;
+    return starts_on_16(in.keys, in.values, out);
   }
   static type make(const InputT& in, V* out)
   {

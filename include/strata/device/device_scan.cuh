@@ -178,9 +178,8 @@ cudaError_t run_by_key_gpu_to_gpu(void* d_temp_storage, size_t& temp_storage_byt
     }
     else
     {
-      return scan_to(scan_atoms::exclusive_values<KeysInputIteratorT, EqualityOpT, ScanOpT, InitValueT, A>{d_keys_in,
-                                                                                                           equality_op,
-                                                                                                           op, init});
+      return scan_to(scan_atoms::exclusive_values<KeysInputIteratorT, EqualityOpT, ScanOpT, A>{
+        d_keys_in, equality_op, {op, static_cast<A>(init)}});
     }
   }
 }

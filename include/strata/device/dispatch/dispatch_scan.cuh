@@ -150,9 +150,9 @@ struct DispatchScan
   template <typename ActivePolicyT>
   cudaError_t Invoke()
   {
-    using ScanPolicy    = typename ActivePolicyT::ScanPolicy;
-    using Bulk          = detail::scan::bulk_policy<ActivePolicyT>;
-    using BulkTile      = detail::scan::bulk_tile_of<InputIteratorT, OutputIteratorT, AccumT>;
+    using ScanPolicy = typename ActivePolicyT::ScanPolicy;
+    using Bulk       = detail::scan::bulk_policy<ActivePolicyT>;
+    using BulkTile = detail::scan::bulk_tile_of<detail::scan::scan_bulk_agent, InputIteratorT, OutputIteratorT, AccumT>;
     constexpr bool BULK = Bulk::exists && sizeof(OffsetT) <= 4 && BulkTile::exists;
 
     const size_t tiles = num_tiles(ScanPolicy::TILE_ITEMS);

@@ -54,54 +54,6 @@ struct bulk_policy<PolicyT, cuda::std::void_t<typename PolicyT::ScanAtomsBulkPol
   using type                   = typename PolicyT::ScanAtomsBulkPolicy;
 };
 
-// The shared-memory agent's tile (agent_scan_atoms.cuh) for an input and an output, where one fits: `exists`, its
-// `type`, whether the arrays qualify at run time (`aligned`: they start on 16 bytes) and the tile over them (`make`).
-template <typename InputIteratorT, typename OutputIteratorT, typename = void>
-struct bulk_tile
-{
-  static constexpr bool exists = false;
-};
-
-// Arrays of one arithmetic type that packs whole into 16-byte vectors.
-template <typename InT, typename T>
-struct bulk_tile<InT*, T*,
-                 cuda::std::enable_if_t<cuda::std::is_same<cuda::std::remove_cv_t<InT>, T>::value
-                                        && cuda::std::is_arithmetic<T>::value && (reduce_atoms::vector_items_v<T> > 1)>>
-{
-  static constexpr bool exists = true;
-  using type                   = array_tile<T>;
-  static bool aligned(InT* in, T* out)
-  {
-    return reinterpret_cast<cuda::std::uintptr_t>(in) % 16 == 0
-        && reinterpret_cast<cuda::std::uintptr_t>(out) % 16 == 0;
-  }
-  static type make(InT* in, T* out)
-  {
-    return type{{in, out}};
-  }
-};
-
-// A scan by key of arrays of arithmetic keys and values, its results to an array of the values' type.
-template <typename KIn, typename VIn, typename EqualityOpT, typename AccumT, typename V, typename WriteT>
-struct bulk_tile<by_key_pairs<KIn*, VIn*, EqualityOpT, AccumT>, pair_output<V*, WriteT>,
-                 cuda::std::enable_if_t<cuda::std::is_same<cuda::std::remove_cv_t<VIn>, V>::value
-                                        && cuda::std::is_arithmetic<V>::value && cuda::std::is_arithmetic<KIn>::value>>
-{
-  static constexpr bool exists = true;
-  using K                      = cuda::std::remove_cv_t<KIn>;
-  using type                   = by_key_tile<K, V, EqualityOpT, AccumT, WriteT>;
-  static bool aligned(const by_key_pairs<KIn*, VIn*, EqualityOpT, AccumT>& in, const pair_output<V*, WriteT>& out)
-  {
-    return reinterpret_cast<cuda::std::uintptr_t>(in.keys) % 16 == 0
-        && reinterpret_cast<cuda::std::uintptr_t>(in.values) % 16 == 0
-        && reinterpret_cast<cuda::std::uintptr_t>(out.out) % 16 == 0;
-  }
-  static type make(const by_key_pairs<KIn*, VIn*, EqualityOpT, AccumT>& in, const pair_output<V*, WriteT>& out)
-  {
-    return type{{in.keys, in.values, out.out}, in.equality_op, out.write};
-  }
-};
-
 STRATA_KERNELS_BEGIN
 
 // Each block scans the tile it claims from `tile_counter` (tile 0 alone where that is null).
@@ -193,7 +145,8 @@ struct DispatchScanGpuToGpu
     }
 
     // Tiles in shared memory where the arrays qualify.
-    using Tile = detail::scan_atoms::bulk_tile<InputIteratorT, OutputIteratorT>;
+    using Tile =
+      detail::scan::bulk_tile_of<detail::scan::scan_atoms_bulk_agent, InputIteratorT, OutputIteratorT, AccumT>;
     if constexpr (Bulk::exists && Tile::exists)
     {
       if (ptx_version >= 900 && Tile::aligned(d_in, d_out))
