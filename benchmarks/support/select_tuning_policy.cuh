@@ -5,9 +5,7 @@
 // reads straight into each thread's consecutive items. TUNE_BULK=1 adds a BulkSelectPolicy
 // (agent/agent_select_bulk.cuh) of the same threads and look-back and prefetch knobs, TUNE_BULK_ITEMS items per
 // thread, TUNE_BULK_MIN_BLOCKS blocks per SM and TUNE_BULK_MIN_TILES tiles per SM below which the register agent runs.
-// TUNE_VALUES_WITH_KEYS=1 (UniqueByKey) loads each tile's values right after its keys (AgentSelectPolicy's
-// VALUES_WITH_KEYS). Also the body of the benchmarks of `x < threshold` selections and partitions
-// (time_predicate_selection).
+// Also the body of the benchmarks of `x < threshold` selections and partitions (time_predicate_selection).
 #pragma once
 
 #include <strata/device/device_select.cuh>
@@ -26,9 +24,6 @@
 #endif
 #ifndef TUNE_BULK
 #  define TUNE_BULK 0
-#endif
-#ifndef TUNE_VALUES_WITH_KEYS
-#  define TUNE_VALUES_WITH_KEYS 0
 #endif
 #ifndef TUNE_BULK_ITEMS
 #  define TUNE_BULK_ITEMS 16
@@ -60,7 +55,7 @@ struct select_tuning_policy_hub
                                 TUNE_LOAD == 0 ? strata::BLOCK_LOAD_WARP_TRANSPOSE : strata::BLOCK_LOAD_VECTORIZE,
                                 TUNE_LOAD_MODIFIER == 0 ? strata::LOAD_DEFAULT : strata::LOAD_PLAIN,
                                 strata::BLOCK_SCAN_WARP_SCANS, TUNE_DELAY_NS, TUNE_MAX_DELAY_NS, TUNE_PREFETCH_QUARTERS,
-                                TUNE_PERSISTENT != 0, TUNE_MIN_BLOCKS, TUNE_VALUES_WITH_KEYS != 0>;
+                                TUNE_PERSISTENT != 0, TUNE_MIN_BLOCKS>;
   };
   using MaxPolicy = Policy;
 };

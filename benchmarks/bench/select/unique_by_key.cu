@@ -2,8 +2,7 @@
 // on average) and its value. The search space is declared below; the tuning driver compiles this file once per point
 // with -DTUNE_BASE=0 and the TUNE_* values, and once with TUNE_BASE=1 (the tuned defaults of tuning_select.cuh, the
 // by-key workload) to compare against. TUNE_LOAD: 0 warp-striped reads transposed through shared memory, 1
-// vectorized reads; TUNE_LOAD_MODIFIER: 0 LOAD_DEFAULT, 1 LOAD_PLAIN; TUNE_VALUES_WITH_KEYS: 1 loads each tile's values
-// right after its keys (AgentSelectPolicy's VALUES_WITH_KEYS). A point whose tile does not fit in 48 KiB of
+// vectorized reads; TUNE_LOAD_MODIFIER: 0 LOAD_DEFAULT, 1 LOAD_PLAIN. A point whose tile does not fit in 48 KiB of
 // static shared memory for a type reports that case as skipped.
 //
 // %RANGE% TUNE_THREADS_PER_BLOCK tpb 128:1024:32
@@ -15,7 +14,6 @@
 // %RANGE% TUNE_PREFETCH_QUARTERS pq 0:12:1
 // %RANGE% TUNE_PERSISTENT ps 0:1:1
 // %RANGE% TUNE_MIN_BLOCKS mb 1:8:1
-// %RANGE% TUNE_VALUES_WITH_KEYS vk 0:1:1
 #include <strata/device/device_select.cuh>
 
 #include "bench_util.cuh"

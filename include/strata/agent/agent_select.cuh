@@ -35,7 +35,7 @@ STRATA_NAMESPACE_BEGIN
 template <int BLOCK_THREADS_, int ITEMS_PER_THREAD_, BlockLoadAlgorithm LOAD_ALGORITHM_,
           CacheLoadModifier LOAD_MODIFIER_, BlockScanAlgorithm SCAN_ALGORITHM_, int LOOK_BACK_DELAY_NS_ = 32,
           int LOOK_BACK_MAX_DELAY_NS_ = 256, int PREFETCH_QUARTER_WAVES_ = 4, bool PERSISTENT_ = true,
-          int MIN_BLOCKS_PER_SM_ = 1, bool VALUES_WITH_KEYS_ = false>
+          int MIN_BLOCKS_PER_SM_ = 1>
 struct AgentSelectPolicy
 {
   static constexpr int BLOCK_THREADS                 = BLOCK_THREADS_;
@@ -49,9 +49,6 @@ struct AgentSelectPolicy
   static constexpr int PREFETCH_QUARTER_WAVES        = PREFETCH_QUARTER_WAVES_;
   static constexpr bool PERSISTENT                   = PERSISTENT_;
   static constexpr int MIN_BLOCKS_PER_SM             = MIN_BLOCKS_PER_SM_;
-  // UniqueByKey: load a tile's values into registers right after its keys, so that their load overlaps the flags,
-  // the scan and the look-back (registers then hold both), rather than once the selected keys have been stored.
-  static constexpr bool VALUES_WITH_KEYS = VALUES_WITH_KEYS_;
 };
 
 namespace detail
@@ -162,10 +159,9 @@ class AgentSelect
   static constexpr bool HAS_VALUES = !cuda::std::is_same<ValuesT, detail::select::no_values>::value;
   static_assert(!HAS_VALUES || (MODE == detail::select::mode::unique && !PARTITION), "values go with Unique only");
 
-  using T                                = detail::it_value_t<InputIteratorT>;
-  using ValueT                           = typename detail::select::values_value<ValuesT, OffsetT>::type;
-  static constexpr bool VALUES_WITH_KEYS = HAS_VALUES && PolicyT::VALUES_WITH_KEYS;
-  using BlockLoadValuesT                 = BlockLoad<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
+  using T                   = detail::it_value_t<InputIteratorT>;
+  using ValueT              = typename detail::select::values_value<ValuesT, OffsetT>::type;
+  using BlockLoadValuesT    = BlockLoad<ValueT, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
   using FlagT               = cuda::std::conditional_t<HAS_FLAGS, detail::it_value_t<FlagsIteratorT>, char>;
   using TileStateT          = ScanTileState<OffsetT>;
   using BlockLoadT          = BlockLoad<T, BLOCK_THREADS, ITEMS_PER_THREAD, PolicyT::LOAD_ALGORITHM>;
@@ -233,12 +229,11 @@ private:
                                                                      valid_items, values);
   }
 
-  // Loads tile items (and, with VALUES_WITH_KEYS, their values) and returns their selection flags, bit i for items[i]
-  // (0 past the end of the input). Leaves shared memory to be reused after a barrier.
+  // Loads tile items and returns their selection flags, bit i for items[i] (0 past the end of the input). Leaves
+  // shared memory to be reused after a barrier.
   template <bool IS_LAST_TILE>
   STRATA_DEVICE STRATA_FORCEINLINE unsigned int load_and_flag(unsigned int tile_idx, OffsetT tile_offset,
-                                                              int valid_items, T (&items)[ITEMS_PER_THREAD],
-                                                              ValueT (&values)[ITEMS_PER_THREAD])
+                                                              int valid_items, T (&items)[ITEMS_PER_THREAD])
   {
     unsigned int selected = 0;
     detail::scan::load_tile<PolicyT, BlockLoadT, IS_LAST_TILE>(temp_storage_.load, d_in_, tile_offset, valid_items,
@@ -271,11 +266,6 @@ private:
       const auto differ = [this](const T& a, const T& b) {
         return !static_cast<bool>(equality_op_(a, b));
       };
-      if constexpr (VALUES_WITH_KEYS)
-      {
-        __syncthreads();
-        load_values<IS_LAST_TILE>(tile_offset, valid_items, values);
-      }
       __syncthreads();
       if (tile_idx == 0)
       {
@@ -317,8 +307,7 @@ private:
                                                                                    prefetch_distance);
 
     T items[ITEMS_PER_THREAD];
-    ValueT values[ITEMS_PER_THREAD];
-    const unsigned int selected = load_and_flag<IS_LAST_TILE>(tile_idx, tile_offset, valid_items, items, values);
+    const unsigned int selected = load_and_flag<IS_LAST_TILE>(tile_idx, tile_offset, valid_items, items);
     __syncthreads();
 
     // The place of the thread's first selected item among all selected items, and the tile's place among them.
@@ -406,11 +395,9 @@ private:
     {
       // The selected keys' values, through shared memory as the keys went, once every key has left it.
       __syncthreads();
-      if constexpr (!VALUES_WITH_KEYS)
-      {
-        load_values<IS_LAST_TILE>(tile_offset, valid_items, values);
-        __syncthreads();
-      }
+      ValueT values[ITEMS_PER_THREAD];
+      load_values<IS_LAST_TILE>(tile_offset, valid_items, values);
+      __syncthreads();
       ValueT* const compacted_values = temp_storage_.compacted_values.Alias();
       int value_rank                 = static_cast<int>(thread_rank - tile_prefix);
       STRATA_UNROLL
