@@ -85,7 +85,8 @@ if has_step sanitize; then
   : > "$out/sanitizer.log"
   [ "${#tests[@]}" -eq 0 ] && note sanitizer FAIL "no GPU test executables found"
   jobs_file=$(mktemp)
-  for test in "${tests[@]}"; do for tool in racecheck memcheck synccheck; do
+  # Every racecheck run first, the slowest tool: runs start in this order, so the long ones are not left for last.
+  for tool in racecheck memcheck synccheck; do for test in "${tests[@]}"; do
     shards=${STRATA_SANITIZE_SHARDS:-1}
     [ "$tool" = racecheck ] && shards=${STRATA_RACECHECK_SHARDS:-$shards}
     for ((shard = 0; shard < shards; ++shard)); do echo "$test $tool $shard $shards"; done
