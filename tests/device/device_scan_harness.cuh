@@ -51,14 +51,17 @@ constexpr std::size_t by_key_tile_items()
   return tile_items<strata::detail::scan::segmented_value<V>, strata::detail::scan::segmented_op<ScanOpT>>();
 }
 
-// The bulk tile (sm_90) of a by-key scan of V values with ScanOpT, 0 where the tuning has none.
+// The bulk tile (sm_90) of a by-key scan of V values with ScanOpT, 0 where the tuning has none: the policy's vectors
+// of the by-key tile's VECTOR_ITEMS values (the keys' type does not change it).
 template <typename V, typename ScanOpT>
 constexpr std::size_t by_key_bulk_tile_items()
 {
-  using Hub  = strata::detail::scan::policy_hub<strata::detail::scan::segmented_value<V>,
+  using Hub   = strata::detail::scan::policy_hub<strata::detail::scan::segmented_value<V>,
                                                strata::detail::scan::segmented_op<ScanOpT>>;
-  using Bulk = strata::detail::scan::bulk_policy<typename Hub::MaxPolicy>;
-  return Bulk::exists ? std::size_t(Bulk::type::BLOCK_THREADS) * Bulk::type::VECTORS_PER_THREAD * (16 / sizeof(V)) : 0;
+  using Bulk  = strata::detail::scan::bulk_policy<typename Hub::MaxPolicy>;
+  using TileT = strata::detail::scan::bulk_by_key_tile<int, V, cuda::std::equal_to<>, V>;
+  return Bulk::exists ? std::size_t(Bulk::type::BLOCK_THREADS) * Bulk::type::VECTORS_PER_THREAD * TileT::VECTOR_ITEMS
+                      : 0;
 }
 
 // The largest input of the size sweeps (2^22 items: 64 MiB of custom_t).
